@@ -1,0 +1,16 @@
+"""docintel: PDF document intelligence that follows cross-references to the answer."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "ask", "parse"]
+
+
+def __getattr__(name: str):
+    # Lazy: `import docintel` stays fast; the API pulls pandas/pymupdf on first use.
+    if name in ("parse", "ask"):
+        from docintel import api
+
+        return getattr(api, name)
+    raise AttributeError(name)

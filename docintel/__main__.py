@@ -1,0 +1,3 @@
+from docintel.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,39 @@
+"""One base error; subclasses say whose fault it is.
+
+Only ``cli.py`` turns these into ``Error: ...`` and exit code 1.
+"""
+
+from __future__ import annotations
+
+
+class DocintelError(Exception):
+    """Base of every error docintel raises on purpose."""
+
+
+class UsageError(DocintelError):
+    """Bad input or configuration from the user; the message says how to fix it."""
+
+
+class MissingDependencyError(UsageError):
+    """An optional extra is not installed; the message names the pip command."""
+
+
+class DocumentError(DocintelError):
+    """The document itself cannot be used (not a PDF, corrupt, encrypted, empty...)."""
+
+
+class EncryptedDocumentError(DocumentError):
+    """The PDF is encrypted and no (correct) password was given."""
+
+
+class LLMError(DocintelError):
+    """The model endpoint failed (auth, timeout, unreachable)."""
+
+
+class LLMOutputError(LLMError):
+    """The model's output never validated, after every retry."""
+
+    def __init__(self, message: str, *, raw_outputs: list[str] | None = None, attempts: int = 0):
+        super().__init__(message)
+        self.raw_outputs = raw_outputs or []
+        self.attempts = attempts
