@@ -40,3 +40,89 @@ def parse(
         progress=progress,
         **limits,
     )
+
+
+def default_backend_name() -> str:
+    """``openai`` when an endpoint is configured (DOCINTEL_BASE_URL), else ``offline``."""
+    from docintel.settings import env
+
+    return env("backend") or ("openai" if env("base_url") else "offline")
+
+
+def _versions() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for pkg in ("docintel", "pymupdf", "pandas", "pyarrow", "pydantic", "rank-bm25"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = None
+    return out
+
+
+def ask(
+    path: str | Path,
+    question: str,
+    *,
+    backend: str | object | None = None,
+    max_loops: int = 1,
+    top_k: int = 1,
+    trace_path: str | Path | None = None,
+    write_trace: bool = True,
+    backend_options: dict | None = None,
+    tables: DocTables | None = None,
+    **parse_options,
+):
+    """Answer ``question`` about the PDF at ``path``, following its cross-references.
+
+    ``backend`` is a name (``offline``, ``openai``, ``local``, ``fake``) or an
+    LLMBackend instance. Returns an :class:`~docintel.schema.answer.AskResult`;
+    a JSON trace is written to ``trace_path`` (default
+    ``<artifacts>/<doc_id>/traces/<time>.json``).
+    """
+    import time as _time
+
+    from docintel.decide import run_loop
+    from docintel.errors import UsageError
+    from docintel.generation.base import get_backend
+    from docintel.questions import parse_question
+    from docintel.schema.trace import Trace
+    from docintel.settings import artifacts_dir
+
+    if max_loops < 0:
+        raise UsageError("--max-loops must be 0 or more")
+    if top_k < 1:
+        raise UsageError("--top-k must be 1 or more")
+    t0 = _time.perf_counter()
+    pq = parse_question(question)
+    if tables is None:
+        tables = parse(path, **parse_options)
+    t_parse = _time.perf_counter() - t0
+    if isinstance(backend, str) or backend is None:
+        backend = get_backend(backend or default_backend_name(), **(backend_options or {}))
+    trace = Trace(
+        question=question,
+        doc={
+            "doc_id": tables.doc_id,
+            "path": str(path),
+            "parser": tables.manifest.get("parser"),
+            "cache_hit": tables.manifest.get("cache_hit"),
+            "pages": tables.manifest.get("pages"),
+        },
+        settings={"max_loops": max_loops, "top_k": top_k},
+        backend=backend.describe(),
+        versions=_versions(),
+    )
+    trace.data["timings"]["parse"] = round(t_parse, 6)
+    trace.record("parsed_question", pq.model_dump())
+    result = run_loop(tables, pq, backend=backend, trace=trace, max_loops=max_loops, top_k=top_k)
+    trace.data["timings"]["total"] = round(_time.perf_counter() - t0, 6)
+    trace.record("final", result.to_json_dict())
+    if write_trace:
+        if trace_path is None:
+            stamp = _time.strftime("%Y%m%dT%H%M%S")
+            root = artifacts_dir(parse_options.get("out_dir"))
+            trace_path = root / tables.doc_id / "traces" / f"{stamp}-{abs(hash(question)) % 10**8:08d}.json"
+        result.trace_path = str(trace.write(trace_path))
+    return result

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 import time
@@ -25,14 +24,25 @@ def _progress_printer(label: str):
     return report
 
 
-def _add_parse_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-o", "--out", default=None, help="artifacts folder (env DOCINTEL_ARTIFACTS; default ./artifacts)")
-    p.add_argument("--layout", choices=["auto", "always", "never"], default=None,
-                   help="escalate pages to the layout model: auto (default), always, never (env DOCINTEL_LAYOUT)")
+def _add_parse_options(p: argparse.ArgumentParser, out_flags: tuple[str, ...] = ("-o", "--out")) -> None:
+    p.add_argument(
+        *out_flags,
+        dest="artifacts",
+        default=None,
+        help="artifacts folder (env DOCINTEL_ARTIFACTS; default ./artifacts)",
+    )
+    p.add_argument(
+        "--layout",
+        choices=["auto", "always", "never"],
+        default=None,
+        help="escalate pages to the layout model: auto (default), always, never (env DOCINTEL_LAYOUT)",
+    )
     p.add_argument("--parser", default=None, help="pymupdf (default) or docling (env DOCINTEL_PARSER)")
     p.add_argument("--docling-json", default=None, help="map an existing Docling JSON export of this PDF")
     p.add_argument("--password", default=None, help="password of an encrypted PDF (env DOCINTEL_PASSWORD)")
-    p.add_argument("--eager-refs", action="store_true", help="run the in-prose reference extractor over every line")
+    p.add_argument(
+        "--eager-refs", action="store_true", help="run the in-prose reference extractor over every line"
+    )
     p.add_argument("--no-cache", action="store_true", help="parse again even when cached tables exist")
     p.add_argument("--max-pages", type=int, default=None, help="refuse documents with more pages")
 
@@ -44,7 +54,7 @@ def _parse_kwargs(args) -> dict:
         "docling_json": args.docling_json,
         "password": pick(args.password, "password"),
         "eager_refs": args.eager_refs,
-        "out_dir": args.out,
+        "out_dir": args.artifacts,
         "use_cache": not args.no_cache,
         "progress": _progress_printer("parse"),
     }
@@ -95,14 +105,24 @@ def cmd_tables(args) -> int:
             import pandas as pd
 
             print(f"== {name} ({len(df)} rows)")
-            with pd.option_context("display.max_rows", args.limit, "display.max_columns", None,
-                                   "display.width", 200, "display.max_colwidth", 60):
+            with pd.option_context(
+                "display.max_rows",
+                args.limit,
+                "display.max_columns",
+                None,
+                "display.width",
+                200,
+                "display.max_colwidth",
+                60,
+            ):
                 print(df.head(args.limit).to_string(index=False) if len(df) else "(empty)")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="docintel", description="PDF document intelligence that follows cross-references.")
+    ap = argparse.ArgumentParser(
+        prog="docintel", description="PDF document intelligence that follows cross-references."
+    )
     ap.add_argument("--version", action="version", version=f"docintel {__version__}")
     ap.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -114,7 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tables", help="show a parsed table (parses first if needed)")
     p.add_argument("pdf")
-    p.add_argument("table", nargs="?", help="line_df, page_df, toc_df, object_registry, cell_df or cross_ref_df")
+    p.add_argument(
+        "table", nargs="?", help="line_df, page_df, toc_df, object_registry, cell_df or cross_ref_df"
+    )
     p.add_argument("--format", choices=["text", "csv", "json"], default="text")
     p.add_argument("--limit", type=int, default=50, help="rows shown in text format")
     _add_parse_options(p)
@@ -132,8 +154,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.debug else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.basicConfig(
+        level=logging.DEBUG if args.debug else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
     try:
         return args.func(args)
     except DocintelError as exc:
@@ -149,7 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # an unexpected failure still gets one line unless --debug
         if args.debug:
             raise
-        print(f"Error: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)", file=sys.stderr)
+        print(
+            f"Error: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+            file=sys.stderr,
+        )
         return 1
 
 

@@ -1,0 +1,175 @@
+"""`docintel ask` and `docintel eval`: argument parsing and printing only."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from docintel.settings import pick
+
+
+def _add_backend_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--backend",
+        default=None,
+        help="offline (default without an endpoint), openai, local, fake (env DOCINTEL_BACKEND)",
+    )
+    p.add_argument("--max-loops", type=int, default=None, help="loop budget for reference passes (default 1)")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (env DOCINTEL_BASE_URL)")
+    p.add_argument("--model", default=None, help="model name (env DOCINTEL_MODEL)")
+    p.add_argument("--api-key", default=None, help="API key (env DOCINTEL_API_KEY)")
+    p.add_argument(
+        "--model-path", default=None, help="GGUF file for the local backend (env DOCINTEL_MODEL_PATH)"
+    )
+    p.add_argument(
+        "--fallback",
+        choices=["none", "offline"],
+        default=None,
+        help="when the model's output never validates: fail (none) or answer offline, labelled",
+    )
+
+
+def _backend_options(args) -> dict:
+    opts = {}
+    for key in ("base_url", "model", "api_key", "model_path"):
+        value = getattr(args, key, None)
+        if value is not None:
+            opts[key] = value
+    return opts
+
+
+def _backend_and_fallback(args):
+    from docintel.api import default_backend_name
+    from docintel.generation.base import get_backend
+
+    name = pick(args.backend, "backend") or default_backend_name()
+    backend = get_backend(name, **_backend_options(args))
+    fallback = pick(args.fallback, "fallback", "none")
+    if fallback == "offline" and name != "offline":
+        from docintel.generation.fallback import FallbackBackend
+
+        backend = FallbackBackend(backend, get_backend("offline"))
+    return backend
+
+
+def _print_human(result) -> None:
+    a = result.answer
+    print(a.answer)
+    print()
+    for i, c in enumerate(a.citations, start=1):
+        how = "primary evidence"
+        if c.retrieved_via != "primary":
+            src = f" on page {c.referenced_from[0]}, line {c.referenced_from[1]}" if c.referenced_from else ""
+            how = f"via reference '{c.reference_text}'{src}"
+        lines = f"line {c.line_start}" if c.line_start == c.line_end else f"lines {c.line_start}-{c.line_end}"
+        print(f'[{i}] page {c.page}, {lines} ({how}): "{c.quote}"')
+    for e in a.external_references:
+        print(f"external (not fetched): {e.name} (page {e.origin_page}, line {e.origin_line})")
+    for cond in a.conditions:
+        print(f"condition: {cond}")
+    print()
+    if result.loop_count == 0:
+        print(f"loop: did not run ({a.answer_completeness}).")
+    else:
+        done = [
+            f"{r['reference']} -> {r['target']} ({r['method']})"
+            for r in result.resolutions
+            if r["status"] == "resolved"
+        ]
+        print(
+            f"loop: ran {result.loop_count} time(s); resolved: {'; '.join(done) or 'nothing'}"
+            f" ({a.answer_completeness})."
+        )
+    for u in result.unresolved:
+        print(f"unresolved: {u.raw_text} (page {u.origin_page}, line {u.origin_line}): {u.reason}")
+    for w in result.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    if result.trace_path:
+        print(f"trace: {result.trace_path}", file=sys.stderr)
+
+
+def cmd_ask(args, parse_kwargs) -> int:
+    from docintel.api import ask
+
+    kw = parse_kwargs(args)
+    result = ask(
+        args.pdf,
+        args.question,
+        backend=_backend_and_fallback(args),
+        max_loops=args.max_loops if args.max_loops is not None else int(pick(None, "max_loops", 1)),
+        top_k=args.top_k,
+        trace_path=args.trace,
+        **kw,
+    )
+    if args.json:
+        print(json.dumps(result.to_json_dict(), indent=2, ensure_ascii=False, default=str))
+    else:
+        _print_human(result)
+    for flag, fn in (("highlight", "write_highlight_pdf"), ("html", "write_html_report")):
+        target = getattr(args, flag, None)
+        if target:
+            from docintel import report
+
+            getattr(report, fn)(result, args.pdf, target)
+            print(f"{flag}: {target}", file=sys.stderr)
+    return 0
+
+
+def cmd_eval(args, parse_kwargs) -> int:
+    from docintel.evaluation import format_summary, run_eval
+
+    kw = parse_kwargs(args)
+    kw.pop("progress", None)
+
+    def progress(i, n, row):
+        mark = "ok" if row["evidence_complete"] else "--"
+        print(
+            f"[{i}/{n}] {row['id']:<12} evidence {mark} loop={'y' if row['loop_fired'] else 'n'} "
+            f"tokens={row['tokens']}",
+            file=sys.stderr,
+        )
+
+    summary = run_eval(
+        args.questions,
+        args.pdf_dir,
+        backend=args.backend,
+        out=args.out,
+        max_loops=args.max_loops if args.max_loops is not None else 1,
+        parse_options=kw,
+        progress=progress,
+    )
+    if args.json:
+        print(json.dumps(summary["groups"], indent=2))
+    else:
+        print(format_summary(summary))
+    return 0
+
+
+def add_ask_commands(sub, add_parse_options, parse_kwargs) -> None:
+    p = sub.add_parser("ask", help="answer a question about a PDF, following its cross-references")
+    p.add_argument("pdf")
+    p.add_argument("question")
+    _add_backend_options(p)
+    p.add_argument("--top-k", type=int, default=1, help="pages retrieved for pass 1 (default 1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--trace", default=None, help="write the trace here (default under the artifacts folder)")
+    p.add_argument(
+        "--highlight",
+        default=None,
+        metavar="OUT.pdf",
+        help="write a copy of the PDF with the cited lines highlighted",
+    )
+    p.add_argument("--html", default=None, metavar="OUT.html", help="write a self-contained HTML report")
+    add_parse_options(p)
+    p.set_defaults(func=lambda a: cmd_ask(a, parse_kwargs))
+
+    p = sub.add_parser("eval", help="run a question set (JSONL) and print its scores")
+    p.add_argument("questions")
+    p.add_argument("--pdf-dir", required=True)
+    p.add_argument("--backend", default=None)
+    p.add_argument("--max-loops", type=int, default=None)
+    p.add_argument("--out", default=None, help="write one JSON line per question")
+    p.add_argument("--json", action="store_true", help="print the scores as JSON")
+    add_parse_options(p, out_flags=("--artifacts",))
+    p.set_defaults(func=lambda a: cmd_eval(a, parse_kwargs))

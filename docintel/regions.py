@@ -1,0 +1,259 @@
+"""Target regions for pass 2: a section, an object (with its sub-selector) or a page, as Passages.
+
+Shared by resolve.py (pass 2) and anything else that needs "the lines of X".
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from docintel.schema.document import DocTables
+from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+
+#: Roles that are never evidence: page furniture and the words inside figures.
+NON_EVIDENCE_ROLES = ("header", "footer", "page_number", "figure_text")
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+_ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
+
+
+def evidence_lines(tables: DocTables) -> pd.DataFrame:
+    """line_df without page furniture and figure-internal words, in reading order."""
+    ldf = tables.line_df
+    return ldf[~ldf["role"].isin(NON_EVIDENCE_ROLES)].sort_values(["page", "line"])
+
+
+def _score_lines(df: pd.DataFrame, q: ParsedQuestion | None) -> list[float]:
+    if q is None or df.empty:
+        return [0.0] * len(df)
+    keys = {k.lower() for k in q.keywords}
+    keys |= {w.lower() for p in q.phrases for w in _TOKEN.findall(p)}
+    out = []
+    for text in df["text"].tolist():
+        toks = {t.lower() for t in _TOKEN.findall(text)}
+        hits = sum(1 for k in keys if k in toks or any(t.startswith(k[:5]) for t in toks if len(k) > 5))
+        out.append(float(hits) + sum(1.0 for n in q.numbers if n in text))
+    return out
+
+
+def best_window(
+    df: pd.DataFrame, q: ParsedQuestion | None, max_lines: int, *, keep_first: int = 1
+) -> pd.DataFrame:
+    """The ``max_lines`` lines of ``df`` that best match ``q``: its first ``keep_first``
+    line(s) (the heading) plus the contiguous window with the highest keyword score."""
+    if len(df) <= max_lines:
+        return df
+    head = df.iloc[:keep_first]
+    rest = df.iloc[keep_first:]
+    width = max(max_lines - keep_first, 1)
+    scores = _score_lines(rest, q)
+    best, best_i, run = -1.0, 0, sum(scores[:width])
+    for i in range(0, len(rest) - width + 1):
+        if i:
+            run += scores[i + width - 1] - scores[i - 1]
+        if run > best:
+            best, best_i = run, i
+    return pd.concat([head, rest.iloc[best_i : best_i + width]])
+
+
+def to_passages(
+    df: pd.DataFrame,
+    doc_id: str,
+    *,
+    retrieved_via: str = "reference",
+    ref=None,
+    note: str = "",
+) -> list[Passage]:
+    """Contiguous runs of lines (per page) as Passages carrying the loop's provenance."""
+    passages: list[Passage] = []
+    if df.empty:
+        return passages
+    origin = (ref.origin_page, ref.origin_line) if ref is not None else None
+    rtext = ref.raw_text if ref is not None else None
+    for page, grp in df.sort_values(["page", "line"]).groupby("page", sort=True):
+        run: list = []
+        for row in grp.itertuples():
+            if run and row.line > run[-1].line + 1 and not getattr(row, "synthetic", False):
+                passages.append(_passage(run, doc_id, retrieved_via, origin, rtext, note))
+                run = []
+            run.append(row)
+        if run:
+            passages.append(_passage(run, doc_id, retrieved_via, origin, rtext, note))
+    return passages
+
+
+def _passage(rows, doc_id, via, origin, rtext, note) -> Passage:
+    lines = [
+        EvidenceLine(page=int(r.page), line=int(r.line), text=str(r.text), role=str(r.role or "body"))
+        for r in rows
+    ]
+    return Passage(
+        doc_id=doc_id,
+        page=lines[0].page,
+        line_start=min(ln.line for ln in lines),
+        line_end=max(ln.line for ln in lines),
+        lines=lines,
+        retrieved_via=via,
+        referenced_from=origin,
+        reference_text=rtext,
+        note=note,
+    )
+
+
+def section_lines(tables: DocTables, sec) -> pd.DataFrame:
+    """Evidence lines of one toc_df row, from its heading to its end (subsections included)."""
+    lines = evidence_lines(tables)
+    ps, ls = int(sec["page_start"]), int(sec["line_start"]) if pd.notna(sec["line_start"]) else 1
+    pe = int(sec["page_end"]) if pd.notna(sec["page_end"]) else ps
+    le = int(sec["line_end"]) if pd.notna(sec["line_end"]) else 10**6
+    key = lines["page"] * 10**6 + lines["line"]
+    return lines[(key >= ps * 10**6 + ls) & (key <= pe * 10**6 + le)]
+
+
+def section_passages(
+    tables,
+    secs: pd.DataFrame,
+    q,
+    *,
+    sub_selector=None,
+    max_lines=40,
+    ref=None,
+    note="",
+    retrieved_via="reference",
+) -> list[Passage]:
+    """The best ``max_lines`` of the given sections, each keeping its heading line."""
+    parts = [section_lines(tables, s) for _, s in secs.iterrows()]
+    parts = [p for p in parts if not p.empty]
+    if not parts:
+        return []
+    per = max(max_lines // len(parts), 6)
+    chosen = []
+    for part in parts:
+        if sub_selector:
+            tag = sub_selector.strip()
+            starts = part.index[part["text"].str.strip().str.startswith(tag)]
+            if len(starts):
+                part = part.loc[starts[0] :]
+        chosen.append(best_window(part, q, per))
+    return to_passages(pd.concat(chosen), tables.doc_id, retrieved_via=retrieved_via, ref=ref, note=note)
+
+
+def page_passages(
+    tables, page: int, q, *, max_lines=60, ref=None, note="", retrieved_via="reference"
+) -> list[Passage]:
+    lines = evidence_lines(tables)
+    return to_passages(
+        best_window(lines[lines["page"] == page], q, max_lines, keep_first=0),
+        tables.doc_id,
+        retrieved_via=retrieved_via,
+        ref=ref,
+        note=note,
+    )
+
+
+def _nearest_line(page_lines: pd.DataFrame, y0: float, y1: float) -> int | None:
+    if page_lines.empty:
+        return None
+    mid = (y0 + y1) / 2
+    dist = ((page_lines["y0"] + page_lines["y1"]) / 2 - mid).abs()
+    return int(page_lines.loc[dist.idxmin(), "line"])
+
+
+def select_rows(cells: pd.DataFrame, sub_selector: str | None) -> list[int]:
+    """Row indices a sub-selector picks: 'row (E)' -> the rows of group (E); 'bottom line' -> last row."""
+    body = cells[~cells["is_header"].fillna(False)]
+    rows = sorted(body["row"].unique().tolist())
+    if not rows or not sub_selector:
+        return rows
+    sel = sub_selector.lower()
+    if any(w in sel for w in ("bottom", "last", "final")):
+        return rows[-1:]
+    m = _ROW_TAG.search(sub_selector) or re.search(r"row\s+([A-Za-z0-9]+)", sub_selector, re.I)
+    if not m:
+        return rows
+    tag = m.group(1).lower()
+    labels = body.groupby("row")["row_label"].first()
+    picked, inside = [], False
+    for r in rows:
+        lab = str(labels.get(r) or "").strip().lower()
+        if lab:
+            inside = lab in (tag, f"({tag})") or lab.startswith(f"({tag})")
+        if inside:
+            picked.append(r)
+    return picked or rows
+
+
+def object_passages(
+    tables, obj, q, *, sub_selector=None, max_lines=40, ref=None, note="", retrieved_via="reference"
+) -> list[Passage]:
+    """Caption plus body of a registered object; for tables the header row(s) plus the
+    rows the sub-selector picks, rendered 'cell | cell | ...' so values keep their columns."""
+    lines = evidence_lines(tables)
+    page = int(obj["page"])
+    ls = int(obj["line_start"]) if pd.notna(obj["line_start"]) else None
+    le = int(obj["line_end"]) if pd.notna(obj["line_end"]) else ls
+    caption = (
+        lines[(lines["page"] == page) & lines["line"].between(ls or 0, le or -1)] if ls else lines.iloc[0:0]
+    )
+    cells = tables.cell_df[tables.cell_df["object_key"] == obj["object_key"]]
+    rows: list[dict] = []
+    if not cells.empty:
+        keep = set(cells.loc[cells["is_header"].fillna(False), "row"]) | set(select_rows(cells, sub_selector))
+        for r, grp in cells[cells["row"].isin(keep)].groupby("row", sort=True):
+            grp = grp.sort_values("col")
+            cpage = int(grp["page"].iloc[0])
+            pl = lines[lines["page"] == cpage]
+            line = _nearest_line(pl, float(grp["y0"].min()), float(grp["y1"].max())) or (ls or 1)
+            rows.append(
+                {
+                    "page": cpage,
+                    "line": line,
+                    "text": " | ".join(str(t or "") for t in grp["text"]),
+                    "role": "table",
+                    "synthetic": True,
+                }
+            )
+        body = pd.DataFrame(rows)
+    else:
+        body = lines[lines["object_key"] == obj["object_key"]] if "object_key" in lines else lines.iloc[0:0]
+        body = body[~body.index.isin(caption.index)]
+        if body.empty and obj["object_type"] == "table" and ls:
+            body = lines[(lines["page"] == page) & (lines["line"] > (le or ls))].head(30)
+        if sub_selector and not body.empty:
+            body = _filter_text_rows(body, sub_selector)
+    parts = [
+        p
+        for p in (caption.assign(synthetic=False) if not caption.empty else None, body)
+        if p is not None and len(p)
+    ]
+    if not parts:
+        return []
+    df = pd.concat(parts, ignore_index=True)
+    if len(df) > max_lines:
+        df = pd.concat([df.head(2), best_window(df.iloc[2:], q, max_lines - 2, keep_first=0)])
+    df["synthetic"] = df["synthetic"].fillna(False).astype(bool) if "synthetic" in df else False
+    label = f"{obj['label']}" + (f" {sub_selector}" if sub_selector else "")
+    return to_passages(
+        df, tables.doc_id, retrieved_via=retrieved_via, ref=ref, note=(note + f" [{label}]").strip()
+    )
+
+
+def _filter_text_rows(body: pd.DataFrame, sub_selector: str) -> pd.DataFrame:
+    """Without cells: header lines plus the lines of the selected row group (by its tag)."""
+    sel = sub_selector.lower()
+    if any(w in sel for w in ("bottom", "last", "final")):
+        return pd.concat([body.head(2), body.tail(1)]).drop_duplicates()
+    m = _ROW_TAG.search(sub_selector)
+    if not m:
+        return body
+    tag = f"({m.group(1)})"
+    texts = body["text"].str.strip()
+    start = body.index[texts.str.startswith(tag)]
+    if not len(start):
+        return body
+    pos = body.index.get_loc(start[0])
+    end = pos + 1
+    while end < len(body) and not _ROW_TAG.match(texts.iloc[end]):
+        end += 1
+    return pd.concat([body.head(2), body.iloc[pos:end]]).drop_duplicates()

@@ -1,0 +1,309 @@
+"""Pending reference -> target region: deterministic first, then the LLM, externals flagged.
+
+``resolve_pending`` turns one :class:`PendingReference` into a :class:`Resolution`
+that names the target (a toc section, a registry object, a printed page, a
+bibliography entry) and carries the :class:`Passage` objects pass 2 adds,
+narrowed by the reference's sub-selector (``row (E)`` of Table 3 keeps the
+table's header so the numbers keep their meaning).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from docintel.regions import (
+    object_passages,
+    page_passages,
+    section_passages,
+)
+from docintel.schema.answer import PendingReference
+from docintel.schema.document import DocTables
+from docintel.schema.evidence import ParsedQuestion, Passage
+
+OBJECT_REF_TYPES = {"table", "figure", "equation", "appendix", "annex", "bib"}
+_RELATIVE = re.compile(
+    r"\b(previous|preceding|prior|foregoing|above|earlier|next|following|below|later|aforementioned)\b", re.I
+)
+_PARA_RANGE = re.compile(r"\(([a-z]{1,2}|\d{1,3})\)\s*(?:through|to|-|–)\s*\(([a-z]{1,2}|\d{1,3})\)", re.I)
+
+
+@dataclass
+class Resolution:
+    """Where one pending reference leads, how that was found, and what pass 2 adds."""
+
+    ref: PendingReference
+    status: str  # resolved | external | condition | unresolved
+    method: str  # toc_df | object_registry | page_label | llm | external | condition | none
+    ref_type: str
+    target: str | None = None
+    sub_selector: str | None = None
+    target_pages: list[int] = field(default_factory=list)
+    reason: str = ""
+    passages: list[Passage] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "reference": self.ref.raw_text,
+            "origin": [self.ref.origin_page, self.ref.origin_line],
+            "ref_type": self.ref_type,
+            "status": self.status,
+            "method": self.method,
+            "target": self.target,
+            "sub_selector": self.sub_selector,
+            "target_pages": self.target_pages,
+            "reason": self.reason,
+            "passages": [[p.page, p.line_start, p.line_end] for p in self.passages],
+        }
+
+
+def classify(raw_text: str, fallback_type: str = "unknown") -> list[tuple[str, str | None, str | None]]:
+    """Every (ref_type, target, sub_selector) reading of ``raw_text``, best first.
+
+    Uses the parser's reference patterns; a raw text such as "Figure 10 to
+    paragraph (i)" yields both the figure and the paragraph, so resolution can
+    fall back from one to the other.
+    """
+    from docintel.parsing import crossrefs
+
+    readings: list[tuple[str, str | None, str | None]] = []
+    classify_fn = getattr(crossrefs, "classify_reference", None)
+    if classify_fn is not None:
+        got = classify_fn(raw_text)
+        if got and got[0] not in (None, "unknown"):
+            readings.append(tuple(got))
+    rows = crossrefs.extract_references(pd.DataFrame([{"page": 1, "line": 1, "text": raw_text}]), doc_id="")
+    for r in rows.itertuples():
+        reading = (r.ref_type, r.ref_target, r.sub_selector)
+        if reading not in readings:
+            readings.append(reading)
+    if not readings:
+        readings.append((fallback_type, None, None))
+    return readings
+
+
+def _norm_id(value: str | None) -> str:
+    return re.sub(r"[\s.:]+$", "", str(value or "")).strip().lower()
+
+
+def _find_sections(tables: DocTables, target: str | None) -> pd.DataFrame:
+    toc = tables.toc_df
+    if toc.empty or not target:
+        return toc.iloc[0:0]
+    key = _norm_id(target)
+    ids = toc["toc_id"].map(_norm_id)
+    nums = toc["number"].map(_norm_id)
+    hit = toc[(ids == key) | (nums == key)]
+    if hit.empty and not key.startswith("("):
+        hit = toc[(ids == f"({key})") | (nums == f"({key})")]
+    return hit
+
+
+def _find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.DataFrame:
+    reg = tables.object_registry
+    if reg.empty:
+        return reg
+    types = {"appendix": ("appendix", "annex"), "annex": ("annex", "appendix")}.get(ref_type, (ref_type,))
+    cand = reg[reg["object_type"].isin(types)]
+    if target:
+        cand = cand[cand["object_id"].map(_norm_id) == _norm_id(target)]
+    return cand
+
+
+def _appendix_sections(tables: DocTables) -> pd.DataFrame:
+    """Sections that are appendices: titled so, or top-level sections after the references."""
+    toc = tables.toc_df
+    if toc.empty:
+        return toc
+    titled = toc[toc["title"].str.contains(r"^\s*(?:appendix|annex)\b", case=False, regex=True, na=False)]
+    if not titled.empty:
+        return titled
+    refs = toc[toc["title"].str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False, na=False)]
+    if refs.empty:
+        return toc.iloc[0:0]
+    after = toc[(toc.index > refs.index[-1]) & (toc["level"] <= int(refs.iloc[-1]["level"]))]
+    return after
+
+
+def _paragraph_range(raw_text: str) -> list[str]:
+    m = _PARA_RANGE.search(raw_text)
+    if not m:
+        return []
+    a, b = m.group(1).lower(), m.group(2).lower()
+    if a.isdigit() and b.isdigit():
+        return [f"({i})" for i in range(int(a), int(b) + 1)][:26]
+    if len(a) == 1 and len(b) == 1 and a <= b:
+        return [f"({chr(c)})" for c in range(ord(a), ord(b) + 1)]
+    return [f"({a})", f"({b})"]
+
+
+def resolve_pending(
+    ref: PendingReference,
+    tables: DocTables,
+    *,
+    question: ParsedQuestion,
+    backend=None,
+    max_lines: int = 40,
+) -> Resolution:
+    """Resolve one pending reference against the tables (then the LLM, if any)."""
+    if ref.ref_type == "condition":
+        return Resolution(
+            ref,
+            "condition",
+            "condition",
+            "condition",
+            reason="conditions are stated in the answer, not resolved",
+        )
+    ctx = {"ref": ref, "question": question, "max_lines": max_lines}
+    readings = classify(ref.raw_text, ref.ref_type)
+    for ref_type, target, sub in readings:
+        if ref_type == "external":
+            return Resolution(
+                ref,
+                "external",
+                "external",
+                "external",
+                target=target or ref.raw_text,
+                reason="points outside this document: named, not fetched",
+            )
+        res = _resolve_one(tables, ref_type, target, sub, ctx)
+        if res is not None:
+            return res
+    ref_type = readings[0][0]
+    if backend is not None and (_RELATIVE.search(ref.raw_text) or ref_type in ("section", "unknown")):
+        res = _resolve_with_llm(tables, ref, backend, ctx)
+        if res is not None:
+            return res
+    why = "no matching section, object or page in this document"
+    if readings[0][1] is None and ref_type not in ("appendix", "annex"):
+        why = "the reference names no number the tables can match"
+    return Resolution(ref, "unresolved", "none", ref_type, target=readings[0][1], reason=why)
+
+
+def _resolve_one(
+    tables: DocTables, ref_type: str, target: str | None, sub: str | None, ctx
+) -> Resolution | None:
+    ref: PendingReference = ctx["ref"]
+    q, max_lines = ctx["question"], ctx["max_lines"]
+    note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
+    via = "definition" if ref_type == "definition" else "reference"
+    common = {"ref": ref, "note": note, "retrieved_via": via}
+
+    if ref_type in ("section", "clause", "definition"):
+        ids = _paragraph_range(ref.raw_text) or [target]
+        secs = pd.concat([_find_sections(tables, t) for t in ids if t]) if any(ids) else None
+        if secs is None or secs.empty:
+            return None
+        passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
+        return Resolution(
+            ref,
+            "resolved",
+            "toc_df",
+            ref_type,
+            target=",".join(str(t) for t in ids),
+            sub_selector=sub,
+            target_pages=sorted({p.page for p in passages}),
+            reason=f"toc_df: {len(secs)} section(s)",
+            passages=passages,
+        )
+
+    if ref_type in OBJECT_REF_TYPES:
+        objs = _find_objects(tables, ref_type, target)
+        if not objs.empty:
+            obj = objs.iloc[0]
+            passages = object_passages(tables, obj, q, sub_selector=sub, max_lines=max_lines, **common)
+            return Resolution(
+                ref,
+                "resolved",
+                "object_registry",
+                ref_type,
+                target=obj["object_key"],
+                sub_selector=sub,
+                target_pages=sorted({p.page for p in passages}),
+                reason=f"object_registry: {obj['label']} on page {obj['page']}",
+                passages=passages,
+            )
+        if ref_type in ("appendix", "annex"):
+            secs = _appendix_sections(tables)
+            if target:
+                secs = secs[
+                    secs["title"].str.contains(rf"\b{re.escape(str(target))}\b", case=False, na=False)
+                ]
+            if not secs.empty:
+                passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
+                return Resolution(
+                    ref,
+                    "resolved",
+                    "toc_df",
+                    ref_type,
+                    target=str(secs.iloc[0]["toc_id"]),
+                    sub_selector=sub,
+                    target_pages=sorted({p.page for p in passages}),
+                    reason="toc_df: appendix section(s) " + ", ".join(secs["title"].head(3)),
+                    passages=passages,
+                )
+        return None
+
+    if ref_type == "page" and target:
+        pdf_ = tables.page_df
+        hit = pdf_[pdf_["printed_label"].astype(str) == str(target)]
+        method = "page_label"
+        if hit.empty and str(target).isdigit() and 1 <= int(target) <= len(pdf_):
+            hit = pdf_[pdf_["page"] == int(target)]
+            method = "physical_page"
+        if hit.empty:
+            return None
+        page = int(hit.iloc[0]["page"])
+        passages = page_passages(tables, page, q, max_lines=max_lines, **common)
+        return Resolution(
+            ref,
+            "resolved",
+            method,
+            "page",
+            target=str(target),
+            target_pages=[page],
+            reason=f"printed page {target} is physical page {page}",
+            passages=passages,
+        )
+    return None
+
+
+def _resolve_with_llm(tables: DocTables, ref: PendingReference, backend, ctx) -> Resolution | None:
+    """Ask the model which section an ambiguous phrasing points at (origin context + toc)."""
+    lines = tables.line_df
+    near = lines[
+        (lines["page"] == ref.origin_page) & (lines["line"].between(ref.origin_line - 3, ref.origin_line + 3))
+    ]
+    context = "\n".join(near["text"].tolist())
+    sections = tables.toc_df[["toc_id", "title", "level", "page_start", "line_start"]].to_dict("records")
+    if not sections:
+        return None
+    toc_id = backend.resolve_reference(ref.raw_text, context, sections)
+    if not toc_id:
+        return None
+    secs = _find_sections(tables, toc_id)
+    if secs.empty:
+        return None
+    note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
+    passages = section_passages(
+        tables,
+        secs,
+        ctx["question"],
+        sub_selector=None,
+        max_lines=ctx["max_lines"],
+        ref=ref,
+        note=note,
+        retrieved_via="reference",
+    )
+    return Resolution(
+        ref,
+        "resolved",
+        "llm",
+        "section",
+        target=str(toc_id),
+        target_pages=sorted({p.page for p in passages}),
+        reason=f"{getattr(backend, 'name', 'llm')} chose section {toc_id}",
+        passages=passages,
+    )
