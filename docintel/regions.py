@@ -71,7 +71,7 @@ def to_passages(
         return passages
     origin = (ref.origin_page, ref.origin_line) if ref is not None else None
     rtext = ref.raw_text if ref is not None else None
-    for page, grp in df.sort_values(["page", "line"]).groupby("page", sort=True):
+    for _page, grp in df.sort_values(["page", "line"]).groupby("page", sort=True):
         run: list = []
         for row in grp.itertuples():
             if run and row.line > run[-1].line + 1 and not getattr(row, "synthetic", False):
@@ -200,7 +200,7 @@ def object_passages(
     rows: list[dict] = []
     if not cells.empty:
         keep = set(cells.loc[cells["is_header"].fillna(False), "row"]) | set(select_rows(cells, sub_selector))
-        for r, grp in cells[cells["row"].isin(keep)].groupby("row", sort=True):
+        for _row, grp in cells[cells["row"].isin(keep)].groupby("row", sort=True):
             grp = grp.sort_values("col")
             cpage = int(grp["page"].iloc[0])
             pl = lines[lines["page"] == cpage]
