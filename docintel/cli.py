@@ -152,8 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv  # accepted anywhere on the line, not only before the command
     ap = build_parser()
-    args = ap.parse_args(argv)
+    args = ap.parse_args([a for a in argv if a != "--debug"])
+    args.debug = debug
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
