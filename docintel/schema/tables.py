@@ -101,7 +101,7 @@ class TableSpec:
 
 LINE_DF = TableSpec(
     "line_df",
-    "one text line, in reading order",
+    "one row per text line, in reading order",
     [
         ("doc_id", pa.string()),
         ("page", pa.int32()),
@@ -144,7 +144,7 @@ LINE_DF = TableSpec(
 
 PAGE_DF = TableSpec(
     "page_df",
-    "one page",
+    "one row per page",
     [
         ("doc_id", pa.string()),
         ("page", pa.int32()),
@@ -198,7 +198,7 @@ PAGE_DF = TableSpec(
 
 TOC_DF = TableSpec(
     "toc_df",
-    "one section",
+    "one row per section",
     [
         ("doc_id", pa.string()),
         ("toc_id", pa.string()),
@@ -229,7 +229,7 @@ TOC_DF = TableSpec(
 
 OBJECT_REGISTRY = TableSpec(
     "object_registry",
-    "one numbered table, figure, equation, appendix/annex or bibliography entry",
+    "one row per numbered table, figure, equation, appendix/annex or bibliography entry",
     [
         ("doc_id", pa.string()),
         ("object_key", pa.string()),
@@ -265,7 +265,7 @@ OBJECT_REGISTRY = TableSpec(
 
 CELL_DF = TableSpec(
     "cell_df",
-    "one cell of a registered table",
+    "one row per cell of a registered table",
     [
         ("doc_id", pa.string()),
         ("object_key", pa.string()),
@@ -289,7 +289,7 @@ CELL_DF = TableSpec(
 
 CROSS_REF_DF = TableSpec(
     "cross_ref_df",
-    "one reference mention",
+    "one row per reference mention",
     [
         ("doc_id", pa.string()),
         ("origin_page", pa.int32()),
