@@ -1,0 +1,208 @@
+"""Question -> ParsedQuestion: keywords, phrases, numbers, scope and expected answer shape.
+
+Rule-based on purpose (no NLP model): the output is a retrieval brief, and every
+rule here is cheap, deterministic and explainable in the trace.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docintel.errors import UsageError
+from docintel.questions.text import QUESTION_WORDS, STOP_WORDS, is_content, is_number, normalize, words
+from docintel.schema.evidence import AnswerShape, ParsedQuestion, Scope, ScopeKind
+
+MAX_QUESTION_CHARS = 2000
+
+# --- scope: "in Table 2", "Section 3.1", "on page 8", "Appendix A", "paragraph (q)(1)" ----------
+_ID = r"[A-Z]?\d+(?:\.\d+)*[a-z]?\b|[A-Z](?:\.\d+)*\b"  # 3, 3.1.2, 4a, A, A.1 (case-sensitive letters)
+_PAREN_ID = r"(?:\([A-Za-z0-9]{1,4}\))+"  # (q), (q)(1), (h)(2)
+_SCOPE_PATTERNS: list[tuple[ScopeKind, re.Pattern[str]]] = [
+    # Keywords are case-insensitive, ids are not: "Appendix A" is a scope, "appendix a ..." is not.
+    ("table", re.compile(rf"\b(?i:table\s+|tab\.\s*)({_ID})")),
+    ("figure", re.compile(rf"\b(?i:figure\s+|fig\.\s*)({_ID})")),
+    ("equation", re.compile(rf"\b(?i:equation\s+|eqn?\.\s*)\(?({_ID})\)?")),
+    ("appendix", re.compile(rf"\b(?i:appendix\s+)({_ID})")),
+    ("annex", re.compile(rf"\b(?i:annex\s+)({_ID})")),
+    ("section", re.compile(rf"(?:\b(?i:section\s+|sec\.\s*)|§\s*)({_ID})")),
+    ("clause", re.compile(rf"\b(?i:paragraph|clause|subparagraph|item)\s*({_PAREN_ID}|\d+(?:\.\d+)*\b)")),
+    ("page", re.compile(r"\b(?i:page\s+|p\.\s*)(\d+\b|[ivxlc]+\b)")),
+]
+
+# --- answer shape cues; the first rule that fires wins, in this order ---------------------------
+_YES_NO_START = re.compile(
+    r"^(?:does|do|did|is|are|was|were|can|could|should|must|will|would|has|have|had|may|might|shall)\b",
+    re.I,
+)
+_COMPARISON = re.compile(
+    r"\b(?:compare[ds]?|comparison|comparing|versus|vs\.?|similar(?:ly)?|differ(?:s|ence|ences)?|different from"
+    r"|better|worse|outperform\w*|relative to|as opposed to|same as|contrast)\b",
+    re.I,
+)
+_LIST = re.compile(
+    r"\b(?:list|enumerate|name all|which (?:\w+ ){0,4}all|what are all|all (?:the )?\w+ (?:that|which|of)"
+    r"|each (?:one|of)|how many\b.*\b(?:each|list)\b)",
+    re.I,
+)
+_NUMBER = re.compile(
+    r"\b(?:how (?:many|much|long|large|big|often|far|old)|what (?:percentage|percent|fraction|number"
+    r"|value|length|size|amount|cost|price|rate)|how many)\b",
+    re.I,
+)
+_DEFINITION = re.compile(
+    r"\b(?:define[ds]?|definition|meaning of|what does [\w\- ]{1,40} (?:mean|stand for)|what is meant by"
+    r"|stands? for)\b",
+    re.I,
+)
+_WHAT_IS = re.compile(
+    r"^(?:what|who)\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<term>[^?,;]+?)(?:\?|$| and )", re.I
+)
+_PROCEDURE = re.compile(
+    r"\b(?:how (?:do|does|did|should|can|to|is|are|was|were) (?:[\w\-/'.]+ ){0,12}?"
+    r"(?:computed|calculated|generated|performed|done|made|obtained|derived|applied|implemented|"
+    r"constructed|created|built|installed|configured|work|works|produce|produced)|(?:what|which|the) steps|"
+    r"steps (?:to|for|required)|procedure|"
+    r"process for|how to)\b",
+    re.I,
+)
+
+_IMPERATIVES = frozenset(
+    {"list", "name", "enumerate", "summarize", "summarise", "show", "identify", "outline"}
+)
+_QUOTED = re.compile(r'"([^"]{2,120})"|\'([^\']{2,120})\'')
+_HYPHENATED = re.compile(r"\b[^\W_]+(?:[-/][^\W_]+)+\b")
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:%|[kKmM]\b)?")
+
+
+def parse_question(text: str) -> ParsedQuestion:
+    """Parse a user's question into keywords, phrases, numbers, scope and answer shape.
+
+    Raises UsageError when the question is empty, longer than 2000 characters, or
+    has no content word at all (nothing to retrieve on).
+    """
+    if text is None or not text.strip():
+        raise UsageError("the question is empty: ask something about the document")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise UsageError(
+            f"the question is {len(text)} characters long; keep it under {MAX_QUESTION_CHARS} "
+            "(ask one question at a time)"
+        )
+    clean = " ".join(normalize(text).split())
+    keywords = _keywords(clean)
+    numbers = _numbers(clean)
+    if not keywords and not numbers:
+        raise UsageError(f"the question {text.strip()!r} has no content words to search for; rephrase it")
+    return ParsedQuestion(
+        text=clean,
+        keywords=keywords,
+        phrases=_phrases(clean),
+        numbers=numbers,
+        scope=find_scope(clean),
+        shape=answer_shape(clean),
+    )
+
+
+def _keywords(text: str) -> list[str]:
+    """Content words in order of first appearance, without numbers or question filler."""
+    seen: dict[str, None] = {}
+    ws = words(text)
+    if ws and ws[0] in _IMPERATIVES:  # "List all the checklists": "list" is the ask, not the topic
+        ws = ws[1:]
+    for w in ws:
+        if is_content(w) and not is_number(w) and w not in QUESTION_WORDS:
+            seen.setdefault(w, None)
+    return list(seen)
+
+
+def _numbers(text: str) -> list[str]:
+    seen: dict[str, None] = {}
+    for m in _NUMBER_IN_TEXT.finditer(text):
+        seen.setdefault(m.group(0), None)
+    return list(seen)
+
+
+def _phrases(text: str) -> list[str]:
+    """Quoted terms, hyphenated terms, then noun-ish runs of 2-4 content words.
+
+    A run is a maximal sequence of content words not broken by a stop word or by
+    punctuation ("learned positional embeddings", "flight control computer
+    software"): a cheap stand-in for noun-phrase chunking that needs no tagger.
+    """
+    out: dict[str, None] = {}
+    for m in _QUOTED.finditer(text):
+        out.setdefault((m.group(1) or m.group(2)).strip().lower(), None)
+    for m in _HYPHENATED.finditer(text):
+        out.setdefault(m.group(0).lower(), None)
+    for chunk in re.split(r"[,;:?!()\[\]\"]|\.(?:\s|$)", text):
+        run: list[str] = []
+        for w in [*words(chunk), ""]:
+            if w and w not in STOP_WORDS and w not in QUESTION_WORDS and not is_number(w) and len(w) > 1:
+                run.append(w)
+                continue
+            if len(run) >= 2:
+                # Long runs are usually two phrases glued together; keep the last 4 (the head).
+                out.setdefault(" ".join(run[-4:]), None)
+            run = []
+    return list(out)
+
+
+def find_scope(text: str) -> Scope | None:
+    """The first region the question names ('in Table 2', 'on page 8', 'paragraph (q)(1)')."""
+    best: tuple[int, Scope] | None = None
+    for kind, pattern in _SCOPE_PATTERNS:
+        m = pattern.search(text)
+        if m and (best is None or m.start() < best[0]):
+            target = m.group(1).strip()
+            if kind in ("appendix", "annex", "section") and len(target) == 1 and target.isalpha():
+                target = target.upper()
+            best = (m.start(), Scope(kind=kind, target=target, text=m.group(0).strip()))
+    return best[1] if best else None
+
+
+_DEFINED = [
+    re.compile(
+        r"\b(?:define|definition of|meaning of|what is meant by)\s+(?:an?\s+|the\s+)?(?P<term>[^?,;.]+)", re.I
+    ),
+    re.compile(r"\bwhat (?:does|do) (?:an?\s+|the\s+)?(?P<term>[^?,;]+?) (?:mean|stand for)\b", re.I),
+]
+
+
+def defined_term(text: str) -> str | None:
+    """The term a definition question asks about ("What is MCAS ...?" -> "MCAS"), else None."""
+    text = " ".join(normalize(text).split())
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", text) if s]
+    for sentence in reversed(sentences):
+        m = _WHAT_IS.match(sentence)
+        if m:
+            term = m.group("term").strip()
+            ws = words(term)
+            if ws and ws[0] not in STOP_WORDS and len([w for w in ws if is_content(w)]) <= 3:
+                return term
+        for pattern in _DEFINED:
+            m = pattern.search(sentence)
+            if m:
+                return m.group("term").strip()
+    return None
+
+
+def answer_shape(text: str) -> AnswerShape:
+    """Expected answer shape from cue words (see the module constants for the rules)."""
+    # The question proper is usually the last sentence ("The paper says X. Does it ...?").
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", text.strip()) if s]
+    last = next((s for s in reversed(sentences) if s.endswith("?")), sentences[-1] if sentences else text)
+    if _LIST.search(text):
+        return "list"
+    if _DEFINITION.search(text):
+        return "definition"
+    # "What is X?" with a short X asks for a definition; "What is in Table 2?" does not.
+    if defined_term(last):
+        return "definition"
+    if _YES_NO_START.match(last):
+        return "yes_no"
+    if _COMPARISON.search(text):
+        return "comparison"
+    if _NUMBER.search(last):
+        return "number"
+    if _PROCEDURE.search(last):
+        return "procedure"
+    return "fact"

@@ -1,0 +1,92 @@
+"""Tokenisation shared by question parsing and retrieval, so both sides match.
+
+One pipeline for questions and page text: Unicode NFKC (ligatures such as
+"fi" become two letters), lower case, words split on anything that is not a
+letter, digit, underscore, or an inner '.'/''' (so "28.4", "rv_length_indicator"
+and "sp800" survive, while "sine/cosine" and "english-to-german" split), English
+stop words dropped, then the Porter stem. Retrieval imports these functions
+from here: tokenising the two sides differently is the classic silent
+retrieval bug.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from docintel.questions.stem import stem
+
+# Words: letters/digits (any script), inner '_', '.', ''' kept ("28.4", "don't").
+_WORD = re.compile(r"[^\W_]+(?:[_.'’][^\W_]+)*")
+_NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
+
+#: Function words (a classic English list). Cue words such as "all", "not" and "between" are here
+#: too: parse_question reads cues from the raw text, not from the word list.
+STOP_WORDS = frozenset(
+    """
+    a about above after again against am an and any are aren't as at be because been before being
+    below both but by can can't could couldn't did didn't do does doesn't doing don't down during
+    few for from further had hadn't has hasn't have haven't having he her here hers herself him
+    himself his how i if in into is isn't it it's its itself just let's me might more most must
+    my myself nor of off on once or other ought our ours ourselves out over own same shall she
+    should so some such than that that's the their theirs them themselves then there there's these
+    they this those through to too under until up upon very was wasn't we were weren't what when
+    where which while who whom whose why will with won't would wouldn't you your yours yourself
+    yourselves also may via per etc i.e e.g ie eg whether s t all each every many much not no only
+    between another either neither
+    """.split()  # noqa: SIM905 (a word block reads better than a 200-item list literal)
+)
+
+#: Words that shape a question but rarely name its topic; dropped from keywords so they do
+#: not pull retrieval towards any page that happens to use them.
+QUESTION_WORDS = frozenset(
+    """
+    according anyway actually author authors back chapter describe described describes document
+    exact exactly example examples explain find give given gives kind mention mentioned mentions particular please
+    paper regarding say said says section state stated states tell text use used uses using way ways
+    """.split()  # noqa: SIM905 (a word block reads better than a 200-item list literal)
+)
+
+
+def normalize(text: str) -> str:
+    """NFKC + unify quotes/dashes, so PDF ligatures and typographic marks match plain text."""
+    text = unicodedata.normalize("NFKC", text)
+    return text.translate(str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"}))
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word tokens in order (stop words kept); possessive 's dropped."""
+    out = []
+    for w in _WORD.findall(normalize(text).lower()):
+        w = w.strip("._'")
+        if w.endswith("'s"):
+            w = w[:-2]
+        if w:
+            out.append(w)
+    return out
+
+
+def is_number(word: str) -> bool:
+    return bool(_NUMBER.match(word))
+
+
+def is_content(word: str) -> bool:
+    """A word worth indexing: not a stop word, and a number or at least two characters."""
+    return word not in STOP_WORDS and (len(word) > 1 or word.isdigit())
+
+
+def terms(text: str) -> list[str]:
+    """Index terms of ``text`` in order: content words, Porter-stemmed (numbers kept as written)."""
+    return [stem(w) for w in words(text) if is_content(w)]
+
+
+def dehyphenate(lines: list[str]) -> str:
+    """Join lines into one text, undoing end-of-line hyphenation ("embed-" + "dings")."""
+    out: list[str] = []
+    for ln in lines:
+        ln = ln.strip()
+        if out and out[-1].endswith("-") and len(out[-1]) > 1 and out[-1][-2].isalpha() and ln[:1].islower():
+            out[-1] = out[-1][:-1] + ln
+        else:
+            out.append(ln)
+    return " ".join(out)
