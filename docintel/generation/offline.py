@@ -1,0 +1,303 @@
+"""The ``offline`` backend: deterministic, extractive, no model.
+
+It is the default when no endpoint is configured and what answer snapshots pin. It still fills
+the typed fields honestly: the answer is built verbatim from the best evidence windows (see
+``scoring.py`` for how lines score), pulled-in passages always contribute (table rows shown as
+'column: value' pairs), and references in the lines it used whose targets are not in the
+evidence become ``pending_references`` so the loop can follow them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from docintel import __version__
+from docintel.generation import refdetect
+from docintel.generation.scoring import Window, pick_windows, question_terms, score_lines
+from docintel.generation.tablerows import is_table_passage, view_table
+from docintel.generation.text import clip, content_stems, join_lines, normalize
+from docintel.generation.validator import validate_answer
+from docintel.schema.answer import Citation, ExternalReference, PendingReference, ReferenceAwareAnswer
+from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+
+PULLED = ("reference", "definition")
+KNOWN_INSTRUCTIONS = {"state_conditions", "name_external"}
+# Bibliography pointers ('[9]') are only worth following when the question asks about sources;
+# otherwise every cited sentence would trigger a second pass.
+_WANTS_SOURCES = re.compile(
+    r"\b(?:cite[sd]?|citing|citation|references?|referenced|sources?|bibliograph\w*)\b|"
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}(?:papers?|publications?|documents?|standards?|works?|"
+    r"regulations?|specifications?|reports?|stud(?:y|ies)|articles?)\b",
+    re.I,
+)
+
+
+@dataclass
+class Piece:
+    """One used window: its lines, the text it adds to the answer, the line to quote."""
+
+    passage: Passage
+    lines: list[EvidenceLine]
+    text: str
+    quote_line: EvidenceLine
+    info: dict = field(default_factory=dict)
+
+
+class OfflineBackend:
+    """Extractive answers from the evidence; see the module docstring."""
+
+    name = "offline"
+
+    def __init__(
+        self,
+        *,
+        max_windows: int = 3,
+        max_lines: int = 14,
+        ref_windows: int = 2,
+        ref_lines: int = 10,
+        **options: object,
+    ) -> None:
+        self.max_windows, self.max_lines = max_windows, max_lines
+        self.ref_windows, self.ref_lines = ref_windows, ref_lines
+        self.ignored_options = sorted(options)  # e.g. a model name given to every backend
+        self.last_call_info: dict = {}
+
+    # -- protocol -------------------------------------------------------------------------
+    def generate(
+        self,
+        question: ParsedQuestion,
+        passages: list[Passage],
+        *,
+        pass_no: int,
+        instructions: list[str],
+    ) -> ReferenceAwareAnswer:
+        """Answer from ``passages`` only (deterministic)."""
+        instr = set(instructions or [])
+        terms = question_terms(question)
+        grouped, weights = score_lines(passages, terms)
+        primary = [i for i, p in enumerate(passages) if p.retrieved_via not in PULLED]
+        pulled = [i for i, p in enumerate(passages) if p.retrieved_via in PULLED]
+
+        windows = pick_windows(grouped, primary, max_windows=self.max_windows, max_lines=self.max_lines)
+        pieces = [self._window_piece(passages, grouped, w) for w in windows]
+        for pi in pulled:
+            pieces += self._pulled_pieces(passages, grouped, pi)
+
+        hits = set().union(*(set(pc.info.get("hits", [])) for pc in pieces)) if pieces else set()
+        need = 1 if len(terms) <= 2 else 2
+        self.last_call_info = {
+            "backend": self.name,
+            "pass_no": pass_no,
+            "terms": weights,
+            "windows": [pc.info for pc in pieces],
+            "instructions": sorted(instr),
+            "ignored_instructions": sorted(instr - KNOWN_INSTRUCTIONS),
+        }
+        if not pieces or len(hits) < need:
+            self.last_call_info["not_found"] = True
+            return self._not_found(question, terms)
+
+        used = [ln for pc in pieces for ln in pc.lines]
+        near = self._neighbours(passages, pieces, pass_no, 1)
+        pending = self._pending(question, passages, used, near)
+        ext_scope = (
+            [ln for pc in pieces for ln in pc.passage.lines] if "name_external" in instr else used + near
+        )
+        externals = self._externals(ext_scope)
+        cond_scope = (
+            used + self._neighbours(passages, pieces, pass_no, 2) if "state_conditions" in instr else used
+        )
+        conditions = list(dict.fromkeys(c.text for c in refdetect.detect_conditions(cond_scope)))[:10]
+
+        answer = ReferenceAwareAnswer(
+            answer=self._compose(pieces, conditions, externals, pending),
+            citations=[c for pc in pieces for c in self._citations(pc)][:20],
+            pending_references=pending,
+            external_references=externals,
+            conditions=conditions,
+            answer_completeness="references_unresolved" if pending else "complete",
+        )
+        answer, problems = validate_answer(answer, passages)
+        self.last_call_info["validation_problems"] = problems
+        return answer
+
+    def resolve_reference(self, raw_text: str, origin_context: str, sections: list[dict]) -> str | None:
+        """Deterministic guess: a section number written in the reference, or the one section
+        whose title holds every content word of the reference; None when unsure."""
+        ids = {str(s.get("toc_id")) for s in sections}
+        for num in re.findall(r"\d+(?:\.\d+)*", raw_text):
+            if num in ids:
+                return num
+        words = content_stems(raw_text) - {"see", "section", "chapter", "part", "describ", "above", "below"}
+        if not words:
+            return None  # 'the previous section' needs context an extractive backend cannot weigh
+        matches = [s for s in sections if words <= content_stems(str(s.get("title", "")))]
+        return str(matches[0]["toc_id"]) if len(matches) == 1 else None
+
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "model": None,
+            "kind": "extractive (keyword-overlap line scoring, no model)",
+            "version": __version__,
+            "options": {"max_windows": self.max_windows, "max_lines": self.max_lines},
+        }
+
+    # -- pieces ---------------------------------------------------------------------------
+    @staticmethod
+    def _window_piece(passages: list[Passage], grouped: list, w: Window) -> Piece:
+        rows = grouped[w.passage][w.start : w.end + 1]
+        seed = grouped[w.passage][w.seed]
+        lines = [r.ln for r in rows]
+        info = {
+            "page": lines[0].page,
+            "lines": [lines[0].line, lines[-1].line],
+            "seed_line": seed.ln.line,
+            "score": w.score,
+            "hits": sorted(w.hits),
+            "retrieved_via": passages[w.passage].retrieved_via,
+        }
+        return Piece(passages[w.passage], lines, join_lines(ln.text for ln in lines), seed.ln, info)
+
+    def _pulled_pieces(self, passages: list[Passage], grouped: list, pi: int) -> list[Piece]:
+        """A pulled-in passage always contributes: its table row(s), its best windows, or its
+        opening lines (the start of a referenced section is what the pointer meant)."""
+        p = passages[pi]
+        if not p.lines:
+            return []
+        if is_table_passage(p):
+            view = view_table(p)
+            if view is not None and view.row_lines:
+                lines = ([view.header_line] if view.header_line and view.aligned else []) + view.row_lines
+                hits = sorted(set().union(*(r.hits for r in grouped[pi] if r.ln in lines)))
+                info = {"page": lines[0].page, "lines": [lines[0].line, lines[-1].line], "table": True,
+                        "aligned": view.aligned, "hits": hits or ["(pulled in)"], "retrieved_via": p.retrieved_via}  # fmt: skip
+                return [Piece(p, lines, view.text, view.row_lines[0], info)]
+        ws = pick_windows(
+            grouped, [pi], max_windows=self.ref_windows, max_lines=self.ref_lines, min_ratio=0.3
+        )
+        if not ws:
+            n = min(len(p.lines), 6)
+            ws = [Window(pi, 0, n - 1, 0, 0.0, set())]
+        out = []
+        for w in ws:
+            pc = self._window_piece(passages, grouped, w)
+            pc.info["hits"] = pc.info["hits"] or ["(pulled in)"]
+            out.append(pc)
+        return out
+
+    @staticmethod
+    def _neighbours(passages: list[Passage], pieces: list[Piece], pass_no: int, k: int) -> list[EvidenceLine]:
+        """Lines within ``k`` of a used primary window (pulled-in windows are read as used only,
+        so a pass-2 answer does not chase pointers that merely sit next to the pulled rows)."""
+        out: list[EvidenceLine] = []
+        for pc in pieces:
+            if pc.passage.retrieved_via in PULLED and pass_no >= 2:
+                continue
+            keys = {(ln.page, ln.line) for ln in pc.lines}
+            for ln in pc.passage.lines:
+                if (ln.page, ln.line) in keys:
+                    continue
+                if any(ln.page == p and abs(ln.line - q) <= k for p, q in keys):
+                    out.append(ln)
+        return out
+
+    # -- typed fields ---------------------------------------------------------------------
+    @staticmethod
+    def _pending(
+        question: ParsedQuestion, passages: list[Passage], used: list[EvidenceLine], near: list[EvidenceLine]
+    ) -> list[PendingReference]:
+        wants_sources = bool(_WANTS_SOURCES.search(question.text))
+        used_keys = {(ln.page, ln.line) for ln in used}
+        refs = refdetect.detect_references(_dedupe(used + near))
+        refs.sort(key=lambda r: ((r.page, r.line) not in used_keys, r.page, r.line))
+        out: list[PendingReference] = []
+        seen: set[tuple[str, str, str]] = set()
+        for r in refs:
+            if r.external:
+                if not (wants_sources and r.raw_text.startswith("[")):
+                    continue
+                # A bracketed id ('[SP 800-90]') has an entry in the document's reference list.
+                r = refdetect.DetectedRef(r.raw_text, "bib", r.target, r.page, r.line)
+            elif r.ref_type == "bib" and not wants_sources:
+                continue
+            key = (r.ref_type, normalize(r.target), normalize(r.sub_selector))
+            if key in seen or refdetect.target_in_evidence(r, passages):
+                continue
+            seen.add(key)
+            out.append(PendingReference(raw_text=r.raw_text[:200], ref_type=r.ref_type,  # type: ignore[arg-type]
+                                        origin_page=r.page, origin_line=r.line))  # fmt: skip
+        return out[:10]
+
+    @staticmethod
+    def _externals(lines: list[EvidenceLine]) -> list[ExternalReference]:
+        out: dict[str, ExternalReference] = {}
+        for r in refdetect.detect_references(_dedupe(lines)):
+            if r.external and normalize(r.target) not in out:
+                out[normalize(r.target)] = ExternalReference(
+                    name=r.target[:200], origin_page=r.page, origin_line=r.line, context=r.context[:400]
+                )
+        return list(out.values())[:10]
+
+    @staticmethod
+    def _citations(pc: Piece) -> list[Citation]:
+        """One citation per page of the piece, quoting the seed line (or the piece's first line
+        on that page) verbatim."""
+        p = pc.passage
+        out = []
+        for page in sorted({ln.page for ln in pc.lines}):
+            on_page = [ln for ln in pc.lines if ln.page == page]
+            q = pc.quote_line if pc.quote_line in on_page else on_page[0]
+            quote = q.text.strip()[:600]
+            out.append(
+                Citation(
+                    doc_id=p.doc_id,
+                    page=page,
+                    line_start=min(ln.line for ln in on_page),
+                    line_end=max(ln.line for ln in on_page),
+                    quote=quote,
+                    retrieved_via=p.retrieved_via,
+                    referenced_from=p.referenced_from,
+                    reference_text=p.reference_text,
+                )  # fmt: skip
+            )
+        return out
+
+    @staticmethod
+    def _compose(pieces: list[Piece], conditions: list[str], externals: list, pending: list) -> str:
+        parts = []
+        for pc in pieces:
+            p = pc.passage
+            text = clip(pc.text, 1200)
+            if p.retrieved_via in PULLED:
+                label = (
+                    "Definition"
+                    if p.retrieved_via == "definition"
+                    else f"From {p.reference_text or 'the referenced text'}"
+                )
+                why = ""
+                if p.reference_text and p.referenced_from:
+                    why = f"; pulled in because of '{p.reference_text}' on page {p.referenced_from[0]}, line {p.referenced_from[1]}"
+                text = f"{label} (page {pc.lines[0].page}{why}): {text}"
+            parts.append(text)
+        parts += [f"Condition: {c}." for c in conditions]
+        if externals:
+            parts.append("Relies on documents outside this PDF (named, not fetched): "
+                         + "; ".join(e.name for e in externals) + ".")  # fmt: skip
+        if pending:
+            refs = "; ".join(f"{r.raw_text} (page {r.origin_page}, line {r.origin_line})" for r in pending)
+            parts.append(f"Not yet followed: {refs}; the complete answer may be there.")
+        return clip("\n".join(parts), 4000)
+
+    @staticmethod
+    def _not_found(question: ParsedQuestion, terms: list) -> ReferenceAwareAnswer:
+        wanted = ", ".join(t.key for t in terms[:6]) or question.text
+        return ReferenceAwareAnswer(
+            answer=f"The evidence provided does not answer the question: no retrieved line matches {clip(wanted, 300)}.",
+            answer_completeness="not_found",
+        )
+
+
+def _dedupe(lines: list[EvidenceLine]) -> list[EvidenceLine]:
+    return list({(ln.page, ln.line): ln for ln in lines}.values())

@@ -1,0 +1,210 @@
+"""Explainable line scoring for the offline backend.
+
+How a line scores (every number is reported in ``last_call_info`` for the trace):
+
+* The question gives *terms*: content-word stems of ``ParsedQuestion.keywords`` (or of the
+  question text when the parser gave none), its ``phrases`` and its ``numbers``.
+* Each term has a weight: base (word 1, number 2, phrase 3) x (1 + ln((N+1)/(df+1))), where N
+  is the number of evidence lines and df the number of lines holding the term, so a term
+  found on every line counts less than one found on two.
+* A word term matches a line word with the same stem, or one sharing a long prefix
+  ('regularizers' / 'regularization'); numbers match exactly; phrases match after
+  normalization, also across a line break.
+* line score = sum of the weights of the distinct terms on the line; context score =
+  line score + 0.5 x (scores of the previous and next line of the same passage), so a
+  line inside a relevant paragraph beats an isolated hit.
+* A window grows from a seed line to sentence boundaries (at most 3 lines back, 4 forward).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from docintel.generation.text import content_stems, ends_sentence, join_lines, normalize, stem, tokens
+from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+
+_FURNITURE = {"header", "footer", "page_number", "toc_entry"}
+BACK, FORWARD = 3, 4
+
+
+@dataclass
+class Term:
+    key: str
+    kind: str  # word | number | phrase
+    weight: float = 1.0
+
+
+@dataclass
+class ScoredLine:
+    passage: int
+    pos: int  # index inside the passage
+    ln: EvidenceLine
+    score: float = 0.0
+    context: float = 0.0
+    hits: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Window:
+    passage: int
+    start: int  # first index inside the passage
+    end: int  # last index inside the passage (inclusive)
+    seed: int
+    score: float
+    hits: set[str]
+
+
+def question_terms(q: ParsedQuestion) -> list[Term]:
+    """The terms a line can match, de-duplicated (phrases, numbers, then word stems)."""
+    terms: dict[str, Term] = {}
+    phrases = list(q.phrases) + [k for k in q.keywords if len(k.split()) > 1]
+    for ph in phrases:
+        key = normalize(ph)
+        if len(key) > 2:
+            terms.setdefault(key, Term(key, "phrase", 3.0))
+    for num in q.numbers:
+        key = normalize(num)
+        if key:
+            terms.setdefault(key, Term(key, "number", 2.0))
+    words = set()
+    for kw in q.keywords or []:
+        words |= content_stems(kw)
+    if not words:
+        words = content_stems(q.text)
+    for w in sorted(words):
+        kind = "number" if w[0].isdigit() else "word"
+        terms.setdefault(w, Term(w, kind, 2.0 if kind == "number" else 1.0))
+    return list(terms.values())
+
+
+def _stem_match(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= max(6, min(len(a), len(b)) - 2)
+
+
+def _line_hits(text: str, next_text: str, terms: list[Term]) -> set[str]:
+    norm = normalize(text)
+    pair = normalize(join_lines([text, next_text])) if next_text else norm
+    next_norm = normalize(next_text) if next_text else ""
+    stems = {stem(t) if not t[0].isdigit() else t for t in tokens(text)}
+    hits = set()
+    for t in terms:
+        if t.kind == "phrase":
+            if t.key in norm or (t.key in pair and t.key not in next_norm):
+                hits.add(t.key)
+        elif t.kind == "number":
+            if t.key in stems:
+                hits.add(t.key)
+        elif any(_stem_match(t.key, s) for s in stems if not s[0].isdigit()):
+            hits.add(t.key)
+    return hits
+
+
+def score_lines(
+    passages: list[Passage], terms: list[Term]
+) -> tuple[list[list[ScoredLine]], dict[str, float]]:
+    """Score every evidence line; returns lines grouped by passage and the term weights used."""
+    grouped: list[list[ScoredLine]] = []
+    for pi, p in enumerate(passages):
+        rows = []
+        for i, ln in enumerate(p.lines):
+            nxt = p.lines[i + 1].text if i + 1 < len(p.lines) else ""
+            hits = set() if ln.role in _FURNITURE else _line_hits(ln.text, nxt, terms)
+            rows.append(ScoredLine(pi, i, ln, hits=hits))
+        grouped.append(rows)
+    n = sum(len(g) for g in grouped)
+    df = {t.key: sum(1 for g in grouped for r in g if t.key in r.hits) for t in terms}
+    weights = {t.key: round(t.weight * (1.0 + math.log((n + 1) / (df[t.key] + 1))), 3) for t in terms}
+    for g in grouped:
+        for r in g:
+            r.score = sum(weights[h] for h in r.hits)
+        for i, r in enumerate(g):
+            prev = g[i - 1].score if i > 0 else 0.0
+            nxt = g[i + 1].score if i + 1 < len(g) else 0.0
+            r.context = r.score + 0.5 * (prev + nxt)
+    return grouped, weights
+
+
+def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
+    """Extend a seed line to whole sentences: back to the line after a sentence end, forward to
+    a line that ends one (bounded, and never across furniture lines)."""
+    start = seed
+    while (
+        start > 0
+        and seed - start < BACK
+        and rows[start - 1].ln.role not in _FURNITURE
+        and not ends_sentence(rows[start - 1].ln.text)
+    ):
+        start -= 1
+    end = seed
+    while (
+        end + 1 < len(rows)
+        and end - seed < FORWARD
+        and not ends_sentence(rows[end].ln.text)
+        and rows[end + 1].ln.role not in _FURNITURE
+    ):
+        end += 1
+    return start, end
+
+
+def pick_windows(
+    grouped: list[list[ScoredLine]],
+    passage_ids: list[int],
+    *,
+    max_windows: int,
+    max_lines: int,
+    min_ratio: float = 0.4,
+) -> list[Window]:
+    """Best windows over the given passages: seeds by context score (ties: page order), each
+    grown to sentences, overlapping seeds skipped, until the window or line budget is spent."""
+    cands = [r for pi in passage_ids for r in grouped[pi] if r.score > 0]
+    if not cands:
+        return []
+    best = max(r.context for r in cands)
+    cands.sort(key=lambda r: (-r.context, r.ln.page, r.ln.line))
+    out: list[Window] = []
+    used = 0
+    for r in cands:
+        if len(out) >= max_windows or used >= max_lines or r.context < min_ratio * best:
+            break
+        rows = grouped[r.passage]
+        if any(w.passage == r.passage and w.start <= r.pos <= w.end for w in out):
+            continue
+        start, end = grow_window(rows, r.pos)
+        end = min(end, start + max(0, max_lines - used) - 1, r.pos + FORWARD)
+        if end < r.pos:
+            break
+        hits = set().union(*(rows[i].hits for i in range(start, end + 1)))
+        out.append(Window(r.passage, start, end, r.pos, round(r.context, 3), hits))
+        used += end - start + 1
+    return merge_windows(out, grouped)
+
+
+def merge_windows(windows: list[Window], grouped: list[list[ScoredLine]]) -> list[Window]:
+    """Merge overlapping or touching windows of one passage; return them in page/line order."""
+    windows = sorted(windows, key=lambda w: (w.passage, w.start))
+    merged: list[Window] = []
+    for w in windows:
+        last = merged[-1] if merged else None
+        if last and last.passage == w.passage and w.start <= last.end + 1:
+            seed = last.seed if last.score >= w.score else w.seed
+            merged[-1] = Window(
+                w.passage,
+                last.start,
+                max(last.end, w.end),
+                seed,
+                max(last.score, w.score),
+                last.hits | w.hits,
+            )
+        else:
+            merged.append(w)
+    return sorted(
+        merged, key=lambda w: (grouped[w.passage][w.start].ln.page, grouped[w.passage][w.start].ln.line)
+    )

@@ -1,0 +1,122 @@
+"""Present a pulled-in table passage (caption, header, selected rows) as 'column: value' pairs.
+
+The resolver hands generation a table passage that already holds the caption, a header line
+and the selected row(s) (e.g. row (E)). When the header's cells and a row's cells line up,
+the row is shown as pairs; otherwise the row is shown verbatim with the header beside it,
+because a guessed alignment would put numbers under the wrong column.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from docintel.generation.text import join_lines, nfkc
+from docintel.schema.evidence import EvidenceLine, Passage
+
+_CAPTION = re.compile(r"^\s*(?:Table|TABLE)\s+[A-Z]?\d+(?:[.-]\d+)*\s*[:.]")
+_ROW_LABEL = re.compile(r"^\s*\(([A-Za-z0-9]{1,3})\)")
+_SELECTOR = re.compile(
+    r"\b(?:rows?|lines?)\s+((?:\(?[A-Za-z0-9]{1,3}\)?(?:\s*(?:,|and|through|to)\s*)?)+)", re.I
+)
+_LAST = re.compile(r"\b(?:bottom|last)\s+(?:line|row)", re.I)
+_FIRST = re.compile(r"\b(?:top|first)\s+(?:line|row)", re.I)
+
+
+@dataclass
+class TableView:
+    text: str  # what goes into the answer
+    row_lines: list[EvidenceLine]
+    header_line: EvidenceLine | None
+    caption_line: EvidenceLine | None
+    aligned: bool
+
+
+def is_table_passage(p: Passage) -> bool:
+    """A pulled-in passage is a table when its lines say so (role 'table') or its note or
+    reference names a table row selection."""
+    if any(ln.role == "table" for ln in p.lines):
+        return True
+    hint = f"{p.note} {p.reference_text or ''}".lower()
+    return "table" in hint and any(w in hint for w in ("row", "line", "selection", "column"))
+
+
+def _selectors(p: Passage) -> tuple[list[str], str]:
+    """Row labels named by the reference ('row (E)' -> ['E']) and a positional hint."""
+    hint = f"{p.reference_text or ''} {p.note}"
+    labels: list[str] = []
+    for m in _SELECTOR.finditer(hint):
+        labels += re.findall(r"\(?([A-Za-z0-9]{1,3})\)?", m.group(1))
+    labels = [x for x in labels if x.lower() not in ("and", "to", "thr", "through")]
+    pos = "last" if _LAST.search(hint) else "first" if _FIRST.search(hint) else ""
+    return labels, pos
+
+
+def split_cells(text: str) -> list[str]:
+    """Cells of a table line: on ' | ' or tabs or runs of 2+ spaces, else on single spaces."""
+    t = nfkc(text).strip().strip("|").strip()
+    for sep in (r"\s*\|\s*", r"\t+", r"\s{2,}"):
+        parts = [c for c in re.split(sep, t) if c.strip()]
+        if len(parts) > 1:
+            return [c.strip() for c in parts]
+    return t.split()
+
+
+def _row_extent(lines: list[EvidenceLine], i: int) -> int:
+    """Index of the row's last line: one line when it already holds several cells, else the
+    following short lines (one cell per line, as PDF extraction often yields) up to the next
+    row label."""
+    if len(split_cells(lines[i].text)) > 2:
+        return i
+    j = i
+    while j + 1 < len(lines) and j - i < 16:
+        nxt = nfkc(lines[j + 1].text).strip()
+        if len(nxt) > 45 or _ROW_LABEL.match(nxt) or _CAPTION.match(nxt):
+            break
+        j += 1
+    return j
+
+
+def view_table(p: Passage) -> TableView | None:
+    """Caption, header and the selected row(s) of a table passage, rendered for the answer;
+    None when no row is selected and the passage is too long to show whole."""
+    lines = [ln for ln in p.lines if nfkc(ln.text).strip()]
+    caption = next((ln for ln in lines if _CAPTION.match(nfkc(ln.text))), None)
+    body = [ln for ln in lines if ln is not caption]
+    labels, pos = _selectors(p)
+    rows: list[tuple[int, int]] = []
+    for i, ln in enumerate(body):
+        m = _ROW_LABEL.match(nfkc(ln.text))
+        if m and m.group(1) in labels:
+            rows.append((i, _row_extent(body, i)))
+    if not rows and body:
+        if pos == "last":
+            rows = [(len(body) - 1, len(body) - 1)]
+        elif pos == "first" and len(body) > 1:
+            rows = [(1, 1)]
+        elif len(body) <= 12:
+            rows = [(1 if len(body) > 1 else 0, len(body) - 1)]
+        else:
+            return None
+    header = body[0] if body and rows and rows[0][0] > 0 else None
+    head_cells = split_cells(header.text) if header else []
+    parts: list[str] = []
+    aligned = False
+    row_lines: list[EvidenceLine] = []
+    for a, b in rows:
+        seg = body[a : b + 1]
+        row_lines += seg
+        cells = split_cells(seg[0].text) if a == b else [nfkc(x.text).strip() for x in seg]
+        if head_cells and len(cells) == len(head_cells):
+            parts.append(", ".join(f"{h}: {c}" for h, c in zip(head_cells, cells, strict=True)))
+            aligned = True
+        elif head_cells and len(cells) == len(head_cells) + 1:
+            pairs = ", ".join(f"{h}: {c}" for h, c in zip(head_cells, cells[1:], strict=True))
+            parts.append(f"{cells[0]}: {pairs}")
+            aligned = True
+        else:
+            parts.append(join_lines(x.text for x in seg))
+    text = "; ".join(parts)
+    if header is not None and not aligned:
+        text += f" (columns: {join_lines([header.text])})"
+    return TableView(text, row_lines, header, caption, aligned)

@@ -1,0 +1,98 @@
+"""Text helpers shared by the offline backend, the reference detector and the validator.
+
+Everything that compares evidence with something (a quote, a question term) goes
+through :func:`normalize` so that ligatures, line-break hyphens and spacing never
+decide whether two strings match.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+_WS = re.compile(r"\s+")
+# A hyphen at a line break between two letters, the next one lower-case: "extrapo-\nlate".
+# Upper-case or digit continuations ("SP 800-\n90", "Self-\nAttention") keep their hyphen.
+_BREAK_HYPHEN = re.compile(r"([^\W\d_])[-\u00ad\u2010]\s+([a-z])")
+_TOKEN = re.compile(r"[^\W\d_]+|\d+(?:[.,]\d+)*%?")
+_SENTENCE_END = re.compile(r"[.!?:;][\"'\u201d)\]]*$")
+
+STOPWORDS = frozenset(
+    """a an the and or but if then else of in on at to for from by with without into onto over under
+    is are was were be been being am do does did done have has had having it its this that these those
+    there their they them he she his her we our you your i me my not no nor so such than too very can
+    could should would may might must will shall what which who whom whose when where why how all any
+    both each few more most other some same own only also just about above below between through during
+    before after again further once here as up down out off per via vs etc e.g i.e paper document
+    according say says said give gave given make made use used using do does anyway exact""".split()  # noqa: SIM905
+)
+
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ities", "ity", "ies", "ied", "ed", "es", "s", "al", "ly")
+
+
+def nfkc(text: str) -> str:
+    """Unicode NFKC (splits ligatures like 'ﬁ'), soft hyphens removed."""
+    return unicodedata.normalize("NFKC", text or "").replace("\u00ad", "")
+
+
+def join_lines(texts: Iterable[str]) -> str:
+    """Join evidence lines into prose: 'extrapo-' + 'late' becomes 'extrapolate'."""
+    out = ""
+    for raw in texts:
+        t = (raw or "").strip()
+        if not t:
+            continue
+        if not out:
+            out = t
+        elif re.search(r"[^\W\d_][-\u2010]$", out) and t[:1].islower():
+            out = out[:-1] + t
+        else:
+            out = out + " " + t
+    return out
+
+
+def normalize(text: str) -> str:
+    """The comparison form: NFKC, line-break hyphens joined, whitespace collapsed, casefolded."""
+    t = nfkc(text)
+    t = _BREAK_HYPHEN.sub(r"\1\2", t)
+    return _WS.sub(" ", t).strip().casefold()
+
+
+def stem(word: str) -> str:
+    """A deliberately crude suffix stripper: 'embeddings'/'embedding', 'sinusoids'/'sinusoidal'
+    share a stem. One suffix at most, and the stem keeps at least four characters."""
+    w = word.casefold()
+    for suf in _SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= 4:
+            return w[: -len(suf)]
+    return w
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased word and number tokens of ``text`` (after NFKC)."""
+    return [t.casefold() for t in _TOKEN.findall(nfkc(text))]
+
+
+def content_stems(text: str) -> set[str]:
+    """Stems of the content words (no stopwords, no one-letter words) plus numbers as written."""
+    out: set[str] = set()
+    for tok in tokens(text):
+        if tok[0].isdigit():
+            out.add(tok)
+        elif len(tok) > 1 and tok not in STOPWORDS:
+            out.add(stem(tok))
+    return out
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether a line ends a sentence (so a window may stop after it)."""
+    return bool(_SENTENCE_END.search((text or "").rstrip()))
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` characters at a word boundary, marking the cut with '...'."""
+    if len(text) <= limit:
+        return text
+    cut = text[: max(0, limit - 3)].rsplit(" ", 1)[0]
+    return cut + "..."

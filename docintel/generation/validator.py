@@ -1,0 +1,184 @@
+"""Check an answer against the evidence before anyone sees it.
+
+Every backend calls :func:`validate_answer`. A citation survives only if its quote occurs in
+the lines it cites (after NFKC, line-break de-hyphenation, whitespace collapse and case
+folding); a quote found elsewhere in the evidence is snapped to the lines where it occurs;
+anything else is dropped. Each fix is reported as a problem string for the trace.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docintel.generation import refdetect
+from docintel.generation.text import join_lines, normalize
+from docintel.schema.answer import Citation, ReferenceAwareAnswer
+from docintel.schema.evidence import EvidenceLine, Passage
+
+_MAX_SPAN = 12  # a snapped quote may cover at most this many consecutive lines
+_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026)\s*")
+
+
+class _Evidence:
+    """The evidence lines indexed by (page, line), with the passage each came from."""
+
+    def __init__(self, passages: list[Passage]):
+        self.where: dict[tuple[int, int], tuple[EvidenceLine, Passage]] = {}
+        for p in passages:
+            for ln in p.lines:
+                self.where.setdefault((ln.page, ln.line), (ln, p))
+        keys = sorted(self.where)
+        self.runs: list[list[EvidenceLine]] = []
+        for k in keys:
+            ln = self.where[k][0]
+            if self.runs and self.runs[-1][-1].page == ln.page and self.runs[-1][-1].line == ln.line - 1:
+                self.runs[-1].append(ln)
+            else:
+                self.runs.append([ln])
+
+    def lines(self, page: int, a: int, b: int) -> list[EvidenceLine]:
+        return [self.where[(page, i)][0] for i in range(a, b + 1) if (page, i) in self.where]
+
+    def find(self, needle: str) -> tuple[int, int, int] | None:
+        """Smallest run of consecutive lines whose text contains ``needle`` (normalized)."""
+        if not needle:
+            return None
+        for run in self.runs:
+            for i in range(len(run)):
+                j_max = min(len(run), i + _MAX_SPAN)
+                if needle not in normalize(join_lines(x.text for x in run[i:j_max])):
+                    continue
+                j = next(
+                    j
+                    for j in range(i + 1, j_max + 1)
+                    if needle in normalize(join_lines(x.text for x in run[i:j]))
+                )
+                return run[i].page, run[i].line, run[j - 1].line
+        return None
+
+
+def _segments(quote: str) -> list[str]:
+    """A quote with '...' is checked piece by piece."""
+    return [s for s in (normalize(x) for x in _ELLIPSIS.split(quote)) if s]
+
+
+def _check(cit: Citation, ev: _Evidence, i: int, problems: list[str]) -> Citation | None:
+    where = f"citation {i} (p{cit.page} l{cit.line_start}-{cit.line_end})"
+    if cit.line_end < cit.line_start:
+        cit = cit.model_copy(update={"line_start": cit.line_end, "line_end": cit.line_start})
+        problems.append(f"{where}: line range reversed; swapped")
+    cited = ev.lines(cit.page, cit.line_start, cit.line_end)
+    segs = _segments(cit.quote)
+    if cited and not segs:
+        quote = cited[0].text.strip()[:600]
+        problems.append(f"{where}: empty quote; filled with the first cited line")
+        return cit.model_copy(update={"quote": quote})
+    text = normalize(join_lines(x.text for x in cited)) if cited else ""
+    if cited and all(s in text for s in segs):
+        return cit
+    hit = ev.find(max(segs, key=len)) if segs else None
+    if hit is None:
+        reason = "cited lines are not in the evidence" if not cited else "quote not found in the cited lines"
+        problems.append(f"{where}: {reason}, and the quote occurs nowhere in the evidence; dropped")
+        return None
+    page, a, b = hit
+    problems.append(f"{where}: quote not in the cited lines; snapped to p{page} l{a}-{b}")
+    return cit.model_copy(update={"page": page, "line_start": a, "line_end": b})
+
+
+def _provenance(cit: Citation, ev: _Evidence, i: int, problems: list[str]) -> Citation:
+    """The cited lines' passage decides retrieved_via / referenced_from / reference_text."""
+    first = next(((ln, p) for (pg, li), (ln, p) in ev.where.items()
+                  if pg == cit.page and cit.line_start <= li <= cit.line_end), None)  # fmt: skip
+    if first is None:
+        return cit
+    p = first[1]
+    update: dict = {}
+    if not cit.doc_id and p.doc_id:
+        update["doc_id"] = p.doc_id
+    if cit.retrieved_via != p.retrieved_via:
+        problems.append(f"citation {i}: retrieved_via {cit.retrieved_via!r} corrected to {p.retrieved_via!r}")
+        update["retrieved_via"] = p.retrieved_via
+    if p.retrieved_via in ("reference", "definition"):
+        update["referenced_from"] = p.referenced_from
+        update["reference_text"] = p.reference_text
+    return cit.model_copy(update=update) if update else cit
+
+
+def _snap_origin(raw: str, page: int, line: int, ev: _Evidence) -> tuple[int, int] | None:
+    if (page, line) in ev.where:
+        return page, line
+    hit = ev.find(normalize(raw))
+    return (hit[0], hit[1]) if hit else None
+
+
+def validate_answer(
+    answer: ReferenceAwareAnswer, passages: list[Passage]
+) -> tuple[ReferenceAwareAnswer, list[str]]:
+    """Return the answer with invalid citations fixed or dropped, and the list of problems."""
+    ev = _Evidence(passages)
+    problems: list[str] = []
+    citations: list[Citation] = []
+    seen: set[tuple] = set()
+    for i, cit in enumerate(answer.citations):
+        fixed = _check(cit, ev, i, problems)
+        if fixed is None:
+            continue
+        fixed = _provenance(fixed, ev, i, problems)
+        key = (fixed.page, fixed.line_start, fixed.line_end, normalize(fixed.quote))
+        if key not in seen:
+            seen.add(key)
+            citations.append(fixed)
+
+    pending = []
+    dropped_present = 0
+    for r in answer.pending_references:
+        origin = _snap_origin(r.raw_text, r.origin_page, r.origin_line, ev)
+        if origin is None:
+            problems.append(
+                f"pending reference {r.raw_text!r}: origin p{r.origin_page} l{r.origin_line} not in the evidence"
+            )
+        elif origin != (r.origin_page, r.origin_line):
+            problems.append(f"pending reference {r.raw_text!r}: origin moved to p{origin[0]} l{origin[1]}")
+            r = r.model_copy(update={"origin_page": origin[0], "origin_line": origin[1]})
+        key = refdetect.ref_key(r.raw_text)
+        if key is not None and key[0] != "external":
+            probe = refdetect.DetectedRef(r.raw_text, key[0], key[1], r.origin_page, r.origin_line)
+            if refdetect.target_in_evidence(probe, passages):
+                problems.append(
+                    f"pending reference {r.raw_text!r}: its target is already in the evidence; dropped"
+                )
+                dropped_present += 1
+                continue
+        pending.append(r)
+
+    externals = []
+    for e in answer.external_references:
+        origin = _snap_origin(e.name, e.origin_page, e.origin_line, ev)
+        if origin is not None and origin != (e.origin_page, e.origin_line):
+            e = e.model_copy(update={"origin_page": origin[0], "origin_line": origin[1]})
+        externals.append(e)
+
+    completeness = answer.answer_completeness
+    if pending and completeness == "complete":
+        completeness = "references_unresolved"
+        problems.append(
+            "answer_completeness 'complete' with pending references; set to 'references_unresolved'"
+        )
+    elif not pending and completeness == "references_unresolved":
+        completeness = "complete" if dropped_present else "partial"
+        problems.append(
+            f"answer_completeness 'references_unresolved' without pending references; set to {completeness!r}"
+        )
+    if answer.answer_completeness != "not_found" and answer.citations and not citations:
+        problems.append("no citation survived validation")
+
+    fixed_answer = answer.model_copy(
+        update={
+            "citations": citations,
+            "pending_references": pending,
+            "external_references": externals,
+            "answer_completeness": completeness,
+        }  # fmt: skip
+    )
+    return fixed_answer, problems
