@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -72,7 +73,10 @@ def ordered_entries(ddoc) -> list[Entry]:
     layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
     out: list[Entry] = []
     seen: set[str] = set()
-    roots = [ddoc.body, ddoc.furniture]  # older exports keep headers/footers under the furniture root
+    with warnings.catch_warnings():
+        # docling-core 2.x deprecates the furniture root; exports before schema 1.1 keep headers there.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        roots = [ddoc.body, ddoc.furniture]
     for root in roots:
         for item, _level in ddoc.iterate_items(
             root=root, with_groups=False, traverse_pictures=True, included_content_layers=layers
