@@ -43,16 +43,18 @@ class _Evidence:
         """Smallest run of consecutive lines whose text contains ``needle`` (normalized)."""
         if not needle:
             return None
+
+        def has(lines: list[EvidenceLine]) -> bool:
+            return needle in normalize(join_lines(x.text for x in lines))
+
         for run in self.runs:
             for i in range(len(run)):
                 j_max = min(len(run), i + _MAX_SPAN)
-                if needle not in normalize(join_lines(x.text for x in run[i:j_max])):
+                if not has(run[i:j_max]):
                     continue
-                j = next(
-                    j
-                    for j in range(i + 1, j_max + 1)
-                    if needle in normalize(join_lines(x.text for x in run[i:j]))
-                )
+                j = next(j for j in range(i + 1, j_max + 1) if has(run[i:j]))
+                while i + 1 < j and has(run[i + 1 : j]):  # the first window may start too early
+                    i += 1
                 return run[i].page, run[i].line, run[j - 1].line
         return None
 
