@@ -1,21 +1,146 @@
-"""Escalation to the layout model shipped in pymupdf >= 2.0 (first version)."""
+"""Per-page escalation to the layout model shipped in pymupdf >= 2.0 (``pymupdf.layout``).
+
+:func:`escalation_reasons` decides from cheap signals whether the fast lines
+understood the page; :func:`extract_page_lines_layout` re-labels and re-orders
+those lines with the model's boxes. The model costs ~0.7-1 s per page on a
+CPU, so only pages whose structure the fast path missed are escalated.
+
+API used (pymupdf 2.0, read from the installed package): ``import pymupdf.layout``
+installs the ONNX model as ``pymupdf._get_layout``; ``page.get_layout()`` then
+stores ``page.layout_information`` = ``[[x0, y0, x1, y1, class_name], ...]`` in
+reading order, with class_name one of text, title, picture, table, list-item,
+page-header, page-footer, section-header, footnote, caption, formula.
+"""
 
 from __future__ import annotations
 
+import re
+import threading
+
+_CAPTION = re.compile(
+    r"^(?P<kind>Table|TABLE|Tab\.|Figure|FIGURE|Fig\.)\s*(?P<id>[A-Z]?\d+(?:[.\-]\d+)*[a-z]?)\s*(?:[:.\-—–]|$)"
+)
+#: Layout class -> line role. ``text`` keeps the fast role (body, list_item, formula ...).
+ROLE_OF_CLASS = {
+    "table": "table",
+    "formula": "formula",
+    "caption": "caption",
+    "picture": "figure_text",
+    "page-header": "header",
+    "page-footer": "footer",
+    "section-header": "heading",
+    "title": "title",
+    "footnote": "footnote",
+    "list-item": "list_item",
+}
+#: Vector paths on a page above which unexplained drawings mean a chart or ruled table.
+MANY_DRAWINGS = 150
+#: Share of unreadable characters (U+FFFD, private use) that marks a broken font encoding.
+GARBLED_SHARE = 0.05
+_LOCK = threading.Lock()
+
 
 def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
-    """Signals that the fast path did not understand this page ([] = keep fast)."""
-    reasons = []
-    if not rows and page_signals.get("n_images", 0):
-        reasons.append("no_text_layer")
+    """Signals that the fast path did not understand this page ([] = keep fast).
+
+    Cheap: uses only the fast lines and the page signals already computed.
+    - ``caption_without_structure``: a "Table N" caption but no table rows found,
+      or a "Figure N" caption with no image, drawing or figure text on the page;
+    - ``vector_graphics_without_structure``: many drawings, no table or figure found;
+    - ``garbled_text``: many replacement / private-use characters (broken font encoding).
+    Pages without a text layer are not escalated: the model reads the text layer, so it
+    would add nothing (they are flagged ``image_only`` instead).
+    """
+    reasons: list[str] = []
+    if not rows:
+        return reasons
+    roles = {r["role"] for r in rows}
+    n_images = int(page_signals.get("n_images") or 0)
+    n_drawings = int(page_signals.get("n_drawings") or 0)
+    for r in rows:
+        if r["role"] not in ("body", "formula", "list_item") or r.get("_rot"):
+            continue
+        m = _CAPTION.match(r["text"])
+        if not m:
+            continue
+        kind = m.group("kind").lower()
+        if kind.startswith("tab") and "table" not in roles:
+            reasons.append(f"caption_without_structure: {r['text'][:40]}")
+            break
+        if kind.startswith("fig") and not n_images and n_drawings < 10 and "figure_text" not in roles:
+            reasons.append(f"caption_without_structure: {r['text'][:40]}")
+            break
+    if n_drawings >= MANY_DRAWINGS and not n_images and not roles & {"table", "figure_text"}:
+        reasons.append(f"vector_graphics_without_structure: {n_drawings} drawings")
+    chars = sum(len(r["text"]) for r in rows)
+    bad = int(page_signals.get("_bad_chars") or 0)
+    if chars and bad / chars >= GARBLED_SHARE:
+        reasons.append(f"garbled_text: {bad / chars:.0%} unreadable characters")
     return reasons
 
 
+def _boxes(page) -> list[tuple[float, float, float, float, str]]:
+    import pymupdf
+    import pymupdf.layout  # noqa: F401  (importing installs the ONNX model into pymupdf)
+
+    if not callable(getattr(pymupdf, "_get_layout", None)):
+        pymupdf.layout.activate()
+    with _LOCK:  # the model keeps process-global state (pymupdf4llm serialises it too)
+        page.get_layout()
+    info = page.layout_information or []
+    return [(float(b[0]), float(b[1]), float(b[2]), float(b[3]), str(b[4])) for b in info if len(b) >= 5]
+
+
+def _overlap_share(r: dict, box: tuple) -> float:
+    ix = min(r["x1"], box[2]) - max(r["x0"], box[0])
+    iy = min(r["y1"], box[3]) - max(r["y0"], box[1])
+    if ix <= 0 or iy <= 0:
+        return 0.0
+    area = max((r["x1"] - r["x0"]) * (r["y1"] - r["y0"]), 0.01)
+    return ix * iy / area
+
+
 def extract_page_lines_layout(page, page_no: int, fast_rows: list[dict]) -> tuple[list[dict], dict]:
-    """Re-parse one page with pymupdf.layout. First version: keeps the fast rows."""
+    """Re-label and re-order the fast lines of one page with pymupdf.layout's boxes.
+
+    Each line joins the layout box that holds most of it; its role follows the
+    box class (:data:`ROLE_OF_CLASS`; margin stamps keep ``header``). Lines are
+    ordered by the model's box order, then by their fast order inside a box;
+    a line in no box stays right after the line that preceded it.
+    """
     from docintel.parsing.lines import extract_page_lines
 
-    rows, sig = extract_page_lines(page, page_no)
-    for r in rows:
+    rows = [dict(r) for r in fast_rows] if fast_rows else extract_page_lines(page, page_no)[0]
+    boxes = _boxes(page)
+    keyed = []
+    last_box = -1
+    for fast_pos, r in enumerate(rows):
+        best, share = -1, 0.0
+        for bi, box in enumerate(boxes):
+            s = _overlap_share(r, box)
+            if s > share:
+                best, share = bi, s
+        if share >= 0.5 and not r.get("_margin"):
+            cls = boxes[best][4]
+            role = ROLE_OF_CLASS.get(cls)
+            if role is not None:
+                r["role"] = role
+            elif r["role"] in ("table", "figure_text", "header", "footer", "page_number"):
+                r["role"] = "body"  # the model saw running text where the fast heuristics did not
+            r["_layout_class"] = cls
+            last_box = best
+            keyed.append(((best, fast_pos), r))
+        else:
+            keyed.append(((last_box if not r.get("_margin") else len(boxes), fast_pos), r))
+    ordered = [r for _, r in sorted(keyed, key=lambda kr: kr[0])]
+    block_ids: dict[int, int] = {}
+    for i, r in enumerate(ordered, start=1):
+        r["line"] = i
+        r["block"] = block_ids.setdefault(r["block"], len(block_ids))
         r["parse_method"] = "layout"
-    return rows, sig
+    signals = {
+        "n_lines": len(ordered),
+        "n_chars": sum(len(r["text"].replace(" ", "")) for r in ordered),
+        "n_words": sum(len(r["text"].split()) for r in ordered),
+    }
+    return ordered, signals

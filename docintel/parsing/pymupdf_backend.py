@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 
 import pandas as pd
@@ -34,6 +35,7 @@ def parse_with_pymupdf(
     all_lines: list[dict] = []
     pages: list[dict] = []
     n = doc.page_count
+    seen_gutters: Counter = Counter()  # the document's column layout, for sparse pages
     for i in range(n):
         page_no = i + 1
         t0 = time.perf_counter()
@@ -41,21 +43,26 @@ def parse_with_pymupdf(
         try:
             page = doc[i]
             prow.update(signals.page_signals(page, page_no))
-            rows, sig = lines.extract_page_lines(page, page_no)
+            hint = [g for g in seen_gutters.most_common(1)[0][0]] if seen_gutters else None
+            rows, sig = lines.extract_page_lines(
+                page, page_no, hint_gutters=hint, image_boxes=prow.get("_image_boxes")
+            )
+            if sig["_gutters"]:
+                seen_gutters[tuple((round(a), round(b)) for a, b in sig["_gutters"])] += 1
+            prow.update(sig)
             reasons = layout.escalation_reasons(page, rows, prow) if layout_mode == "auto" else []
-            if layout_mode == "always":
+            if layout_mode == "always" and rows:
                 reasons = ["layout=always"]
             if reasons:
                 try:
-                    rows, sig = layout.extract_page_lines_layout(page, page_no, rows)
+                    rows, lsig = layout.extract_page_lines_layout(page, page_no, rows)
+                    prow.update(lsig)
                     prow["parse_method"] = "layout"
                 except Exception as exc:  # the fast lines are still good
                     log.warning("page %d: layout model failed (%s); kept the fast parse", page_no, exc)
                     reasons.append(f"layout_failed: {exc}")
                 prow["escalation_signals"] = "; ".join(reasons)
-            prow.update(sig)
-            prow["has_text_layer"] = sig["n_chars"] > 0
-            prow["image_only"] = sig["n_chars"] == 0 and prow.get("n_images", 0) > 0
+            prow["has_text_layer"] = prow["n_chars"] > 0
         except Exception as exc:
             log.warning("page %d failed to parse: %s", page_no, exc)
             prow.update(parse_method="failed", error=str(exc), n_lines=0, n_chars=0, n_words=0)
@@ -63,7 +70,7 @@ def parse_with_pymupdf(
             rows = []
         prow["parse_seconds"] = time.perf_counter() - t0
         all_lines.extend(rows)
-        pages.append(prow)
+        pages.append({k: v for k, v in prow.items() if not k.startswith("_")})
         if progress:
             progress(page_no, n)
 
@@ -71,12 +78,9 @@ def parse_with_pymupdf(
     line_df["doc_id"] = doc_id
     page_df = pd.DataFrame(pages)
     page_df["doc_id"] = doc_id
-    page_df["n_columns"] = [
-        int(line_df.loc[line_df["page"] == p, "column"].max() + 1) if (line_df["page"] == p).any() else 0
-        for p in page_df["page"]
-    ]
-
-    line_df, page_df = furniture.mark_furniture(line_df, page_df)
+    line_df, page_df = furniture.mark_furniture(line_df, page_df, pdf_labels=_pdf_labels(doc))
+    # Private hints ("_rot", "_marker", ...) served lines/furniture/layout; the contract has none.
+    line_df = line_df.drop(columns=[c for c in line_df.columns if c.startswith("_")])
     toc_df, line_df = toc.build_toc(doc, line_df, page_df, doc_id)
     registry, cells, line_df = objects.build_objects(doc, line_df, page_df, toc_df, doc_id)
     line_df = toc.assign_sections(line_df, toc_df)
@@ -93,3 +97,13 @@ def parse_with_pymupdf(
         cell_df=CELL_DF.conform(cells),
         cross_ref_df=CROSS_REF_DF.conform(xref),
     )
+
+
+def _pdf_labels(doc) -> list[str] | None:
+    """The PDF's /PageLabels per physical page, or None when it has none."""
+    try:
+        if not doc.get_page_labels():
+            return None
+        return [doc[i].get_label() for i in range(doc.page_count)]
+    except Exception:  # a broken label tree is not worth failing the parse
+        return None

@@ -1,0 +1,172 @@
+"""Text columns and reading order of one page, from line boxes alone.
+
+The page's gutters are found from an x-coverage histogram of its horizontal
+lines: a gutter is a vertical strip that few lines cross, with real text
+columns of similar width on both sides. Lines that cross a gutter are
+full-width (column -1: titles, running headers, wide tables) and split the
+page into horizontal bands; within a band the columns are read left to right,
+each top to bottom. Rows (fragments at the same height) read left to right.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Narrowest gutter between two text columns, in points (Federal Register: ~8 pt).
+MIN_GUTTER = 5.0
+#: A gutter may be crossed by at most this share of the lines covering a column (titles, abstracts).
+MAX_CROSSING_SHARE = 0.3
+#: Columns are at least this share of the text width ...
+MIN_COLUMN_SHARE = 0.18
+#: ... and the narrowest is at least this share of the widest (a glossary's term column is not one).
+MIN_COLUMN_RATIO = 0.55
+
+
+def find_gutters(boxes: list[tuple[float, float, float, float]]) -> list[tuple[float, float]]:
+    """Gutters ``(x_left, x_right)`` between text columns, left to right; [] for one column.
+
+    ``boxes`` are the (x0, y0, x1, y1) of the page's horizontal text lines.
+    """
+    n = len(boxes)
+    if n < 6:
+        return []
+    arr = np.asarray(boxes, dtype=float)
+    lo, hi = float(arr[:, 0].min()), float(arr[:, 2].max())
+    width = hi - lo
+    if width < 100:
+        return []
+    # Coverage histogram at 1 pt resolution, built with a difference array.
+    size = int(width) + 2
+    diff = np.zeros(size + 1)
+    starts = np.clip((arr[:, 0] - lo).astype(int), 0, size)
+    ends = np.clip(np.ceil(arr[:, 2] - lo).astype(int), 0, size)
+    np.add.at(diff, starts, 1)
+    np.add.at(diff, ends, -1)
+    cover = np.cumsum(diff)[:size]
+    # Relative to how many lines cover a column (not to all lines: three columns hold a third each).
+    low = cover <= max(1.0, MAX_CROSSING_SHARE * float(np.percentile(cover, 95)))
+    margin = int(MIN_COLUMN_SHARE * width)
+    low[:margin] = False
+    low[size - margin :] = False
+    runs: list[tuple[float, float]] = []
+    i = 0
+    while i < size:
+        if low[i]:
+            j = i
+            while j < size and low[j]:
+                j += 1
+            if j - i >= MIN_GUTTER:
+                # A run can be wider than the gutter when few lines cross it; keep its
+                # lowest-coverage core so the column edges stay tight.
+                seg = cover[i:j]
+                core = np.flatnonzero(seg == seg.min())
+                runs.append((lo + i + core[0], lo + i + core[-1] + 1))
+            i = j
+        else:
+            i += 1
+    if not runs:
+        return []
+    gutters = _validate(arr, lo, hi, runs)
+    return gutters
+
+
+def _validate(
+    arr: np.ndarray, lo: float, hi: float, runs: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
+    """Keep the gutters whose columns look like text columns (similar widths, filled lines)."""
+    edges = [lo] + [g for run in runs for g in run] + [hi]
+    slots = [(edges[k], edges[k + 1]) for k in range(0, len(edges), 2)]
+    widths = [b - a for a, b in slots]
+    if min(widths) / max(widths) < MIN_COLUMN_RATIO:
+        return []
+    for a, b in slots:
+        inside = arr[(arr[:, 0] >= a - 2) & (arr[:, 2] <= b + 2)]
+        if len(inside) < 3:
+            return []
+        # Text columns are filled: most lines run over half the column's width.
+        if np.median(inside[:, 2] - inside[:, 0]) < 0.45 * (b - a):
+            return []
+    return runs
+
+
+def gutters_fit(boxes: list[tuple[float, float, float, float]], gutters: list[tuple[float, float]]) -> bool:
+    """The page's lines respect ``gutters`` (taken from other pages): few cross, text on both sides."""
+    if not boxes or not gutters:
+        return False
+    cols = [assign_column(b[0], b[2], gutters) for b in boxes]
+    crossing = sum(1 for c in cols if c < 0)
+    used = {c for c in cols if c >= 0}
+    return crossing <= max(2, MAX_CROSSING_SHARE * len(boxes)) and len(used) >= 2
+
+
+def assign_column(x0: float, x1: float, gutters: list[tuple[float, float]]) -> int:
+    """Column index of a line spanning x0..x1, or -1 when it crosses a gutter."""
+    if not gutters:
+        return 0
+    for g0, g1 in gutters:
+        mid = (g0 + g1) / 2
+        if x0 < mid - 1 and x1 > mid + 1:
+            return -1
+    centre = (x0 + x1) / 2
+    return sum(1 for g0, g1 in gutters if centre > (g0 + g1) / 2)
+
+
+def group_rows(items: list[dict]) -> list[list[dict]]:
+    """Group line dicts (with x0, y0, x1, y1) into visual rows, top to bottom, each left to right.
+
+    Two lines share a row when they overlap vertically by half the smaller height.
+    """
+    rows: list[list[dict]] = []
+    cur: list[dict] = []
+    top = bot = 0.0
+    for it in sorted(items, key=lambda r: ((r["y0"] + r["y1"]) / 2, r["x0"])):
+        h = max(it["y1"] - it["y0"], 0.1)
+        if cur:
+            overlap = min(bot, it["y1"]) - max(top, it["y0"])
+            if overlap >= 0.5 * min(h, bot - top):
+                cur.append(it)
+                continue
+            rows.append(sorted(cur, key=lambda r: r["x0"]))
+        cur, top, bot = [it], it["y0"], it["y1"]
+    if cur:
+        rows.append(sorted(cur, key=lambda r: r["x0"]))
+    return rows
+
+
+def reading_order(
+    items: list[dict],
+    gutters: list[tuple[float, float]],
+    *,
+    cuts: list[tuple[float, float, float, float]] = (),
+) -> list[dict]:
+    """Order line dicts (with ``column`` set) band by band, column by column, row by row.
+
+    Full-width lines end a band; so do the boxes in ``cuts`` (pictures) that cross a gutter.
+    """
+    # Margin stamps (rotated text beside the text area) would cut every column in two: last.
+    margin = sorted((r for r in items if r.get("_margin")), key=lambda r: (r["x0"], r["y0"]))
+    items = [r for r in items if not r.get("_margin")]
+    spanning = sorted((r for r in items if r["column"] < 0), key=lambda r: (r["y0"], r["x0"]))
+    if not gutters:
+        return [r for row in group_rows(items) for r in row] + margin
+    marks = sorted(
+        [((r["y0"] + r["y1"]) / 2, r) for r in spanning]
+        + [((b[1] + b[3]) / 2, None) for b in cuts if assign_column(b[0], b[2], gutters) < 0],
+        key=lambda m: m[0],
+    )
+    cuts_y = [y for y, _ in marks]
+    bands: dict[int, list[dict]] = {}
+    for r in items:
+        if r["column"] < 0:
+            continue
+        yc = (r["y0"] + r["y1"]) / 2
+        b = int(np.searchsorted(cuts_y, yc)) if cuts_y else 0
+        bands.setdefault(b, []).append(r)
+    out: list[dict] = []
+    for b in range(len(marks) + 1):
+        members = bands.get(b, [])
+        for col in sorted({r["column"] for r in members}):
+            out.extend(r for row in group_rows([m for m in members if m["column"] == col]) for r in row)
+        if b < len(marks) and marks[b][1] is not None:
+            out.append(marks[b][1])
+    return out + margin
