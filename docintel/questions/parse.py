@@ -88,16 +88,18 @@ def parse_question(text: str) -> ParsedQuestion:
             "(ask one question at a time)"
         )
     clean = " ".join(normalize(text).split())
+    scope = find_scope(clean)
     keywords = _keywords(clean)
-    numbers = _numbers(clean)
-    if not keywords and not numbers:
+    # The number in "Table 2" / "page 8" names the region, it is not a search term.
+    numbers = _numbers(clean.replace(scope.text, " ") if scope else clean)
+    if not keywords and not numbers and scope is None:
         raise UsageError(f"the question {text.strip()!r} has no content words to search for; rephrase it")
     return ParsedQuestion(
         text=clean,
         keywords=keywords,
         phrases=_phrases(clean),
         numbers=numbers,
-        scope=find_scope(clean),
+        scope=scope,
         shape=answer_shape(clean),
     )
 
@@ -176,7 +178,9 @@ def defined_term(text: str) -> str | None:
         if m:
             term = m.group("term").strip()
             ws = words(term)
-            if ws and ws[0] not in STOP_WORDS and len([w for w in ws if is_content(w)]) <= 3:
+            # A short noun phrase ("MCAS", "the exclusive-or operation"), not a clause such as
+            # "reported in Table 2" (a participle, or any function word, means it is not a term).
+            if ws and len(ws) <= 4 and all(is_content(w) for w in ws) and not ws[0].endswith("ed"):
                 return term
         for pattern in _DEFINED:
             m = pattern.search(sentence)

@@ -23,7 +23,9 @@ EXCLUDED_ROLES = frozenset({"header", "footer", "page_number", "figure_text"})
 #: Line roles left out of the keyword index (contents entries only echo other pages' headings).
 UNINDEXED_ROLES = EXCLUDED_ROLES | {"toc_entry"}
 
-_CACHE: dict[tuple, PageIndex] = {}
+# doc_id -> (line_df, page_df, index). Holding the frames keeps their id()s from being reused,
+# and an identity check (not equality) makes a re-parsed or edited document rebuild its index.
+_CACHE: dict[str, tuple[pd.DataFrame, pd.DataFrame, PageIndex]] = {}
 _CACHE_SIZE = 8
 
 
@@ -37,6 +39,8 @@ class PageIndex:
     df: Counter = field(default_factory=Counter)
     bigram_df: Counter = field(default_factory=Counter)
     bm25: object | None = None
+    #: Memo for derived per-document values (e.g. the passage token budget).
+    memo: dict = field(default_factory=dict)
 
     @property
     def n_pages(self) -> int:
@@ -77,9 +81,9 @@ def bigrams(seq: list[str]) -> set[tuple[str, str]]:
 
 def page_index(tables: DocTables) -> PageIndex:
     """Build (or reuse) the index of ``tables``; cached per document object."""
-    key = (tables.doc_id, id(tables.line_df), len(tables.line_df), id(tables.page_df))
-    if key in _CACHE:
-        return _CACHE[key]
+    hit = _CACHE.get(tables.doc_id)
+    if hit is not None and hit[0] is tables.line_df and hit[1] is tables.page_df:
+        return hit[2]
     pages = _all_pages(tables)
     lines = body_lines(tables, roles=UNINDEXED_ROLES)
     page_terms: dict[int, list[str]] = {p: [] for p in pages}
@@ -97,9 +101,10 @@ def page_index(tables: DocTables) -> PageIndex:
 
         # rank-bm25 divides by the average length: a text-less page is fine, an all-empty corpus is not.
         index.bm25 = BM25Okapi([page_terms[p] for p in pages])
+    _CACHE.pop(tables.doc_id, None)
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[key] = index
+    _CACHE[tables.doc_id] = (tables.line_df, tables.page_df, index)
     return index
 
 

@@ -20,8 +20,14 @@ from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 
 RetrievedVia = Literal["primary", "reference", "definition", "scope", "baseline"]
 
-#: Default window: enough for a paragraph plus its neighbours on a two-column paper page.
-DEFAULT_MAX_LINES = 30
+#: Default window budget (approximate tokens, see count_tokens): two or three paragraphs, about
+#: a third of a dense page, so a first-hop passage plus a resolved target stay well under half of
+#: a top-3-pages context.
+DEFAULT_MAX_TOKENS = 450
+#: On documents with short pages the budget is this share of the median page instead.
+PAGE_SHARE = 0.8
+#: Never narrower than this: a window must hold a paragraph.
+MIN_TOKENS = 150
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
@@ -74,53 +80,80 @@ def page_passage(
     )
 
 
+def default_budget(tables: DocTables) -> int:
+    """Window budget for this document: DEFAULT_MAX_TOKENS, or less on a document of short pages.
+
+    Capped at PAGE_SHARE of the median text page so that a first-hop window plus a
+    resolved target window stay under half of a top-3-pages context even when pages are short.
+    """
+    index = page_index(tables)
+    if "budget" not in index.memo:
+        sizes = sorted(passages_tokens([page_passage(tables, p)]) for p in index.pages if index.has_text(p))
+        median = sizes[len(sizes) // 2] if sizes else DEFAULT_MAX_TOKENS
+        index.memo["budget"] = max(MIN_TOKENS, min(DEFAULT_MAX_TOKENS, int(PAGE_SHARE * median)))
+    return index.memo["budget"]
+
+
 def best_passage(
     tables: DocTables,
     question: ParsedQuestion,
     page: int,
     *,
-    max_lines: int = DEFAULT_MAX_LINES,
+    max_tokens: int | None = None,
+    max_lines: int | None = None,
     include_lines: list[int] | None = None,
     retrieved_via: RetrievedVia = "primary",
     **passage_options,
 ) -> Passage:
-    """The window of at most ``max_lines`` body lines of ``page`` that best matches ``question``.
+    """The run of body lines of ``page`` within ``max_tokens`` (and ``max_lines``) that best matches.
 
-    The whole page when it is short enough. A window is scored by the idf of the
-    distinct question terms in it plus its question bigrams; ties go to the earliest
-    window. ``include_lines`` (e.g. the line holding a reference to follow) must
-    stay inside the window: the window is then the best one containing them,
-    widened if they span more than ``max_lines``.
+    The whole page when it fits. A window is scored by the idf of the distinct
+    question terms in it, plus half the idf of the question bigrams in it, plus a
+    tenth of the idf of every further occurrence (so denser wins a tie); ties go to
+    the earliest window. A token budget rather than a line count, because line
+    length varies fivefold between a two-column paper and a three-column register.
+    ``include_lines`` (e.g. the line holding a reference to follow) must stay
+    inside the window, which is widened when they do not fit.
     """
+    max_tokens = max_tokens or default_budget(tables)
     df = body_lines(tables, page)
     numbers = [int(n) for n in df["line"].tolist()]
-    if len(numbers) <= max_lines:
+    texts = [str(t) for t in df["text"].tolist()]
+    sizes = [count_tokens(t) for t in texts]
+    max_lines = max_lines or len(numbers)
+    if sum(sizes) <= max_tokens and len(numbers) <= max_lines:
         return page_passage(tables, page, retrieved_via=retrieved_via, **passage_options)
     index = page_index(tables)
     qset = set(query_terms(question))
     qbigrams = phrase_bigrams(question)
-    line_terms = [terms(str(t)) for t in df["text"].tolist()]
+    line_terms = [terms(t) for t in texts]
+    must = sorted(numbers.index(n) for n in (include_lines or []) if n in set(numbers))
 
-    must = sorted(n for n in (include_lines or []) if n in set(numbers))
-    size = max_lines
-    if must:
-        size = max(size, numbers.index(must[-1]) - numbers.index(must[0]) + 1)
-    best, best_i = -1.0, 0
-    for i in range(len(numbers) - size + 1):
-        window = numbers[i : i + size]
-        if must and not (window[0] <= must[0] and must[-1] <= window[-1]):
-            continue
-        seq = [t for ts in line_terms[i : i + size] for t in ts]
-        found = set(seq) & qset
-        score = sum(index.idf(t) for t in found) + 0.5 * sum(
-            index.bigram_idf(b) for b in bigrams(seq) & qbigrams
+    best, span = -1.0, (0, 0)
+    for i in range(len(numbers)):
+        j, used = i, 0
+        while j < len(numbers) and (j == i or (used + sizes[j] <= max_tokens and j - i < max_lines)):
+            used += sizes[j]
+            j += 1
+        if must:  # stretch to cover the required lines; only windows that can reach them count
+            if i > must[0]:
+                break
+            j = max(j, must[-1] + 1)
+        seq = [t for ts in line_terms[i:j] for t in ts]
+        hits = [t for t in seq if t in qset]
+        found = set(hits)
+        score = (
+            sum(index.idf(t) for t in found)
+            + 0.5 * sum(index.bigram_idf(b) for b in bigrams(seq) & qbigrams)
+            + 0.1 * (sum(index.idf(t) for t in hits) - sum(index.idf(t) for t in found))
         )
         if score > best:
-            best, best_i = score, i
-    start, end = numbers[best_i], numbers[min(best_i + size, len(numbers)) - 1]
-    note = (
-        passage_options.pop("note", "")
-        or f"lines {start}-{end} of {len(numbers)}: best match for the question"
+            best, span = score, (i, j)
+        if j >= len(numbers) and not must:
+            break  # later windows are suffixes of this one
+    start, end = numbers[span[0]], numbers[span[1] - 1]
+    note = passage_options.pop("note", "") or (
+        f"lines {start}-{end} of the page's {len(numbers)} body lines: the best match for the question"
     )
     return page_passage(
         tables,
@@ -148,7 +181,8 @@ def passages_tokens(passages: list[Passage]) -> int:
 
 
 __all__ = [
-    "DEFAULT_MAX_LINES",
+    "DEFAULT_MAX_TOKENS",
+    "default_budget",
     "EXCLUDED_ROLES",
     "best_passage",
     "count_tokens",

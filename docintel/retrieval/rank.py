@@ -74,13 +74,19 @@ def retrieve(
     query = query_terms(question)
     qset = set(query)
 
+    scope_pages, scope_note = resolve_scope(question.scope, tables) if question.scope else ([], "")
+    if question.scope and not scope_pages:
+        # The named region does not exist here ("Section 22" of a corpus, not of this document):
+        # its words are still evidence, so search for them like any other term.
+        query = [*query, *(t for t in terms(question.scope.text) if t not in qset)]
+        qset = set(query)
+    term = defined_term(question.text) if question.shape == "definition" else None
+    definitions = definition_pages(tables, term) if term else {}
+
     bm25 = index.bm25_scores(query)
     phrases = phrase_scores(index, phrase_bigrams(question))
     windows = window_scores(index, qset)
     toc = toc_scores(tables, index, qset)
-    scope_pages, scope_note = resolve_scope(question.scope, tables) if question.scope else ([], "")
-    term = defined_term(question.text) if question.shape == "definition" else None
-    definitions = definition_pages(tables, term) if term else {}
 
     bm25_n = _normalise({p: s for p, s in bm25.items()})
     phrase_n = _normalise({p: s for p, (s, _) in phrases.items()})
