@@ -220,7 +220,8 @@ def _page_rows(doc, doc_id: str, ddoc, by_page, labels, page_text, per_page: flo
     for i in range(doc.page_count):
         p = i + 1
         page = doc[i]
-        prow = signals.page_signals(page, p)
+        # keep page_df's columns only: page_signals may carry private helpers (e.g. '_image_boxes')
+        prow = {k: v for k, v in signals.page_signals(page, p).items() if k in PAGE_DF.column_names}
         prow["doc_id"] = doc_id
         rs = by_page.get(p, [])
         pdf_chars = page_text[p].n_chars if p in page_text else len("".join(page.get_text("text").split()))
