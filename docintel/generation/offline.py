@@ -54,12 +54,13 @@ class OfflineBackend:
         *,
         max_windows: int = 3,
         max_lines: int = 14,
-        ref_windows: int = 2,
-        ref_lines: int = 10,
+        ref_windows: int = 3,
+        ref_lines: int = 18,
+        ref_whole: int = 20,
         **options: object,
     ) -> None:
         self.max_windows, self.max_lines = max_windows, max_lines
-        self.ref_windows, self.ref_lines = ref_windows, ref_lines
+        self.ref_windows, self.ref_lines, self.ref_whole = ref_windows, ref_lines, ref_whole
         self.ignored_options = sorted(options)  # e.g. a model name given to every backend
         self.last_call_info: dict = {}
 
@@ -174,9 +175,14 @@ class OfflineBackend:
                 info = {"page": lines[0].page, "lines": [lines[0].line, lines[-1].line], "table": True,
                         "aligned": view.aligned, "hits": hits or ["(pulled in)"], "retrieved_via": p.retrieved_via}  # fmt: skip
                 return [Piece(p, lines, view.text, view.row_lines[0], info)]
-        ws = pick_windows(
-            grouped, [pi], max_windows=self.ref_windows, max_lines=self.ref_lines, min_ratio=0.3
-        )
+        if len(p.lines) <= self.ref_whole:  # short targets (definitions, a paragraph) are used whole
+            rows = grouped[pi]
+            seed = max(rows, key=lambda r: r.context).pos
+            ws = [Window(pi, 0, len(rows) - 1, seed, 0.0, set().union(*(r.hits for r in rows)))]
+        else:
+            ws = pick_windows(
+                grouped, [pi], max_windows=self.ref_windows, max_lines=self.ref_lines, min_ratio=0.3
+            )
         if not ws:
             n = min(len(p.lines), 6)
             ws = [Window(pi, 0, n - 1, 0, 0.0, set())]

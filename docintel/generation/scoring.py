@@ -13,7 +13,8 @@ How a line scores (every number is reported in ``last_call_info`` for the trace)
 * line score = sum of the weights of the distinct terms on the line; context score =
   line score + 0.5 x (scores of the previous and next line of the same passage), so a
   line inside a relevant paragraph beats an isolated hit.
-* A window grows from a seed line to sentence boundaries (at most 3 lines back, 4 forward).
+* A window grows from a seed line to sentence boundaries (at most 3 lines back, 4 forward,
+  never forward into a heading).
 """
 
 from __future__ import annotations
@@ -86,7 +87,10 @@ def _stem_match(a: str, b: str) -> bool:
         if x != y:
             break
         n += 1
-    return n >= max(6, min(len(a), len(b)) - 2)
+    short = min(len(a), len(b))
+    # 'activ' / 'activat': a whole stem of 5+ letters opening the other one; else a long shared
+    # prefix ('regularizer' / 'regulariz'), which 'transl' / 'transformer' is not.
+    return (n == short and short >= 5) or n >= max(6, short - 2)
 
 
 def _line_hits(text: str, next_text: str, terms: list[Term]) -> set[str]:
@@ -149,6 +153,7 @@ def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
         and end - seed < FORWARD
         and not ends_sentence(rows[end].ln.text)
         and rows[end + 1].ln.role not in _FURNITURE
+        and rows[end + 1].ln.role not in ("heading", "title")
     ):
         end += 1
     return start, end

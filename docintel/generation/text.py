@@ -66,7 +66,8 @@ def stem(word: str) -> str:
     for suf in _SUFFIXES:
         if w.endswith(suf) and len(w) - len(suf) >= 4:
             return w[: -len(suf)]
-    return w
+    # 'active' / 'activation', 'encode' / 'encoding': a final silent e is not part of the stem.
+    return w[:-1] if w.endswith("e") and len(w) > 5 else w
 
 
 def tokens(text: str) -> list[str]:
