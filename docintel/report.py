@@ -142,6 +142,26 @@ def merge_rects(rects: list[Rect], gap: float = 2.5) -> list[Rect]:
     return [tuple(b) for b in blocks]  # type: ignore[misc]
 
 
+def place_label(box: Rect, width: float, height: float, taken: list[Rect], page_width: float) -> Rect:
+    """Where a short label goes beside a box: in the left margin if there is room, else to the
+    right, stepping outwards past labels already placed (``taken``, updated) so that two
+    citations of the same line stay readable."""
+    x0, y0, x1, _ = box
+    step = width + 2
+    xs = [x0 - step * (k + 1) for k in range(6) if x0 - step * (k + 1) >= 1]
+    xs += [x1 + 2 + step * k for k in range(6) if x1 + 2 + step * k + width <= page_width - 1]
+    candidates = [(x, y0, x + width, y0 + height) for x in xs] or [
+        (max(x0 - step, 0.0), y0, x0 - 2, y0 + height)
+    ]
+
+    def free(r: Rect) -> bool:
+        return all(min(r[2], t[2]) <= max(r[0], t[0]) or min(r[3], t[3]) <= max(r[1], t[1]) for t in taken)
+
+    chosen = next((r for r in candidates if free(r)), candidates[0])
+    taken.append(chosen)
+    return chosen
+
+
 def page_marks(result: AskResult, tables: DocTables) -> dict[int, list[Mark]]:
     """Every mark to draw, by page: citations (numbered from 1, as printed) and the
     origin lines of the references the loop tried to follow."""
@@ -264,68 +284,6 @@ def write_atomically(out_path: str | Path, write: Callable[[Path], None], *, sou
     return out
 
 
-def _label_rect(page, box: Rect, width: float, size: float):
-    """Where the short label goes: in the left margin if there is room, else right of the line."""
-    import pymupdf
-
-    x0, y0, x1, _ = box
-    h = size + 3
-    if x0 - width - 2 >= 1:  # page coordinates start at 0 on the visible (crop) box
-        return pymupdf.Rect(x0 - width - 2, y0, x0 - 2, y0 + h)
-    return pymupdf.Rect(x1 + 2, y0, x1 + 2 + width, y0 + h)
-
-
-def _drop_markup(doc) -> None:
-    import pymupdf
-
-    kinds = [
-        pymupdf.PDF_ANNOT_HIGHLIGHT,
-        pymupdf.PDF_ANNOT_UNDERLINE,
-        pymupdf.PDF_ANNOT_SQUIGGLY,
-        pymupdf.PDF_ANNOT_STRIKE_OUT,
-    ]
-    dropped = 0
-    for page in doc:
-        for annot in list(page.annots(types=kinds)):
-            page.delete_annot(annot)
-            dropped += 1
-    if dropped:
-        log.info("left %d existing markup annotations out of the highlighted copy", dropped)
-
-
-def _annotate_page(page, marks: list[Mark]) -> int:
-    import pymupdf
-
-    count = 0
-    for m in marks:
-        if not m.rects:
-            continue
-        rects = [pymupdf.Rect(r) for r in m.rects]
-        if m.kind == "citation":
-            annot = page.add_highlight_annot(quads=[r.quad for r in rects])
-        else:
-            annot = page.add_underline_annot(quads=[r.quad for r in rects])
-        annot.set_colors(stroke=m.colour)
-        annot.set_info(title=ANNOT_TITLE, content=m.note, subject=m.label)
-        annot.update()
-        count += 1
-        # The number in the margin, so the link between highlight and citation survives printing.
-        size = 7.0
-        width = pymupdf.get_text_length(m.label, fontname="helv", fontsize=size) + 4
-        label = page.add_freetext_annot(
-            _label_rect(page, m.rects[0], width, size),
-            m.label,
-            fontsize=size,
-            fontname="helv",
-            text_color=(0, 0, 0),
-            fill_color=m.colour,
-        )
-        # A FreeText annotation shows its content, so the long note stays on the highlight.
-        label.set_info(title=ANNOT_TITLE, subject=m.note[:200])
-        label.update()
-    return count
-
-
 def write_highlight_pdf(
     result: AskResult,
     pdf_path: str | Path,
@@ -348,6 +306,8 @@ def write_highlight_pdf(
     ``keep_annots``, so every highlight in it is a citation. The file is written atomically;
     the original is never modified.
     """
+    from docintel.report_pdf import annotate_page, drop_markup
+
     tables = load_tables(result, pdf_path, tables, out_dir, {"password": password, **parse_options})
     marks = page_marks(result, tables)
 
@@ -355,11 +315,11 @@ def write_highlight_pdf(
         doc = open_document(pdf_path, password)
         try:
             if not keep_annots:
-                _drop_markup(doc)
+                drop_markup(doc)
             total = 0
             for page_no in sorted(marks):
                 if 1 <= page_no <= doc.page_count:
-                    total += _annotate_page(doc[page_no - 1], marks[page_no])
+                    total += annotate_page(doc[page_no - 1], marks[page_no])
             log.info("highlighted %d marks on %d pages", total, len(marks))
             doc.save(tmp, garbage=1, deflate=True)
         finally:
@@ -377,7 +337,7 @@ def write_html_report(
     out_dir: str | Path | None = None,
     password: str | None = None,
     dpi: int = 100,
-    max_pages: int = 24,
+    max_shown_pages: int = 24,
     **parse_options,
 ) -> Path:
     """Write a self-contained HTML report (inline CSS, page images as base64 PNG, no script,
@@ -392,7 +352,7 @@ def write_html_report(
     def write(tmp: Path) -> None:
         doc = open_document(pdf_path, password)
         try:
-            text = render_report(result, tables, doc, marks, dpi=dpi, max_pages=max_pages)
+            text = render_report(result, tables, doc, marks, dpi=dpi, max_pages=max_shown_pages)
         finally:
             doc.close()
         tmp.write_text(text, encoding="utf-8")

@@ -21,6 +21,7 @@ from docintel.report import (
     line_rects,
     lines_label,
     merge_rects,
+    place_label,
     via_key,
 )
 from docintel.schema.answer import AskResult
@@ -238,6 +239,7 @@ def _svg_overlay(page, marks: list[Mark], evidence_boxes: list[tuple[list, str, 
                 f'height="{_num(b.height + 4)}" fill="none" stroke="{colour}" stroke-width="1" '
                 f'stroke-dasharray="4 3"><title>{escape(note)}</title></rect>'
             )
+    taken: list = []
     for m in marks:
         if not m.rects:
             continue
@@ -253,13 +255,12 @@ def _svg_overlay(page, marks: list[Mark], evidence_boxes: list[tuple[list, str, 
                 f'width="{_num(b.width + 2)}" height="{_num(b.height + 2)}" {style}>'
                 f"<title>{escape(m.note)}</title></rect>"
             )
-        first = shown(m.rects[0])
         size = 8.0
         width = 5.2 * len(m.label) + 4
-        x = first.x0 - width - 3 if first.x0 - width - 3 >= 0 else min(first.x1 + 3, w - width)
+        x, y, _, _ = place_label(tuple(shown(m.rects[0])), width, size + 3, taken, w)
         out.append(
-            f'<g class="label"><rect x="{_num(x)}" y="{_num(first.y0)}" width="{_num(width)}" height="{_num(size + 3)}" '
-            f'rx="2" fill="{_css_rgb(m.colour)}"/><text x="{_num(x + 2)}" y="{_num(first.y0 + size)}" '
+            f'<g class="label"><rect x="{_num(x)}" y="{_num(y)}" width="{_num(width)}" height="{_num(size + 3)}" '
+            f'rx="2" fill="{_css_rgb(m.colour)}"/><text x="{_num(x + 2)}" y="{_num(y + size)}" '
             f'font-size="{_num(size)}" font-family="Helvetica,Arial,sans-serif" font-weight="bold">'
             f"{escape(m.label)}</text></g>"
         )

@@ -341,3 +341,56 @@ def test_html_screenshot_shows_the_pages_and_boxes(html_report, tmp_path):
     assert count(lambda r, g, b: r < 40 and g > 220 and b > 220) > 100, "page 2 image not drawn"
     # The primary-evidence overlay (translucent yellow) is drawn over the page.
     assert count(lambda r, g, b: r > 230 and g > 200 and b < 190) > 100, "no yellow citation boxes"
+
+
+def test_place_label_keeps_two_labels_of_one_line_apart():
+    taken: list = []
+    a = report.place_label((100, 50, 300, 60), 14, 10, taken, 420)
+    b = report.place_label((100, 50, 300, 60), 14, 10, taken, 420)
+    assert a[2] <= 100 and b[2] <= a[0], (a, b)  # both in the left margin, side by side
+    c = report.place_label((5, 80, 300, 90), 14, 10, taken, 420)
+    assert c[0] >= 300  # no room on the left: right of the line
+
+
+def test_rotated_page_boxes_follow_the_rotation(tmp_path):
+    """line_df holds unrotated coordinates; the page image is drawn rotated."""
+    pdf = tmp_path / "rotated.pdf"
+    d = pymupdf.open()
+    page = d.new_page(width=420, height=300)
+    for i, text in enumerate(
+        ["The first line of the turned page.", "A second line, the cited one.", "A third."]
+    ):
+        page.insert_text((50, 70 + 22 * i), text, fontsize=11)
+    page.set_rotation(90)
+    d.save(pdf)
+    tables = parse(pdf, out_dir=tmp_path / "artifacts")
+    line = int(tables.line_df[tables.line_df["text"].str.startswith("A second")]["line"].iloc[0])
+    result = AskResult(
+        question="Which line?",
+        doc_id=tables.doc_id,
+        answer=ReferenceAwareAnswer(
+            answer="The second.",
+            citations=[Citation(page=1, line_start=line, line_end=line)],
+            answer_completeness="complete",
+        ),
+    )
+    text = report.write_html_report(result, pdf, tmp_path / "r.html", tables=tables).read_text()
+    (data,) = re.findall(r'src="data:image/png;base64,([^"]+)"', text)
+    x, y, w, h = map(
+        float,
+        re.search(
+            r'class="mark citation[^"]*" data-n="1" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"',
+            text,
+        ).groups(),
+    )
+    assert h > w, "a line of a page turned by 90 degrees is drawn upright: taller than wide"
+    pix = pymupdf.Pixmap(base64.b64decode(data))
+    zoom = pix.width / 300
+    dark = inside = 0
+    for j in range(pix.height):
+        for i in range(pix.width):
+            if max(pix.pixel(i, j)) < 110:
+                dark += 1
+                inside += x * zoom <= i <= (x + w) * zoom and y * zoom <= j <= (y + h) * zoom
+    # Three lines of text: the box holds about one of them.
+    assert 0.2 < inside / dark < 0.55, (inside, dark)

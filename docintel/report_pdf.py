@@ -1,0 +1,71 @@
+"""The PDF side of the report: annotations drawn into a copy of the document.
+
+Coordinates are ``line_df``'s, i.e. PyMuPDF's unrotated page space, which is what
+the annotation methods take, so rotated pages need no conversion here.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from docintel.report import ANNOT_TITLE, Mark, place_label
+
+log = logging.getLogger(__name__)
+
+
+def drop_markup(doc) -> None:
+    """Leave the PDF's own text-markup annotations (someone's highlights) out of the copy."""
+    import pymupdf
+
+    kinds = [
+        pymupdf.PDF_ANNOT_HIGHLIGHT,
+        pymupdf.PDF_ANNOT_UNDERLINE,
+        pymupdf.PDF_ANNOT_SQUIGGLY,
+        pymupdf.PDF_ANNOT_STRIKE_OUT,
+    ]
+    dropped = 0
+    for page in doc:
+        for annot in list(page.annots(types=kinds)):
+            page.delete_annot(annot)
+            dropped += 1
+    if dropped:
+        log.info("left %d existing markup annotations out of the highlighted copy", dropped)
+
+
+def annotate_page(page, marks: list[Mark]) -> int:
+    """Add each mark to ``page``: a highlight (citations) or an underline (reference origins),
+    with its note, and its number in the margin. Returns the number of marks drawn."""
+    import pymupdf
+
+    count = 0
+    taken: list = []
+    for m in marks:
+        if not m.rects:
+            continue
+        rects = [pymupdf.Rect(r) for r in m.rects]
+        if m.kind == "citation":
+            annot = page.add_highlight_annot(quads=[r.quad for r in rects])
+        else:
+            annot = page.add_underline_annot(quads=[r.quad for r in rects])
+        annot.set_colors(stroke=m.colour)
+        annot.set_info(title=ANNOT_TITLE, content=m.note, subject=m.label)
+        annot.update()
+        count += 1
+        # The number in the margin, so the link between highlight and citation survives printing.
+        size = 7.0
+        width, height = pymupdf.get_text_length(m.label, fontname="helv", fontsize=size) + 4, size + 3
+        if page.rotation % 180:  # the label is drawn turned with the page: its box is too
+            width, height = height, width
+        label = page.add_freetext_annot(
+            place_label(m.rects[0], width, height, taken, page.cropbox.width),
+            m.label,
+            fontsize=size,
+            fontname="helv",
+            text_color=(0, 0, 0),
+            fill_color=m.colour,
+            rotate=page.rotation,  # upright on a rotated page
+        )
+        # A FreeText annotation shows its content, so the long note stays on the highlight.
+        label.set_info(title=ANNOT_TITLE, subject=m.note[:200])
+        label.update()
+    return count
