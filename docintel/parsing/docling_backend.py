@@ -65,7 +65,7 @@ def load_docling_json(path: str | Path):
         raise UsageError(f"{p}: not a Docling JSON export ({first})") from exc
 
 
-def check_matches_pdf(ddoc, doc, data: bytes, *, name: str = "the PDF") -> list[str]:
+def check_matches_pdf(ddoc, doc, data: bytes, *, name: str = "this PDF") -> list[str]:
     """Raise UsageError when the export is not of this PDF; return warnings for soft gaps."""
     warnings: list[str] = []
     origin = ddoc.origin
@@ -107,6 +107,7 @@ def weights_dir() -> Path:
 
 def convert_with_docling(data: bytes, name: str):
     """Run Docling's PDF pipeline offline on the bytes; return its DoclingDocument."""
+    stream_name = name if name.lower().endswith(".pdf") else "document.pdf"
     try:
         from docling.datamodel.base_models import DocumentStream, InputFormat
         from docling.datamodel.pipeline_options import PdfPipelineOptions
@@ -129,10 +130,15 @@ def convert_with_docling(data: bytes, name: str):
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     import io
 
-    options = PdfPipelineOptions(artifacts_path=str(models))
+    # EasyOCR fetches its own weights unless they sit in the artifacts folder ('EasyOcr', as
+    # `docling-tools models download` lays them out): without them, convert the text layer only.
+    do_ocr = (models / "EasyOcr").is_dir()
+    if not do_ocr:
+        log.warning("no EasyOCR weights in %s: Docling runs without OCR (scanned pages stay empty)", models)
+    options = PdfPipelineOptions(artifacts_path=str(models), do_ocr=do_ocr)
     converter = DocumentConverter(format_options={InputFormat.PDF: PdfFormatOption(pipeline_options=options)})
     try:
-        result = converter.convert(DocumentStream(name=name, stream=io.BytesIO(data)))
+        result = converter.convert(DocumentStream(name=stream_name, stream=io.BytesIO(data)))
     except (FileNotFoundError, OSError) as exc:
         raise UsageError(f"Docling could not load its model weights from {models}: {exc}") from exc
     return result.document
@@ -147,7 +153,8 @@ def parse_with_docling(
     eager_refs: bool = False,
 ) -> DocTables:
     """Map a DoclingDocument of the open PDF ``doc`` to DocTables (same schema as PyMuPDF's)."""
-    name = Path(getattr(doc, "name", "") or "document.pdf").name or "document.pdf"
+    # parse_document opens the PDF from bytes, so the Document has no file name to quote.
+    name = Path(getattr(doc, "name", "") or "").name or "this PDF"
     t0 = time.perf_counter()
     if docling_json is not None:
         ddoc = load_docling_json(docling_json)
