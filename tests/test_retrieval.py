@@ -13,6 +13,7 @@ from docintel.retrieval import (
     resolve_scope,
     retrieve,
     section_ranges,
+    suggested_top_k,
     top_pages_baseline,
 )
 from docintel.schema.document import DocTables
@@ -270,3 +271,20 @@ def test_bundled_pdf_section_scope_lands_in_the_section(nist):
     assert "The Random Value" in "\n".join(
         nist.page_text(p) for p in range(cands[0].page - 1, cands[0].page + 1)
     )
+
+
+def test_listing_question_boosts_pages_with_the_listed_objects_and_suggests_top_k():
+    tables = make_tables(
+        {
+            1: FILLER,
+            2: ["Table 1: Budget per committee", *FILLER],
+            3: FILLER,
+            4: ["Table 2. Members per committee"],
+        }
+    )
+    q = parse_question("How many tables are there, and what does each one report?")
+    assert q.shape == "list"
+    cands = retrieve(q, tables, top_k=suggested_top_k(q, tables))
+    assert {c.page for c in cands if c.chosen} == {2, 4}
+    assert all(c.scores["objects"] == 1.0 for c in cands if c.chosen)
+    assert suggested_top_k(parse_question("What does Table 1 report?"), tables) == 1

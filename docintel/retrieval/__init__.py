@@ -14,7 +14,7 @@ from docintel.retrieval.passage import (
     passages_tokens,
     top_pages_baseline,
 )
-from docintel.retrieval.rank import WEIGHTS, explain, resolve_scope, retrieve, section_ranges
+from docintel.retrieval.rank import WEIGHTS, explain, resolve_scope, retrieve, section_ranges, suggested_top_k
 
 __all__ = [
     "WEIGHTS",
@@ -26,5 +26,6 @@ __all__ = [
     "resolve_scope",
     "retrieve",
     "section_ranges",
+    "suggested_top_k",
     "top_pages_baseline",
 ]

@@ -1,0 +1,203 @@
+"""Regions of the document a question can point at: TOC sections, scopes, definitions, objects.
+
+Each function maps something the question names (a section title, "Table 2",
+"page 8", a term to define, "all tables") to physical pages, using the parsed
+tables (toc_df, object_registry, page_df) first and plain line patterns as a fallback.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from docintel.questions.text import is_number, normalize, terms
+from docintel.retrieval.bm25 import PageIndex
+from docintel.schema.document import DocTables
+from docintel.schema.evidence import Scope
+
+#: A TOC title must share at least this share of its idf mass with the question to count.
+TOC_MIN_MATCH = 0.5
+
+# --- TOC ---------------------------------------------------------------------------------------
+
+
+def section_ranges(tables: DocTables) -> pd.DataFrame:
+    """toc_df with page_end filled where the parser left it empty.
+
+    A section ends where the next section of the same or a higher level starts
+    (that page included: the heading may sit mid-page), else at the last page.
+    """
+    toc = tables.toc_df
+    if toc is None or toc.empty:
+        return pd.DataFrame(columns=["toc_id", "number", "title", "level", "page_start", "page_end"])
+    toc = toc[toc["page_start"].notna()].reset_index(drop=True).copy()
+    last_page = int(tables.page_df["page"].max()) if len(tables.page_df) else int(toc["page_start"].max())
+    ends = []
+    levels = toc["level"].fillna(1).astype(int).tolist()
+    starts = toc["page_start"].astype(int).tolist()
+    for i, row in toc.iterrows():
+        if pd.notna(row.get("page_end")):
+            ends.append(int(row["page_end"]))
+            continue
+        nxt = next((starts[j] for j in range(i + 1, len(toc)) if levels[j] <= levels[i]), last_page)
+        ends.append(max(starts[i], nxt))
+    toc["page_start"] = starts
+    toc["page_end"] = ends
+    return toc
+
+
+def toc_scores(tables: DocTables, index: PageIndex, qset: set[str]) -> dict[int, tuple[float, str]]:
+    """Per page: the best share of a matching section title's idf mass, with the reason."""
+    out: dict[int, tuple[float, str]] = {}
+    for row in section_ranges(tables).itertuples(index=False):
+        title_terms = {
+            t for t in terms(str(row.title or "")) if not is_number(t) and not re.fullmatch(r"[ivx]+", t)
+        }
+        if not title_terms or not (title_terms & qset):
+            continue
+        mass = sum(index.idf(t) for t in title_terms)
+        share = sum(index.idf(t) for t in title_terms & qset) / mass
+        if share < TOC_MIN_MATCH:
+            continue
+        note = f"toc: section '{row.title}' (pages {row.page_start}-{row.page_end}) matches the question"
+        for p in range(int(row.page_start), int(row.page_end) + 1):
+            if share > out.get(p, (0.0, ""))[0]:
+                out[p] = (share, note)
+    return out
+
+
+# --- definitions ---------------------------------------------------------------------------------
+
+
+def definition_pages(tables: DocTables, term: str) -> dict[int, int]:
+    """Pages (-> first line) where ``term`` is introduced: "long name (TERM)", "TERM is/means ...",
+    "called TERM", or a glossary line "TERM: ..." / "TERM - ...". Case-insensitive, whole words."""
+    t = re.escape(" ".join(normalize(term).split())).replace(r"\ ", r"[\s\-]+")
+    patterns = re.compile(
+        rf"\(\s*{t}\s*\)"
+        rf"|\b{t}\b\s*(?:\([^)]{{1,40}}\)\s*)?,?\s*(?:(?:is|are)\s+(?:an?|the|defined|called)|means|refers to|denotes"
+        rf"|stands for)\b"
+        rf"|\b(?:called|termed|known as|denoted(?: by)?|defined as)\s+(?:an?\s+|the\s+)?[\"']?{t}\b"
+        rf"|^\s*{t}\s*(?::|-|–|—)",
+        re.I,
+    )
+    lines = tables.line_df[~tables.line_df["role"].fillna("body").isin(["header", "footer", "page_number"])]
+    out: dict[int, int] = {}
+    for r in lines.itertuples(index=False):
+        if int(r.page) not in out and patterns.search(normalize(str(r.text))):
+            out[int(r.page)] = int(r.line)
+    return out
+
+
+# --- scope ---------------------------------------------------------------------------------------
+
+
+def resolve_scope(scope: Scope, tables: DocTables) -> tuple[list[int], str]:
+    """Physical pages of the region a question names, and a reason; ([], "") when not found.
+
+    page -> page_df.printed_label, falling back to the physical page; table/figure/equation/
+    appendix/annex -> object_registry (then a caption line "Table 2 ..."); section/clause ->
+    toc_df by id, number or title prefix ("(q)(1)" falls back to "(q)").
+    """
+    kind, target = scope.kind, scope.target.strip()
+    if kind == "page":
+        return _page_scope(target, tables)
+    if kind in ("table", "figure", "equation", "appendix", "annex"):
+        pages = _object_scope(kind, target, tables)
+        if not pages and kind in ("appendix", "annex"):
+            pages = _section_scope(f"{kind} {target}", tables) or _section_scope(target, tables)
+    else:
+        pages = _section_scope(target, tables)
+        while not pages and kind == "clause" and target.count("(") > 1:
+            target = target[: target.rfind("(")]
+            pages = _section_scope(target, tables)
+    if not pages:
+        return [], ""
+    return pages, f"scope: {scope.text} is on page{'s' if len(pages) > 1 else ''} {_span(pages)}"
+
+
+def _span(pages: list[int]) -> str:
+    return str(pages[0]) if len(pages) == 1 else f"{pages[0]}-{pages[-1]}"
+
+
+def _page_scope(target: str, tables: DocTables) -> tuple[list[int], str]:
+    pdf = tables.page_df
+    labels = pdf["printed_label"].astype("string").str.strip().str.lower() if len(pdf) else pd.Series([])
+    hit = pdf.loc[labels == target.lower(), "page"] if len(pdf) else []
+    if len(hit):
+        p = int(hit.iloc[0])
+        return [p], f"scope: printed page {target} is physical page {p}"
+    if target.isdigit() and int(target) in set(pdf["page"].astype(int)):
+        return [int(target)], f"scope: page {target} (no printed label {target}; physical page used)"
+    return [], ""
+
+
+def _object_scope(kind: str, target: str, tables: DocTables) -> list[int]:
+    reg = tables.object_registry
+    if reg is not None and len(reg):
+        rows = reg[
+            (reg["object_type"] == kind) & (reg["object_id"].astype("string").str.upper() == target.upper())
+        ]
+        if len(rows):
+            r = rows.iloc[0]
+            start = int(r["page"])
+            end = int(r["page_end"]) if pd.notna(r["page_end"]) else start
+            return list(range(start, max(start, end) + 1))
+    # No registry entry: a caption-like line starting with the label ("Table 2: ...").
+    caption = re.compile(rf"^\s*{re.escape(kind)}\s+{re.escape(target)}\b\s*[:.\-–—]?", re.I)
+    lines = tables.line_df
+    hits = lines[lines["text"].astype(str).str.match(caption)]
+    return sorted(set(hits["page"].astype(int)))[:1]
+
+
+def _section_scope(target: str, tables: DocTables) -> list[int]:
+    toc = section_ranges(tables)
+    if toc.empty:
+        return []
+    t = target.lower()
+    ids = toc["toc_id"].astype("string").str.lower()
+    numbers = toc["number"].astype("string").str.lower().str.rstrip(".") if "number" in toc else ids
+    titles = toc["title"].astype("string").str.lower().str.strip()
+    hit = toc[(ids == t) | (numbers == t) | titles.str.match(rf"^{re.escape(t)}\.?(?:\s|$)")]
+    if hit.empty:
+        return []
+    r = hit.iloc[0]
+    return list(range(int(r["page_start"]), int(r["page_end"]) + 1))
+
+
+# --- objects a listing question asks for ("how many tables ...", "list all figures") -------------
+
+#: Stems of the words that name an object type in a question.
+OBJECT_WORDS = {
+    "tabl": "table",
+    "figur": "figure",
+    "fig": "figure",
+    "equat": "equation",
+    "appendix": "appendix",
+    "appendic": "appendix",
+    "annex": "annex",
+}
+
+
+def listed_object_type(keyword_terms: list[str]) -> str | None:
+    """The object type a listing question enumerates ("tables" -> "table"), else None."""
+    return next((OBJECT_WORDS[t] for t in keyword_terms if t in OBJECT_WORDS), None)
+
+
+def object_pages(tables: DocTables, object_type: str) -> dict[int, str]:
+    """Pages holding objects of ``object_type`` -> their labels, from object_registry, or from
+    caption lines ("Table 3: ...", "Figure 2. ...") when the registry has none of that type."""
+    out: dict[int, list[str]] = {}
+    reg = tables.object_registry
+    rows = reg[reg["object_type"] == object_type] if reg is not None and len(reg) else reg
+    if rows is not None and len(rows):
+        for r in rows.itertuples(index=False):
+            out.setdefault(int(r.page), []).append(str(r.label or f"{object_type} {r.object_id}"))
+    else:
+        caption = re.compile(rf"^\s*({object_type}\s+[A-Z]?\d+(?:\.\d+)*)\s*[:.]\s", re.I)
+        for r in tables.line_df.itertuples(index=False):
+            m = caption.match(normalize(str(r.text)))
+            if m:
+                out.setdefault(int(r.page), []).append(m.group(1))
+    return {p: ", ".join(labels) for p, labels in out.items()}
