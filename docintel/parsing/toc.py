@@ -1,27 +1,398 @@
-"""toc_df: outline, else printed contents page, else heading detection (first version)."""
+"""toc_df: the PDF outline, else a printed contents page, else detected headings.
+
+Whatever the primary source, each entry is matched to its heading *line* so
+that ``line_start`` is known, and detected headings the primary source misses
+(outlines often omit Abstract, References, appendices) are added with source
+``heading_detection``. Heading lines get role ``heading``; the document title
+gets role ``title``; printed contents lines get role ``toc_entry``.
+"""
 
 from __future__ import annotations
 
+import logging
+import re
+
 import pandas as pd
 
+from docintel.parsing import contents_page
+from docintel.parsing.headings import (
+    Candidate,
+    body_size,
+    candidates,
+    looks_like_heading,
+    span_features,
+    split_number,
+)
 from docintel.schema.tables import TOC_DF
 
+log = logging.getLogger(__name__)
 
-def build_toc(doc, line_df: pd.DataFrame, page_df: pd.DataFrame, doc_id: str):
-    """Return (toc_df, line_df with heading roles marked)."""
-    rows = []
-    for i, (level, title, page) in enumerate(doc.get_toc(simple=True)):
-        rows.append(
-            {"doc_id": doc_id, "toc_id": f"s{i + 1}", "title": title.strip(), "level": level,
-             "page_start": page, "source": "outline"}
+
+def norm(text: str | None) -> str:
+    """Lower-case alphanumerics only: for matching titles across sources."""
+    return re.sub(r"[^0-9a-z]+", " ", str(text or "").lower()).strip()
+
+
+def toc_id_for(kind: str | None, number: str | None) -> str | None:
+    """The toc_id a numbered heading gets: '3.2.2', '(q)', 'A', '39.13'."""
+    if not number:
+        return None
+    n = number.strip().rstrip(".")
+    if kind == "section_sign":
+        return n.lstrip("\u00a7 ").strip()
+    return n
+
+
+def _join_continuations(cands: list[Candidate]) -> list[Candidate]:
+    """Join a heading wrapped over several lines (same style, stacked, tight spacing).
+
+    Geometry decides, not line order, so a wrapped heading in a column is joined
+    even when the reading order interleaves columns.
+    """
+    out: list[Candidate] = []
+    by_page: dict[int, list[Candidate]] = {}
+    for c in sorted(cands, key=lambda c: (c.page, c.y0, c.x0)):
+        prev = None
+        for p in reversed(by_page.get(c.page, [])):
+            if (
+                not c.run_in
+                and not p.run_in
+                and c.kind is None
+                and p.bold == c.bold
+                and abs(p.size - c.size) < 0.3
+                and p.font == c.font
+                and -1 <= c.x0 - p.x0 <= 3 * c.size
+                and -0.5 <= c.y0 - p.y1 <= 0.45 * c.size
+                and not p.text.rstrip().endswith((".", ":"))
+                and len(p.text) + len(c.text) < 200
+            ):
+                prev = p
+                break
+        if prev is not None:
+            prev.text = f"{prev.text.rstrip()} {c.text.strip()}"
+            prev.title = f"{prev.title} {c.text.strip()}".strip()
+            prev.lines += c.lines
+            prev.x1, prev.y1 = max(prev.x1, c.x1), c.y1
+            continue
+        by_page.setdefault(c.page, []).append(c)
+        out.append(c)
+    out.sort(key=lambda c: (c.page, c.line))
+    return out
+
+
+def _cover_pages(line_df: pd.DataFrame, body: float) -> set[int]:
+    """Leading pages with no body text (title pages): their big bold lines are not headings."""
+    out = set()
+    for p in sorted(line_df["page"].unique())[:2]:
+        pl = line_df[line_df["page"] == p]
+        chars = pl["text"].str.len()
+        body_like = (~pl["bold"].astype(bool)) & ((pl["size"] - body).abs() <= 1)
+        if len(pl) and len(pl) <= 40 and chars[body_like].sum() < 0.25 * chars.sum():
+            out.add(int(p))
+        else:
+            break
+    return out
+
+
+def _title_line(cands: list[Candidate], body: float) -> Candidate | None:
+    """The document title: the largest line on the first text page, clearly above body size."""
+    if not cands:
+        return None
+    first_page = min(c.page for c in cands)
+    page_c = [c for c in cands if c.page == first_page and len(c.text) > 3]
+    if not page_c:
+        return None
+    best = max(page_c, key=lambda c: c.size)
+    return best if best.size >= 1.3 * body else None
+
+
+def _match(title: str, number: str | None, cands: list[Candidate], pages: list[int]) -> Candidate | None:
+    """The candidate line that shows this entry's heading, searched page by page."""
+    nt = norm(title)
+    full = norm(f"{number or ''} {title}")
+    for p in pages:
+        best, best_score = None, 0.0
+        for c in cands:
+            if c.page != p:
+                continue
+            ct, cf = norm(c.title), norm(c.text)
+            score = 0.0
+            if nt and (ct == nt or cf == nt or cf == full):
+                score = 3.0
+            elif (
+                nt
+                and len(nt) >= 4
+                and (cf.startswith(full) or full.startswith(cf) and len(cf) >= 0.6 * len(full))
+            ):
+                score = 2.0
+            elif (
+                nt and len(nt) >= 6 and (ct.startswith(nt) or nt.startswith(ct) and len(ct) >= 0.6 * len(nt))
+            ):
+                score = 1.5
+            elif number and c.number and c.number.rstrip(".") == number.rstrip(".") and ct:
+                score = 1.0
+            if score and (c.bold or c.extra.get("heading_like")):
+                score += 0.5
+            if score > best_score:
+                best, best_score = c, score
+        if best is not None:
+            return best
+    return None
+
+
+def _style_levels(heads: list[Candidate], votes: dict[tuple, int]) -> dict[tuple, int]:
+    """Level of each heading style: from numbered headings' depth, else by size rank."""
+    styles = sorted({(round(h.size), h.bold) for h in heads}, key=lambda s: (-s[0], -int(s[1])))
+    out = dict(votes)
+    for s in styles:
+        if s not in out:
+            bigger = [lvl for (sz, b), lvl in out.items() if (sz, b) > s]
+            out[s] = (max(bigger) + 1) if bigger else 1
+    return out
+
+
+def _entry(
+    c: Candidate | None,
+    *,
+    title: str,
+    number: str | None,
+    kind: str | None,
+    level: int,
+    page: int,
+    source: str,
+) -> dict:
+    return {
+        "title": title,
+        "number": number,
+        "kind": kind,
+        "level": int(level),
+        "page_start": int(page),
+        "line_start": c.line if c else None,
+        "lines": c.lines if c else [],
+        "source": source,
+        "style": (round(c.size), c.bold) if c else None,
+        "cand": c,
+    }
+
+
+def build_toc(
+    doc, line_df: pd.DataFrame, page_df: pd.DataFrame, doc_id: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return (toc_df, line_df with heading / title / toc_entry roles marked)."""
+    line_df = line_df.copy()
+    for col in ("role", "section_id", "object_key"):
+        if col not in line_df.columns:
+            line_df[col] = "body" if col == "role" else None
+    if line_df.empty:
+        return TOC_DF.empty(), line_df
+    feats = span_features(doc, line_df)
+    body = body_size(line_df[line_df["role"] == "body"])
+    cands = _join_continuations(candidates(line_df, feats))
+    cover = _cover_pages(line_df, body)
+    title_c = _title_line(cands, body)
+    contents = contents_page.find_entries(line_df)
+    contents_pages = set(contents["page"]) if len(contents) else set()
+    for c in cands:
+        c.extra["heading_like"] = (
+            c.page not in cover
+            and c.page not in contents_pages
+            and c is not title_c
+            and not (c.run_in and (c.text.endswith(":") or len(c.text.split()) > 5))
+            and not c.text.rstrip().endswith(("-", "\u2013", "\u2014"))
+            and looks_like_heading(c, body)
         )
-    toc_df = pd.DataFrame(rows) if rows else TOC_DF.empty()
+    detected = [c for c in cands if c.extra["heading_like"]]
+    n_pages = int(page_df["page"].max()) if len(page_df) else doc.page_count
+
+    entries: list[dict] = []
+    outline = [(lvl, t, p) for lvl, t, p in doc.get_toc(simple=True) if p and p > 0]
+    if outline:
+        for lvl, raw, p in outline:
+            kind, num, title = split_number(re.sub(r"\s+", " ", raw).strip())
+            c = _match(title, num, cands, [p, p + 1, p - 1])
+            entries.append(
+                _entry(
+                    c,
+                    title=title,
+                    number=num,
+                    kind=kind,
+                    level=lvl,
+                    page=c.page if c else p,
+                    source="outline",
+                )
+            )
+    elif len(contents):
+        labels = contents_page.label_to_page(page_df)
+        later = [c for c in cands if c.page > max(contents_pages)]
+        offset = None
+        for e in contents.itertuples():
+            guess = contents_page.physical_page(e.label, labels, n_pages, offset)
+            order = [guess, guess + 1, guess - 1] if guess else []
+            c = _match(e.title, e.number, later, order) or _match(
+                e.title,
+                e.number,
+                [x for x in later if x.extra["heading_like"]],
+                sorted({x.page for x in later}),
+            )
+            if c is not None and e.label.isdigit() and offset is None:
+                offset = c.page - int(e.label)  # learned once, reused when labels are missing
+            page = c.page if c else guess
+            if page is None:
+                continue
+            entries.append(
+                _entry(
+                    c,
+                    title=c.title if c and c.title else e.title,
+                    number=e.number,
+                    kind=e.kind,
+                    level=e.level,
+                    page=page,
+                    source="contents_page",
+                )
+            )
+    matched = {id(e["cand"]) for e in entries if e["cand"] is not None}
+    primary_numbers = {e["number"].rstrip(".") for e in entries if e["number"]}
+
+    votes: dict[tuple, int] = {}
+    for e in entries:
+        if e["style"] is not None:
+            votes.setdefault(e["style"], e["level"])
+    for c in detected:
+        if c.kind in ("decimal", "letter_decimal") and c.number:
+            votes.setdefault((round(c.size), c.bold), c.number.rstrip(".").count(".") + 1)
+    levels = _style_levels(detected, votes)
+    matched_pos = {(e["page_start"], e["line_start"]) for e in entries}
+    for c in detected:
+        if id(c) in matched or (c.page, c.line) in matched_pos:
+            continue
+        if c.number and c.number.rstrip(".") in primary_numbers:
+            continue
+        if entries and c.kind in ("decimal", "letter_decimal") and (round(c.size), c.bold) not in votes:
+            continue
+        if c.kind in ("decimal", "letter_decimal"):
+            lvl = c.number.rstrip(".").count(".") + 1
+        elif c.kind in ("appendix", "part"):
+            lvl = 1
+        else:
+            lvl = levels.get((round(c.size), c.bold), 1)
+        title = c.text if c.kind in ("part", "appendix") else (c.title or c.text)
+        entries.append(
+            _entry(
+                c,
+                title=title,
+                number=c.number,
+                kind=c.kind,
+                level=lvl,
+                page=c.page,
+                source="heading_detection",
+            )
+        )
+
+    entries.sort(key=lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6))
+    _relative_levels(entries)
+    toc_df = _to_frame(entries, line_df, doc_id)
+
+    # roles: headings, title, contents entries
+    key = list(zip(line_df["page"], line_df["line"]))
+    heading_lines = {(e["page_start"], ln) for e in entries for ln in e["lines"]}
+    line_df.loc[[k in heading_lines for k in key], "role"] = "heading"
+    if title_c is not None:
+        tl = {(title_c.page, ln) for ln in title_c.lines}
+        line_df.loc[[k in tl for k in key], "role"] = "title"
+    if len(contents):
+        cl = set(zip(contents["page"], contents["line"]))
+        on_cp = line_df["page"].isin(contents_pages) & line_df["role"].eq("body")
+        lone_numbers = on_cp & line_df["text"].str.match(r"^\s*[0-9.]+\s*$")
+        is_entry = pd.Series([k in cl for k in key], index=line_df.index) | lone_numbers
+        line_df.loc[is_entry, "role"] = "toc_entry"
     return toc_df, line_df
 
 
+def _relative_levels(entries: list[dict]) -> None:
+    """Regulation paragraphs "(a)" and "§ 39.13" nest under the heading before them."""
+    last_plain = 0
+    last_sect = None
+    for e in entries:
+        if e["source"] != "heading_detection" or e["kind"] not in ("paragraph", "section_sign"):
+            if e["kind"] not in ("paragraph", "section_sign"):
+                last_plain, last_sect = e["level"], None
+            continue
+        if e["kind"] == "section_sign":
+            e["level"] = last_plain + 1
+            last_sect = e["level"]
+        else:
+            e["level"] = (last_sect if last_sect is not None else last_plain) + 1
+
+
+def _to_frame(entries: list[dict], line_df: pd.DataFrame, doc_id: str) -> pd.DataFrame:
+    if not entries:
+        return TOC_DF.empty()
+    last_line = line_df.groupby("page")["line"].max().to_dict()
+    max_page = int(line_df["page"].max())
+    ids: list[str] = []
+    seen: set[str] = set()
+    for i, e in enumerate(entries):
+        tid = toc_id_for(e["kind"], e["number"]) or f"s{i + 1}"
+        base, k = tid, 2
+        while tid in seen:
+            tid, k = f"{base}~{k}", k + 1
+        seen.add(tid)
+        ids.append(tid)
+    rows = []
+    stack: list[tuple[int, str]] = []
+    for i, e in enumerate(entries):
+        while stack and stack[-1][0] >= e["level"]:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        stack.append((e["level"], ids[i]))
+        # the section ends just before the next section of the same or a higher level
+        nxt = next((f for f in entries[i + 1 :] if f["level"] <= e["level"]), None)
+        if nxt is None:
+            page_end, line_end = max_page, last_line.get(max_page)
+        else:
+            ls = nxt["line_start"] or 1
+            if ls > 1:
+                page_end, line_end = nxt["page_start"], ls - 1
+            else:
+                page_end = max(e["page_start"], nxt["page_start"] - 1)
+                line_end = last_line.get(page_end)
+        rows.append(
+            {
+                "doc_id": doc_id,
+                "toc_id": ids[i],
+                "number": e["number"],
+                "title": e["title"],
+                "level": e["level"],
+                "parent_id": parent,
+                "page_start": e["page_start"],
+                "line_start": e["line_start"],
+                "page_end": page_end,
+                "line_end": line_end,
+                "source": e["source"],
+            }
+        )
+    return TOC_DF.conform(pd.DataFrame(rows))
+
+
 def assign_sections(line_df: pd.DataFrame, toc_df: pd.DataFrame) -> pd.DataFrame:
-    """Fill line_df.section_id from the toc ranges."""
+    """Fill line_df.section_id: the most recently started section at each line (the deepest one)."""
     line_df = line_df.copy()
-    if "section_id" not in line_df.columns:
-        line_df["section_id"] = None
+    line_df["section_id"] = None
+    if toc_df.empty or line_df.empty:
+        return line_df
+    starts = toc_df.assign(ls=toc_df["line_start"].fillna(1)).sort_values(["page_start", "ls"])
+    keys = list(zip(starts["page_start"].astype(int), starts["ls"].astype(int)))
+    ids = starts["toc_id"].tolist()
+    order = line_df.sort_values(["page", "line"]).index
+    j, cur = 0, None
+    out = {}
+    for idx in order:
+        k = (int(line_df.at[idx, "page"]), int(line_df.at[idx, "line"]))
+        while j < len(keys) and keys[j] <= k:
+            cur = ids[j]
+            j += 1
+        out[idx] = cur
+    line_df["section_id"] = pd.Series(out)
+    furniture = line_df["role"].isin(["header", "footer", "page_number"])
+    line_df.loc[furniture, "section_id"] = None
     return line_df

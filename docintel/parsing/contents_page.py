@@ -1,0 +1,82 @@
+"""Printed table-of-contents pages: "3.2 Message Randomization ........ 7".
+
+A page is a contents page when several of its lines end in a page label after
+dot leaders or a wide gap. Each entry is mapped from its printed page label
+to a physical page through ``page_df.printed_label`` (the labels H1's furniture
+pass reads off the pages), falling back to the physical number.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from docintel.parsing.headings import split_number
+
+#: "Title ....... 12", "Title . . . . 12", "Title      iv"
+_ENTRY = re.compile(
+    r"^(?P<title>\S.*?\S)\s*(?:(?:\.\s?){3,}|\u2026+|\s{3,}|_{3,})\s*(?P<label>[0-9]{1,4}|[ivxlcIVXLC]{1,6})$"
+)
+_LIST_OF = re.compile(r"^(table|figure|list)\b", re.I)
+MIN_ENTRIES = 3
+
+
+def find_entries(line_df: pd.DataFrame) -> pd.DataFrame:
+    """Rows of contents entries: page, line, number, title, label, level (empty when none)."""
+    rows = []
+    for page_no, pl in line_df.groupby("page"):
+        hits = []
+        for r in pl.itertuples():
+            m = _ENTRY.match(re.sub(r"[ \t]+$", "", str(r.text)))
+            if m:
+                hits.append((r, m))
+        if len(hits) < MIN_ENTRIES:
+            continue
+        x_min = min(r.x0 for r, _ in hits)
+        for r, m in hits:
+            title_raw = m.group("title").strip()
+            kind, num, title = split_number(title_raw)
+            if _LIST_OF.match(title_raw) and kind is None:
+                # "Figure 1: ..." entries of a list of figures are objects, not sections
+                continue
+            if kind == "decimal":
+                level = num.count(".") + 1
+            else:
+                # indentation gives the level of unnumbered entries
+                level = 1 + int(round((r.x0 - x_min) / 18.0))
+            rows.append(
+                {
+                    "page": int(page_no),
+                    "line": int(r.line),
+                    "number": num,
+                    "title": title or title_raw,
+                    "label": m.group("label"),
+                    "level": max(1, min(level, 6)),
+                    "kind": kind,
+                }
+            )
+    return pd.DataFrame(rows, columns=["page", "line", "number", "title", "label", "level", "kind"])
+
+
+def label_to_page(page_df: pd.DataFrame) -> dict[str, int]:
+    """Printed label (lower-cased) -> physical page, first occurrence wins."""
+    out: dict[str, int] = {}
+    if "printed_label" not in page_df.columns:
+        return out
+    for r in page_df.itertuples():
+        lab = r.printed_label
+        if lab is not None and not (isinstance(lab, float) and pd.isna(lab)):
+            out.setdefault(str(lab).strip().lower(), int(r.page))
+    return out
+
+
+def physical_page(label: str, labels: dict[str, int], n_pages: int, offset: int | None) -> int | None:
+    """Map a printed label to a physical page (label table, else a learned offset, else as-is)."""
+    key = label.strip().lower()
+    if key in labels:
+        return labels[key]
+    if key.isdigit():
+        p = int(key) + (offset or 0)
+        return p if 1 <= p <= n_pages else None
+    return None

@@ -1,0 +1,295 @@
+"""Heading candidates from numbering and typography (used by toc.py).
+
+The fast line table carries only each line's *dominant* font, so this module
+re-reads the spans once to learn, per line, how much of it is bold and whether
+it is rotated (tiny rotated labels inside vector figures must never become
+headings). Lines that share a baseline ("1." and "Introduction" emitted as two
+lines) are joined into one candidate; a fragment lying inside another one on
+the same baseline (NIST emits "1.1" and "1.1 Authority" at the same place) is
+an artefact and dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+#: Font names that mean bold even when the bold flag is not set (Arial-Black, NimbusRomNo9L-Medi).
+_BOLD_FONT = re.compile(r"bold|black|heavy|medi|semibold|demi|-bd\b|,b\b", re.I)
+_FURNITURE = {"header", "footer", "page_number"}
+
+#: Numbering schemes a heading can start with: (name, regex). Group "num" is the number,
+#: group "title" the rest. Order matters: the first match wins.
+NUMBERING: list[tuple[str, re.Pattern]] = [
+    (
+        "appendix",
+        re.compile(
+            r"^(?P<kw>appendix|annex)\s*(?P<num>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b\s*[:.\-\u2013\u2014]?\s*(?P<title>.*)$",
+            re.I,
+        ),
+    ),
+    (
+        "part",
+        re.compile(
+            r"^(?P<kw>part|chapter)\s+(?P<num>[0-9]{1,3}|[IVX]{1,5})\b\s*[:.\-\u2013\u2014]?\s*(?P<title>.*)$",
+            re.I,
+        ),
+    ),
+    ("section_sign", re.compile(r"^\u00a7\s*(?P<num>[0-9]+(?:\.[0-9]+)*[a-z]?)\s*(?P<title>.*)$")),
+    (
+        "decimal",
+        re.compile(r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){0,4})(?:\.|\s)\s*(?P<title>[A-Z\u00c0-\u024f].*)$"),
+    ),
+    ("letter_decimal", re.compile(r"^(?P<num>[A-Z](?:\.[0-9]{1,2}){1,4})\.?\s+(?P<title>[A-Z].*)$")),
+    ("paragraph", re.compile(r"^(?P<num>\((?:[a-z]{1,2}|[0-9]{1,2}|[ivx]{1,4})\))\s+(?P<title>[A-Z].*)$")),
+]
+
+
+def is_bold_font(font: str | None) -> bool:
+    """True when the font name says bold (including Black/Medium weights used as bold)."""
+    return bool(font) and bool(_BOLD_FONT.search(font))
+
+
+def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
+    """Per line: fraction of characters in a bold font, and whether its text is rotated.
+
+    Returns a frame indexed like ``line_df`` with columns ``boldfrac`` and ``rotated``.
+    """
+    boldfrac = np.zeros(len(line_df))
+    rotated = np.zeros(len(line_df), dtype=bool)
+    pos = {idx: i for i, idx in enumerate(line_df.index)}
+    for page_no, grp in line_df.groupby("page"):
+        try:
+            d = doc[int(page_no) - 1].get_text("dict")
+        except Exception:  # a page the backend could not read: keep defaults
+            continue
+        spans = []
+        for b in d["blocks"]:
+            for ln in b.get("lines", []):
+                rot = abs(ln["dir"][1]) > 0.2
+                for s in ln["spans"]:
+                    n = len(s["text"].strip())
+                    if n:
+                        x0, y0, x1, y1 = s["bbox"]
+                        bold = bool(s["flags"] & 16) or is_bold_font(s["font"])
+                        spans.append(((x0 + x1) / 2, (y0 + y1) / 2, n, bold, rot))
+        if not spans:
+            continue
+        arr = np.array([(a, b, c, float(e), float(f)) for a, b, c, e, f in spans])
+        for idx, r in grp.iterrows():
+            inside = (
+                (arr[:, 0] >= r.x0 - 1)
+                & (arr[:, 0] <= r.x1 + 1)
+                & (arr[:, 1] >= r.y0 - 1)
+                & (arr[:, 1] <= r.y1 + 1)
+            )
+            if inside.any():
+                n = arr[inside, 2]
+                boldfrac[pos[idx]] = float((n * arr[inside, 3]).sum() / n.sum())
+                rotated[pos[idx]] = bool((n * arr[inside, 4]).sum() / n.sum() > 0.5)
+            else:
+                boldfrac[pos[idx]] = 1.0 if (r.bold or is_bold_font(r.font)) else 0.0
+            # a rotated line has a tall, narrow box for its text
+            if not rotated[pos[idx]] and len(str(r.text)) >= 3 and (r.y1 - r.y0) > 2.5 * max(r.x1 - r.x0, 1):
+                rotated[pos[idx]] = True
+    return pd.DataFrame({"boldfrac": boldfrac, "rotated": rotated}, index=line_df.index)
+
+
+def body_size(line_df: pd.DataFrame) -> float:
+    """The most common font size weighted by characters (the body text size)."""
+    if line_df.empty:
+        return 10.0
+    w = line_df["text"].str.len().groupby(line_df["size"].round(0)).sum()
+    return float(w.idxmax()) if len(w) else 10.0
+
+
+@dataclass
+class Candidate:
+    """A possible heading: one or more joined lines."""
+
+    page: int
+    line: int  # first line of the heading
+    lines: list[int]  # every line_df line that belongs to it (incl. dropped artefacts)
+    text: str
+    size: float
+    bold: bool
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    font: str
+    run_in: bool = False  # a bold lead-in followed by body text on the same baseline
+    kind: str | None = None  # numbering scheme
+    number: str | None = None
+    title: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def split_number(text: str) -> tuple[str | None, str | None, str]:
+    """Return (scheme, number, title) of a heading text; (None, None, text) when unnumbered."""
+    t = re.sub(r"\s+", " ", text).strip()
+    for kind, rx in NUMBERING:
+        m = rx.match(t)
+        if not m:
+            continue
+        num = m.groupdict().get("num")
+        title = (m.group("title") or "").strip(" :.-\u2013\u2014")
+        if kind == "appendix":
+            return kind, (num or None), (title or t)
+        if kind == "part":
+            return kind, num, title or t
+        if kind == "decimal" and int(num.split(".")[0]) == 0:
+            continue
+        return kind, num, title
+    return None, None, t
+
+
+def _baseline_groups(page_lines: pd.DataFrame) -> list[list[int]]:
+    """Group a page's rows (positional indices) that sit on one baseline, left to right."""
+    rows = page_lines.sort_values(["y1", "x0"])
+    groups: list[list[int]] = []
+    for idx, r in rows.iterrows():
+        for g in groups:
+            h = page_lines.loc[g[0]]
+            same_base = abs(h.y1 - r.y1) <= 0.35 * max(h["size"], r["size"]) and abs(
+                h.y0 - r.y0
+            ) <= 0.6 * max(h["size"], r["size"])
+            if same_base and h.column == r.column:
+                g.append(idx)
+                break
+        else:
+            groups.append([idx])
+    return groups
+
+
+def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
+    """Every line group that could be a heading, with its typography and numbering."""
+    out: list[Candidate] = []
+    usable = line_df[~line_df["role"].isin(_FURNITURE) & ~feats["rotated"]]
+    for page_no, pl in usable.groupby("page"):
+        for g in _baseline_groups(pl):
+            frags = pl.loc[g].sort_values("x0")
+            keep = []
+            for idx, r in frags.iterrows():
+                # a fragment contained in another one on the same baseline is a duplicate artefact
+                inside = frags[(frags.index != idx) & (frags.x0 <= r.x0 + 1) & (frags.x1 >= r.x1 - 1)]
+                if len(inside) and (inside.x1 - inside.x0).max() > (r.x1 - r.x0) + 2:
+                    continue
+                keep.append(idx)
+            frags_k = frags.loc[keep]
+            dropped = frags.loc[[i for i in frags.index if i not in keep]]
+            segs = _segments(frags_k, feats)
+            bold_segs = sum(1 for seg in segs if feats.loc[seg[0], "boldfrac"] >= 0.8)
+            for seg in segs:
+                c = _candidate(int(page_no), frags_k.loc[seg], dropped, feats, pl)
+                # three or more separate bold pieces on one baseline: a table header row
+                c.extra["table_row"] = len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
+                out.append(c)
+    out.sort(key=lambda c: (c.page, c.line))
+    return out
+
+
+#: Author lines (footnote marks, e-mail), continued table captions: never headings.
+_NOT_HEADING = re.compile(r"[\u2217\u2020\u2021*@]|\bcontinued\W*$", re.I)
+
+
+def _segments(frags: pd.DataFrame, feats: pd.DataFrame) -> list[list]:
+    """Split one baseline into pieces that could each be a heading.
+
+    A wide gap separates table cells or author names; regular text followed by
+    bold text across a gap is the start of another column (a heading never
+    starts mid-line after regular text).
+    """
+    segs: list[list] = [[frags.index[0]]]
+    for a, b in zip(frags.index[:-1], frags.index[1:]):
+        gap = frags.loc[b].x0 - frags.loc[a].x1
+        size = max(float(frags.loc[a, "size"]), 6.0)
+        col_start = gap > 0.5 * size and feats.loc[a, "boldfrac"] < 0.5 <= feats.loc[b, "boldfrac"]
+        if gap > 2.5 * size or col_start:
+            segs.append([b])
+        else:
+            segs[-1].append(b)
+    return segs
+
+
+def _candidate(
+    page_no: int, head: pd.DataFrame, dropped: pd.DataFrame, feats: pd.DataFrame, page_lines: pd.DataFrame
+) -> Candidate:
+    first = head.iloc[0]
+    run_in = False
+    if len(head) > 1 and feats.loc[head.index[0], "boldfrac"] >= 0.8:
+        nb = [i for i in head.index if feats.loc[i, "boldfrac"] < 0.5]
+        if nb:
+            reg = head.loc[nb[0]]
+            # regular text whose left edge other lines below share is another column, not a run-in
+            below = page_lines[(page_lines.y0 > reg.y1) & (page_lines.y0 < reg.y1 + 3 * reg["size"])]
+            column_start = bool(((below.x0 - reg.x0).abs() <= 2).any())
+            run_in = not column_start
+            head = head.loc[[i for i in head.index if i not in nb and head.loc[i].x0 < reg.x0]]
+    text = " ".join(str(t).strip() for t in head["text"])
+    chars = head["text"].str.len()
+    bf = float((feats.loc[head.index, "boldfrac"] * chars).sum() / max(chars.sum(), 1))
+    kind, num, title = split_number(text)
+    x0, x1 = float(head.x0.min()), float(head.x1.max())
+    dup = dropped[(dropped.x0 >= x0 - 1) & (dropped.x1 <= x1 + 1)]
+    return Candidate(
+        page=page_no,
+        line=int(head["line"].min()),
+        lines=[int(x) for x in head["line"]] + [int(x) for x in dup["line"]],
+        text=text,
+        size=float(head["size"].max()),
+        bold=bf >= 0.8,
+        x0=x0,
+        y0=float(head.y0.min()),
+        x1=x1,
+        y1=float(head.y1.max()),
+        font=str(first.font),
+        run_in=run_in,
+        kind=kind,
+        number=num,
+        title=title,
+    )
+
+
+_SENTENCE_END = re.compile(r"[.;,]$")
+_STOP_START = re.compile(r"^[a-z\u2022\u2013\u2014\-\*\u25cf\u00b7]")
+
+
+def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = True) -> bool:
+    """Typography and wording test for a candidate (before continuation joining)."""
+    t = c.text.strip()
+    words = t.split()
+    if not words or len(t) > 160 or len(words) > 20:
+        return False
+    if _STOP_START.match(t) or not re.search(r"[A-Za-z]{2}", c.title or t):
+        return False
+    larger = c.size >= body + 0.9
+    smaller = c.size < body - 1.6
+    if c.kind in ("decimal", "letter_decimal", "appendix", "section_sign", "part"):
+        strong = c.bold or larger
+        if c.kind == "appendix" and c.number is None and not strong:
+            return False
+        if strict_numbered and not strong:
+            return False
+        if c.kind == "decimal" and not re.match(r"[A-Z]", c.title or ""):
+            return False
+        return not (_SENTENCE_END.search(t) and len(words) > 8)
+    if c.kind == "paragraph":
+        return c.bold and not _SENTENCE_END.search(t) and len(words) <= 16
+    if not (c.bold or larger) or (smaller and not c.bold):
+        return False
+    if c.size < body - 2.5:
+        return False
+    if _SENTENCE_END.search(t) and not t.endswith(":"):
+        return False
+    if len(words) > 14 or not re.match(r"[A-Z0-9\u00a7\u00c0-\u024f(]", t):
+        return False
+    caps_label = t.upper() == t and len(words) >= 2 and c.bold and not c.run_in and not re.search(r"\d", t)
+    if c.extra.get("table_row"):
+        return False
+    if (c.size < body - 0.5 and not caps_label) or _NOT_HEADING.search(t):
+        return False
+    return not re.fullmatch(r"[\d\s.,:%()\-\u2013]+", t)

@@ -1,0 +1,90 @@
+"""Parse PDFs and write the neutral structure JSON the eval scorer reads, then score.
+
+Usage:
+    python scripts/export_structure.py [PDF ...] [-o OUT_DIR] [--score] [--layout auto|never|always]
+
+Without PDFs it exports the eval PDFs in ``$DOCINTEL_SHARED/eval/pdfs`` (default
+``../shared``). With ``--score`` it runs ``eval/structure/score.py`` on the output.
+One JSON per PDF, named after the PDF stem:
+``{"sections": [{number, title, page}], "objects": [{type, id, page}], "page_labels": {page: label}}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+try:  # an installed / PYTHONPATH docintel wins; else the checkout this script lives in
+    import docintel  # noqa: F401
+except ImportError:
+    sys.path.insert(0, str(ROOT))
+
+from docintel.parsing import parse_document  # noqa: E402
+
+SHARED = Path(os.environ.get("DOCINTEL_SHARED", ROOT.parent / "shared"))
+
+
+def _val(x):
+    return None if x is None or (isinstance(x, float) and pd.isna(x)) or x is pd.NA else x
+
+
+def structure_json(tables) -> dict:
+    """The neutral form: sections, objects (no bibliography entries) and printed page labels."""
+    toc = tables.toc_df
+    sections = [
+        {
+            "number": _val(r.number),
+            "title": r.title,
+            "page": int(r.page_start),
+            "level": int(r.level),
+            "source": r.source,
+        }
+        for r in toc.itertuples()
+    ]
+    reg = tables.object_registry
+    objects = [
+        {"type": r.object_type, "id": _val(r.object_id), "page": int(r.page), "label": _val(r.label)}
+        for r in reg.itertuples()
+        if r.object_type != "bib"
+    ]
+    labels = {
+        str(int(r.page)): str(r.printed_label)
+        for r in tables.page_df.itertuples()
+        if _val(r.printed_label) is not None
+    }
+    return {"sections": sections, "objects": objects, "page_labels": labels}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("pdfs", nargs="*", type=Path)
+    ap.add_argument("-o", "--out", type=Path, default=Path("/tmp/docintel_structure"))
+    ap.add_argument("--layout", default="auto", choices=["auto", "never", "always"])
+    ap.add_argument("--score", action="store_true", help="run the eval scorer on the output")
+    args = ap.parse_args(argv)
+    pdfs = args.pdfs or sorted((SHARED / "eval" / "pdfs").glob("*.pdf"))
+    args.out.mkdir(parents=True, exist_ok=True)
+    for pdf in pdfs:
+        tables = parse_document(pdf, layout=args.layout, out_dir=None, use_cache=False)
+        data = structure_json(tables)
+        (args.out / f"{pdf.stem}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))
+        print(
+            f"{pdf.name}: {len(data['sections'])} sections, {len(data['objects'])} objects, "
+            f"{len(data['page_labels'])} labels",
+            file=sys.stderr,
+        )
+    if args.score:
+        scorer = SHARED / "eval" / "structure" / "score.py"
+        return subprocess.call([sys.executable, str(scorer), str(args.out)])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
