@@ -277,6 +277,10 @@ def write_atomically(out_path: str | Path, write: Callable[[Path], None], *, sou
     tmp = Path(tmp_name)
     try:
         write(tmp)
+        # mkstemp makes the file 0600; give it the mode a plain open() would have.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, out)
     except BaseException:
         tmp.unlink(missing_ok=True)

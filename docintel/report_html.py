@@ -180,7 +180,11 @@ def _flow(result: AskResult) -> str:
                 f"{escape(str(r.get('reference')))} (p.{r['origin'][0]}, line {r['origin'][1]})"
                 for r in resolutions
             ]
-            parts += [arrow, _step("pending", "Pending references", pending), arrow]
+            followed = p.get("decision") == "resolve_references"
+            title = (
+                "Pending references" if followed else f"Not followed ({p.get('decision') or 'no pass left'})"
+            )
+            parts += [arrow, _step("pending", title, pending), arrow]
             done = []
             for r in resolutions:
                 ref = escape(str(r.get("reference")))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -227,6 +228,9 @@ def test_highlight_pixels_change_only_on_cited_lines(doc, highlighted):
 def test_highlight_write_is_atomic_and_never_overwrites_the_source(doc, highlighted, tmp_path):
     leftovers = [p.name for p in highlighted.parent.iterdir() if p != highlighted]
     assert leftovers == []
+    umask = os.umask(0)
+    os.umask(umask)
+    assert highlighted.stat().st_mode & 0o777 == 0o666 & ~umask  # not the temp file's 0600
     copy = tmp_path / "copy.pdf"
     shutil.copy(doc["pdf"], copy)
     with pytest.raises(UsageError, match="source PDF"):
