@@ -303,7 +303,7 @@ def write_highlight_pdf(
 
     Highlights are coloured by how the evidence was reached (see :data:`VIA_COLOURS`) and
     carry a note naming the citation ("[2] via reference 'Table 3 row (E)' from page 6,
-    line 28 ..."); the lines where followed references are written are underlined. Pass
+    line 28 ..."); the lines where references are written are framed. Pass
     ``tables`` to skip parsing; otherwise the PDF is parsed (or read from the cache in
     ``out_dir``; by default the folder ``ask`` used, read from the trace path). Text-markup
     annotations already in the PDF (someone's highlights) are left out of the copy unless

@@ -33,7 +33,7 @@ def drop_markup(doc) -> None:
 
 
 def annotate_page(page, marks: list[Mark]) -> int:
-    """Add each mark to ``page``: a highlight (citations) or an underline (reference origins),
+    """Add each mark to ``page``: a highlight (citations) or a frame (lines where a reference is written),
     with its note, and its number in the margin. Returns the number of marks drawn."""
     import pymupdf
 
@@ -46,7 +46,12 @@ def annotate_page(page, marks: list[Mark]) -> int:
         if m.kind == "citation":
             annot = page.add_highlight_annot(quads=[r.quad for r in rects])
         else:
-            annot = page.add_underline_annot(quads=[r.quad for r in rects])
+            # A frame rather than an underline: an underline under a highlighted line is lost.
+            frame = pymupdf.Rect(rects[0])
+            for r in rects[1:]:
+                frame |= r
+            annot = page.add_rect_annot(frame + (-1.5, -1, 1.5, 1))
+            annot.set_border(width=1.2)
         annot.set_colors(stroke=m.colour)
         annot.set_info(title=ANNOT_TITLE, content=m.note, subject=m.label)
         annot.update()

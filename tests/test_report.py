@@ -207,8 +207,9 @@ def test_highlight_rects_lie_on_the_cited_lines(doc, highlighted):
     assert annot.info["content"].startswith(
         f"[2] via reference 'Table 1 row (B)' from page 1, line {lines['origin']}"
     )
-    # The line where the followed reference is written is underlined, with where it led.
-    (under,) = list(pages[0].annots(types=[pymupdf.PDF_ANNOT_UNDERLINE]))
+    # The line where the followed reference is written is framed, with where it led.
+    (under,) = list(pages[0].annots(types=[pymupdf.PDF_ANNOT_SQUARE]))
+    assert under.rect.contains(_line_rect(tables, 1, lines["origin"]))
     assert "Table 1 [row (B)] (object_registry)" in under.info["content"]
     assert "cited as [2]" in under.info["content"]
 
