@@ -33,11 +33,12 @@ from docintel.retrieval.regions import (
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import Candidate, ParsedQuestion
 
-#: Signal weights. Measured on the dev questions (see the retrieval report in docs/): BM25 and the
-#: local window carry most of the ranking, phrases and TOC break ties, scope overrides when resolved.
+#: Signal weights, measured on the 24 dev questions (top-1 == first-hop page, of 22 with one):
+#: BM25 alone 14; + phrase 17; + TOC 16; all signals 20. A one-question change is noise on a set
+#: this small, so the weights stay round and every signal stays explainable.
 WEIGHTS: dict[str, float] = {
     "bm25": 1.0,
-    "window": 1.0,
+    "window": 0.5,
     "phrase": 0.5,
     "toc": 0.3,
     "definition": 0.5,

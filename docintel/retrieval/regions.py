@@ -60,6 +60,9 @@ def toc_scores(tables: DocTables, index: PageIndex, qset: set[str]) -> dict[int,
         share = sum(index.idf(t) for t in title_terms & qset) / mass
         if share < TOC_MIN_MATCH:
             continue
+        # Squared: a title the question names in full ("Operational Readiness Flight") should beat
+        # one that merely shares a few words with it.
+        share = share**2
         note = f"toc: section '{row.title}' (pages {row.page_start}-{row.page_end}) matches the question"
         for p in range(int(row.page_start), int(row.page_end) + 1):
             if share > out.get(p, (0.0, ""))[0]:
