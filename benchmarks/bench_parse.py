@@ -1,0 +1,147 @@
+"""Parsing speed: pages/second of the PyMuPDF page stage against the raw get_text("dict") floor.
+
+Usage:
+    python benchmarks/bench_parse.py [PDF ...] [--modes never,auto,always] [--full] [--repeat N]
+
+Without PDFs it reads the dev set (../shared/eval/pdfs/*.pdf and pdfs/*.pdf, deduplicated
+by content). For each mode it times the page stage (text lines, signals, furniture, page
+labels and layout escalation: ``parse_with_pymupdf`` with the toc/object/cross-reference
+stages stubbed out), and with ``--full`` also the whole ``parse_document`` (no cache).
+The floor is one ``page.get_text("dict")`` per page. It prints one table (pages/s and
+ratio of time to the floor) and which pages ``auto`` escalated and why. It asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+
+def dev_pdfs() -> list[Path]:
+    """The dev PDFs, each distinct file once."""
+    seen: set[str] = set()
+    out = []
+    for p in sorted((REPO.parent / "shared" / "eval" / "pdfs").glob("*.pdf")) + sorted(
+        (REPO / "pdfs").glob("*.pdf")
+    ):
+        h = hashlib.sha256(p.read_bytes()).hexdigest()
+        if h not in seen:
+            seen.add(h)
+            out.append(p)
+    return out
+
+
+def floor(paths: list[Path]) -> tuple[int, float]:
+    import pymupdf
+
+    pages, secs = 0, 0.0
+    for p in paths:
+        doc = pymupdf.open(p)
+        t0 = time.perf_counter()
+        for page in doc:
+            page.get_text("dict")
+        secs += time.perf_counter() - t0
+        pages += doc.page_count
+        doc.close()
+    return pages, secs
+
+
+def page_stage(paths: list[Path], mode: str) -> tuple[float, list[tuple[str, int, str]]]:
+    """Seconds for the page stage over ``paths``; escalated (file, page, signals)."""
+    return _Stub.run(paths, mode)
+
+
+def full(paths: list[Path], mode: str) -> float:
+    from docintel.parsing import parse_document
+
+    t0 = time.perf_counter()
+    for p in paths:
+        parse_document(p, layout=mode, out_dir=None)
+    return time.perf_counter() - t0
+
+
+class _Stub:
+    """parse_with_pymupdf with the section/object/reference stages replaced by no-ops."""
+
+    @staticmethod
+    def run(paths: list[Path], mode: str) -> tuple[float, list[tuple[str, int, str]]]:
+        from unittest import mock
+
+        from docintel.parsing import pdf as pdfmod
+        from docintel.parsing import pymupdf_backend as b
+        from docintel.schema.tables import CELL_DF, CROSS_REF_DF, OBJECT_REGISTRY, TOC_DF
+
+        patches = [
+            mock.patch.object(
+                b.toc, "build_toc", lambda doc, line_df, page_df, doc_id: (TOC_DF.empty(), line_df)
+            ),
+            mock.patch.object(
+                b.objects,
+                "build_objects",
+                lambda doc, line_df, *a: (OBJECT_REGISTRY.empty(), CELL_DF.empty(), line_df),
+            ),
+            mock.patch.object(b.toc, "assign_sections", lambda line_df, toc_df: line_df),
+            mock.patch.object(b.crossrefs, "parse_time_refs", lambda *a, **k: CROSS_REF_DF.empty()),
+        ]
+        for p in patches:
+            p.start()
+        try:
+            escalated = []
+            secs = 0.0
+            for path in paths:
+                data = pdfmod.read_pdf_bytes(path)
+                doc = pdfmod.open_pdf(data, name=path.name)
+                t0 = time.perf_counter()
+                tables = b.parse_with_pymupdf(doc, pdfmod.doc_id_for(data), layout_mode=mode)
+                secs += time.perf_counter() - t0
+                doc.close()
+                pdf_ = tables.page_df
+                for r in pdf_[pdf_["parse_method"] == "layout"].itertuples():
+                    escalated.append((path.name, int(r.page), str(r.escalation_signals)))
+            return secs, escalated
+        finally:
+            for p in patches:
+                p.stop()
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("pdfs", nargs="*", type=Path)
+    ap.add_argument("--modes", default="never,auto,always")
+    ap.add_argument("--full", action="store_true", help="also time the whole parse_document (all stages)")
+    ap.add_argument("--repeat", type=int, default=1, help="best of N runs (layout=always runs once)")
+    args = ap.parse_args(argv)
+    paths = args.pdfs or dev_pdfs()
+    import pymupdf
+    import pymupdf.layout  # noqa: F401  (load the model before timing, as a long-running process would)
+
+    print(f"pymupdf {pymupdf.__version__}; {len(paths)} PDFs: {', '.join(p.name for p in paths)}")
+    pages, floor_s = min((floor(paths) for _ in range(args.repeat)), key=lambda r: r[1])
+    rows = [("raw get_text('dict') (floor)", floor_s)]
+    escalated: list[tuple[str, int, str]] = []
+    for mode in args.modes.split(","):
+        runs = 1 if mode == "always" else args.repeat
+        best = min((page_stage(paths, mode) for _ in range(runs)), key=lambda r: r[0])
+        rows.append((f"docintel page stage --layout {mode}", best[0]))
+        if mode == "auto":
+            escalated = best[1]
+        if args.full:
+            rows.append((f"docintel parse_document --layout {mode}", full(paths, mode)))
+    print(f"\n{pages} pages\n")
+    print(f"| {'what':40s} | {'seconds':>8s} | {'pages/s':>8s} | {'time / floor':>12s} |")
+    print(f"|{'-' * 42}|{'-' * 10}|{'-' * 10}|{'-' * 14}|")
+    for name, secs in rows:
+        print(f"| {name:40s} | {secs:8.3f} | {pages / secs:8.1f} | {secs / floor_s:11.2f}x |")
+    print(f"\nauto escalated {len(escalated)} of {pages} pages:")
+    for name, page, sig in escalated:
+        print(f"  {name} p{page}: {sig}")
+
+
+if __name__ == "__main__":
+    main()
