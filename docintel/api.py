@@ -43,10 +43,11 @@ def parse(
 
 
 def default_backend_name() -> str:
-    """``openai`` when an endpoint is configured (DOCINTEL_BASE_URL), else ``offline``."""
+    """``DOCINTEL_BACKEND`` if set, else ``openai`` when an endpoint is configured, else ``offline``."""
+    from docintel.generation.registry import default_backend_name as configured
     from docintel.settings import env
 
-    return env("backend") or ("openai" if env("base_url") else "offline")
+    return env("backend") or configured()
 
 
 def _versions() -> dict:
