@@ -187,7 +187,7 @@ PAGE_DF = TableSpec(
         "n_columns": "text columns detected on the page",
         "printed_label": "the page number printed on the page (e.g. '8' on physical page 12), "
         "null when none is printed",
-        "label_source": "printed (read off the page text), pdf_labels (/PageLabels) or null",
+        "label_source": "printed (read off the page text), inferred (filled from the offset its neighbours agree on), pdf_labels (/PageLabels, used only when they agree with the printed numbers) or null",
         "parse_method": "fast, layout, docling or failed",
         "escalation_signals": "'; '-joined signals that decided the parse method "
         "(e.g. 'caption_without_structure: Table 3')",
