@@ -26,6 +26,8 @@ RetrievedVia = Literal["primary", "reference", "definition", "scope", "baseline"
 DEFAULT_MAX_TOKENS = 450
 #: On documents with short pages the budget is this share of the median page instead.
 PAGE_SHARE = 0.8
+#: The window search looks for the best run of this share of the budget, then grows it.
+CORE_SHARE = 0.35
 #: Never narrower than this: a window must hold a paragraph.
 MIN_TOKENS = 150
 
@@ -151,6 +153,8 @@ def best_passage(
             best, span = score, (i, j)
         if j >= len(numbers) and not must:
             break  # later windows are suffixes of this one
+    if not must:
+        span = _recentre(span, line_terms, qset, sizes, max_tokens, max_lines)
     start, end = numbers[span[0]], numbers[span[1] - 1]
     note = passage_options.pop("note", "") or (
         f"lines {start}-{end} of the page's {len(numbers)} body lines: the best match for the question"
@@ -164,6 +168,35 @@ def best_passage(
         note=note,
         **passage_options,
     )
+
+
+def _recentre(
+    span: tuple[int, int],
+    line_terms: list[list[str]],
+    qset: set[str],
+    sizes: list[int],
+    budget: int,
+    max_lines: int,
+) -> tuple[int, int]:
+    """Rebuild the window around its matching lines: from the first to the last line holding a
+    question term, grown one line after, one line before, alternately, until the budget is spent.
+
+    The best window often has its matches at one edge, with the sentence that answers cut off
+    just outside ("... does not meet the criteria" | "specified in 14 CFR 25.1707").
+    """
+    hits = [k for k in range(*span) if set(line_terms[k]) & qset]
+    if not hits:
+        return span
+    lo, hi = hits[0], hits[-1] + 1
+    used = sum(sizes[lo:hi])
+    grew = True
+    while grew:
+        grew = False
+        if hi < len(sizes) and used + sizes[hi] <= budget and hi - lo < max_lines:
+            used, hi, grew = used + sizes[hi], hi + 1, True
+        if lo > 0 and used + sizes[lo - 1] <= budget and hi - lo < max_lines:
+            used, lo, grew = used + sizes[lo - 1], lo - 1, True
+    return lo, hi
 
 
 def top_pages_baseline(tables: DocTables, question: ParsedQuestion, k: int = 3) -> list[Passage]:
