@@ -26,8 +26,6 @@ RetrievedVia = Literal["primary", "reference", "definition", "scope", "baseline"
 DEFAULT_MAX_TOKENS = 450
 #: On documents with short pages the budget is this share of the median page instead.
 PAGE_SHARE = 0.8
-#: The window search looks for the best run of this share of the budget, then grows it.
-CORE_SHARE = 0.35
 #: Never narrower than this: a window must hold a paragraph.
 MIN_TOKENS = 150
 
