@@ -1,12 +1,267 @@
-"""object_registry and cell_df: numbered tables, figures, equations, appendices, bibliography."""
+"""object_registry and cell_df: numbered tables, figures, equations, appendices, bibliography.
+
+Only real captions count: a line that *starts* with the label and goes on
+with a delimiter ("Table 3:", "Fig. 2.", "TABLE II", "Figure 10 to paragraph
+(i)"), never a prose mention ("as shown in Table 3") nor a line that merely
+continues a paragraph. Equations are "(n)" labels at the right margin of a
+formula line. Appendices/annexes come from toc_df; bibliography entries from
+the lines of the References section.
+"""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
+from docintel.parsing import tables_cells
 from docintel.schema.tables import CELL_DF, OBJECT_REGISTRY
+
+#: Caption label at the start of a line. Group kw = kind word, id = number.
+CAPTION = re.compile(
+    r"^(?P<kw>Table|TABLE|Tab\.|Figure|FIGURE|Fig\.?|FIG\.?|Exhibit|EXHIBIT|Chart|Plate)\s*"
+    r"(?P<id>[0-9]{1,3}(?:[.\-][0-9]{1,3})*[a-z]?|[IVXLC]{1,6}|[A-Z](?:[.\-]?[0-9]{1,3})?)"
+    r"(?P<rest>.*)$"
+)
+#: What may follow the label on a caption line: a delimiter, nothing, or "to paragraph (i)".
+_CAPTION_REST = re.compile(r"^(\s*[:.\u2014\u2013|]|\s*$|\s+-\s|\s+to\s+(paragraph|\u00a7|section|appendix)\b)", re.I)
+_KIND = {"tab": "table", "fig": "figure", "exh": "figure", "cha": "figure", "pla": "figure"}
+_EQ_LABEL = re.compile(r"^\((?P<id>[0-9]{1,3}[a-z]?|[A-Z]?[0-9]{1,2}\.[0-9]{1,3})\)$")
+_LEADER = re.compile(r"(\.\s?){4,}\s*\S+$")
+_BIB_HEAD = re.compile(r"\b(references|bibliography|works cited|literature cited|citations)\b", re.I)
+_BIB_START = re.compile(r"^\[(?P<id>[0-9]{1,4}|[A-Za-z][\w\-+./ ]{0,40}?)\]\s*(?P<rest>\S.*)?$|^(?P<num>[0-9]{1,3})\.\s+(?P<rest2>[A-Z\u00c0-\u024f].*)$")
+_APPENDIX = re.compile(r"^(?:(?P<num>[0-9]{1,2})\.?\s+)?(?P<kw>appendix|annex)\b\s*(?P<id>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b", re.I)
+_FURNITURE = ("header", "footer", "page_number", "toc_entry")
+
+
+def _kind(kw: str) -> str:
+    return _KIND[kw[:3].lower()]
+
+
+def _is_paragraph_continuation(pl: pd.DataFrame, r) -> bool:
+    """True when the line directly above (same column) is prose that runs on into this line."""
+    above = pl[(pl.y1 <= r.y0 + 1) & (pl.y1 >= r.y0 - 0.9 * r.size) & (pl.x0 < r.x1) & (pl.x1 > r.x0)]
+    if above.empty:
+        return False
+    prev = above.loc[above.y1.idxmax()]
+    text = str(prev.text).rstrip()
+    return abs(prev["size"] - r.size) < 0.6 and not text.endswith((".", ":", ")")) and prev.role == "body"
+
+
+def _caption_block(pl: pd.DataFrame, r) -> pd.DataFrame:
+    """The caption's lines: this one and the tightly stacked lines below it of the same size."""
+    rows = [r.Index]
+    y1, x0, x1 = r.y1, r.x0, r.x1
+    for _ in range(8):
+        nxt = pl[(pl.y0 >= y1 - 1) & (pl.y0 <= y1 + 0.5 * r.size) & (pl.x0 < x1) & (pl.x1 > x0)
+                 & ((pl["size"] - r.size).abs() < 0.6) & ~pl.index.isin(rows)]
+        if nxt.empty:
+            break
+        n = nxt.loc[nxt.y0.idxmin()]
+        if CAPTION.match(str(n.text)) or len(nxt) > 1:
+            break
+        rows.append(n.name)
+        y1 = n.y1
+        x0, x1 = min(x0, n.x0), max(x1, n.x1)
+    return pl.loc[rows]
+
+
+def _graphics(page) -> list[tuple]:
+    rects = []
+    try:
+        rects += [tuple(i["bbox"]) for i in page.get_image_info() if i["bbox"][2] - i["bbox"][0] > 20]
+    except Exception:  # image info can fail on broken streams; drawings still work
+        pass
+    try:
+        rects += [tuple(r) for r in page.cluster_drawings() if r.width > 20 and r.height > 20]
+    except Exception:  # cluster_drawings is PyMuPDF >= 1.24; older versions simply get no figure region
+        pass
+    return rects
+
+
+def _figure_region(page, cap: tuple) -> tuple:
+    """Caption bbox plus the nearest graphic just above (usual) or below it."""
+    best, dist = None, 60.0
+    for g in _graphics(page):
+        if g[0] > cap[2] or g[2] < cap[0]:
+            continue
+        d = cap[1] - g[3] if g[3] <= cap[1] + 2 else (g[1] - cap[3] if g[1] >= cap[3] - 2 else None)
+        if d is not None and d < dist:
+            best, dist = g, d
+    if best is None:
+        return cap
+    return (min(cap[0], best[0]), min(cap[1], best[1]), max(cap[2], best[2]), max(cap[3], best[3]))
+
+
+def _table_clip(pl: pd.DataFrame, cap: tuple, width: float, height: float) -> tuple:
+    """Region below a top caption: until a prose paragraph, a heading or another caption."""
+    below = pl[(pl.y0 >= cap[3] - 1)].sort_values("y0")
+    end = min(height - 40, cap[3] + 0.6 * height)
+    for r in below.itertuples():
+        words = len(str(r.text).split())
+        prose = words >= 12 and (r.x1 - r.x0) > 0.6 * (cap[2] - cap[0])
+        if prose or r.role in ("heading", "caption") or CAPTION.match(str(r.text)):
+            end = r.y0 - 1
+            break
+    return (min(cap[0], 0.08 * width), cap[3] + 0.5, max(cap[2], 0.92 * width), end)
 
 
 def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
-    """Return (object_registry, cell_df, line_df with caption roles / object_key)."""
-    return OBJECT_REGISTRY.empty(), CELL_DF.empty(), line_df
+    """Return (object_registry, cell_df, line_df with caption / table / formula roles and object_key)."""
+    line_df = line_df.copy()
+    reg: list[dict] = []
+    cells: list[dict] = []
+    seen: set[str] = set()
+    usable = line_df[~line_df["role"].isin(_FURNITURE)]
+    for page_no, pl in usable.groupby("page"):
+        page = doc[int(page_no) - 1]
+        for r in pl.itertuples():
+            text = str(r.text).strip()
+            m = CAPTION.match(text)
+            if not m or not _CAPTION_REST.match(m.group("rest")) or _LEADER.search(text):
+                continue
+            if _is_paragraph_continuation(pl, r):
+                continue
+            kind = _kind(m.group("kw"))
+            key = f"{kind}:{m.group('id')}"
+            if key in seen:
+                continue
+            seen.add(key)
+            block = _caption_block(pl, r)
+            caption = " ".join(str(t).strip() for t in block["text"])
+            cap = (block.x0.min(), block.y0.min(), block.x1.max(), block.y1.max())
+            line_df.loc[block.index, "role"] = "caption"
+            line_df.loc[block.index, "object_key"] = key
+            row = {"object_key": key, "object_type": kind, "object_id": m.group("id"),
+                   "label": f"{m.group('kw').rstrip('.').capitalize() if kind == 'table' else m.group('kw')} {m.group('id')}",
+                   "caption": caption, "page": int(page_no), "line_start": int(block.line.min()),
+                   "line_end": int(block.line.max()), "page_end": int(page_no), "source": "caption"}
+            if kind == "figure":
+                bb = _figure_region(page, cap)
+            else:
+                clip = _table_clip(pl, cap, page.rect.width, page.rect.height)
+                tc, tb = tables_cells.table_cells(page, clip)
+                bb = cap if tb is None else (min(cap[0], tb[0]), cap[1], max(cap[2], tb[2]), max(cap[3], tb[3]))
+                if tc:
+                    row["n_rows"] = max(c["row"] for c in tc) + 1
+                    row["n_cols"] = max(c["col"] for c in tc) + 1
+                    cells += [{**c, "doc_id": doc_id, "object_key": key, "page": int(page_no)} for c in tc]
+                    inside = (line_df.page == page_no) & (line_df.y0 >= tb[1] - 1) & (line_df.y1 <= tb[3] + 1) & (
+                        line_df.x0 >= tb[0] - 1) & (line_df.x1 <= tb[2] + 1) & ~line_df.index.isin(block.index)
+                    line_df.loc[inside, "role"] = "table"
+                    line_df.loc[inside, "object_key"] = key
+            row.update(x0=bb[0], y0=bb[1], x1=bb[2], y1=bb[3])
+            reg.append(row)
+        reg += _equations(line_df, pl, page, seen)
+    reg += _appendices(toc_df, line_df, seen)
+    reg += _bibliography(toc_df, line_df, seen)
+    registry = pd.DataFrame(reg) if reg else OBJECT_REGISTRY.empty()
+    registry["doc_id"] = doc_id
+    registry = OBJECT_REGISTRY.conform(registry)
+    cell_df = CELL_DF.conform(pd.DataFrame(cells)) if cells else CELL_DF.empty()
+    return registry, cell_df, line_df
+
+
+def _equations(line_df: pd.DataFrame, pl: pd.DataFrame, page, seen: set[str]) -> list[dict]:
+    """'(n)' alone at the right margin with formula text on its baseline."""
+    out = []
+    width = page.rect.width
+    for r in pl.itertuples():
+        m = _EQ_LABEL.match(str(r.text).strip())
+        if not m or r.x0 < 0.6 * width:
+            continue
+        band = pl[(pl.y1 >= r.y0 - 2 * r.size) & (pl.y0 <= r.y1 + 2 * r.size) & (pl.x1 < r.x0) & (pl.index != r.Index)]
+        same = band[(band.y0 <= r.y1) & (band.y1 >= r.y0)]
+        if same.empty or same.text.str.split().str.len().sum() > 40:
+            continue
+        key = f"equation:{m.group('id')}"
+        if key in seen:
+            continue
+        seen.add(key)
+        formula = band[(band.y0 <= r.y1 + 0.5 * r.size) & (band.y1 >= r.y0 - 0.5 * r.size)]
+        idx = list(formula.index) + [r.Index]
+        line_df.loc[idx, "role"] = "formula"
+        line_df.loc[idx, "object_key"] = key
+        sel = line_df.loc[idx]
+        out.append({"object_key": key, "object_type": "equation", "object_id": m.group("id"),
+                    "label": f"Eq. ({m.group('id')})", "caption": " ".join(formula.sort_values("x0").text),
+                    "page": int(r.page), "line_start": int(sel.line.min()), "line_end": int(sel.line.max()),
+                    "page_end": int(r.page), "x0": sel.x0.min(), "y0": sel.y0.min(), "x1": sel.x1.max(),
+                    "y1": sel.y1.max(), "source": "caption"})
+    return out
+
+
+def _section_lines(line_df: pd.DataFrame, t) -> pd.DataFrame:
+    start = (line_df.page > t.page_start) | ((line_df.page == t.page_start) & (line_df.line >= (t.line_start or 1)))
+    end = (line_df.page < t.page_end) | ((line_df.page == t.page_end) & (line_df.line <= (t.line_end or 10**6)))
+    return line_df[start & end & ~line_df.role.isin(_FURNITURE)]
+
+
+def _appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> list[dict]:
+    """Appendix/annex sections; unnumbered top-level sections after the References are appendices too."""
+    out = []
+    after_refs = False
+    n_unnum = 0
+    for t in toc_df.sort_values(["page_start", "line_start"]).itertuples():
+        full = f"{t.number or ''} {t.title}".strip()
+        m = _APPENDIX.match(full) or _APPENDIX.match(str(t.title))
+        kind = oid = None
+        if m:
+            kind = "annex" if m.group("kw").lower() == "annex" else "appendix"
+            oid = m.group("id") or m.group("num") or (t.number.rstrip(".") if t.number else None)
+        elif after_refs and t.level == 1 and not t.number:
+            kind = "appendix"
+        if _BIB_HEAD.search(str(t.title)) and t.level <= 2:
+            after_refs = True
+        if kind is None:
+            continue
+        if oid is None:
+            n_unnum += 1
+            oid = f"u{n_unnum}"
+        key = f"{kind}:{oid}"
+        if key in seen:
+            continue
+        seen.add(key)
+        sec = _section_lines(line_df, t)
+        label = f"{kind.capitalize()} {oid}" if not oid.startswith("u") else kind.capitalize()
+        head = sec[sec.page == t.page_start].head(1)
+        out.append({"object_key": key, "object_type": kind, "object_id": oid, "label": label, "caption": t.title,
+                    "page": int(t.page_start), "line_start": t.line_start, "line_end": t.line_end,
+                    "page_end": int(t.page_end), "x0": head.x0.min() if len(head) else None,
+                    "y0": head.y0.min() if len(head) else None, "x1": head.x1.max() if len(head) else None,
+                    "y1": head.y1.max() if len(head) else None, "source": "outline" if t.source == "outline" else "heading"})
+    return out
+
+
+def _bibliography(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> list[dict]:
+    """'[18] Author. Title ...' or '18. Author ...' entries inside the References section."""
+    out = []
+    for t in toc_df.itertuples():
+        if not _BIB_HEAD.search(str(t.title)) or len(str(t.title)) > 40:
+            continue
+        sec = _section_lines(line_df, t).sort_values(["page", "line"])
+        cur = None
+        for r in sec.itertuples():
+            if r.role in ("heading", "title"):
+                continue
+            m = _BIB_START.match(str(r.text).strip())
+            if m:
+                oid = (m.group("id") or m.group("num")).strip()
+                cur = {"object_key": f"bib:{oid}", "object_type": "bib", "object_id": oid,
+                       "label": f"[{oid}]", "caption": str(r.text).strip(), "page": int(r.page),
+                       "line_start": int(r.line), "line_end": int(r.line), "page_end": int(r.page),
+                       "x0": r.x0, "y0": r.y0, "x1": r.x1, "y1": r.y1, "source": "bibliography", "_idx": [r.Index]}
+                if cur["object_key"] in seen:
+                    cur = None
+                    continue
+                seen.add(cur["object_key"])
+                out.append(cur)
+            elif cur is not None and r.page == cur["page_end"] or cur is not None and r.page == cur["page_end"] + 1:
+                cur["caption"] += " " + str(r.text).strip()
+                cur["line_end"], cur["page_end"] = int(r.line), int(r.page)
+                if r.page == cur["page"]:
+                    cur.update(x0=min(cur["x0"], r.x0), x1=max(cur["x1"], r.x1), y1=max(cur["y1"], r.y1))
+                cur["_idx"].append(r.Index)
+    for o in out:
+        line_df.loc[o.pop("_idx"), "object_key"] = o["object_key"]
+    return out
