@@ -12,18 +12,31 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from docintel.errors import UsageError
+from docintel.report_geometry import Rect, line_rects, merge_rects, place_label
 from docintel.schema.answer import AskResult, Citation
 from docintel.schema.document import DocTables
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "VIA_COLOURS",
+    "Mark",
+    "artifacts_root_of",
+    "line_rects",
+    "merge_rects",
+    "mismatched_evidence",
+    "page_marks",
+    "place_label",
+    "write_highlight_pdf",
+    "write_html_report",
+]
 
-Rect = tuple[float, float, float, float]
+log = logging.getLogger(__name__)
 
 #: RGB (0-1) per ``retrieved_via``; anything unknown falls back to "other".
 VIA_COLOURS: dict[str, tuple[float, float, float]] = {
@@ -107,68 +120,13 @@ class Mark:
     extra: dict = field(default_factory=dict)
 
 
-def line_rects(tables: DocTables, page: int, line_start: int, line_end: int) -> list[Rect]:
-    """The bboxes of lines ``line_start..line_end`` on ``page``, in reading order."""
-    df = tables.line_df
-    sel = df[(df["page"] == page) & (df["line"] >= line_start) & (df["line"] <= line_end)]
-    sel = sel.sort_values("line")
-    out: list[Rect] = []
-    for r in sel.itertuples():
-        box = (float(r.x0), float(r.y0), float(r.x1), float(r.y1))
-        if box[2] > box[0] and box[3] > box[1]:
-            out.append(box)
-    return out
-
-
-def merge_rects(rects: list[Rect], gap: float = 2.5) -> list[Rect]:
-    """Merge line boxes (in reading order) into blocks for outlining a passage.
-
-    A line joins the current block when it starts below the block's top and within
-    ``gap`` line-heights of its bottom; a jump back up (the next column) or over a
-    figure starts a new block, so a passage spanning two columns is two boxes, not
-    one box over the whole page."""
-    blocks: list[list[float]] = []
-    prev_top = 0.0
-    for x0, y0, x1, y1 in rects:
-        if blocks:
-            b = blocks[-1]
-            height = max(y1 - y0, 1.0)
-            if y0 >= prev_top - 0.5 * height and y0 - b[3] <= gap * height:
-                b[:] = [min(b[0], x0), min(b[1], y0), max(b[2], x1), max(b[3], y1)]
-                prev_top = y0
-                continue
-        blocks.append([x0, y0, x1, y1])
-        prev_top = y0
-    return [tuple(b) for b in blocks]  # type: ignore[misc]
-
-
-def place_label(box: Rect, width: float, height: float, taken: list[Rect], page_width: float) -> Rect:
-    """Where a short label goes beside a box: in the left margin if there is room, else to the
-    right, stepping outwards past labels already placed (``taken``, updated) so that two
-    citations of the same line stay readable."""
-    x0, y0, x1, _ = box
-    step = width + 2
-    xs = [x0 - step * (k + 1) for k in range(6) if x0 - step * (k + 1) >= 1]
-    xs += [x1 + 2 + step * k for k in range(6) if x1 + 2 + step * k + width <= page_width - 1]
-    candidates = [(x, y0, x + width, y0 + height) for x in xs] or [
-        (max(x0 - step, 0.0), y0, x0 - 2, y0 + height)
-    ]
-
-    def free(r: Rect) -> bool:
-        return all(min(r[2], t[2]) <= max(r[0], t[0]) or min(r[3], t[3]) <= max(r[1], t[1]) for t in taken)
-
-    chosen = next((r for r in candidates if free(r)), candidates[0])
-    taken.append(chosen)
-    return chosen
-
-
 def page_marks(result: AskResult, tables: DocTables) -> dict[int, list[Mark]]:
     """Every mark to draw, by page: citations (numbered from 1, as printed) and the
     origin lines of the references the loop tried to follow."""
     marks: dict[int, list[Mark]] = {}
     cited_by_origin: dict[tuple[int, int], list[int]] = {}
     for n, c in enumerate(result.answer.citations, start=1):
-        rects = line_rects(tables, c.page, c.line_start, min(c.line_end, c.line_start + 200))
+        rects = line_rects(tables, c.page, c.line_start, min(c.line_end, c.line_start + 200), whole_rows=True)
         if not rects:
             log.warning(
                 "citation [%d]: no line boxes for page %d, %s",
@@ -242,9 +200,24 @@ def artifacts_root_of(result: AskResult) -> Path | None:
     return None
 
 
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
+
+
+def _same_line(a: str, b: str) -> bool:
+    wa, wb = _words(a), _words(b)
+    if not wa and not wb:
+        return True
+    # Containment, not equality: a table passage line is a whole row, line_df holds one cell.
+    return len(wa & wb) >= 0.6 * max(min(len(wa), len(wb)), 1)
+
+
 def mismatched_evidence(result: AskResult, tables: DocTables) -> int:
-    """How many evidence passages of ``result`` do not read the same in ``tables``:
-    line numbers only mean something against the tables they came from."""
+    """How many evidence passages of ``result`` do not start and end on the same text in
+    ``tables``: line numbers only mean something against the tables they came from.
+
+    Words are compared, not characters, because a table passage is shown to the model as
+    cells ("(E) | | positional ...") while ``line_df`` holds the printed line."""
     df = tables.line_df
     bad = 0
     for e in result.evidence:
@@ -253,7 +226,11 @@ def mismatched_evidence(result: AskResult, tables: DocTables) -> int:
         except (KeyError, TypeError, ValueError):
             continue
         sel = df[(df["page"] == page) & (df["line"] >= start) & (df["line"] <= end)].sort_values("line")
-        if " ".join("\n".join(sel["text"].astype(str)).split()) != " ".join(str(e.get("text", "")).split()):
+        shown = [ln for ln in str(e.get("text", "")).splitlines() if ln.strip()]
+        lines = [str(t) for t in sel["text"] if str(t).strip()]
+        if not shown:
+            continue
+        if not lines or not (_same_line(shown[0], lines[0]) and _same_line(shown[-1], lines[-1])):
             bad += 1
     return bad
 

@@ -18,12 +18,10 @@ from docintel.report import (
     VIA_LABELS,
     Mark,
     citation_how,
-    line_rects,
     lines_label,
-    merge_rects,
-    place_label,
     via_key,
 )
+from docintel.report_geometry import line_rects, merge_rects, place_label
 from docintel.schema.answer import AskResult
 from docintel.schema.document import DocTables
 

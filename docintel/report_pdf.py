@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import logging
 
-from docintel.report import ANNOT_TITLE, Mark, place_label
+from docintel.report import ANNOT_TITLE, Mark
+from docintel.report_geometry import place_label
 
 log = logging.getLogger(__name__)
 

@@ -399,3 +399,29 @@ def test_rotated_page_boxes_follow_the_rotation(tmp_path):
                 inside += x * zoom <= i <= (x + w) * zoom and y * zoom <= j <= (y + h) * zoom
     # Three lines of text: the box holds about one of them.
     assert 0.2 < inside / dark < 0.55, (inside, dark)
+
+
+def test_a_cited_table_cell_lights_up_its_whole_row():
+    import pandas as pd
+
+    rows = [  # line, text, x0, y0, x1, y1, role, object_key
+        (4, "Table 1: limits", 50, 80, 200, 90, "caption", None),
+        (5, "(E)", 50, 100, 70, 110, "table", "table:1"),
+        (6, "positional embedding", 90, 100, 200, 110, "table", "table:1"),
+        (7, "4.92", 220, 100, 240, 110, "table", "table:1"),
+        (8, "big", 50, 115, 70, 125, "table", "table:1"),
+        (9, "Body text beside the table.", 260, 100, 400, 110, "body", None),
+    ]
+    df = pd.DataFrame(rows, columns=["line", "text", "x0", "y0", "x1", "y1", "role", "object_key"]).assign(
+        page=1
+    )
+    tables = type("T", (), {"line_df": df})()
+    assert len(report.line_rects(tables, 1, 5, 5)) == 1
+    got = report.line_rects(tables, 1, 5, 5, whole_rows=True)
+    assert got == [(50, 100, 70, 110), (90, 100, 200, 110), (220, 100, 240, 110)]
+
+
+def test_evidence_read_against_other_tables_is_flagged(doc):
+    result = doc["result"]
+    shifted = [dict(e, line_start=e["line_start"] + 1, line_end=e["line_end"] + 1) for e in result.evidence]
+    assert report.mismatched_evidence(result.model_copy(update={"evidence": shifted}), doc["tables"]) >= 1
