@@ -75,7 +75,10 @@ def place_label(box: Rect, width: float, height: float, taken: list[Rect], page_
     ]
 
     def free(r: Rect) -> bool:
-        return all(min(r[2], t[2]) <= max(r[0], t[0]) or min(r[3], t[3]) <= max(r[1], t[1]) for t in taken)
+        # A point of overlap is allowed: labels of consecutive lines may touch.
+        return all(
+            min(r[2], t[2]) <= max(r[0], t[0]) + 1 or min(r[3], t[3]) <= max(r[1], t[1]) + 1 for t in taken
+        )
 
     chosen = next((r for r in candidates if free(r)), candidates[0])
     taken.append(chosen)
