@@ -6,7 +6,7 @@ import pytest
 
 from docintel.errors import UsageError
 from docintel.questions import defined_term, parse_question, terms, words
-from docintel.questions.stem import stem
+from docintel.text import stem
 
 
 @pytest.mark.parametrize(

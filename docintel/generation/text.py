@@ -28,7 +28,6 @@ STOPWORDS = frozenset(
     according say says said give gave given make made use used using do does anyway exact""".split()  # noqa: SIM905
 )
 
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ities", "ity", "ies", "ied", "ed", "es", "s", "al", "ly")
 
 
 def nfkc(text: str) -> str:
@@ -60,14 +59,10 @@ def normalize(text: str) -> str:
 
 
 def stem(word: str) -> str:
-    """A deliberately crude suffix stripper: 'embeddings'/'embedding', 'sinusoids'/'sinusoidal'
-    share a stem. One suffix at most, and the stem keeps at least four characters."""
-    w = word.casefold()
-    for suf in _SUFFIXES:
-        if w.endswith(suf) and len(w) - len(suf) >= 4:
-            return w[: -len(suf)]
-    # 'active' / 'activation', 'encode' / 'encoding': a final silent e is not part of the stem.
-    return w[:-1] if w.endswith("e") and len(w) > 5 else w
+    """The shared Porter stem (docintel.text), case-folded first."""
+    from docintel.text import stem as porter
+
+    return porter(word.casefold())
 
 
 def tokens(text: str) -> list[str]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from docintel.errors import UsageError
-from docintel.questions.text import QUESTION_WORDS, STOP_WORDS, is_content, is_number, normalize, words
 from docintel.schema.evidence import AnswerShape, ParsedQuestion, Scope, ScopeKind
+from docintel.text import QUESTION_WORDS, STOP_WORDS, is_content, is_number, normalize, words
 
 MAX_QUESTION_CHARS = 2000
 

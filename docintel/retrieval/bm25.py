@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from docintel.questions.text import dehyphenate, terms
 from docintel.schema.document import DocTables
+from docintel.text import dehyphenate, terms
 
 #: Line roles never given to generation (furniture and figure internals).
 EXCLUDED_ROLES = frozenset({"header", "footer", "page_number", "figure_text"})

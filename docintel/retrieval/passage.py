@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from docintel.questions.text import normalize, terms
 from docintel.retrieval.bm25 import EXCLUDED_ROLES, bigrams, body_lines, page_index
 from docintel.retrieval.rank import phrase_bigrams, query_terms, retrieve
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+from docintel.text import normalize, terms
 
 RetrievedVia = Literal["primary", "reference", "definition", "scope", "baseline"]
 

@@ -20,7 +20,6 @@ Pages without text (image-only) rank last and are chosen only when no page has t
 from __future__ import annotations
 
 from docintel.questions.parse import defined_term
-from docintel.questions.text import is_number, terms
 from docintel.retrieval.bm25 import PageIndex, bigrams, page_index, phrase_scores, window_scores
 from docintel.retrieval.regions import (
     definition_pages,
@@ -32,6 +31,7 @@ from docintel.retrieval.regions import (
 )
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import Candidate, ParsedQuestion
+from docintel.text import is_number, terms
 
 #: Signal weights, measured on the 24 dev questions (top-1 == first-hop page, of 22 with one):
 #: BM25 alone 14; + phrase 17; + TOC 16; all signals 20. A one-question change is noise on a set

@@ -11,10 +11,10 @@ import re
 
 import pandas as pd
 
-from docintel.questions.text import is_number, normalize, terms
 from docintel.retrieval.bm25 import PageIndex
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import Scope
+from docintel.text import is_number, normalize, terms
 
 #: A TOC title must share at least this share of its idf mass with the question to count.
 TOC_MIN_MATCH = 0.5

@@ -1,4 +1,4 @@
-"""Tokenisation shared by question parsing and retrieval, so both sides match.
+"""Tokenisation shared by question parsing, retrieval and generation, so every side matches.
 
 One pipeline for questions and page text: Unicode NFKC (ligatures such as
 "fi" become two letters), lower case, words split on anything that is not a
@@ -13,8 +13,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
-from docintel.questions.stem import stem
+import snowballstemmer
+
+_PORTER = snowballstemmer.stemmer("porter")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Porter stem (snowballstemmer's implementation of the 1980 algorithm).
+
+    Identifiers and numbers ("rv_length_indicator", "28.4", "sp800") are index
+    keys as written: only plain alphabetic words are stemmed.
+    """
+    return _PORTER.stemWord(word) if word.isalpha() else word
 
 # Words: letters/digits (any script), inner '_', '.', ''' kept ("28.4", "don't").
 _WORD = re.compile(r"[^\W_]+(?:[_.'’][^\W_]+)*")
