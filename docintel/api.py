@@ -68,7 +68,7 @@ def ask(
     *,
     backend: str | object | None = None,
     max_loops: int = 1,
-    top_k: int = 1,
+    top_k: int | None = None,
     trace_path: str | Path | None = None,
     write_trace: bool = True,
     backend_options: dict | None = None,
@@ -77,7 +77,8 @@ def ask(
 ):
     """Answer ``question`` about the PDF at ``path``, following its cross-references.
 
-    ``backend`` is a name (``offline``, ``openai``, ``local``, ``fake``) or an
+    ``top_k`` pages go to pass 1 (default: 1, or one per relevant page for a
+    listing question). ``backend`` is a name (``offline``, ``openai``, ``local``, ``fake``) or an
     LLMBackend instance. Returns an :class:`~docintel.schema.answer.AskResult`;
     a JSON trace is written to ``trace_path`` (default
     ``<artifacts>/<doc_id>/traces/<time>.json``).
@@ -93,7 +94,7 @@ def ask(
 
     if max_loops < 0:
         raise UsageError("--max-loops must be 0 or more")
-    if top_k < 1:
+    if top_k is not None and top_k < 1:
         raise UsageError("--top-k must be 1 or more")
     t0 = _time.perf_counter()
     pq = parse_question(question)

@@ -151,7 +151,8 @@ def add_ask_commands(sub, add_parse_options, parse_kwargs) -> None:
     p.add_argument("pdf")
     p.add_argument("question")
     _add_backend_options(p)
-    p.add_argument("--top-k", type=int, default=1, help="pages retrieved for pass 1 (default 1)")
+    p.add_argument("--top-k", type=int, default=None,
+                   help="pages retrieved for pass 1 (default 1; listing questions get one per relevant page)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--trace", default=None, help="write the trace here (default under the artifacts folder)")
     p.add_argument(

@@ -151,15 +151,18 @@ def run_loop(
     backend,
     trace: Trace,
     max_loops: int = 1,
-    top_k: int = 1,
+    top_k: int | None = None,
     max_lines: int = 40,
 ) -> AskResult:
     """Answer ``q`` from ``tables``: pass 1 on the top-k pages, then resolve-and-regenerate
     while ``decide_next_pass`` says so and the loop budget allows."""
-    from docintel.retrieval import best_passage, retrieve
+    from docintel.retrieval import best_passage, retrieve, suggested_top_k
 
     with trace.stage("retrieval"):
+        if top_k is None:  # top-1 by default; listing questions get one page per listed object page
+            top_k = suggested_top_k(q, tables)
         candidates = retrieve(q, tables, top_k=top_k)
+    trace.record("top_k", top_k)
     trace.record("candidates", [c.model_dump() for c in candidates[:10]])
     chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
     passages: list[Passage] = [best_passage(tables, q, c.page) for c in chosen]
