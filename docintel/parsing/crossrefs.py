@@ -1,17 +1,147 @@
-"""cross_ref_df: free rows at parse time, and the regex extractor the loop calls on demand."""
+"""cross_ref_df: free rows at parse time, and the regex extractor the loop calls on demand.
+
+Parse time costs nothing extra: native PDF links (internal GOTO links with
+their target page, URI links to the outside), one ``toc_anchor`` row per
+section and one ``object_registry`` row per registered object. In-prose
+references ("see Section 4.2", "Table 3 row (E)") come from
+:func:`extract_references`, run by the loop on the few lines it needs (or on
+everything with ``--eager-refs``). The patterns are data in
+:mod:`docintel.parsing.refpatterns`.
+"""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
+from docintel.parsing.refpatterns import PATTERNS, classify_reference, find_references
 from docintel.schema.tables import CROSS_REF_DF
+
+__all__ = ["PATTERNS", "classify_reference", "extract_references", "parse_time_refs"]
+
+_LINK_GOTO, _LINK_URI, _LINK_NAMED, _LINK_GOTOR = 1, 2, 4, 5
+
+
+def _line_at(lines: pd.DataFrame, rect) -> pd.Series | None:
+    """The line with the largest overlap with ``rect`` (lines of one page)."""
+    if lines.empty:
+        return None
+    ox = (lines.x1.clip(upper=rect[2]) - lines.x0.clip(lower=rect[0])).clip(lower=0)
+    oy = (lines.y1.clip(upper=rect[3]) - lines.y0.clip(lower=rect[1])).clip(lower=0)
+    area = ox * oy
+    if area.max() <= 0:
+        return None
+    return lines.loc[area.idxmax()]
+
+
+def _target_line(lines: pd.DataFrame, y: float | None) -> int | None:
+    if lines.empty or y is None:
+        return None
+    below = lines[lines.y1 >= y - 2].sort_values("y0")
+    return int(below.iloc[0].line) if len(below) else int(lines.sort_values("y0").iloc[-1].line)
+
+
+def _classify_link(anchor: str, line_text: str, target_page: int | None, bib_pages: set[int]):
+    """Type of an internal link from its anchor and the words just before it on its line.
+
+    LaTeX links often cover only a number ("35," of "[35, 2, 5]", "1" of "Figure 1"):
+    a number pointing into the bibliography is a citation; otherwise the words
+    just before the anchor on its line say what the number is.
+    """
+    a = anchor.strip("[](),.;: ")
+    if re.fullmatch(r"[0-9]{1,4}", a) and target_page in bib_pages:
+        return "bib", a, None
+    ref_type, target, sub = classify_reference(anchor)
+    if ref_type != "unknown":
+        return ref_type, target, sub
+    pos = line_text.find(anchor) if anchor else -1
+    if pos >= 0:
+        lo = max(0, pos - 20)
+        for r in find_references(line_text[lo: pos + len(anchor) + 1]):
+            if r["start"] <= pos - lo + len(anchor) and r["end"] >= pos - lo and (not a or r["ref_target"] == a):
+                return r["ref_type"], r["ref_target"], r["sub_selector"]
+    if re.fullmatch(r"[0-9]+(?:\.[0-9]+)+", a):
+        return "section", a, None
+    return "unknown", a or None, None
 
 
 def parse_time_refs(doc, line_df, toc_df, registry, doc_id: str) -> pd.DataFrame:
     """Native links, toc anchors and registry rows (source native_link/toc_anchor/object_registry)."""
-    return CROSS_REF_DF.empty()
+    rows: list[dict] = []
+    bib = registry[registry["object_type"] == "bib"] if len(registry) else registry
+    bib_pages = set(bib["page"].astype(int)) if len(bib) else set()
+    by_page = {int(p): g for p, g in line_df.groupby("page")} if len(line_df) else {}
+    empty = line_df.iloc[0:0]
+    for i in range(doc.page_count):
+        page_no = i + 1
+        try:
+            links = doc[i].get_links()
+        except Exception:  # a broken annotation array: the page simply has no usable links
+            continue
+        pl = by_page.get(page_no, empty)
+        words = doc[i].get_text("words") if links else []
+        for lk in links:
+            rect = tuple(lk["from"])
+            # the words whose centres lie under the link rectangle (get_textbox is ~100x slower)
+            anchor = " ".join(
+                w[4] for w in words
+                if rect[0] <= (w[0] + w[2]) / 2 <= rect[2] and rect[1] <= (w[1] + w[3]) / 2 <= rect[3]
+            )
+            origin = _line_at(pl, rect)
+            row = {"origin_page": page_no, "origin_line": int(origin.line) if origin is not None else None,
+                   "anchor_text": anchor or None, "source": "native_link"}
+            kind = lk.get("kind")
+            if kind == _LINK_URI or kind == _LINK_GOTOR:
+                row.update(ref_type="external", ref_target=lk.get("uri") or lk.get("file"))
+            elif kind in (_LINK_GOTO, _LINK_NAMED) and lk.get("page", -1) is not None and lk.get("page", -1) >= 0:
+                tp = int(lk["page"]) + 1
+                to = lk.get("to")
+                line_text = str(origin.text) if origin is not None else anchor
+                ref_type, target, sub = _classify_link(anchor, line_text, tp, bib_pages)
+                row.update(ref_type=ref_type, ref_target=target, sub_selector=sub, target_page=tp,
+                           target_line=_target_line(by_page.get(tp, empty), float(to.y) if to is not None else None))
+            else:
+                continue
+            rows.append(row)
+    for t in toc_df.itertuples():
+        rows.append({"origin_page": t.page_start, "origin_line": t.line_start,
+                     "anchor_text": f"{t.number or ''} {t.title}".strip(), "ref_type": "section",
+                     "ref_target": t.toc_id, "target_page": t.page_start, "target_line": t.line_start,
+                     "source": "toc_anchor"})
+    for o in registry.itertuples():
+        rows.append({"origin_page": o.page, "origin_line": o.line_start, "anchor_text": o.label,
+                     "ref_type": o.object_type, "ref_target": o.object_id, "target_page": o.page,
+                     "target_line": o.line_start, "source": "object_registry"})
+    if not rows:
+        return CROSS_REF_DF.empty()
+    df = pd.DataFrame(rows)
+    df["doc_id"] = doc_id
+    return CROSS_REF_DF.conform(df)
 
 
 def extract_references(lines: pd.DataFrame, doc_id: str) -> pd.DataFrame:
-    """Regex extraction of in-prose references from ``lines`` (source='regex')."""
-    return CROSS_REF_DF.empty()
+    """Regex extraction of in-prose references from ``lines`` (source='regex').
+
+    ``lines`` needs page, line and text. A reference broken over a line end
+    ("Sections 3 and" / "4") is found by reading a little of the next line of
+    the same page; it is reported once, on the line where it starts.
+    """
+    if lines is None or len(lines) == 0:
+        return CROSS_REF_DF.empty()
+    ordered = lines.sort_values(["page", "line"])
+    texts = ordered["text"].astype(str).tolist()
+    pages = ordered["page"].tolist()
+    nums = ordered["line"].tolist()
+    rows: list[dict] = []
+    for k, text in enumerate(texts):
+        tail = ""
+        if k + 1 < len(texts) and pages[k + 1] == pages[k] and nums[k + 1] == nums[k] + 1:
+            tail = " " + texts[k + 1][:40]
+        for r in find_references(text + tail):
+            if r["start"] >= len(text):
+                continue
+            rows.append({"doc_id": doc_id, "origin_page": int(pages[k]), "origin_line": int(nums[k]),
+                         "anchor_text": r["anchor_text"], "ref_type": r["ref_type"], "ref_target": r["ref_target"],
+                         "sub_selector": r["sub_selector"], "source": "regex"})
+    return CROSS_REF_DF.conform(pd.DataFrame(rows)) if rows else CROSS_REF_DF.empty()

@@ -79,22 +79,25 @@ def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
         if not spans:
             continue
         arr = np.array([(a, b, c, float(e), float(f)) for a, b, c, e, f in spans])
-        for idx, r in grp.iterrows():
-            inside = (
-                (arr[:, 0] >= r.x0 - 1)
-                & (arr[:, 0] <= r.x1 + 1)
-                & (arr[:, 1] >= r.y0 - 1)
-                & (arr[:, 1] <= r.y1 + 1)
-            )
-            if inside.any():
-                n = arr[inside, 2]
-                boldfrac[pos[idx]] = float((n * arr[inside, 3]).sum() / n.sum())
-                rotated[pos[idx]] = bool((n * arr[inside, 4]).sum() / n.sum() > 0.5)
-            else:
-                boldfrac[pos[idx]] = 1.0 if (r.bold or is_bold_font(r.font)) else 0.0
-            # a rotated line has a tall, narrow box for its text
-            if not rotated[pos[idx]] and len(str(r.text)) >= 3 and (r.y1 - r.y0) > 2.5 * max(r.x1 - r.x0, 1):
-                rotated[pos[idx]] = True
+        box = grp[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
+        # spans x lines: which span centres fall inside which line boxes
+        inside = (
+            (arr[None, :, 0] >= box[:, None, 0] - 1) & (arr[None, :, 0] <= box[:, None, 2] + 1)
+            & (arr[None, :, 1] >= box[:, None, 1] - 1) & (arr[None, :, 1] <= box[:, None, 3] + 1)
+        )
+        n = inside * arr[None, :, 2]
+        tot = n.sum(axis=1)
+        bfrac = np.where(tot > 0, (n * arr[None, :, 3]).sum(axis=1) / np.maximum(tot, 1), np.nan)
+        rot = np.where(tot > 0, (n * arr[None, :, 4]).sum(axis=1) / np.maximum(tot, 1) > 0.5, False)
+        fallback = (grp["bold"].fillna(False).astype(bool) | grp["font"].map(is_bold_font)).to_numpy()
+        bfrac = np.where(np.isnan(bfrac), fallback.astype(float), bfrac)
+        # a rotated line has a tall, narrow box for its text
+        tall = (grp["text"].astype(str).str.len().to_numpy() >= 3) & (
+            (box[:, 3] - box[:, 1]) > 2.5 * np.maximum(box[:, 2] - box[:, 0], 1)
+        )
+        ix = [pos[i] for i in grp.index]
+        boldfrac[ix] = bfrac
+        rotated[ix] = rot.astype(bool) | tall
     return pd.DataFrame({"boldfrac": boldfrac, "rotated": rotated}, index=line_df.index)
 
 
@@ -147,44 +150,44 @@ def split_number(text: str) -> tuple[str | None, str | None, str]:
     return None, None, t
 
 
-def _baseline_groups(page_lines: pd.DataFrame) -> list[list[int]]:
-    """Group a page's rows (positional indices) that sit on one baseline, left to right."""
-    rows = page_lines.sort_values(["y1", "x0"])
-    groups: list[list[int]] = []
-    for idx, r in rows.iterrows():
-        for g in groups:
-            h = page_lines.loc[g[0]]
-            same_base = abs(h.y1 - r.y1) <= 0.35 * max(h["size"], r["size"]) and abs(
-                h.y0 - r.y0
-            ) <= 0.6 * max(h["size"], r["size"])
-            if same_base and h.column == r.column:
-                g.append(idx)
+def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
+    """Group a page's lines that sit on one baseline (same column), left to right."""
+    groups: list[list[dict]] = []
+    for r in sorted(recs, key=lambda r: (r["y1"], r["x0"])):
+        for g in groups[-8:]:  # sorted by y1: only recent groups can share the baseline
+            h = g[0]
+            m = max(h["size"], r["size"])
+            if abs(h["y1"] - r["y1"]) <= 0.35 * m and abs(h["y0"] - r["y0"]) <= 0.6 * m and h["column"] == r["column"]:
+                g.append(r)
                 break
         else:
-            groups.append([idx])
-    return groups
+            groups.append([r])
+    return [sorted(g, key=lambda r: r["x0"]) for g in groups]
 
 
 def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
     """Every line group that could be a heading, with its typography and numbering."""
     out: list[Candidate] = []
-    usable = line_df[~line_df["role"].isin(_FURNITURE) & ~feats["rotated"]]
-    for page_no, pl in usable.groupby("page"):
-        for g in _baseline_groups(pl):
-            frags = pl.loc[g].sort_values("x0")
-            keep = []
-            for idx, r in frags.iterrows():
-                # a fragment contained in another one on the same baseline is a duplicate artefact
-                inside = frags[(frags.index != idx) & (frags.x0 <= r.x0 + 1) & (frags.x1 >= r.x1 - 1)]
-                if len(inside) and (inside.x1 - inside.x0).max() > (r.x1 - r.x0) + 2:
-                    continue
-                keep.append(idx)
-            frags_k = frags.loc[keep]
-            dropped = frags.loc[[i for i in frags.index if i not in keep]]
-            segs = _segments(frags_k, feats)
-            bold_segs = sum(1 for seg in segs if feats.loc[seg[0], "boldfrac"] >= 0.8)
+    keep_rows = ~line_df["role"].isin(_FURNITURE) & ~feats["rotated"]
+    cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
+    recs = line_df.loc[keep_rows, cols].assign(bf=feats.loc[keep_rows, "boldfrac"]).to_dict("records")
+    by_page: dict[int, list[dict]] = {}
+    for r in recs:
+        r["column"] = -9 if pd.isna(r["column"]) else r["column"]
+        r["text"] = str(r["text"])
+        by_page.setdefault(int(r["page"]), []).append(r)
+    for page_no, pl in by_page.items():
+        for frags in _baseline_groups(pl):
+            keep, dropped = [], []
+            for r in frags:
+                # a fragment contained in a wider one on the same baseline is a duplicate artefact
+                dup = any(o is not r and o["x0"] <= r["x0"] + 1 and o["x1"] >= r["x1"] - 1
+                          and (o["x1"] - o["x0"]) > (r["x1"] - r["x0"]) + 2 for o in frags)
+                (dropped if dup else keep).append(r)
+            segs = _segments(keep)
+            bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= 0.8)
             for seg in segs:
-                c = _candidate(int(page_no), frags_k.loc[seg], dropped, feats, pl)
+                c = _candidate(page_no, seg, dropped, pl)
                 # three or more separate bold pieces on one baseline: a table header row
                 c.extra["table_row"] = len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
                 out.append(c)
@@ -196,18 +199,18 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
 _NOT_HEADING = re.compile(r"[\u2217\u2020\u2021*@]|\bcontinued\W*$", re.I)
 
 
-def _segments(frags: pd.DataFrame, feats: pd.DataFrame) -> list[list]:
+def _segments(frags: list[dict]) -> list[list[dict]]:
     """Split one baseline into pieces that could each be a heading.
 
     A wide gap separates table cells or author names; regular text followed by
     bold text across a gap is the start of another column (a heading never
     starts mid-line after regular text).
     """
-    segs: list[list] = [[frags.index[0]]]
-    for a, b in zip(frags.index[:-1], frags.index[1:]):
-        gap = frags.loc[b].x0 - frags.loc[a].x1
-        size = max(float(frags.loc[a, "size"]), 6.0)
-        col_start = gap > 0.5 * size and feats.loc[a, "boldfrac"] < 0.5 <= feats.loc[b, "boldfrac"]
+    segs: list[list[dict]] = [[frags[0]]]
+    for a, b in zip(frags[:-1], frags[1:]):
+        gap = b["x0"] - a["x1"]
+        size = max(float(a["size"]), 6.0)
+        col_start = gap > 0.5 * size and a["bf"] < 0.5 <= b["bf"]
         if gap > 2.5 * size or col_start:
             segs.append([b])
         else:
@@ -215,42 +218,30 @@ def _segments(frags: pd.DataFrame, feats: pd.DataFrame) -> list[list]:
     return segs
 
 
-def _candidate(
-    page_no: int, head: pd.DataFrame, dropped: pd.DataFrame, feats: pd.DataFrame, page_lines: pd.DataFrame
-) -> Candidate:
-    first = head.iloc[0]
+def _candidate(page_no: int, head: list[dict], dropped: list[dict], page_lines: list[dict]) -> Candidate:
+    first = head[0]
     run_in = False
-    if len(head) > 1 and feats.loc[head.index[0], "boldfrac"] >= 0.8:
-        nb = [i for i in head.index if feats.loc[i, "boldfrac"] < 0.5]
+    if len(head) > 1 and first["bf"] >= 0.8:
+        nb = [r for r in head if r["bf"] < 0.5]
         if nb:
-            reg = head.loc[nb[0]]
+            reg = nb[0]
             # regular text whose left edge other lines below share is another column, not a run-in
-            below = page_lines[(page_lines.y0 > reg.y1) & (page_lines.y0 < reg.y1 + 3 * reg["size"])]
-            column_start = bool(((below.x0 - reg.x0).abs() <= 2).any())
+            column_start = any(
+                reg["y1"] < o["y0"] < reg["y1"] + 3 * reg["size"] and abs(o["x0"] - reg["x0"]) <= 2 for o in page_lines
+            )
             run_in = not column_start
-            head = head.loc[[i for i in head.index if i not in nb and head.loc[i].x0 < reg.x0]]
-    text = " ".join(str(t).strip() for t in head["text"])
-    chars = head["text"].str.len()
-    bf = float((feats.loc[head.index, "boldfrac"] * chars).sum() / max(chars.sum(), 1))
+            head = [r for r in head if r["bf"] >= 0.5 and r["x0"] < reg["x0"]]
+    text = " ".join(r["text"].strip() for r in head)
+    chars = sum(len(r["text"]) for r in head)
+    bf = sum(r["bf"] * len(r["text"]) for r in head) / max(chars, 1)
     kind, num, title = split_number(text)
-    x0, x1 = float(head.x0.min()), float(head.x1.max())
-    dup = dropped[(dropped.x0 >= x0 - 1) & (dropped.x1 <= x1 + 1)]
+    x0, x1 = min(r["x0"] for r in head), max(r["x1"] for r in head)
+    dup = [r for r in dropped if r["x0"] >= x0 - 1 and r["x1"] <= x1 + 1]
     return Candidate(
-        page=page_no,
-        line=int(head["line"].min()),
-        lines=[int(x) for x in head["line"]] + [int(x) for x in dup["line"]],
-        text=text,
-        size=float(head["size"].max()),
-        bold=bf >= 0.8,
-        x0=x0,
-        y0=float(head.y0.min()),
-        x1=x1,
-        y1=float(head.y1.max()),
-        font=str(first.font),
-        run_in=run_in,
-        kind=kind,
-        number=num,
-        title=title,
+        page=page_no, line=int(min(r["line"] for r in head)), lines=[int(r["line"]) for r in head + dup],
+        text=text, size=float(max(r["size"] for r in head)), bold=bf >= 0.8, x0=float(x0),
+        y0=float(min(r["y0"] for r in head)), x1=float(x1), y1=float(max(r["y1"] for r in head)),
+        font=str(first["font"]), run_in=run_in, kind=kind, number=num, title=title,
     )
 
 

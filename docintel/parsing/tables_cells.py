@@ -167,8 +167,33 @@ def cluster_cells(page, clip) -> list[dict]:
     return out
 
 
+def _has_grid(page, clip) -> bool:
+    """At least three distinct vertical rules in ``clip``: a ruled grid worth find_tables."""
+    xs: set[int] = set()
+    for d in page.get_drawings():
+        for it in d["items"]:
+            if it[0] == "l":
+                a, b = it[1], it[2]
+                if abs(a.x - b.x) < 1 and abs(a.y - b.y) > 5 and clip[0] - 2 <= a.x <= clip[2] + 2 and a.y < clip[3] and b.y > clip[1]:
+                    xs.add(round(a.x))
+            elif it[0] == "re":
+                r = it[1]
+                if r.x0 <= clip[2] and r.x1 >= clip[0] and r.y0 < clip[3] and r.y1 > clip[1]:
+                    if r.width < 2 and r.height > 5:
+                        xs.add(round(r.x0))
+                    elif r.width >= 2 and r.height > 5:
+                        xs.update((round(r.x0), round(r.x1)))
+    return len(xs) >= 3
+
+
 def ruled_cells(page, clip) -> tuple[list[dict], tuple | None]:
-    """Cells from ``page.find_tables`` (lines strategy) for a table overlapping ``clip``."""
+    """Cells from ``page.find_tables`` (lines strategy) for a table overlapping ``clip``.
+
+    Only tried when the region has a vertical grid: with ``pymupdf.layout``
+    imported, find_tables (PyMuPDF 2.0) runs the layout model, ~0.7 s per call.
+    """
+    if not _has_grid(page, clip):
+        return [], None
     try:
         found = page.find_tables(clip=clip, strategy="lines")
     except Exception:  # find_tables raises on odd vector content; the clustering fallback remains

@@ -99,7 +99,7 @@ def _title_line(cands: list[Candidate], body: float) -> Candidate | None:
     if not cands:
         return None
     first_page = min(c.page for c in cands)
-    page_c = [c for c in cands if c.page == first_page and len(c.text) > 3]
+    page_c = [c for c in cands if c.page == first_page and len(c.text) > 3 and c.kind is None]
     if not page_c:
         return None
     best = max(page_c, key=lambda c: c.size)
