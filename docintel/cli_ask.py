@@ -90,18 +90,13 @@ def _print_human(result) -> None:
 
 
 def cmd_ask(args, parse_kwargs) -> int:
-    from docintel.api import ask
+    from docintel.api import ask, parse
 
     kw = parse_kwargs(args)
-    result = ask(
-        args.pdf,
-        args.question,
-        backend=_backend_and_fallback(args),
-        max_loops=args.max_loops if args.max_loops is not None else int(pick(None, "max_loops", 1)),
-        top_k=args.top_k,
-        trace_path=args.trace,
-        **kw,
-    )
+    tables = parse(args.pdf, **kw)  # parsed once, shared by ask and the reports
+    result = ask(args.pdf, args.question, backend=_backend_and_fallback(args), tables=tables,
+                 max_loops=args.max_loops if args.max_loops is not None else int(pick(None, "max_loops", 1)),
+                 top_k=args.top_k, trace_path=args.trace, out_dir=kw["out_dir"])
     if args.json:
         print(json.dumps(result.to_json_dict(), indent=2, ensure_ascii=False, default=str))
     else:
@@ -111,7 +106,7 @@ def cmd_ask(args, parse_kwargs) -> int:
         if target:
             from docintel import report
 
-            getattr(report, fn)(result, args.pdf, target)
+            getattr(report, fn)(result, args.pdf, target, tables=tables)
             print(f"{flag}: {target}", file=sys.stderr)
     return 0
 

@@ -203,6 +203,7 @@ def run_loop(
         have = _evidence_keys(passages)
         for ref in answer.pending_references:
             res = loop.resolve(ref, allow_llm=True)
+            res.pass_no = loop_count + 1
             trace.event("resolution", **res.to_dict())
             if res.status == "condition":
                 instructions.append("state_conditions")

@@ -43,9 +43,11 @@ class Resolution:
     target_pages: list[int] = field(default_factory=list)
     reason: str = ""
     passages: list[Passage] = field(default_factory=list)
+    pass_no: int | None = None  # the pass whose answer flagged the reference
 
     def to_dict(self) -> dict:
         return {
+            "pass": self.pass_no,
             "reference": self.ref.raw_text,
             "origin": [self.ref.origin_page, self.ref.origin_line],
             "ref_type": self.ref_type,

@@ -19,7 +19,21 @@ from docintel.schema.document import DocTables
 
 LayoutMode = Literal["auto", "always", "never"]
 LAYOUT_MODES = ("auto", "always", "never")
-PARSER_VERSION = __version__
+
+
+def _code_fingerprint() -> str:
+    """Hash of the parsing package's source: a changed parser never serves stale cached tables,
+    even between releases (the cache key holds the package version *and* this)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:10]
+
+
+PARSER_VERSION = f"{__version__}+{_code_fingerprint()}"
 
 
 def _parse_pymupdf(doc, doc_id: str, *, layout: str, eager_refs: bool, progress, **_) -> DocTables:
