@@ -68,7 +68,7 @@ def test_nist_adds_unnumbered_sections_the_outline_misses(nist):
 def test_nist_duplicate_number_fragments_do_not_become_sections(nist):
     ld = nist.line_df
     p6 = ld[ld.page == 6]
-    assert set(p6[p6.text.str.strip() == "1.1"].role) == {"heading"}  # the artefact belongs to the heading
+    assert set(p6[p6.text.str.strip() == "1.1"].role) <= {"heading"}  # an artefact left by the lines belongs to the heading
     assert (nist.toc_df.title.str.strip() == "").sum() == 0
     assert nist.toc_df.page_start.is_monotonic_increasing
 

@@ -167,53 +167,79 @@ def cluster_cells(page, clip) -> list[dict]:
     return out
 
 
-def _has_grid(page, clip) -> bool:
-    """At least three distinct vertical rules in ``clip``: a ruled grid worth find_tables."""
-    xs: set[int] = set()
+def _segments_in(page, clip) -> tuple[list[tuple], list[tuple]]:
+    """Horizontal (y, x0, x1) and vertical (x, y0, y1) rule segments inside ``clip``."""
+    hs, vs = [], []
     for d in page.get_drawings():
         for it in d["items"]:
             if it[0] == "l":
                 a, b = it[1], it[2]
-                if abs(a.x - b.x) < 1 and abs(a.y - b.y) > 5 and clip[0] - 2 <= a.x <= clip[2] + 2 and a.y < clip[3] and b.y > clip[1]:
-                    xs.add(round(a.x))
+                edges = [(a.x, a.y, b.x, b.y)]
             elif it[0] == "re":
                 r = it[1]
-                if r.x0 <= clip[2] and r.x1 >= clip[0] and r.y0 < clip[3] and r.y1 > clip[1]:
-                    if r.width < 2 and r.height > 5:
-                        xs.add(round(r.x0))
-                    elif r.width >= 2 and r.height > 5:
-                        xs.update((round(r.x0), round(r.x1)))
-    return len(xs) >= 3
+                if r.width < 2 or r.height < 2:  # a rule drawn as a thin filled rectangle
+                    edges = [((r.x0 + r.x1) / 2, r.y0, (r.x0 + r.x1) / 2, r.y1)] if r.width < 2 else [
+                        (r.x0, (r.y0 + r.y1) / 2, r.x1, (r.y0 + r.y1) / 2)]
+                else:
+                    edges = [(r.x0, r.y0, r.x1, r.y0), (r.x0, r.y1, r.x1, r.y1), (r.x0, r.y0, r.x0, r.y1),
+                             (r.x1, r.y0, r.x1, r.y1)]
+            else:
+                continue
+            for x0, y0, x1, y1 in edges:
+                if abs(y1 - y0) < 1.5 and abs(x1 - x0) > 10 and clip[1] - 2 <= y0 <= clip[3] + 2:
+                    hs.append(((y0 + y1) / 2, min(x0, x1), max(x0, x1)))
+                elif abs(x1 - x0) < 1.5 and abs(y1 - y0) > 5 and clip[0] - 2 <= x0 <= clip[2] + 2:
+                    lo, hi = min(y0, y1), max(y0, y1)
+                    if hi > clip[1] and lo < clip[3]:
+                        vs.append(((x0 + x1) / 2, lo, hi))
+    return hs, vs
+
+
+def _cluster(values: list[float], tol: float = 2.0) -> list[float]:
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or v - out[-1] > tol:
+            out.append(v)
+    return out
 
 
 def ruled_cells(page, clip) -> tuple[list[dict], tuple | None]:
-    """Cells from ``page.find_tables`` (lines strategy) for a table overlapping ``clip``.
+    """Cells of a fully ruled grid (vertical and horizontal rules) in ``clip``.
 
-    Only tried when the region has a vertical grid: with ``pymupdf.layout``
-    imported, find_tables (PyMuPDF 2.0) runs the layout model, ~0.7 s per call.
+    Row and column boundaries are the rules themselves; a cell's text is the
+    words whose centres fall inside it. (PyMuPDF 2.0's ``find_tables`` runs the
+    layout model once ``pymupdf.layout`` is imported and returned garbled cell
+    text such as "258 ." for "25.8" in our tests, so the grid is read here.)
     """
-    if not _has_grid(page, clip):
+    hs, vs = _segments_in(page, clip)
+    xs = _cluster([v[0] for v in vs])
+    if len(xs) < 3:
         return [], None
-    try:
-        found = page.find_tables(clip=clip, strategy="lines")
-    except Exception:  # find_tables raises on odd vector content; the clustering fallback remains
+    left, right = xs[0], xs[-1]
+    ys = _cluster([h[0] for h in hs if h[1] <= left + 3 and h[2] >= right - 3])
+    top = min(v[1] for v in vs)
+    ys = [y for y in ys if y >= top - 2]
+    if len(ys) < 3:
         return [], None
-    best = max(found.tables, key=lambda t: (t.bbox[3] - t.bbox[1]) * (t.bbox[2] - t.bbox[0]), default=None)
-    if best is None or best.col_count < 2 or best.row_count < 2:
-        return [], None
-    data = best.extract()
-    external = bool(getattr(best.header, "external", False))
+    words = page.get_text("words")
     out = []
-    for i, row in enumerate(best.rows):
-        texts = [re.sub(r"\s+", " ", t or "").strip() for t in data[i]]
-        label = next((t for t in texts if t), None)
-        for j, bb in enumerate(row.cells):
-            if bb is None:
-                continue
-            out.append({"row": i, "col": j, "text": texts[j] if j < len(texts) else "",
-                        "is_header": i == 0 and not external, "row_label": label,
+    r_out = 0
+    for i in range(len(ys) - 1):
+        row = []
+        for j in range(len(xs) - 1):
+            ws = [w for w in words if xs[j] <= (w[0] + w[2]) / 2 <= xs[j + 1] and ys[i] <= (w[1] + w[3]) / 2 <= ys[i + 1]]
+            ws.sort(key=lambda w: (round(w[1]), w[0]))
+            row.append((" ".join(w[4] for w in ws), (xs[j], ys[i], xs[j + 1], ys[i + 1])))
+        if not any(t for t, _ in row):
+            continue
+        label = next((t for t, _ in row if t), None)
+        for j, (t, bb) in enumerate(row):
+            out.append({"row": r_out, "col": j, "text": t, "is_header": r_out == 0, "row_label": label,
                         "x0": bb[0], "y0": bb[1], "x1": bb[2], "y1": bb[3]})
-    return out, tuple(best.bbox)
+        r_out += 1
+    if r_out < 2:
+        return [], None
+    return out, (left, ys[0], right, ys[-1])
 
 
 def _n_rows(cells: list[dict]) -> int:

@@ -95,7 +95,7 @@ def _cover_pages(line_df: pd.DataFrame, body: float) -> set[int]:
 
 
 def _title_line(cands: list[Candidate], body: float) -> Candidate | None:
-    """The document title: the largest line on the first text page, clearly above body size."""
+    """The document title: on the first text page, above any numbered heading, clearly the largest text."""
     if not cands:
         return None
     first_page = min(c.page for c in cands)
@@ -103,7 +103,11 @@ def _title_line(cands: list[Candidate], body: float) -> Candidate | None:
     if not page_c:
         return None
     best = max(page_c, key=lambda c: c.size)
-    return best if best.size >= 1.3 * body else None
+    others = [c.size for c in cands if c is not best and c.bold and len(c.text) > 3]
+    first_numbered = min((c.y0 for c in cands if c.page == first_page and c.kind), default=1e9)
+    if best.size < 1.3 * body or best.y0 > first_numbered or (others and best.size < max(others) + 1):
+        return None
+    return best
 
 
 def _match(title: str, number: str | None, cands: list[Candidate], pages: list[int]) -> Candidate | None:

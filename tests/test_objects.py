@@ -1,0 +1,130 @@
+"""object_registry and cell_df: captions, regions, equations, appendices, bibliography, table cells."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from docintel.parsing import parse_document
+from docintel.parsing.pymupdf_backend import parse_with_pymupdf
+
+PDFS = Path(__file__).resolve().parents[1] / "pdfs"
+SHARED = Path(os.environ.get("DOCINTEL_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+BODY = "Body text of the section that runs on for a while and ends with a full stop."
+
+
+@pytest.fixture(scope="module")
+def nist():
+    return parse_document(PDFS / "nist_sp800-106.pdf", layout="never", out_dir=None, use_cache=False)
+
+
+def _reload(doc: pymupdf.Document) -> pymupdf.Document:
+    return pymupdf.open("pdf", doc.tobytes())
+
+
+def _ruled_table_doc() -> pymupdf.Document:
+    """A page with a caption above a fully ruled 3x3 table, then prose mentioning it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), "1 Results", fontname="hebo", fontsize=14)
+    page.insert_text((72, 110), "Table 1: Scores of the variants.", fontname="helv", fontsize=10)
+    xs, ys = [72, 200, 330, 460], [120, 140, 160, 180]
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]))
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y))
+    rows = [["Variant", "BLEU", "PPL"], ["(A)", "25.8", "4.92"], ["(E)", "25.7", "4.95"]]
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            page.insert_text((xs[j] + 4, ys[i] + 14), cell, fontname="helv", fontsize=10)
+    page.insert_text((72, 220), "As shown in Table 1 the variants are close. " + BODY[:30], fontname="helv", fontsize=10)
+    page.insert_text((72, 240), "Table 1 summarizes the scores and is not a caption.", fontname="helv", fontsize=10)
+    return _reload(doc)
+
+
+def test_nist_figure_and_appendix_are_registered(nist):
+    reg = nist.object_registry.set_index("object_key")
+    fig = reg.loc["figure:1"]
+    assert fig.page == 12 and fig.caption.startswith("Figure 1")
+    assert fig.y1 - fig.y0 > 50  # the region covers the drawing, not just the caption line
+    appendix = nist.object_registry[nist.object_registry.object_type == "appendix"]
+    assert len(appendix) == 1 and appendix.iloc[0].page == 17
+    ld = nist.line_df
+    cap = ld[(ld.page == 12) & ld.text.str.startswith("Figure 1")]
+    assert set(cap.role) == {"caption"} and set(cap.object_key) == {"figure:1"}
+
+
+def test_nist_bibliography_entries_have_bracketed_keys(nist):
+    bib = nist.object_registry[nist.object_registry.object_type == "bib"]
+    assert {"FIPS 180-3", "FIPS 186-3", "SP 800-90"} <= set(bib.object_id)
+    assert (bib.page == 16).all()
+
+
+def test_prose_mentions_are_not_captions_and_ruled_table_has_cells():
+    tables = parse_with_pymupdf(_ruled_table_doc(), "gen", layout_mode="never")
+    reg = tables.object_registry
+    assert list(reg.object_key) == ["table:1"]
+    t = reg.iloc[0]
+    assert (t.n_rows, t.n_cols) == (3, 3) and t.line_start == 2
+    cells = tables.cell_df
+    header = cells[cells.is_header].sort_values("col")
+    assert list(header.text) == ["Variant", "BLEU", "PPL"]
+    row_e = cells[cells.row_label == "(E)"].sort_values("col")
+    assert list(row_e.text) == ["(E)", "25.7", "4.95"]
+    ld = tables.line_df
+    assert set(ld[ld.text == "25.7"].role) == {"table"}
+    assert ld[ld.text.str.startswith("As shown")].object_key.isna().all()  # prose below the grid is not in it
+
+
+def test_equation_number_at_right_margin():
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), BODY, fontname="helv", fontsize=10)
+    page.insert_text((220, 120), "E = m c^2 + softmax(QK)", fontname="helv", fontsize=10)
+    page.insert_text((500, 120), "(1)", fontname="helv", fontsize=10)
+    page.insert_text((72, 160), "where (2) in prose at the left is not an equation label.", fontname="helv", fontsize=10)
+    tables = parse_with_pymupdf(_reload(doc), "gen", layout_mode="never")
+    reg = tables.object_registry
+    assert list(reg.object_key) == ["equation:1"]
+    assert "softmax" in reg.iloc[0].caption
+    assert set(tables.line_df[tables.line_df.object_key == "equation:1"].role) == {"formula"}
+
+
+def test_numbered_bibliography_and_appendix_after_references():
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    y = 80
+    for text, font, size in [
+        ("1 Introduction", "hebo", 14), (BODY + " See [2].", "helv", 10), ("References", "hebo", 14),
+        ("[1] A. Author. A first title. Journal, 2001.", "helv", 10),
+        ("[2] B. Author. A second title that is long enough", "helv", 10), ("to wrap. Journal, 2002.", "helv", 10),
+        ("Appendix A: Proofs", "hebo", 14), (BODY, "helv", 10),
+    ]:
+        page.insert_text((72 if not text.startswith("to wrap") else 90, y), text, fontname=font, fontsize=size)
+        y += size * 1.8
+    tables = parse_with_pymupdf(_reload(doc), "gen", layout_mode="never")
+    reg = tables.object_registry.set_index("object_key")
+    assert reg.loc["bib:2"].caption.endswith("Journal, 2002.") and reg.loc["bib:2"].line_end > reg.loc["bib:2"].line_start
+    assert reg.loc["appendix:A"].label == "Appendix A"
+    assert "bib:3" not in reg.index
+
+
+@pytest.mark.skipif(not (SHARED / "eval" / "pdfs" / "attention_1706.03762v7.pdf").exists(), reason="shared PDFs absent")
+def test_borderless_table_row_groups_select_rows():
+    tables = parse_document(SHARED / "eval" / "pdfs" / "attention_1706.03762v7.pdf", layout="never", out_dir=None,
+                            use_cache=False)
+    reg = tables.object_registry.set_index("object_key")
+    assert {"table:1", "table:2", "table:3", "table:4", "equation:1", "equation:3", "figure:5"} <= set(reg.index)
+    assert reg.loc["table:3"].page == 9
+    cells = tables.cell_df[tables.cell_df.object_key == "table:3"]
+    header = cells[cells.is_header].sort_values("col").text.tolist()
+    assert "BLEU (dev)" in header and "PPL (dev)" in header
+    e = cells[cells.row_label == "(E)"]
+    assert e.row.nunique() == 1 and "4.92" in set(e.text)
+    assert cells[cells.row_label == "(A)"].row.nunique() == 4  # the group label applies to its sub-rows
+    big = cells[cells.row_label == "big"]
+    bleu_col = cells[cells.is_header & (cells.text == "BLEU (dev)")].col.iloc[0]
+    assert big[big.col == bleu_col].text.iloc[0] == "26.4"
