@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, create_model
 from docintel.errors import LLMError, LLMOutputError, MissingDependencyError, UsageError
 from docintel.generation import prompts
 from docintel.generation.errors import LLMAuthError, LLMTimeoutError, LLMUnreachableError
+from docintel.generation.safety import as_base, grammar_safe_model, merge_detected_references
 from docintel.generation.validator import validate_answer
 from docintel.schema.answer import ReferenceAwareAnswer
 from docintel.schema.evidence import ParsedQuestion, Passage
@@ -100,6 +101,8 @@ class OpenAIBackend:
             self.max_tokens = int(pick(max_tokens, "max_tokens", 1500))
             self.temperature = float(pick(temperature, "temperature", 0.0))
             self.context_window = int(pick(context_window, "context_window", 8192))
+            # llama.cpp servers compile the tool schema to a grammar and crash on long strings.
+            self.schema_max_string = int(pick(None, "schema_max_string", 1000))
         except ValueError as exc:
             raise UsageError(f"bad numeric setting for the 'openai' backend: {exc}") from exc
         self.http_retries = http_retries
@@ -144,14 +147,15 @@ class OpenAIBackend:
         self._raw = []
         where = self.base_url or "the OpenAI API"
         try:
-            return client.chat.completions.create_with_completion(
+            result, completion = client.chat.completions.create_with_completion(
                 model=self.model,
                 messages=messages,
-                response_model=response_model,
+                response_model=grammar_safe_model(response_model, self.schema_max_string),
                 max_retries=self.max_retries,
                 max_tokens=max_tokens,
                 temperature=self.temperature,
             )
+            return as_base(result, response_model), completion
         except Exception as exc:  # classify: API failure (wrapped by instructor or not) vs bad output
             cause: BaseException | None = exc
             while cause is not None and not isinstance(cause, openai.APIError):
@@ -222,6 +226,9 @@ class OpenAIBackend:
             )
         answer, problems = validate_answer(answer, passages)
         self.last_call_info["validation_problems"] = problems
+        # Small models often cite 'see Table 3' without flagging it: the detector adds it.
+        answer, added = merge_detected_references(answer, passages, question)
+        self.last_call_info["detector_references"] = added
         return answer
 
     def resolve_reference(self, raw_text: str, origin_context: str, sections: list[dict]) -> str | None:

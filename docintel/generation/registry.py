@@ -20,6 +20,12 @@ def _openai(**options) -> LLMBackend:
     return OpenAIBackend(**options)
 
 
+def _local(**options) -> LLMBackend:
+    from docintel.generation.local_backend import LocalBackend
+
+    return LocalBackend(**options)
+
+
 def _fake(**options) -> LLMBackend:
     from docintel.generation.fakes import FakeBackend
 
@@ -28,6 +34,7 @@ def _fake(**options) -> LLMBackend:
 
 register("offline", _offline)
 register("openai", _openai)
+register("local", _local)
 register("fake", _fake)
 
 
