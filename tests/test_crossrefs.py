@@ -47,9 +47,18 @@ def test_classify_reference(text, expected):
 
 
 def test_lists_and_ranges_expand_to_one_row_per_target():
-    lines = pd.DataFrame({"page": [1, 1, 1, 1], "line": [1, 2, 3, 4], "text": [
-        "see Sections 3 and", "4 for the proofs and [3, 7] for background.",
-        "paragraphs (g) through (l) of this AD apply.", "Table 3: a caption line mentions itself."]})
+    lines = pd.DataFrame(
+        {
+            "page": [1, 1, 1, 1],
+            "line": [1, 2, 3, 4],
+            "text": [
+                "see Sections 3 and",
+                "4 for the proofs and [3, 7] for background.",
+                "paragraphs (g) through (l) of this AD apply.",
+                "Table 3: a caption line mentions itself.",
+            ],
+        }
+    )
     refs = extract_references(lines, "d")
     assert set(refs.source) == {"regex"} and set(refs.doc_id) == {"d"}
     sec = refs[refs.ref_type == "section"]
@@ -60,8 +69,12 @@ def test_lists_and_ranges_expand_to_one_row_per_target():
 
 
 def test_prose_mention_is_not_a_sub_selector():
-    refs = extract_references(pd.DataFrame({"page": [2], "line": [5], "text": ["as shown in Table 3 the model"]}), "d")
-    assert list(zip(refs.ref_type, refs.ref_target, refs.sub_selector.isna())) == [("table", "3", True)]
+    refs = extract_references(
+        pd.DataFrame({"page": [2], "line": [5], "text": ["as shown in Table 3 the model"]}), "d"
+    )
+    assert list(zip(refs.ref_type, refs.ref_target, refs.sub_selector.isna(), strict=False)) == [
+        ("table", "3", True)
+    ]
     assert (refs.origin_page.iloc[0], refs.origin_line.iloc[0]) == (2, 5)
 
 
@@ -83,7 +96,9 @@ def _linked_doc() -> pymupdf.Document:
     words = {w[4]: pymupdf.Rect(w[:4]) for w in p1.get_text("words")}
     sec = words["Section"] | words["2"]
     p1.insert_link({"kind": pymupdf.LINK_GOTO, "from": sec, "page": 1, "to": pymupdf.Point(72, 70)})
-    p1.insert_link({"kind": pymupdf.LINK_URI, "from": words["https://example.org"], "uri": "https://example.org"})
+    p1.insert_link(
+        {"kind": pymupdf.LINK_URI, "from": words["https://example.org"], "uri": "https://example.org"}
+    )
     return pymupdf.open("pdf", doc.tobytes())
 
 
@@ -93,17 +108,24 @@ def test_native_links_toc_anchors_and_registry_rows():
     links = x[x.source == "native_link"]
     internal = links[links.ref_type != "external"].iloc[0]
     assert (internal.anchor_text, internal.ref_type, internal.ref_target) == ("Section 2", "section", "2")
-    assert (internal.origin_page, internal.origin_line, internal.target_page, internal.target_line) == (1, 2, 2, 1)
+    assert (internal.origin_page, internal.origin_line, internal.target_page, internal.target_line) == (
+        1,
+        2,
+        2,
+        1,
+    )
     uri = links[links.ref_type == "external"].iloc[0]
     assert uri.ref_target == "https://example.org" and uri.origin_line == 3 and pd.isna(uri.target_page)
     anchors = x[x.source == "toc_anchor"]
     assert set(anchors.ref_target) == {"1", "2"} and set(anchors.ref_type) == {"section"}
     reg = x[x.source == "object_registry"]
-    assert list(zip(reg.ref_type, reg.ref_target, reg.target_page)) == [("table", "1", 2)]
+    assert list(zip(reg.ref_type, reg.ref_target, reg.target_page, strict=False)) == [("table", "1", 2)]
     assert not (x.source == "regex").any()  # regex rows only on demand
 
 
 def test_eager_refs_add_regex_rows():
     tables = parse_with_pymupdf(_linked_doc(), "gen", layout_mode="never", eager_refs=True)
     rx = tables.cross_ref_df[tables.cross_ref_df.source == "regex"]
-    assert ("section", "2", 1, 2) in set(zip(rx.ref_type, rx.ref_target, rx.origin_page, rx.origin_line))
+    assert ("section", "2", 1, 2) in set(
+        zip(rx.ref_type, rx.ref_target, rx.origin_page, rx.origin_line, strict=False)
+    )

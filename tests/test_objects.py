@@ -40,8 +40,12 @@ def _ruled_table_doc() -> pymupdf.Document:
     for i, row in enumerate(rows):
         for j, cell in enumerate(row):
             page.insert_text((xs[j] + 4, ys[i] + 14), cell, fontname="helv", fontsize=10)
-    page.insert_text((72, 220), "As shown in Table 1 the variants are close. " + BODY[:30], fontname="helv", fontsize=10)
-    page.insert_text((72, 240), "Table 1 summarizes the scores and is not a caption.", fontname="helv", fontsize=10)
+    page.insert_text(
+        (72, 220), "As shown in Table 1 the variants are close. " + BODY[:30], fontname="helv", fontsize=10
+    )
+    page.insert_text(
+        (72, 240), "Table 1 summarizes the scores and is not a caption.", fontname="helv", fontsize=10
+    )
     return _reload(doc)
 
 
@@ -85,7 +89,9 @@ def test_equation_number_at_right_margin():
     page.insert_text((72, 80), BODY, fontname="helv", fontsize=10)
     page.insert_text((220, 120), "E = m c^2 + softmax(QK)", fontname="helv", fontsize=10)
     page.insert_text((500, 120), "(1)", fontname="helv", fontsize=10)
-    page.insert_text((72, 160), "where (2) in prose at the left is not an equation label.", fontname="helv", fontsize=10)
+    page.insert_text(
+        (72, 160), "where (2) in prose at the left is not an equation label.", fontname="helv", fontsize=10
+    )
     tables = parse_with_pymupdf(_reload(doc), "gen", layout_mode="never")
     reg = tables.object_registry
     assert list(reg.object_key) == ["equation:1"]
@@ -98,26 +104,40 @@ def test_numbered_bibliography_and_appendix_after_references():
     page = doc.new_page(width=595, height=842)
     y = 80
     for text, font, size in [
-        ("1 Introduction", "hebo", 14), (BODY + " See [2].", "helv", 10), ("References", "hebo", 14),
+        ("1 Introduction", "hebo", 14),
+        (BODY + " See [2].", "helv", 10),
+        ("References", "hebo", 14),
         ("[1] A. Author. A first title. Journal, 2001.", "helv", 10),
-        ("[2] B. Author. A second title that is long enough", "helv", 10), ("to wrap. Journal, 2002.", "helv", 10),
-        ("Appendix A: Proofs", "hebo", 14), (BODY, "helv", 10),
+        ("[2] B. Author. A second title that is long enough", "helv", 10),
+        ("to wrap. Journal, 2002.", "helv", 10),
+        ("Appendix A: Proofs", "hebo", 14),
+        (BODY, "helv", 10),
     ]:
-        page.insert_text((72 if not text.startswith("to wrap") else 90, y), text, fontname=font, fontsize=size)
+        page.insert_text(
+            (72 if not text.startswith("to wrap") else 90, y), text, fontname=font, fontsize=size
+        )
         y += size * 1.8
     tables = parse_with_pymupdf(_reload(doc), "gen", layout_mode="never")
     reg = tables.object_registry.set_index("object_key")
-    assert reg.loc["bib:2"].caption.endswith("Journal, 2002.") and reg.loc["bib:2"].line_end > reg.loc["bib:2"].line_start
+    assert (
+        reg.loc["bib:2"].caption.endswith("Journal, 2002.")
+        and reg.loc["bib:2"].line_end > reg.loc["bib:2"].line_start
+    )
     assert reg.loc["appendix:A"].label == "Appendix A"
     assert "bib:3" not in reg.index
 
 
-@pytest.mark.skipif(not (SHARED / "eval" / "pdfs" / "attention_1706.03762v7.pdf").exists(), reason="shared PDFs absent")
+@pytest.mark.skipif(
+    not (SHARED / "eval" / "pdfs" / "attention_1706.03762v7.pdf").exists(), reason="shared PDFs absent"
+)
 def test_borderless_table_row_groups_select_rows():
-    tables = parse_document(SHARED / "eval" / "pdfs" / "attention_1706.03762v7.pdf", layout="never", out_dir=None,
-                            use_cache=False)
+    tables = parse_document(
+        SHARED / "eval" / "pdfs" / "attention_1706.03762v7.pdf", layout="never", out_dir=None, use_cache=False
+    )
     reg = tables.object_registry.set_index("object_key")
-    assert {"table:1", "table:2", "table:3", "table:4", "equation:1", "equation:3", "figure:5"} <= set(reg.index)
+    assert {"table:1", "table:2", "table:3", "table:4", "equation:1", "equation:3", "figure:5"} <= set(
+        reg.index
+    )
     assert reg.loc["table:3"].page == 9
     cells = tables.cell_df[tables.cell_df.object_key == "table:3"]
     header = cells[cells.is_header].sort_values("col").text.tolist()

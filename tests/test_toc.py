@@ -68,7 +68,9 @@ def test_nist_adds_unnumbered_sections_the_outline_misses(nist):
 def test_nist_duplicate_number_fragments_do_not_become_sections(nist):
     ld = nist.line_df
     p6 = ld[ld.page == 6]
-    assert set(p6[p6.text.str.strip() == "1.1"].role) <= {"heading"}  # an artefact left by the lines belongs to the heading
+    assert set(p6[p6.text.str.strip() == "1.1"].role) <= {
+        "heading"
+    }  # an artefact left by the lines belongs to the heading
     assert (nist.toc_df.title.str.strip() == "").sum() == 0
     assert nist.toc_df.page_start.is_monotonic_increasing
 
@@ -110,11 +112,20 @@ def test_faa_paragraph_headings_nest_under_the_section_sign(faa):
 
 
 def test_numbered_headings_without_outline():
-    doc = _doc([
-        [("1 Introduction", "hebo", 14), (BODY, "helv", 10), ("2 Method", "hebo", 14), (BODY, "helv", 10),
-         ("2.1 Data", "hebo", 12), (BODY, "helv", 10), ("1. a numbered list item in the body", "helv", 10)],
-        [("3 Results", "hebo", 14), (BODY, "helv", 10)],
-    ])
+    doc = _doc(
+        [
+            [
+                ("1 Introduction", "hebo", 14),
+                (BODY, "helv", 10),
+                ("2 Method", "hebo", 14),
+                (BODY, "helv", 10),
+                ("2.1 Data", "hebo", 12),
+                (BODY, "helv", 10),
+                ("1. a numbered list item in the body", "helv", 10),
+            ],
+            [("3 Results", "hebo", 14), (BODY, "helv", 10)],
+        ]
+    )
     tables = parse_with_pymupdf(doc, "gen", layout_mode="never")
     t = tables.toc_df.set_index("toc_id")
     assert list(t.index) == ["1", "2", "2.1", "3"]
@@ -127,12 +138,23 @@ def test_numbered_headings_without_outline():
 
 
 def test_printed_contents_page_maps_labels_to_physical_pages():
-    doc = _doc([
-        [("Contents", "hebo", 14), ("1 Introduction ........................ 1", "helv", 10),
-         ("2 Background ........................ 2", "helv", 10), ("2.1 Prior Work ..................... 2", "helv", 10)],
-        [("1 Introduction", "helv", 10), (BODY, "helv", 10)],
-        [("2 Background", "helv", 10), (BODY, "helv", 10), ("2.1 Prior Work", "helv", 10), (BODY, "helv", 10)],
-    ])
+    doc = _doc(
+        [
+            [
+                ("Contents", "hebo", 14),
+                ("1 Introduction ........................ 1", "helv", 10),
+                ("2 Background ........................ 2", "helv", 10),
+                ("2.1 Prior Work ..................... 2", "helv", 10),
+            ],
+            [("1 Introduction", "helv", 10), (BODY, "helv", 10)],
+            [
+                ("2 Background", "helv", 10),
+                (BODY, "helv", 10),
+                ("2.1 Prior Work", "helv", 10),
+                (BODY, "helv", 10),
+            ],
+        ]
+    )
     lines = parse_with_pymupdf(doc, "gen", layout_mode="never").line_df
     lines["role"] = "body"
     page_df = pd.DataFrame({"page": [1, 2, 3], "printed_label": [None, "1", "2"]})
@@ -141,9 +163,9 @@ def test_printed_contents_page_maps_labels_to_physical_pages():
     assert set(toc_df.source) == {"contents_page"}
     assert (t.loc["1"].page_start, t.loc["2"].page_start, t.loc["2.1"].page_start) == (2, 3, 3)
     assert t.loc["2.1"].line_start == 3 and t.loc["2.1"].parent_id == "2"
-    assert set(marked[marked.page == 1].text.str.contains(r"\.\.\.") & (marked[marked.page == 1].role == "toc_entry")) >= {
-        True
-    }
+    assert set(
+        marked[marked.page == 1].text.str.contains(r"\.\.\.") & (marked[marked.page == 1].role == "toc_entry")
+    ) >= {True}
 
 
 def test_rotated_and_tiny_text_is_not_a_heading():

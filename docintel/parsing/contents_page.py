@@ -40,11 +40,8 @@ def find_entries(line_df: pd.DataFrame) -> pd.DataFrame:
             if _LIST_OF.match(title_raw) and kind is None:
                 # "Figure 1: ..." entries of a list of figures are objects, not sections
                 continue
-            if kind == "decimal":
-                level = num.count(".") + 1
-            else:
-                # indentation gives the level of unnumbered entries
-                level = 1 + int(round((r.x0 - x_min) / 18.0))
+            # numbered entries: depth of the number; unnumbered ones: their indentation
+            level = num.count(".") + 1 if kind == "decimal" else 1 + int(round((r.x0 - x_min) / 18.0))
             rows.append(
                 {
                     "page": int(page_no),

@@ -58,8 +58,12 @@ def _classify_link(anchor: str, line_text: str, target_page: int | None, bib_pag
     pos = line_text.find(anchor) if anchor else -1
     if pos >= 0:
         lo = max(0, pos - 20)
-        for r in find_references(line_text[lo: pos + len(anchor) + 1]):
-            if r["start"] <= pos - lo + len(anchor) and r["end"] >= pos - lo and (not a or r["ref_target"] == a):
+        for r in find_references(line_text[lo : pos + len(anchor) + 1]):
+            if (
+                r["start"] <= pos - lo + len(anchor)
+                and r["end"] >= pos - lo
+                and (not a or r["ref_target"] == a)
+            ):
                 return r["ref_type"], r["ref_target"], r["sub_selector"]
     if re.fullmatch(r"[0-9]+(?:\.[0-9]+)+", a):
         return "section", a, None
@@ -85,34 +89,65 @@ def parse_time_refs(doc, line_df, toc_df, registry, doc_id: str) -> pd.DataFrame
             rect = tuple(lk["from"])
             # the words whose centres lie under the link rectangle (get_textbox is ~100x slower)
             anchor = " ".join(
-                w[4] for w in words
+                w[4]
+                for w in words
                 if rect[0] <= (w[0] + w[2]) / 2 <= rect[2] and rect[1] <= (w[1] + w[3]) / 2 <= rect[3]
             )
             origin = _line_at(pl, rect)
-            row = {"origin_page": page_no, "origin_line": int(origin.line) if origin is not None else None,
-                   "anchor_text": anchor or None, "source": "native_link"}
+            row = {
+                "origin_page": page_no,
+                "origin_line": int(origin.line) if origin is not None else None,
+                "anchor_text": anchor or None,
+                "source": "native_link",
+            }
             kind = lk.get("kind")
-            if kind == _LINK_URI or kind == _LINK_GOTOR:
+            if kind in (_LINK_URI, _LINK_GOTOR):
                 row.update(ref_type="external", ref_target=lk.get("uri") or lk.get("file"))
-            elif kind in (_LINK_GOTO, _LINK_NAMED) and lk.get("page", -1) is not None and lk.get("page", -1) >= 0:
+            elif (
+                kind in (_LINK_GOTO, _LINK_NAMED)
+                and lk.get("page", -1) is not None
+                and lk.get("page", -1) >= 0
+            ):
                 tp = int(lk["page"]) + 1
                 to = lk.get("to")
                 line_text = str(origin.text) if origin is not None else anchor
                 ref_type, target, sub = _classify_link(anchor, line_text, tp, bib_pages)
-                row.update(ref_type=ref_type, ref_target=target, sub_selector=sub, target_page=tp,
-                           target_line=_target_line(by_page.get(tp, empty), float(to.y) if to is not None else None))
+                row.update(
+                    ref_type=ref_type,
+                    ref_target=target,
+                    sub_selector=sub,
+                    target_page=tp,
+                    target_line=_target_line(by_page.get(tp, empty), float(to.y) if to is not None else None),
+                )
             else:
                 continue
             rows.append(row)
     for t in toc_df.itertuples():
-        rows.append({"origin_page": t.page_start, "origin_line": t.line_start,
-                     "anchor_text": f"{t.number or ''} {t.title}".strip(), "ref_type": "section",
-                     "ref_target": t.toc_id, "target_page": t.page_start, "target_line": t.line_start,
-                     "source": "toc_anchor"})
+        rows.append(
+            {
+                "origin_page": t.page_start,
+                "origin_line": t.line_start,
+                "anchor_text": f"{t.number or ''} {t.title}".strip(),
+                "ref_type": "section",
+                "ref_target": t.toc_id,
+                "target_page": t.page_start,
+                "target_line": t.line_start,
+                "source": "toc_anchor",
+            }
+        )
     for o in registry.itertuples():
-        rows.append({"origin_page": o.page, "origin_line": o.line_start, "anchor_text": o.label,
-                     "ref_type": o.object_type, "ref_target": o.object_id, "target_page": o.page,
-                     "target_line": o.line_start, "source": "object_registry"})
+        rows.append(
+            {
+                "origin_page": o.page,
+                "origin_line": o.line_start,
+                "anchor_text": o.label,
+                "ref_type": o.object_type,
+                "ref_target": o.object_id,
+                "target_page": o.page,
+                "target_line": o.line_start,
+                "source": "object_registry",
+            }
+        )
     if not rows:
         return CROSS_REF_DF.empty()
     df = pd.DataFrame(rows)
@@ -141,7 +176,16 @@ def extract_references(lines: pd.DataFrame, doc_id: str) -> pd.DataFrame:
         for r in find_references(text + tail):
             if r["start"] >= len(text):
                 continue
-            rows.append({"doc_id": doc_id, "origin_page": int(pages[k]), "origin_line": int(nums[k]),
-                         "anchor_text": r["anchor_text"], "ref_type": r["ref_type"], "ref_target": r["ref_target"],
-                         "sub_selector": r["sub_selector"], "source": "regex"})
+            rows.append(
+                {
+                    "doc_id": doc_id,
+                    "origin_page": int(pages[k]),
+                    "origin_line": int(nums[k]),
+                    "anchor_text": r["anchor_text"],
+                    "ref_type": r["ref_type"],
+                    "ref_target": r["ref_target"],
+                    "sub_selector": r["sub_selector"],
+                    "source": "regex",
+                }
+            )
     return CROSS_REF_DF.conform(pd.DataFrame(rows)) if rows else CROSS_REF_DF.empty()

@@ -60,6 +60,7 @@ def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
     """
     boldfrac = np.zeros(len(line_df))
     rotated = np.zeros(len(line_df), dtype=bool)
+    lead: list[str | None] = [None] * len(line_df)
     pos = {idx: i for i, idx in enumerate(line_df.index)}
     for page_no, grp in line_df.groupby("page"):
         try:
@@ -67,6 +68,7 @@ def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
         except Exception:  # a page the backend could not read: keep defaults
             continue
         spans = []
+        texts = []
         for b in d["blocks"]:
             for ln in b.get("lines", []):
                 rot = abs(ln["dir"][1]) > 0.2
@@ -76,14 +78,17 @@ def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
                         x0, y0, x1, y1 = s["bbox"]
                         bold = bool(s["flags"] & 16) or is_bold_font(s["font"])
                         spans.append(((x0 + x1) / 2, (y0 + y1) / 2, n, bold, rot))
+                        texts.append(s["text"])
         if not spans:
             continue
         arr = np.array([(a, b, c, float(e), float(f)) for a, b, c, e, f in spans])
         box = grp[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
         # spans x lines: which span centres fall inside which line boxes
         inside = (
-            (arr[None, :, 0] >= box[:, None, 0] - 1) & (arr[None, :, 0] <= box[:, None, 2] + 1)
-            & (arr[None, :, 1] >= box[:, None, 1] - 1) & (arr[None, :, 1] <= box[:, None, 3] + 1)
+            (arr[None, :, 0] >= box[:, None, 0] - 1)
+            & (arr[None, :, 0] <= box[:, None, 2] + 1)
+            & (arr[None, :, 1] >= box[:, None, 1] - 1)
+            & (arr[None, :, 1] <= box[:, None, 3] + 1)
         )
         n = inside * arr[None, :, 2]
         tot = n.sum(axis=1)
@@ -98,7 +103,19 @@ def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
         ix = [pos[i] for i in grp.index]
         boldfrac[ix] = bfrac
         rotated[ix] = rot.astype(bool) | tall
-    return pd.DataFrame({"boldfrac": boldfrac, "rotated": rotated}, index=line_df.index)
+        # a bold lead-in inside one line ("Acknowledgements We thank ..."): the run-in heading text
+        for row_i, line_i in enumerate(ix):
+            if 0.0 < bfrac[row_i] < 0.8:
+                order = sorted(np.flatnonzero(inside[row_i]), key=lambda k: arr[k, 0])
+                head = []
+                for k in order:
+                    if not arr[k, 3]:
+                        break
+                    head.append(texts[k])
+                text = "".join(head).strip()
+                if len(text) >= 3 and len(head) < len(order):
+                    lead[line_i] = text
+    return pd.DataFrame({"boldfrac": boldfrac, "rotated": rotated, "lead": lead}, index=line_df.index)
 
 
 def body_size(line_df: pd.DataFrame) -> float:
@@ -157,7 +174,11 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
         for g in groups[-8:]:  # sorted by y1: only recent groups can share the baseline
             h = g[0]
             m = max(h["size"], r["size"])
-            if abs(h["y1"] - r["y1"]) <= 0.35 * m and abs(h["y0"] - r["y0"]) <= 0.6 * m and h["column"] == r["column"]:
+            if (
+                abs(h["y1"] - r["y1"]) <= 0.35 * m
+                and abs(h["y0"] - r["y0"]) <= 0.6 * m
+                and h["column"] == r["column"]
+            ):
                 g.append(r)
                 break
         else:
@@ -170,7 +191,11 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
     out: list[Candidate] = []
     keep_rows = ~line_df["role"].isin(_FURNITURE) & ~feats["rotated"]
     cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
-    recs = line_df.loc[keep_rows, cols].assign(bf=feats.loc[keep_rows, "boldfrac"]).to_dict("records")
+    recs = (
+        line_df.loc[keep_rows, cols]
+        .assign(bf=feats.loc[keep_rows, "boldfrac"], lead=feats.loc[keep_rows, "lead"])
+        .to_dict("records")
+    )
     by_page: dict[int, list[dict]] = {}
     for r in recs:
         r["column"] = -9 if pd.isna(r["column"]) else r["column"]
@@ -181,8 +206,13 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
             keep, dropped = [], []
             for r in frags:
                 # a fragment contained in a wider one on the same baseline is a duplicate artefact
-                dup = any(o is not r and o["x0"] <= r["x0"] + 1 and o["x1"] >= r["x1"] - 1
-                          and (o["x1"] - o["x0"]) > (r["x1"] - r["x0"]) + 2 for o in frags)
+                dup = any(
+                    o is not r
+                    and o["x0"] <= r["x0"] + 1
+                    and o["x1"] >= r["x1"] - 1
+                    and (o["x1"] - o["x0"]) > (r["x1"] - r["x0"]) + 2
+                    for o in frags
+                )
                 (dropped if dup else keep).append(r)
             segs = _segments(keep)
             bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= 0.8)
@@ -207,7 +237,7 @@ def _segments(frags: list[dict]) -> list[list[dict]]:
     starts mid-line after regular text).
     """
     segs: list[list[dict]] = [[frags[0]]]
-    for a, b in zip(frags[:-1], frags[1:]):
+    for a, b in zip(frags[:-1], frags[1:], strict=False):
         gap = b["x0"] - a["x1"]
         size = max(float(a["size"]), 6.0)
         col_start = gap > 0.5 * size and a["bf"] < 0.5 <= b["bf"]
@@ -218,19 +248,45 @@ def _segments(frags: list[dict]) -> list[list[dict]]:
     return segs
 
 
+def _starts_paragraph(r: dict, page_lines: list[dict]) -> bool:
+    """No line just above it in its column, or the one above ends a sentence."""
+    above = [
+        o
+        for o in page_lines
+        if o is not r
+        and r["y0"] - 1.6 * r["size"] <= o["y1"] <= r["y0"] + 1
+        and o["x0"] < r["x1"]
+        and o["x1"] > r["x0"]
+    ]
+    if not above:
+        return True
+    prev = max(above, key=lambda o: o["y1"])
+    return prev["text"].rstrip().endswith((".", ":", "!", "?"))
+
+
 def _candidate(page_no: int, head: list[dict], dropped: list[dict], page_lines: list[dict]) -> Candidate:
     first = head[0]
     run_in = False
+    if first["bf"] < 0.8 and isinstance(first.get("lead"), str) and _starts_paragraph(first, page_lines):
+        # the line starts with a bold lead-in followed by regular text: a run-in heading
+        lead = {**first, "text": first["lead"], "bf": 1.0}
+        return _candidate_from(page_no, [lead], [], run_in=True)
     if len(head) > 1 and first["bf"] >= 0.8:
         nb = [r for r in head if r["bf"] < 0.5]
         if nb:
             reg = nb[0]
             # regular text whose left edge other lines below share is another column, not a run-in
             column_start = any(
-                reg["y1"] < o["y0"] < reg["y1"] + 3 * reg["size"] and abs(o["x0"] - reg["x0"]) <= 2 for o in page_lines
+                reg["y1"] < o["y0"] < reg["y1"] + 3 * reg["size"] and abs(o["x0"] - reg["x0"]) <= 2
+                for o in page_lines
             )
             run_in = not column_start
             head = [r for r in head if r["bf"] >= 0.5 and r["x0"] < reg["x0"]]
+    return _candidate_from(page_no, head, dropped, run_in=run_in)
+
+
+def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_in: bool) -> Candidate:
+    first = head[0]
     text = " ".join(r["text"].strip() for r in head)
     chars = sum(len(r["text"]) for r in head)
     bf = sum(r["bf"] * len(r["text"]) for r in head) / max(chars, 1)
@@ -238,10 +294,21 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], page_lines: 
     x0, x1 = min(r["x0"] for r in head), max(r["x1"] for r in head)
     dup = [r for r in dropped if r["x0"] >= x0 - 1 and r["x1"] <= x1 + 1]
     return Candidate(
-        page=page_no, line=int(min(r["line"] for r in head)), lines=[int(r["line"]) for r in head + dup],
-        text=text, size=float(max(r["size"] for r in head)), bold=bf >= 0.8, x0=float(x0),
-        y0=float(min(r["y0"] for r in head)), x1=float(x1), y1=float(max(r["y1"] for r in head)),
-        font=str(first["font"]), run_in=run_in, kind=kind, number=num, title=title,
+        page=page_no,
+        line=int(min(r["line"] for r in head)),
+        lines=[int(r["line"]) for r in head + dup],
+        text=text,
+        size=float(max(r["size"] for r in head)),
+        bold=bf >= 0.8,
+        x0=float(x0),
+        y0=float(min(r["y0"] for r in head)),
+        x1=float(x1),
+        y1=float(max(r["y1"] for r in head)),
+        font=str(first["font"]),
+        run_in=run_in,
+        kind=kind,
+        number=num,
+        title=title,
     )
 
 

@@ -10,6 +10,7 @@ the lines of the References section.
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pandas as pd
@@ -24,13 +25,19 @@ CAPTION = re.compile(
     r"(?P<rest>.*)$"
 )
 #: What may follow the label on a caption line: a delimiter, nothing, or "to paragraph (i)".
-_CAPTION_REST = re.compile(r"^(\s*[:.\u2014\u2013|]|\s*$|\s+-\s|\s+to\s+(paragraph|\u00a7|section|appendix)\b)", re.I)
+_CAPTION_REST = re.compile(
+    r"^(\s*[:.\u2014\u2013|]|\s*$|\s+-\s|\s+to\s+(paragraph|\u00a7|section|appendix)\b)", re.I
+)
 _KIND = {"tab": "table", "fig": "figure", "exh": "figure", "cha": "figure", "pla": "figure"}
 _EQ_LABEL = re.compile(r"^\((?P<id>[0-9]{1,3}[a-z]?|[A-Z]?[0-9]{1,2}\.[0-9]{1,3})\)$")
 _LEADER = re.compile(r"(\.\s?){4,}\s*\S+$")
 _BIB_HEAD = re.compile(r"\b(references|bibliography|works cited|literature cited|citations)\b", re.I)
-_BIB_START = re.compile(r"^\[(?P<id>[0-9]{1,4}|[A-Za-z][\w\-+./ ]{0,40}?)\]\s*(?P<rest>\S.*)?$|^(?P<num>[0-9]{1,3})\.\s+(?P<rest2>[A-Z\u00c0-\u024f].*)$")
-_APPENDIX = re.compile(r"^(?:(?P<num>[0-9]{1,2})\.?\s+)?(?P<kw>appendix|annex)\b\s*(?P<id>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b", re.I)
+_BIB_START = re.compile(
+    r"^\[(?P<id>[0-9]{1,4}|[A-Za-z][\w\-+./ ]{0,40}?)\]\s*(?P<rest>\S.*)?$|^(?P<num>[0-9]{1,3})\.\s+(?P<rest2>[A-Z\u00c0-\u024f].*)$"
+)
+_APPENDIX = re.compile(
+    r"^(?:(?P<num>[0-9]{1,2})\.?\s+)?(?P<kw>appendix|annex)\b\s*(?P<id>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b", re.I
+)
 _FURNITURE = ("header", "footer", "page_number", "toc_entry")
 
 
@@ -53,8 +60,14 @@ def _caption_block(pl: pd.DataFrame, r) -> pd.DataFrame:
     rows = [r.Index]
     y1, x0, x1 = r.y1, r.x0, r.x1
     for _ in range(8):
-        nxt = pl[(pl.y0 >= y1 - 1) & (pl.y0 <= y1 + 0.5 * r.size) & (pl.x0 < x1) & (pl.x1 > x0)
-                 & ((pl["size"] - r.size).abs() < 0.6) & ~pl.index.isin(rows)]
+        nxt = pl[
+            (pl.y0 >= y1 - 1)
+            & (pl.y0 <= y1 + 0.5 * r.size)
+            & (pl.x0 < x1)
+            & (pl.x1 > x0)
+            & ((pl["size"] - r.size).abs() < 0.6)
+            & ~pl.index.isin(rows)
+        ]
         if nxt.empty:
             break
         n = nxt.loc[nxt.y0.idxmin()]
@@ -67,15 +80,13 @@ def _caption_block(pl: pd.DataFrame, r) -> pd.DataFrame:
 
 
 def _graphics(page) -> list[tuple]:
-    rects = []
-    try:
+    rects: list[tuple] = []
+    # image info can fail on broken streams; drawings still work
+    with contextlib.suppress(Exception):
         rects += [tuple(i["bbox"]) for i in page.get_image_info() if i["bbox"][2] - i["bbox"][0] > 20]
-    except Exception:  # image info can fail on broken streams; drawings still work
-        pass
-    try:
+    # cluster_drawings is PyMuPDF >= 1.24; older versions simply get no figure region
+    with contextlib.suppress(Exception):
         rects += [tuple(r) for r in page.cluster_drawings() if r.width > 20 and r.height > 20]
-    except Exception:  # cluster_drawings is PyMuPDF >= 1.24; older versions simply get no figure region
-        pass
     return rects
 
 
@@ -132,22 +143,40 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
             cap = (block.x0.min(), block.y0.min(), block.x1.max(), block.y1.max())
             line_df.loc[block.index, "role"] = "caption"
             line_df.loc[block.index, "object_key"] = key
-            row = {"object_key": key, "object_type": kind, "object_id": m.group("id"),
-                   "label": f"{m.group('kw').rstrip('.').capitalize() if kind == 'table' else m.group('kw')} {m.group('id')}",
-                   "caption": caption, "page": int(page_no), "line_start": int(block.line.min()),
-                   "line_end": int(block.line.max()), "page_end": int(page_no), "source": "caption"}
+            row = {
+                "object_key": key,
+                "object_type": kind,
+                "object_id": m.group("id"),
+                "label": f"{m.group('kw').rstrip('.').capitalize() if kind == 'table' else m.group('kw')} {m.group('id')}",
+                "caption": caption,
+                "page": int(page_no),
+                "line_start": int(block.line.min()),
+                "line_end": int(block.line.max()),
+                "page_end": int(page_no),
+                "source": "caption",
+            }
             if kind == "figure":
                 bb = _figure_region(page, cap)
             else:
                 clip = _table_clip(pl, cap, page.rect.width, page.rect.height)
                 tc, tb = tables_cells.table_cells(page, clip)
-                bb = cap if tb is None else (min(cap[0], tb[0]), cap[1], max(cap[2], tb[2]), max(cap[3], tb[3]))
+                bb = (
+                    cap
+                    if tb is None
+                    else (min(cap[0], tb[0]), cap[1], max(cap[2], tb[2]), max(cap[3], tb[3]))
+                )
                 if tc:
                     row["n_rows"] = max(c["row"] for c in tc) + 1
                     row["n_cols"] = max(c["col"] for c in tc) + 1
                     cells += [{**c, "doc_id": doc_id, "object_key": key, "page": int(page_no)} for c in tc]
-                    inside = (line_df.page == page_no) & (line_df.y0 >= tb[1] - 1) & (line_df.y1 <= tb[3] + 1) & (
-                        line_df.x0 >= tb[0] - 1) & (line_df.x1 <= tb[2] + 1) & ~line_df.index.isin(block.index)
+                    inside = (
+                        (line_df.page == page_no)
+                        & (line_df.y0 >= tb[1] - 1)
+                        & (line_df.y1 <= tb[3] + 1)
+                        & (line_df.x0 >= tb[0] - 1)
+                        & (line_df.x1 <= tb[2] + 1)
+                        & ~line_df.index.isin(block.index)
+                    )
                     line_df.loc[inside, "role"] = "table"
                     line_df.loc[inside, "object_key"] = key
             row.update(x0=bb[0], y0=bb[1], x1=bb[2], y1=bb[3])
@@ -170,7 +199,12 @@ def _equations(line_df: pd.DataFrame, pl: pd.DataFrame, page, seen: set[str]) ->
         m = _EQ_LABEL.match(str(r.text).strip())
         if not m or r.x0 < 0.6 * width:
             continue
-        band = pl[(pl.y1 >= r.y0 - 2 * r.size) & (pl.y0 <= r.y1 + 2 * r.size) & (pl.x1 < r.x0) & (pl.index != r.Index)]
+        band = pl[
+            (pl.y1 >= r.y0 - 2 * r.size)
+            & (pl.y0 <= r.y1 + 2 * r.size)
+            & (pl.x1 < r.x0)
+            & (pl.index != r.Index)
+        ]
         same = band[(band.y0 <= r.y1) & (band.y1 >= r.y0)]
         if same.empty or same.text.str.split().str.len().sum() > 40:
             continue
@@ -183,17 +217,34 @@ def _equations(line_df: pd.DataFrame, pl: pd.DataFrame, page, seen: set[str]) ->
         line_df.loc[idx, "role"] = "formula"
         line_df.loc[idx, "object_key"] = key
         sel = line_df.loc[idx]
-        out.append({"object_key": key, "object_type": "equation", "object_id": m.group("id"),
-                    "label": f"Eq. ({m.group('id')})", "caption": " ".join(formula.sort_values("x0").text),
-                    "page": int(r.page), "line_start": int(sel.line.min()), "line_end": int(sel.line.max()),
-                    "page_end": int(r.page), "x0": sel.x0.min(), "y0": sel.y0.min(), "x1": sel.x1.max(),
-                    "y1": sel.y1.max(), "source": "caption"})
+        out.append(
+            {
+                "object_key": key,
+                "object_type": "equation",
+                "object_id": m.group("id"),
+                "label": f"Eq. ({m.group('id')})",
+                "caption": " ".join(formula.sort_values("x0").text),
+                "page": int(r.page),
+                "line_start": int(sel.line.min()),
+                "line_end": int(sel.line.max()),
+                "page_end": int(r.page),
+                "x0": sel.x0.min(),
+                "y0": sel.y0.min(),
+                "x1": sel.x1.max(),
+                "y1": sel.y1.max(),
+                "source": "caption",
+            }
+        )
     return out
 
 
 def _section_lines(line_df: pd.DataFrame, t) -> pd.DataFrame:
-    start = (line_df.page > t.page_start) | ((line_df.page == t.page_start) & (line_df.line >= (t.line_start or 1)))
-    end = (line_df.page < t.page_end) | ((line_df.page == t.page_end) & (line_df.line <= (t.line_end or 10**6)))
+    start = (line_df.page > t.page_start) | (
+        (line_df.page == t.page_start) & (line_df.line >= (t.line_start or 1))
+    )
+    end = (line_df.page < t.page_end) | (
+        (line_df.page == t.page_end) & (line_df.line <= (t.line_end or 10**6))
+    )
     return line_df[start & end & ~line_df.role.isin(_FURNITURE)]
 
 
@@ -225,11 +276,24 @@ def _appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> 
         sec = _section_lines(line_df, t)
         label = f"{kind.capitalize()} {oid}" if not oid.startswith("u") else kind.capitalize()
         head = sec[sec.page == t.page_start].head(1)
-        out.append({"object_key": key, "object_type": kind, "object_id": oid, "label": label, "caption": t.title,
-                    "page": int(t.page_start), "line_start": t.line_start, "line_end": t.line_end,
-                    "page_end": int(t.page_end), "x0": head.x0.min() if len(head) else None,
-                    "y0": head.y0.min() if len(head) else None, "x1": head.x1.max() if len(head) else None,
-                    "y1": head.y1.max() if len(head) else None, "source": "outline" if t.source == "outline" else "heading"})
+        out.append(
+            {
+                "object_key": key,
+                "object_type": kind,
+                "object_id": oid,
+                "label": label,
+                "caption": t.title,
+                "page": int(t.page_start),
+                "line_start": t.line_start,
+                "line_end": t.line_end,
+                "page_end": int(t.page_end),
+                "x0": head.x0.min() if len(head) else None,
+                "y0": head.y0.min() if len(head) else None,
+                "x1": head.x1.max() if len(head) else None,
+                "y1": head.y1.max() if len(head) else None,
+                "source": "outline" if t.source == "outline" else "heading",
+            }
+        )
     return out
 
 
@@ -247,16 +311,34 @@ def _bibliography(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -
             m = _BIB_START.match(str(r.text).strip())
             if m:
                 oid = (m.group("id") or m.group("num")).strip()
-                cur = {"object_key": f"bib:{oid}", "object_type": "bib", "object_id": oid,
-                       "label": f"[{oid}]", "caption": str(r.text).strip(), "page": int(r.page),
-                       "line_start": int(r.line), "line_end": int(r.line), "page_end": int(r.page),
-                       "x0": r.x0, "y0": r.y0, "x1": r.x1, "y1": r.y1, "source": "bibliography", "_idx": [r.Index]}
+                cur = {
+                    "object_key": f"bib:{oid}",
+                    "object_type": "bib",
+                    "object_id": oid,
+                    "label": f"[{oid}]",
+                    "caption": str(r.text).strip(),
+                    "page": int(r.page),
+                    "line_start": int(r.line),
+                    "line_end": int(r.line),
+                    "page_end": int(r.page),
+                    "x0": r.x0,
+                    "y0": r.y0,
+                    "x1": r.x1,
+                    "y1": r.y1,
+                    "source": "bibliography",
+                    "_idx": [r.Index],
+                }
                 if cur["object_key"] in seen:
                     cur = None
                     continue
                 seen.add(cur["object_key"])
                 out.append(cur)
-            elif cur is not None and r.page == cur["page_end"] or cur is not None and r.page == cur["page_end"] + 1:
+            elif (
+                cur is not None
+                and r.page == cur["page_end"]
+                or cur is not None
+                and r.page == cur["page_end"] + 1
+            ):
                 cur["caption"] += " " + str(r.text).strip()
                 cur["line_end"], cur["page_end"] = int(r.line), int(r.page)
                 if r.page == cur["page"]:

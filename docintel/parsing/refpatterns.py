@@ -43,44 +43,170 @@ def _p(rx: str) -> re.Pattern:
 
 #: The pattern table (order = priority on equal spans).
 PATTERNS: list[RefPattern] = [
-    RefPattern("table", "table", _p(_PRESEL + r"\b(?i:tables?|tab\.)\s*(?P<targets>" + _ID + r"(?:" + _LIST_SEP + _ID + r")*)" + _ROWSEL),
-               "Table 3, Tables 1 and 2, Table 3 row (E), the bottom line of Table 3"),
-    RefPattern("figure", "figure", _p(_PRESEL + r"\b(?i:figures?|figs?\.)\s*(?P<targets>" + _ID + r"(?:" + _LIST_SEP + _ID + r")*)"
-                                      r"(?:\s+to\s+(?P<sub>paragraph\s+" + _PARA + r"))?"),
-               "Figure 2, Fig. 3, figure 10 to paragraph (i)"),
-    RefPattern("equation", "equation", _p(r"\b(?i:equations?|eqs?\.|eqn\.?)\s*\(?(?P<targets>[0-9]{1,3}[a-z]?)\)?"
-                                          r"(?:" + _LIST_SEP + r"\(?(?P<t2>[0-9]{1,3}[a-z]?)\)?)?"),
-               "Eq. (1), equation (3), Equations 2 and 3"),
-    RefPattern("appendix", "appendix", _p(r"\b(?i:appendix|appendices)\s+(?P<targets>(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b(?:\.[0-9]{1,2})*"
-                                          r"(?:" + _LIST_SEP + r"(?:[A-Z]|[0-9]{1,2})\b)*)"),
-               "Appendix A, Appendices A and B"),
-    RefPattern("appendix_unnumbered", "appendix", _p(r"\b(?i:the|this|see|in)\s+(?P<kw>[Aa]ppendix)\b(?!\s+(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)"),
-               "the Appendix / the appendix (no id: the unnumbered appendix)"),
-    RefPattern("annex", "annex", _p(r"\b(?i:annex(?:es)?)\s+(?P<targets>(?:[A-Z]|[0-9]{1,2})\b(?:" + _LIST_SEP + r"(?:[A-Z]|[0-9]{1,2})\b)*)"),
-               "Annex B"),
-    RefPattern("clause", "clause", _p(r"\b(?i:clauses?)\s+(?P<targets>" + _SEC + r"(?:" + _LIST_SEP + _SEC + r")*)"),
-               "Clause 8.6"),
-    RefPattern("section_sign", "section", _p(r"\u00a7\u00a7?\s*(?P<targets>[0-9]+\.[0-9]+[a-z]?(?:" + _LIST_SEP + r"[0-9]+\.[0-9]+[a-z]?)*)"
-                                             r"(?P<sub>(?:\([a-z0-9]{1,4}\))+)?"),
-               "\u00a7 39.13, \u00a7 39.13(a)"),
-    RefPattern("section", "section", _p(r"\b(?i:sections?|sec\.|secs\.|chapters?)\s+(?P<targets>" + _SEC + r"(?:" + _LIST_SEP + _SEC + r")*)\b"),
-               "see Section 4.2, section 3.2, Sections 3 and 4"),
-    RefPattern("paragraph", "section", _p(r"\b(?i:paragraphs?)\s+(?P<targets>" + _PARA + r"(?:" + _LIST_SEP + _PARA + r")*)"),
-               "paragraph (q)(1), paragraphs (g) through (l): regulation paragraphs are toc sections '(q)'"),
-    RefPattern("cfr", "external", _p(r"\b(?P<targets>[0-9]{1,2}\s+CFR\s+(?:[Pp]arts?\s+)?[0-9]+(?:\.[0-9]+)?(?:\([a-z0-9]+\))*)"), "14 CFR 25.1707"),
-    RefPattern("fr", "external", _p(r"\b(?P<targets>[0-9]{1,3}\s+FR\s+[0-9]{3,6})\b"), "83 FR 63561 (Federal Register)"),
-    RefPattern("nist_sp", "external", _p(r"\b(?P<targets>(?:NIST\s+)?(?:SP|Special\s+Publication)\s*[0-9]{3}-[0-9]{1,3}[A-Z]?(?:\s*Rev\.?\s*[0-9]+)?)"),
-               "SP 800-161, NIST SP 800-53 Rev. 5"),
-    RefPattern("fips", "external", _p(r"\b(?P<targets>FIPS(?:\s+PUB)?\s*[0-9]{2,3}(?:-[0-9]{1,2})?)"), "FIPS 180-4"),
-    RefPattern("iso", "external", _p(r"\b(?P<targets>(?:ISO|IEC|ISO/IEC|IEEE(?:\s+Std)?|ANSI|EN)\s+[0-9]{3,5}(?:[.\-][0-9]+)*(?::[0-9]{4})?)"), "ISO 27001, IEEE Std 802.11"),
+    RefPattern(
+        "table",
+        "table",
+        _p(
+            _PRESEL
+            + r"\b(?i:tables?|tab\.)\s*(?P<targets>"
+            + _ID
+            + r"(?:"
+            + _LIST_SEP
+            + _ID
+            + r")*)"
+            + _ROWSEL
+        ),
+        "Table 3, Tables 1 and 2, Table 3 row (E), the bottom line of Table 3",
+    ),
+    RefPattern(
+        "figure",
+        "figure",
+        _p(
+            _PRESEL + r"\b(?i:figures?|figs?\.)\s*(?P<targets>" + _ID + r"(?:" + _LIST_SEP + _ID + r")*)"
+            r"(?:\s+to\s+(?P<sub>paragraph\s+" + _PARA + r"))?"
+        ),
+        "Figure 2, Fig. 3, figure 10 to paragraph (i)",
+    ),
+    RefPattern(
+        "equation",
+        "equation",
+        _p(
+            r"\b(?i:equations?|eqs?\.|eqn\.?)\s*\(?(?P<targets>[0-9]{1,3}[a-z]?)\)?"
+            r"(?:" + _LIST_SEP + r"\(?(?P<t2>[0-9]{1,3}[a-z]?)\)?)?"
+        ),
+        "Eq. (1), equation (3), Equations 2 and 3",
+    ),
+    RefPattern(
+        "appendix",
+        "appendix",
+        _p(
+            r"\b(?i:appendix|appendices)\s+(?P<targets>(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b(?:\.[0-9]{1,2})*"
+            r"(?:" + _LIST_SEP + r"(?:[A-Z]|[0-9]{1,2})\b)*)"
+        ),
+        "Appendix A, Appendices A and B",
+    ),
+    RefPattern(
+        "appendix_unnumbered",
+        "appendix",
+        _p(r"\b(?i:the|this|see|in)\s+(?P<kw>[Aa]ppendix)\b(?!\s+(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)"),
+        "the Appendix / the appendix (no id: the unnumbered appendix)",
+    ),
+    RefPattern(
+        "annex",
+        "annex",
+        _p(
+            r"\b(?i:annex(?:es)?)\s+(?P<targets>(?:[A-Z]|[0-9]{1,2})\b(?:"
+            + _LIST_SEP
+            + r"(?:[A-Z]|[0-9]{1,2})\b)*)"
+        ),
+        "Annex B",
+    ),
+    RefPattern(
+        "clause",
+        "clause",
+        _p(r"\b(?i:clauses?)\s+(?P<targets>" + _SEC + r"(?:" + _LIST_SEP + _SEC + r")*)"),
+        "Clause 8.6",
+    ),
+    RefPattern(
+        "section_sign",
+        "section",
+        _p(
+            r"\u00a7\u00a7?\s*(?P<targets>[0-9]+\.[0-9]+[a-z]?(?:" + _LIST_SEP + r"[0-9]+\.[0-9]+[a-z]?)*)"
+            r"(?P<sub>(?:\([a-z0-9]{1,4}\))+)?"
+        ),
+        "\u00a7 39.13, \u00a7 39.13(a)",
+    ),
+    RefPattern(
+        "section",
+        "section",
+        _p(
+            r"\b(?i:sections?|sec\.|secs\.|chapters?)\s+(?P<targets>"
+            + _SEC
+            + r"(?:"
+            + _LIST_SEP
+            + _SEC
+            + r")*)\b"
+        ),
+        "see Section 4.2, section 3.2, Sections 3 and 4",
+    ),
+    RefPattern(
+        "paragraph",
+        "section",
+        _p(r"\b(?i:paragraphs?)\s+(?P<targets>" + _PARA + r"(?:" + _LIST_SEP + _PARA + r")*)"),
+        "paragraph (q)(1), paragraphs (g) through (l): regulation paragraphs are toc sections '(q)'",
+    ),
+    RefPattern(
+        "cfr",
+        "external",
+        _p(r"\b(?P<targets>[0-9]{1,2}\s+CFR\s+(?:[Pp]arts?\s+)?[0-9]+(?:\.[0-9]+)?(?:\([a-z0-9]+\))*)"),
+        "14 CFR 25.1707",
+    ),
+    RefPattern(
+        "fr",
+        "external",
+        _p(r"\b(?P<targets>[0-9]{1,3}\s+FR\s+[0-9]{3,6})\b"),
+        "83 FR 63561 (Federal Register)",
+    ),
+    RefPattern(
+        "nist_sp",
+        "external",
+        _p(
+            r"\b(?P<targets>(?:NIST\s+)?(?:SP|Special\s+Publication)\s*[0-9]{3}-[0-9]{1,3}[A-Z]?(?:\s*Rev\.?\s*[0-9]+)?)"
+        ),
+        "SP 800-161, NIST SP 800-53 Rev. 5",
+    ),
+    RefPattern(
+        "fips", "external", _p(r"\b(?P<targets>FIPS(?:\s+PUB)?\s*[0-9]{2,3}(?:-[0-9]{1,2})?)"), "FIPS 180-4"
+    ),
+    RefPattern(
+        "iso",
+        "external",
+        _p(
+            r"\b(?P<targets>(?:ISO|IEC|ISO/IEC|IEEE(?:\s+Std)?|ANSI|EN)\s+[0-9]{3,5}(?:[.\-][0-9]+)*(?::[0-9]{4})?)"
+        ),
+        "ISO 27001, IEEE Std 802.11",
+    ),
     RefPattern("rfc", "external", _p(r"\b(?P<targets>RFC\s*[0-9]{3,5})\b"), "RFC 2119"),
-    RefPattern("faa_ac", "external", _p(r"\b(?P<targets>(?:AC|AD|TSO|SFAR)\s+[0-9]{2,4}[\u2013\-][0-9]{1,3}(?:[\u2013\-][0-9]{1,3})?[A-Z]?)\b"), "AC 25-7D, AD 2018-23-51"),
-    RefPattern("public_law", "external", _p(r"\b(?P<targets>(?:Public\s+Law|Pub\.\s*L\.)\s+[0-9]{2,3}-[0-9]{1,4})"), "Public Law 107-347"),
-    RefPattern("bracket_report", "external", _p(r"\[(?P<targets>[A-Z][A-Za-z]{1,12}(?:\s+[A-Z][A-Za-z]{0,12})?\s*[0-9]{2,5}(?:[\-.][0-9A-Za-z]{1,5})*)\]"),
-               "[SP 800-90], [FIPS 180-3]: a bracketed report id"),
-    RefPattern("bib_numeric", "bib", _p(r"\[(?P<targets>[0-9]{1,4}(?:\s*[,\u2013\-]\s*[0-9]{1,4})*)\]"), "[18], [3, 7], [2-5]"),
-    RefPattern("bib_key", "bib", _p(r"\[(?P<targets>[A-Z][A-Za-z]+(?:\s?(?:et al\.|\+|[0-9]{2,4}[a-z]?))*)\]"), "[Randomizing], [Smith2019]"),
-    RefPattern("page", "page", _p(r"\b(?:(?i:pages?)|pp?\.)\s*(?P<targets>[0-9]{1,4}(?:\s*[\u2013\-]\s*[0-9]{1,4})?)\b"), "page 8, p. 8"),
+    RefPattern(
+        "faa_ac",
+        "external",
+        _p(
+            r"\b(?P<targets>(?:AC|AD|TSO|SFAR)\s+[0-9]{2,4}[\u2013\-][0-9]{1,3}(?:[\u2013\-][0-9]{1,3})?[A-Z]?)\b"
+        ),
+        "AC 25-7D, AD 2018-23-51",
+    ),
+    RefPattern(
+        "public_law",
+        "external",
+        _p(r"\b(?P<targets>(?:Public\s+Law|Pub\.\s*L\.)\s+[0-9]{2,3}-[0-9]{1,4})"),
+        "Public Law 107-347",
+    ),
+    RefPattern(
+        "bracket_report",
+        "external",
+        _p(
+            r"\[(?P<targets>[A-Z][A-Za-z]{1,12}(?:\s+[A-Z][A-Za-z]{0,12})?\s*[0-9]{2,5}(?:[\-.][0-9A-Za-z]{1,5})*)\]"
+        ),
+        "[SP 800-90], [FIPS 180-3]: a bracketed report id",
+    ),
+    RefPattern(
+        "bib_numeric",
+        "bib",
+        _p(r"\[(?P<targets>[0-9]{1,4}(?:\s*[,\u2013\-]\s*[0-9]{1,4})*)\]"),
+        "[18], [3, 7], [2-5]",
+    ),
+    RefPattern(
+        "bib_key",
+        "bib",
+        _p(r"\[(?P<targets>[A-Z][A-Za-z]+(?:\s?(?:et al\.|\+|[0-9]{2,4}[a-z]?))*)\]"),
+        "[Randomizing], [Smith2019]",
+    ),
+    RefPattern(
+        "page",
+        "page",
+        _p(r"\b(?:(?i:pages?)|pp?\.)\s*(?P<targets>[0-9]{1,4}(?:\s*[\u2013\-]\s*[0-9]{1,4})?)\b"),
+        "page 8, p. 8",
+    ),
 ]
 
 
@@ -144,13 +270,22 @@ def find_references(text: str) -> list[dict]:
             if pat.name == "paragraph" and t:
                 # "(q)(1)": the section is "(q)", the rest selects inside it
                 first = re.match(r"\([a-z0-9]{1,4}\)", t).group(0)
-                target, s = first, (f"paragraph {t[len(first):]}" if len(t) > len(first) else None)
+                target, s = first, (f"paragraph {t[len(first) :]}" if len(t) > len(first) else None)
             if pat.name == "section_sign" and g.get("sub"):
                 s = f"paragraph {g['sub']}"
             if target is not None and pat.ref_type not in ("external", "bib"):
                 target = target.strip().rstrip(".")
-            out.append({"start": start, "end": end, "anchor_text": m.group(0).strip(), "ref_type": pat.ref_type,
-                        "ref_target": target, "sub_selector": s, "pattern": pat.name})
+            out.append(
+                {
+                    "start": start,
+                    "end": end,
+                    "anchor_text": m.group(0).strip(),
+                    "ref_type": pat.ref_type,
+                    "ref_target": target,
+                    "sub_selector": s,
+                    "pattern": pat.name,
+                }
+            )
     return out
 
 

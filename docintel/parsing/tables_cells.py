@@ -31,7 +31,11 @@ class Phrase:
 
 def _phrases(words: list, clip) -> list[Phrase]:
     """Words inside ``clip`` joined into phrases (words of one line closer than ~half a letter height)."""
-    inside = [w for w in words if w[0] >= clip[0] - 1 and w[2] <= clip[2] + 1 and w[1] >= clip[1] - 1 and w[3] <= clip[3] + 1]
+    inside = [
+        w
+        for w in words
+        if w[0] >= clip[0] - 1 and w[2] <= clip[2] + 1 and w[1] >= clip[1] - 1 and w[3] <= clip[3] + 1
+    ]
     inside.sort(key=lambda w: (w[5], w[6], w[0]))
     out: list[Phrase] = []
     for w in inside:
@@ -59,7 +63,9 @@ def _rows(phrases: list[Phrase]) -> list[list[Phrase]]:
 
 def _columns(phrases: list[Phrase], width: float) -> list[tuple[float, float]]:
     """Column x-intervals from the projection of the (not too wide) phrases."""
-    spans = sorted((p.x0, p.x1) for p in phrases if p.x1 - p.x0 < 0.3 * width) or sorted((p.x0, p.x1) for p in phrases)
+    spans = sorted((p.x0, p.x1) for p in phrases if p.x1 - p.x0 < 0.3 * width) or sorted(
+        (p.x0, p.x1) for p in phrases
+    )
     cols: list[list[float]] = []
     for a, b in spans:
         if cols and a <= cols[-1][1] + 1.5:
@@ -83,7 +89,13 @@ def horizontal_rules(page, clip) -> list[float]:
     width = clip[2] - clip[0]
     for d in page.get_drawings():
         r = d["rect"]
-        if r.height <= 2 and r.width >= 0.5 * width and r.x0 <= clip[2] and r.x1 >= clip[0] and clip[1] - 3 <= r.y0 <= clip[3] + 3:
+        if (
+            r.height <= 2
+            and r.width >= 0.5 * width
+            and r.x0 <= clip[2]
+            and r.x1 >= clip[0]
+            and clip[1] - 3 <= r.y0 <= clip[3] + 3
+        ):
             ys.append((r.y0 + r.y1) / 2)
     ys.sort()
     out: list[float] = []
@@ -104,6 +116,7 @@ def cluster_cells(page, clip) -> list[dict]:
     if len(cols) < 2 or len(rows) < 2:
         return []
     rules = horizontal_rules(page, clip)
+
     # bands between rules; without rules every row is its own band
     def band(y: float) -> int:
         return sum(1 for r in rules if r < y)
@@ -161,9 +174,24 @@ def cluster_cells(page, clip) -> list[dict]:
         for c, (cx0, cx1) in enumerate(cols):
             ps = cells.get(c, [])
             text = " ".join(p.text for p in sorted(ps, key=lambda p: (round(p.yc), p.x0)))
-            bb = (min(p.x0 for p in ps), min(p.y0 for p in ps), max(p.x1 for p in ps), max(p.y1 for p in ps)) if ps else (cx0, y0, cx1, y1)
-            out.append({"row": i, "col": c, "text": text, "is_header": bool(is_head), "row_label": label or None,
-                        "x0": bb[0], "y0": bb[1], "x1": bb[2], "y1": bb[3]})
+            bb = (
+                (min(p.x0 for p in ps), min(p.y0 for p in ps), max(p.x1 for p in ps), max(p.y1 for p in ps))
+                if ps
+                else (cx0, y0, cx1, y1)
+            )
+            out.append(
+                {
+                    "row": i,
+                    "col": c,
+                    "text": text,
+                    "is_header": bool(is_head),
+                    "row_label": label or None,
+                    "x0": bb[0],
+                    "y0": bb[1],
+                    "x1": bb[2],
+                    "y1": bb[3],
+                }
+            )
     return out
 
 
@@ -178,11 +206,18 @@ def _segments_in(page, clip) -> tuple[list[tuple], list[tuple]]:
             elif it[0] == "re":
                 r = it[1]
                 if r.width < 2 or r.height < 2:  # a rule drawn as a thin filled rectangle
-                    edges = [((r.x0 + r.x1) / 2, r.y0, (r.x0 + r.x1) / 2, r.y1)] if r.width < 2 else [
-                        (r.x0, (r.y0 + r.y1) / 2, r.x1, (r.y0 + r.y1) / 2)]
+                    edges = (
+                        [((r.x0 + r.x1) / 2, r.y0, (r.x0 + r.x1) / 2, r.y1)]
+                        if r.width < 2
+                        else [(r.x0, (r.y0 + r.y1) / 2, r.x1, (r.y0 + r.y1) / 2)]
+                    )
                 else:
-                    edges = [(r.x0, r.y0, r.x1, r.y0), (r.x0, r.y1, r.x1, r.y1), (r.x0, r.y0, r.x0, r.y1),
-                             (r.x1, r.y0, r.x1, r.y1)]
+                    edges = [
+                        (r.x0, r.y0, r.x1, r.y0),
+                        (r.x0, r.y1, r.x1, r.y1),
+                        (r.x0, r.y0, r.x0, r.y1),
+                        (r.x1, r.y0, r.x1, r.y1),
+                    ]
             else:
                 continue
             for x0, y0, x1, y1 in edges:
@@ -227,15 +262,30 @@ def ruled_cells(page, clip) -> tuple[list[dict], tuple | None]:
     for i in range(len(ys) - 1):
         row = []
         for j in range(len(xs) - 1):
-            ws = [w for w in words if xs[j] <= (w[0] + w[2]) / 2 <= xs[j + 1] and ys[i] <= (w[1] + w[3]) / 2 <= ys[i + 1]]
+            ws = [
+                w
+                for w in words
+                if xs[j] <= (w[0] + w[2]) / 2 <= xs[j + 1] and ys[i] <= (w[1] + w[3]) / 2 <= ys[i + 1]
+            ]
             ws.sort(key=lambda w: (round(w[1]), w[0]))
             row.append((" ".join(w[4] for w in ws), (xs[j], ys[i], xs[j + 1], ys[i + 1])))
         if not any(t for t, _ in row):
             continue
         label = next((t for t, _ in row if t), None)
         for j, (t, bb) in enumerate(row):
-            out.append({"row": r_out, "col": j, "text": t, "is_header": r_out == 0, "row_label": label,
-                        "x0": bb[0], "y0": bb[1], "x1": bb[2], "y1": bb[3]})
+            out.append(
+                {
+                    "row": r_out,
+                    "col": j,
+                    "text": t,
+                    "is_header": r_out == 0,
+                    "row_label": label,
+                    "x0": bb[0],
+                    "y0": bb[1],
+                    "x1": bb[2],
+                    "y1": bb[3],
+                }
+            )
         r_out += 1
     if r_out < 2:
         return [], None
@@ -259,6 +309,10 @@ def table_cells(page, clip) -> tuple[list[dict], tuple | None]:
         return ruled, rb
     if not clustered:
         return ruled, rb
-    bb = (min(c["x0"] for c in clustered), min(c["y0"] for c in clustered),
-          max(c["x1"] for c in clustered), max(c["y1"] for c in clustered))
+    bb = (
+        min(c["x0"] for c in clustered),
+        min(c["y0"] for c in clustered),
+        max(c["x1"] for c in clustered),
+        max(c["y1"] for c in clustered),
+    )
     return clustered, bb

@@ -121,7 +121,7 @@ def _match(title: str, number: str | None, cands: list[Candidate], pages: list[i
                 continue
             ct, cf = norm(c.title), norm(c.text)
             score = 0.0
-            if nt and (ct == nt or cf == nt or cf == full):
+            if nt and (ct == nt or cf in (nt, full)):
                 score = 3.0
             elif (
                 nt
@@ -297,14 +297,14 @@ def build_toc(
     toc_df = _to_frame(entries, line_df, doc_id)
 
     # roles: headings, title, contents entries
-    key = list(zip(line_df["page"], line_df["line"]))
+    key = list(zip(line_df["page"], line_df["line"], strict=False))
     heading_lines = {(e["page_start"], ln) for e in entries for ln in e["lines"]}
     line_df.loc[[k in heading_lines for k in key], "role"] = "heading"
     if title_c is not None:
         tl = {(title_c.page, ln) for ln in title_c.lines}
         line_df.loc[[k in tl for k in key], "role"] = "title"
     if len(contents):
-        cl = set(zip(contents["page"], contents["line"]))
+        cl = set(zip(contents["page"], contents["line"], strict=False))
         on_cp = line_df["page"].isin(contents_pages) & line_df["role"].eq("body")
         lone_numbers = on_cp & line_df["text"].str.match(r"^\s*[0-9.]+\s*$")
         is_entry = pd.Series([k in cl for k in key], index=line_df.index) | lone_numbers
@@ -385,7 +385,7 @@ def assign_sections(line_df: pd.DataFrame, toc_df: pd.DataFrame) -> pd.DataFrame
     if toc_df.empty or line_df.empty:
         return line_df
     starts = toc_df.assign(ls=toc_df["line_start"].fillna(1)).sort_values(["page_start", "ls"])
-    keys = list(zip(starts["page_start"].astype(int), starts["ls"].astype(int)))
+    keys = list(zip(starts["page_start"].astype(int), starts["ls"].astype(int), strict=False))
     ids = starts["toc_id"].tolist()
     order = line_df.sort_values(["page", "line"]).index
     j, cur = 0, None
