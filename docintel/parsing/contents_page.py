@@ -53,7 +53,10 @@ def find_entries(line_df: pd.DataFrame) -> pd.DataFrame:
                     "kind": kind,
                 }
             )
-    return pd.DataFrame(rows, columns=["page", "line", "number", "title", "label", "level", "kind"])
+    # object dtype keeps missing numbers as None (not NaN) for the matching code
+    return pd.DataFrame(rows, columns=["page", "line", "number", "title", "label", "level", "kind"]).astype(
+        object
+    )
 
 
 def label_to_page(page_df: pd.DataFrame) -> dict[str, int]:

@@ -41,10 +41,15 @@ NUMBERING: list[tuple[str, re.Pattern]] = [
     ("section_sign", re.compile(r"^\u00a7\s*(?P<num>[0-9]+(?:\.[0-9]+)*[a-z]?)\s*(?P<title>.*)$")),
     (
         "decimal",
-        re.compile(r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){0,4})(?:\.|\s)\s*(?P<title>[A-Z\u00c0-\u024f].*)$"),
+        re.compile(r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){0,4})(?:\.|\s)\s*(?P<title>(?![a-z])[^\W\d_].*)$"),
     ),
     ("letter_decimal", re.compile(r"^(?P<num>[A-Z](?:\.[0-9]{1,2}){1,4})\.?\s+(?P<title>[A-Z].*)$")),
-    ("paragraph", re.compile(r"^(?P<num>\((?:[a-z]{1,2}|[0-9]{1,2}|[ivx]{1,4})\))\s+(?P<title>[A-Z].*)$")),
+    (
+        "paragraph",
+        re.compile(
+            r"^(?P<num>\((?:[a-z]{1,2}|[0-9]{1,2}|[ivx]{1,4})\))\s+(?P<title>(?![a-z])[^\W\d_].*|[\u300c\u201c\u0022].*)$"
+        ),
+    ),
 ]
 
 
@@ -312,6 +317,7 @@ def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_
     )
 
 
+_MONO = re.compile(r"courier|mono|consol|menlo|typewriter|code|cmtt|sftt", re.I)
 _SENTENCE_END = re.compile(r"[.;,]$")
 _STOP_START = re.compile(r"^[a-z\u2022\u2013\u2014\-\*\u25cf\u00b7]")
 
@@ -322,8 +328,11 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
     words = t.split()
     if not words or len(t) > 160 or len(words) > 20:
         return False
-    if _STOP_START.match(t) or not re.search(r"[A-Za-z]{2}", c.title or t):
+    # a heading has words (any script) and does not start like running text or a bullet
+    if _STOP_START.match(t) or not re.search(r"[^\W\d_]{2}", c.title or t):
         return False
+    if _MONO.search(c.font or ""):
+        return False  # code listings are set in monospace, headings never are
     larger = c.size >= body + 0.9
     smaller = c.size < body - 1.6
     if c.kind in ("decimal", "letter_decimal", "appendix", "section_sign", "part"):
@@ -332,7 +341,7 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
             return False
         if strict_numbered and not strong:
             return False
-        if c.kind == "decimal" and not re.match(r"[A-Z]", c.title or ""):
+        if c.kind == "decimal" and not re.match(r"(?![a-z])[^\W\d_]", c.title or ""):
             return False
         return not (_SENTENCE_END.search(t) and len(words) > 8)
     if c.kind == "paragraph":
@@ -343,7 +352,7 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
         return False
     if _SENTENCE_END.search(t) and not t.endswith(":"):
         return False
-    if len(words) > 14 or not re.match(r"[A-Z0-9\u00a7\u00c0-\u024f(]", t):
+    if len(words) > 14 or t[0].islower() or not (t[0].isalnum() or t[0] in "\u00a7("):
         return False
     caps_label = t.upper() == t and len(words) >= 2 and c.bold and not c.run_in and not re.search(r"\d", t)
     if c.extra.get("table_row"):

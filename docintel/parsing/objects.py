@@ -16,6 +16,7 @@ import re
 import pandas as pd
 
 from docintel.parsing import tables_cells
+from docintel.parsing.headings import body_size
 from docintel.schema.tables import CELL_DF, OBJECT_REGISTRY
 
 #: Caption label at the start of a line. Group kw = kind word, id = number.
@@ -124,12 +125,20 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     cells: list[dict] = []
     seen: set[str] = set()
     usable = line_df[~line_df["role"].isin(_FURNITURE)]
+    body = body_size(usable[usable["role"] == "body"]) if len(usable) else 10.0
     for page_no, pl in usable.groupby("page"):
         page = doc[int(page_no) - 1]
         for r in pl.itertuples():
             text = str(r.text).strip()
             m = CAPTION.match(text)
-            if not m or not _CAPTION_REST.match(m.group("rest")) or _LEADER.search(text):
+            if not m or _LEADER.search(text):
+                continue
+            # "Table 2-1 FUNCTION_USAGE view": a bare space after the label is a caption only when the
+            # line is set like one (smaller than body text, or already marked caption), never "Table 2 shows"
+            plain = re.match(r"\s+[A-Z(\u201c\"]", m.group("rest")) and (
+                r.size <= body - 0.5 or r.role == "caption"
+            )
+            if not (_CAPTION_REST.match(m.group("rest")) or plain):
                 continue
             if _is_paragraph_continuation(pl, r):
                 continue

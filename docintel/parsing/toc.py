@@ -133,7 +133,13 @@ def _match(title: str, number: str | None, cands: list[Candidate], pages: list[i
                 nt and len(nt) >= 6 and (ct.startswith(nt) or nt.startswith(ct) and len(ct) >= 0.6 * len(nt))
             ):
                 score = 1.5
-            elif number and c.number and c.number.rstrip(".") == number.rstrip(".") and ct:
+            elif (
+                number
+                and c.number
+                and c.number.rstrip(".") == number.rstrip(".")
+                and ct
+                and c.extra.get("heading_like")
+            ):
                 score = 1.0
             if score and (c.bold or c.extra.get("heading_like")):
                 score += 0.5
@@ -230,24 +236,26 @@ def build_toc(
         later = [c for c in cands if c.page > max(contents_pages)]
         offset = None
         for e in contents.itertuples():
+            number = e.number if isinstance(e.number, str) else None
             guess = contents_page.physical_page(e.label, labels, n_pages, offset)
             order = [guess, guess + 1, guess - 1] if guess else []
-            c = _match(e.title, e.number, later, order) or _match(
+            c = _match(e.title, number, later, order) or _match(
                 e.title,
-                e.number,
+                number,
                 [x for x in later if x.extra["heading_like"]],
                 sorted({x.page for x in later}),
             )
             if c is not None and e.label.isdigit() and offset is None:
                 offset = c.page - int(e.label)  # learned once, reused when labels are missing
             page = c.page if c else guess
-            if page is None:
+            # an entry whose heading was not found is kept only when its page came from printed labels
+            if page is None or (c is None and e.label.strip().lower() not in labels):
                 continue
             entries.append(
                 _entry(
                     c,
                     title=c.title if c and c.title else e.title,
-                    number=e.number,
+                    number=number,
                     kind=e.kind,
                     level=e.level,
                     page=page,
