@@ -148,3 +148,20 @@ def test_borderless_table_row_groups_select_rows():
     big = cells[cells.row_label == "big"]
     bleu_col = cells[cells.is_header & (cells.text == "BLEU (dev)")].col.iloc[0]
     assert big[big.col == bleu_col].text.iloc[0] == "26.4"
+
+
+def test_caption_with_plain_space_only_when_set_smaller_than_body():
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text(
+        (72, 80),
+        "Table 2-1 shows the usage identifiers described below in detail.",
+        fontname="helv",
+        fontsize=10,
+    )
+    page.insert_text((72, 100), BODY, fontname="helv", fontsize=10)
+    page.insert_text((72, 130), "Table 2-1 FUNCTION_USAGE view", fontname="helv", fontsize=8)
+    page.insert_text((72, 160), BODY, fontname="helv", fontsize=10)
+    tables = parse_with_pymupdf(_reload(doc), "gen", layout_mode="never")
+    reg = tables.object_registry
+    assert list(reg.object_key) == ["table:2-1"] and reg.iloc[0].line_start == 3

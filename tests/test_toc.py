@@ -178,3 +178,36 @@ def test_rotated_and_tiny_text_is_not_a_heading():
     doc = pymupdf.open("pdf", doc.tobytes())
     tables = parse_with_pymupdf(doc, "gen", layout_mode="never")
     assert list(tables.toc_df.title) == ["Introduction"]
+
+
+def test_manual_style_italic_run_of_headings():
+    body = [(BODY, "tiro", 10), ("It goes on with a second sentence of plain body text here.", "tiro", 10)]
+    doc = _doc(
+        [
+            [
+                ("Boots Self-Locking Nut", "tiit", 10),
+                *body,
+                ("Elastic Stop Nut", "tiit", 10),
+                *body,
+                ("an italic phrase inside prose", "tiit", 10),
+                *body,
+            ]
+        ]
+    )
+    tables = parse_with_pymupdf(doc, "gen", layout_mode="never")
+    assert list(tables.toc_df.title) == ["Boots Self-Locking Nut", "Elastic Stop Nut"]
+
+
+def test_non_latin_numbered_headings():
+    doc = _doc(
+        [
+            [
+                ("1 \u5e8f\u8ad6", "china-ss", 14),
+                (BODY, "helv", 10),
+                ("2 \u65b9\u6cd5", "china-ss", 14),
+                (BODY, "helv", 10),
+            ]
+        ]
+    )
+    tables = parse_with_pymupdf(doc, "gen", layout_mode="never")
+    assert list(tables.toc_df.toc_id) == ["1", "2"]

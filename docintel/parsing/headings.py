@@ -64,6 +64,7 @@ def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
     Returns a frame indexed like ``line_df`` with columns ``boldfrac`` and ``rotated``.
     """
     boldfrac = np.zeros(len(line_df))
+    italfrac = np.zeros(len(line_df))
     rotated = np.zeros(len(line_df), dtype=bool)
     lead: list[str | None] = [None] * len(line_df)
     pos = {idx: i for i, idx in enumerate(line_df.index)}
@@ -82,11 +83,12 @@ def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
                     if n:
                         x0, y0, x1, y1 = s["bbox"]
                         bold = bool(s["flags"] & 16) or is_bold_font(s["font"])
-                        spans.append(((x0 + x1) / 2, (y0 + y1) / 2, n, bold, rot))
+                        ital = bool(s["flags"] & 2) or bool(re.search(r"italic|oblique", s["font"], re.I))
+                        spans.append(((x0 + x1) / 2, (y0 + y1) / 2, n, bold, rot, ital))
                         texts.append(s["text"])
         if not spans:
             continue
-        arr = np.array([(a, b, c, float(e), float(f)) for a, b, c, e, f in spans])
+        arr = np.array([(a, b, c, float(e), float(f), float(g)) for a, b, c, e, f, g in spans])
         box = grp[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
         # spans x lines: which span centres fall inside which line boxes
         inside = (
@@ -107,6 +109,7 @@ def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
         )
         ix = [pos[i] for i in grp.index]
         boldfrac[ix] = bfrac
+        italfrac[ix] = np.where(tot > 0, (n * arr[None, :, 5]).sum(axis=1) / np.maximum(tot, 1), 0.0)
         rotated[ix] = rot.astype(bool) | tall
         # a bold lead-in inside one line ("Acknowledgements We thank ..."): the run-in heading text
         for row_i, line_i in enumerate(ix):
@@ -120,7 +123,9 @@ def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
                 text = "".join(head).strip()
                 if len(text) >= 3 and len(head) < len(order):
                     lead[line_i] = text
-    return pd.DataFrame({"boldfrac": boldfrac, "rotated": rotated, "lead": lead}, index=line_df.index)
+    return pd.DataFrame(
+        {"boldfrac": boldfrac, "italfrac": italfrac, "rotated": rotated, "lead": lead}, index=line_df.index
+    )
 
 
 def body_size(line_df: pd.DataFrame) -> float:
@@ -198,7 +203,11 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
     cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
     recs = (
         line_df.loc[keep_rows, cols]
-        .assign(bf=feats.loc[keep_rows, "boldfrac"], lead=feats.loc[keep_rows, "lead"])
+        .assign(
+            bf=feats.loc[keep_rows, "boldfrac"],
+            itf=feats.loc[keep_rows, "italfrac"],
+            lead=feats.loc[keep_rows, "lead"],
+        )
         .to_dict("records")
     )
     by_page: dict[int, list[dict]] = {}
@@ -223,6 +232,7 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
             bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= 0.8)
             for seg in segs:
                 c = _candidate(page_no, seg, dropped, pl)
+                c.extra["para_start"] = _starts_paragraph(seg[0], pl)
                 # three or more separate bold pieces on one baseline: a table header row
                 c.extra["table_row"] = len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
                 out.append(c)
@@ -295,6 +305,7 @@ def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_
     text = " ".join(r["text"].strip() for r in head)
     chars = sum(len(r["text"]) for r in head)
     bf = sum(r["bf"] * len(r["text"]) for r in head) / max(chars, 1)
+    itf = sum(r.get("itf", 0.0) * len(r["text"]) for r in head) / max(chars, 1)
     kind, num, title = split_number(text)
     x0, x1 = min(r["x0"] for r in head), max(r["x1"] for r in head)
     dup = [r for r in dropped if r["x0"] >= x0 - 1 and r["x1"] <= x1 + 1]
@@ -310,6 +321,7 @@ def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_
         x1=float(x1),
         y1=float(max(r["y1"] for r in head)),
         font=str(first["font"]),
+        extra={"italic": itf >= 0.95},
         run_in=run_in,
         kind=kind,
         number=num,
@@ -322,6 +334,22 @@ _SENTENCE_END = re.compile(r"[.;,]$")
 _STOP_START = re.compile(r"^[a-z\u2022\u2013\u2014\-\*\u25cf\u00b7]")
 
 
+def _italic_heading(c: Candidate, words: list[str], body: float) -> bool:
+    """A standalone italic Title Case line at body size that starts a paragraph (manual style)."""
+    long_words = [w for w in words if len(w) > 3]
+    title_case = bool(long_words) and sum(w[0].isupper() for w in long_words) >= 0.7 * len(long_words)
+    return (
+        c.extra.get("italic", False)
+        and not c.run_in
+        and 2 <= len(words) <= 8
+        and title_case
+        and abs(c.size - body) < 1
+        and c.extra.get("para_start", False)
+        and not re.search(r"[.,;:)]$", c.text.strip())
+        and not c.extra.get("table_row")
+    )
+
+
 def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = True) -> bool:
     """Typography and wording test for a candidate (before continuation joining)."""
     t = c.text.strip()
@@ -331,6 +359,8 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
     # a heading has words (any script) and does not start like running text or a bullet
     if _STOP_START.match(t) or not re.search(r"[^\W\d_]{2}", c.title or t):
         return False
+    if re.match(r"(?i:table|figure|fig\.|exhibit)\s*[0-9IVX][\w.\-]*\s*[:.\u2014\u2013]", t):
+        return False  # a caption, not a heading
     if _MONO.search(c.font or ""):
         return False  # code listings are set in monospace, headings never are
     larger = c.size >= body + 0.9
@@ -346,6 +376,8 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
         return not (_SENTENCE_END.search(t) and len(words) > 8)
     if c.kind == "paragraph":
         return c.bold and not _SENTENCE_END.search(t) and len(words) <= 16
+    if not (c.bold or larger) and _italic_heading(c, words, body):
+        return True
     if not (c.bold or larger) or (smaller and not c.bold):
         return False
     if c.size < body - 2.5:
