@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import re
 from typing import Any
 
@@ -25,6 +26,8 @@ from docintel.generation import refdetect
 from docintel.generation.text import normalize
 from docintel.schema.answer import ExternalReference, PendingReference, ReferenceAwareAnswer
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+
+log = logging.getLogger(__name__)
 
 GRAMMAR_MAX_STRING = 1000  # llama.cpp rejects the repetition of a 1200-character string
 
@@ -90,7 +93,11 @@ def _question_lines(passages: list[Passage], question: ParsedQuestion) -> set[tu
     """The lines the offline scorer would answer from (its best windows in primary passages)."""
     from docintel.generation.scoring import pick_windows, question_terms, score_lines
 
-    grouped, _ = score_lines(passages, question_terms(question))
+    try:
+        grouped, _ = score_lines(passages, question_terms(question))
+    except Exception as exc:  # the scorer's bug must not lose the model's answer; say so in the log
+        log.warning("line scoring failed (%s); detector scans cited lines only", exc)
+        return set()
     primary = [i for i, p in enumerate(passages) if p.retrieved_via not in ("reference", "definition")]
     out: set[tuple[int, int]] = set()
     for w in pick_windows(grouped, primary, max_windows=3, max_lines=14):
