@@ -211,3 +211,23 @@ def test_non_latin_numbered_headings():
     )
     tables = parse_with_pymupdf(doc, "gen", layout_mode="never")
     assert list(tables.toc_df.toc_id) == ["1", "2"]
+
+
+def test_ieee_roman_and_letter_headings():
+    doc = _doc(
+        [
+            [
+                ("I. INTRODUCTION", "tiro", 10),
+                (BODY, "tiro", 10),
+                ("A. Prior Work", "tiit", 10),
+                (BODY, "tiro", 10),
+                ("II. METHOD", "tiro", 10),
+                (BODY, "tiro", 10),
+                ("A. Data Sets", "tiit", 10),
+                (BODY, "tiro", 10),
+            ]
+        ]
+    )
+    t = parse_with_pymupdf(doc, "gen", layout_mode="never").toc_df
+    assert list(t.toc_id) == ["I", "I.A", "II", "II.A"]
+    assert list(t.parent_id.fillna("")) == ["", "I", "", "II"]

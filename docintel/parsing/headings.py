@@ -44,6 +44,9 @@ NUMBERING: list[tuple[str, re.Pattern]] = [
         re.compile(r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){0,4})(?:\.|\s)\s*(?P<title>(?![a-z])[^\W\d_].*)$"),
     ),
     ("letter_decimal", re.compile(r"^(?P<num>[A-Z](?:\.[0-9]{1,2}){1,4})\.?\s+(?P<title>[A-Z].*)$")),
+    # IEEE style: "IV. EXPERIMENTS", "B. Training Details"
+    ("roman", re.compile(r"^(?P<num>[IVX]{1,5})\.\s+(?P<title>[A-Z].*)$")),
+    ("letter", re.compile(r"^(?P<num>[A-H])\.\s+(?P<title>[A-Z][a-z]+.*)$")),
     (
         "paragraph",
         re.compile(
@@ -365,6 +368,17 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
         return False  # code listings are set in monospace, headings never are
     larger = c.size >= body + 0.9
     smaller = c.size < body - 1.6
+    if c.kind in ("roman", "letter"):
+        # small caps / italic headings of two-column papers are not bold: ask for a paragraph start
+        styled = (
+            c.bold or larger or c.extra.get("italic") or (c.kind == "roman" and (c.title or "").isupper())
+        )
+        return (
+            bool(styled)
+            and c.extra.get("para_start", False)
+            and len(words) <= 12
+            and not _SENTENCE_END.search(t)
+        )
     if c.kind in ("decimal", "letter_decimal", "appendix", "section_sign", "part"):
         strong = c.bold or larger
         if c.kind == "appendix" and c.number is None and not strong:

@@ -43,7 +43,7 @@ def toc_id_for(kind: str | None, number: str | None) -> str | None:
     return n
 
 
-def _join_continuations(cands: list[Candidate]) -> list[Candidate]:
+def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
     """Join a heading wrapped over several lines (same style, stacked, tight spacing).
 
     Geometry decides, not line order, so a wrapped heading in a column is joined
@@ -59,6 +59,9 @@ def _join_continuations(cands: list[Candidate]) -> list[Candidate]:
                 and not p.run_in
                 and c.kind is None
                 and p.bold == c.bold
+                # only styled lines continue a heading; plain body lines never do
+                and (p.bold or p.extra.get("italic") or p.size >= body + 0.9)
+                and p.extra.get("italic") == c.extra.get("italic")
                 and abs(p.size - c.size) < 0.3
                 and p.font == c.font
                 and -1 <= c.x0 - p.x0 <= 3 * c.size
@@ -197,7 +200,7 @@ def build_toc(
         return TOC_DF.empty(), line_df
     feats = span_features(doc, line_df)
     body = body_size(line_df[line_df["role"] == "body"])
-    cands = _join_continuations(candidates(line_df, feats))
+    cands = _join_continuations(candidates(line_df, feats), body)
     cover = _cover_pages(line_df, body)
     title_c = _title_line(cands, body)
     contents = contents_page.find_entries(line_df)
@@ -283,8 +286,10 @@ def build_toc(
             continue
         if c.kind in ("decimal", "letter_decimal"):
             lvl = c.number.rstrip(".").count(".") + 1
-        elif c.kind in ("appendix", "part"):
+        elif c.kind in ("appendix", "part", "roman"):
             lvl = 1
+        elif c.kind == "letter":
+            lvl = 2
         else:
             lvl = levels.get((round(c.size), c.bold), 1)
         title = c.text if c.kind in ("part", "appendix") else (c.title or c.text)
@@ -343,8 +348,13 @@ def _to_frame(entries: list[dict], line_df: pd.DataFrame, doc_id: str) -> pd.Dat
     max_page = int(line_df["page"].max())
     ids: list[str] = []
     seen: set[str] = set()
+    roman = None
     for i, e in enumerate(entries):
         tid = toc_id_for(e["kind"], e["number"]) or f"s{i + 1}"
+        if e["kind"] == "roman":
+            roman = tid
+        elif e["kind"] == "letter" and roman:
+            tid = f"{roman}.{tid}"  # "II.A": subsection letters restart in every section
         base, k = tid, 2
         while tid in seen:
             tid, k = f"{base}~{k}", k + 1
