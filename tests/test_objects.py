@@ -165,3 +165,17 @@ def test_caption_with_plain_space_only_when_set_smaller_than_body():
     tables = parse_with_pymupdf(_reload(doc), "gen", layout_mode="never")
     reg = tables.object_registry
     assert list(reg.object_key) == ["table:2-1"] and reg.iloc[0].line_start == 3
+
+
+def test_table_with_caption_below_it():
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), BODY + " And more words here.", fontname="helv", fontsize=10)
+    for i, row in enumerate([["Name", "Value"], ["alpha", "1.5"], ["beta", "2.5"]]):
+        for j, cell in enumerate(row):
+            page.insert_text((100 + 150 * j, 120 + 16 * i), cell, fontname="helv", fontsize=10)
+    page.insert_text((72, 180), "Table 4: Values under the table.", fontname="helv", fontsize=10)
+    tables = parse_with_pymupdf(_reload(doc), "gen", layout_mode="never")
+    cells = tables.cell_df
+    assert set(cells.object_key) == {"table:4"}
+    assert cells[cells.row_label == "beta"].sort_values("col").text.tolist() == ["beta", "2.5"]

@@ -105,17 +105,50 @@ def _figure_region(page, cap: tuple) -> tuple:
     return (min(cap[0], best[0]), min(cap[1], best[1]), max(cap[2], best[2]), max(cap[3], best[3]))
 
 
-def _table_clip(pl: pd.DataFrame, cap: tuple, width: float, height: float) -> tuple:
-    """Region below a top caption: until a prose paragraph, a heading or another caption."""
-    below = pl[(pl.y0 >= cap[3] - 1)].sort_values("y0")
-    end = min(height - 40, cap[3] + 0.6 * height)
-    for r in below.itertuples():
+def _column_of(pl: pd.DataFrame, cap: tuple):
+    """The text column (line_df.column) of the caption's first line, None when unknown."""
+    hit = pl[(pl.y0 >= cap[1] - 1) & (pl.y0 <= cap[1] + 1) & (pl.x0 >= cap[0] - 1) & (pl.x0 <= cap[0] + 1)]
+    if hit.empty or pd.isna(hit.iloc[0]["column"]):
+        return None
+    return int(hit.iloc[0]["column"])
+
+
+def _table_clip(pl: pd.DataFrame, cap: tuple, width: float, height: float, *, above: bool = False) -> tuple:
+    """Region below a caption (or above it, for captions under their table).
+
+    It runs until a prose paragraph, a heading or another caption. A caption
+    inside one column of a multi-column page limits the region to that column;
+    a centred or wide caption gets the full text width.
+    """
+    xc = (cap[0] + cap[2]) / 2
+    cols = pl["column"].dropna()
+    col_lines = pl[pl["column"] == col] if (col := _column_of(pl, cap)) is not None else pl.iloc[0:0]
+    full = (
+        cols.max() < 1
+        or col is None
+        or col < 0
+        or len(col_lines) < 3
+        or (cap[2] - cap[0]) > 0.55 * width
+        or abs(xc - width / 2) < 0.08 * width
+    )
+    if full:
+        x0, x1 = min(cap[0], 0.08 * width), max(cap[2], 0.92 * width)
+    else:
+        x0, x1 = min(cap[0], col_lines.x0.min()) - 2, max(cap[2], col_lines.x1.max()) + 2
+    near = pl[(pl.x1 > x0) & (pl.x0 < x1)]
+    if above:
+        cand = near[near.y1 <= cap[1] + 1].sort_values("y1", ascending=False)
+        edge = max(40.0, cap[1] - 0.6 * height)
+    else:
+        cand = near[near.y0 >= cap[3] - 1].sort_values("y0")
+        edge = min(height - 40, cap[3] + 0.6 * height)
+    for r in cand.itertuples():
         words = len(str(r.text).split())
         prose = words >= 12 and (r.x1 - r.x0) > 0.6 * (cap[2] - cap[0])
-        if prose or r.role in ("heading", "caption") or CAPTION.match(str(r.text)):
-            end = r.y0 - 1
+        if prose or r.role in ("heading", "caption", "title") or CAPTION.match(str(r.text)):
+            edge = (r.y1 + 1) if above else (r.y0 - 1)
             break
-    return (min(cap[0], 0.08 * width), cap[3] + 0.5, max(cap[2], 0.92 * width), end)
+    return (x0, edge, x1, cap[1] - 0.5) if above else (x0, cap[3] + 0.5, x1, edge)
 
 
 def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
@@ -168,7 +201,10 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
                 bb = _figure_region(page, cap)
             else:
                 clip = _table_clip(pl, cap, page.rect.width, page.rect.height)
-                tc, tb = tables_cells.table_cells(page, clip)
+                tc, tb = tables_cells.table_cells(page, clip) if clip[3] - clip[1] > 8 else ([], None)
+                if not tc:  # a caption under its table
+                    clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=True)
+                    tc, tb = tables_cells.table_cells(page, clip) if clip[3] - clip[1] > 8 else ([], None)
                 bb = (
                     cap
                     if tb is None

@@ -277,8 +277,13 @@ def build_toc(
             votes.setdefault((round(c.size), c.bold), c.number.rstrip(".").count(".") + 1)
     levels = _style_levels(detected, votes)
     matched_pos = {(e["page_start"], e["line_start"]) for e in entries}
+    primary_titles = {(e["page_start"], norm(e["title"])) for e in entries}
     for c in detected:
-        if id(c) in matched or (c.page, c.line) in matched_pos:
+        if (
+            id(c) in matched
+            or (c.page, c.line) in matched_pos
+            or (c.page, norm(c.title or c.text)) in primary_titles
+        ):
             continue
         if c.number and c.number.rstrip(".") in primary_numbers:
             continue
