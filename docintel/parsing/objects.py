@@ -113,7 +113,15 @@ def _column_of(pl: pd.DataFrame, cap: tuple):
     return int(hit.iloc[0]["column"])
 
 
-def _table_clip(pl: pd.DataFrame, cap: tuple, width: float, height: float, *, above: bool = False) -> tuple:
+def _table_clip(
+    pl: pd.DataFrame,
+    cap: tuple,
+    width: float,
+    height: float,
+    *,
+    above: bool = False,
+    prose_stops: bool = True,
+) -> tuple:
     """Region below a caption (or above it, for captions under their table).
 
     It runs until a prose paragraph, a heading or another caption. A caption
@@ -144,7 +152,7 @@ def _table_clip(pl: pd.DataFrame, cap: tuple, width: float, height: float, *, ab
         edge = min(height - 40, cap[3] + 0.6 * height)
     for r in cand.itertuples():
         words = len(str(r.text).split())
-        prose = words >= 12 and (r.x1 - r.x0) > 0.6 * (cap[2] - cap[0])
+        prose = prose_stops and words >= 12 and (r.x1 - r.x0) > 0.6 * (cap[2] - cap[0])
         if prose or r.role in ("heading", "caption", "title") or CAPTION.match(str(r.text)):
             edge = (r.y1 + 1) if above else (r.y0 - 1)
             break
@@ -200,11 +208,17 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
             if kind == "figure":
                 bb = _figure_region(page, cap)
             else:
-                clip = _table_clip(pl, cap, page.rect.width, page.rect.height)
-                tc, tb = tables_cells.table_cells(page, clip) if clip[3] - clip[1] > 8 else ([], None)
-                if not tc:  # a caption under its table
-                    clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=True)
-                    tc, tb = tables_cells.table_cells(page, clip) if clip[3] - clip[1] > 8 else ([], None)
+                tc, tb = [], None
+                for above in (False, True):  # caption above its table (usual), else under it
+                    clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above)
+                    # a ruled grid delimits itself: long cell text must not end its region
+                    grid = _table_clip(
+                        pl, cap, page.rect.width, page.rect.height, above=above, prose_stops=False
+                    )
+                    if clip[3] - clip[1] > 8 or grid[3] - grid[1] > 8:
+                        tc, tb = tables_cells.table_cells(page, clip, grid, near_top=not above)
+                    if tc:
+                        break
                 bb = (
                     cap
                     if tb is None

@@ -252,8 +252,13 @@ def ruled_cells(page, clip) -> tuple[list[dict], tuple | None]:
         return [], None
     left, right = xs[0], xs[-1]
     ys = _cluster([h[0] for h in hs if h[1] <= left + 3 and h[2] >= right - 3])
+    # the grid's vertical extent: chain the vertical rules down from the topmost one
     top = min(v[1] for v in vs)
-    ys = [y for y in ys if y >= top - 2]
+    bottom = top
+    for lo, hi in sorted((v[1], v[2]) for v in vs):
+        if lo <= bottom + 2:
+            bottom = max(bottom, hi)
+    ys = [y for y in ys if top - 2 <= y <= bottom + 2]
     if len(ys) < 3:
         return [], None
     words = page.get_text("words")
@@ -296,15 +301,21 @@ def _n_rows(cells: list[dict]) -> int:
     return max((c["row"] for c in cells), default=-1) + 1
 
 
-def table_cells(page, clip) -> tuple[list[dict], tuple | None]:
+def table_cells(page, clip, grid_clip=None, *, near_top: bool = True) -> tuple[list[dict], tuple | None]:
     """Cells and bbox of the table in ``clip``: the ruled grid when it has a row per text row.
 
     find_tables' ``lines`` strategy on a booktabs table (horizontal rules only
     between row groups) yields one row per *group*; then the word clustering,
     which keeps one row per baseline, is the better reading.
     """
-    ruled, rb = ruled_cells(page, clip)
-    clustered = cluster_cells(page, clip)
+    ruled, rb = ruled_cells(page, grid_clip or clip)
+    if rb is not None:
+        # the grid must start at the caption (below it) or end at it (above it), else it is another table
+        g = grid_clip or clip
+        gap = rb[1] - g[1] if near_top else g[3] - rb[3]
+        if gap > 40:
+            ruled, rb = [], None
+    clustered = cluster_cells(page, clip) if clip[3] - clip[1] > 8 else []
     if ruled and _n_rows(ruled) >= 0.8 * _n_rows(clustered):
         return ruled, rb
     if not clustered:
