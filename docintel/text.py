@@ -27,7 +27,9 @@ def stem(word: str) -> str:
     Identifiers and numbers ("rv_length_indicator", "28.4", "sp800") are index
     keys as written: only plain alphabetic words are stemmed.
     """
-    return _PORTER.stemWord(word) if word.isalpha() else word
+    if not word.isalpha():
+        return word
+    return _PORTER.stemWord(word) or word  # Porter strips a lone 's' to ''
 
 # Words: letters/digits (any script), inner '_', '.', ''' kept ("28.4", "don't").
 _WORD = re.compile(r"[^\W_]+(?:[_.'’][^\W_]+)*")
