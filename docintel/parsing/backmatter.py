@@ -1,0 +1,132 @@
+"""Back matter of the registry: appendix/annex sections and bibliography entries.
+
+Appendices come from toc_df (a heading "Appendix A ...", "Annex B", or an
+unnumbered top-level section after the References); bibliography entries are
+the "[18] ..." / "18. ..." / "[FIPS 180-3] ..." entries of the References section.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+_FURNITURE = ("header", "footer", "page_number", "toc_entry")
+_BIB_HEAD = re.compile(r"\b(references|bibliography|works cited|literature cited|citations)\b", re.I)
+_BIB_START = re.compile(
+    r"^\[(?P<id>[0-9]{1,4}|[A-Za-z][\w\-+./ ]{0,40}?)\]\s*(?P<rest>\S.*)?$|^(?P<num>[0-9]{1,3})\.\s+(?P<rest2>[A-Z\u00c0-\u024f].*)$"
+)
+_APPENDIX = re.compile(
+    r"^(?:(?P<num>[0-9]{1,2})\.?\s+)?(?P<kw>appendix|annex)\b\s*(?P<id>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b", re.I
+)
+
+
+def _section_lines(line_df: pd.DataFrame, t) -> pd.DataFrame:
+    start = (line_df.page > t.page_start) | (
+        (line_df.page == t.page_start) & (line_df.line >= (t.line_start or 1))
+    )
+    end = (line_df.page < t.page_end) | (
+        (line_df.page == t.page_end) & (line_df.line <= (t.line_end or 10**6))
+    )
+    return line_df[start & end & ~line_df.role.isin(_FURNITURE)]
+
+
+def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> list[dict]:
+    """Appendix/annex sections; unnumbered top-level sections after the References are appendices too."""
+    out = []
+    after_refs = False
+    n_unnum = 0
+    for t in toc_df.sort_values(["page_start", "line_start"]).itertuples():
+        full = f"{t.number or ''} {t.title}".strip()
+        m = _APPENDIX.match(full) or _APPENDIX.match(str(t.title))
+        kind = oid = None
+        if m:
+            kind = "annex" if m.group("kw").lower() == "annex" else "appendix"
+            oid = m.group("id") or m.group("num") or (t.number.rstrip(".") if t.number else None)
+        elif after_refs and t.level == 1 and not t.number:
+            kind = "appendix"
+        if _BIB_HEAD.search(str(t.title)) and t.level <= 2:
+            after_refs = True
+        if kind is None:
+            continue
+        if oid is None:
+            n_unnum += 1
+            oid = f"u{n_unnum}"
+        key = f"{kind}:{oid}"
+        if key in seen:
+            continue
+        seen.add(key)
+        sec = _section_lines(line_df, t)
+        label = f"{kind.capitalize()} {oid}" if not oid.startswith("u") else kind.capitalize()
+        head = sec[sec.page == t.page_start].head(1)
+        out.append(
+            {
+                "object_key": key,
+                "object_type": kind,
+                "object_id": oid,
+                "label": label,
+                "caption": t.title,
+                "page": int(t.page_start),
+                "line_start": t.line_start,
+                "line_end": t.line_end,
+                "page_end": int(t.page_end),
+                "x0": head.x0.min() if len(head) else None,
+                "y0": head.y0.min() if len(head) else None,
+                "x1": head.x1.max() if len(head) else None,
+                "y1": head.y1.max() if len(head) else None,
+                "source": "outline" if t.source == "outline" else "heading",
+            }
+        )
+    return out
+
+
+def bibliography(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> list[dict]:
+    """'[18] Author. Title ...' or '18. Author ...' entries inside the References section."""
+    out = []
+    for t in toc_df.itertuples():
+        if not _BIB_HEAD.search(str(t.title)) or len(str(t.title)) > 40:
+            continue
+        sec = _section_lines(line_df, t).sort_values(["page", "line"])
+        cur = None
+        for r in sec.itertuples():
+            if r.role in ("heading", "title"):
+                continue
+            m = _BIB_START.match(str(r.text).strip())
+            if m:
+                oid = (m.group("id") or m.group("num")).strip()
+                cur = {
+                    "object_key": f"bib:{oid}",
+                    "object_type": "bib",
+                    "object_id": oid,
+                    "label": f"[{oid}]",
+                    "caption": str(r.text).strip(),
+                    "page": int(r.page),
+                    "line_start": int(r.line),
+                    "line_end": int(r.line),
+                    "page_end": int(r.page),
+                    "x0": r.x0,
+                    "y0": r.y0,
+                    "x1": r.x1,
+                    "y1": r.y1,
+                    "source": "bibliography",
+                    "_idx": [r.Index],
+                }
+                if cur["object_key"] in seen:
+                    cur = None
+                    continue
+                seen.add(cur["object_key"])
+                out.append(cur)
+            elif (
+                cur is not None
+                and r.page == cur["page_end"]
+                or cur is not None
+                and r.page == cur["page_end"] + 1
+            ):
+                cur["caption"] += " " + str(r.text).strip()
+                cur["line_end"], cur["page_end"] = int(r.line), int(r.page)
+                if r.page == cur["page"]:
+                    cur.update(x0=min(cur["x0"], r.x0), x1=max(cur["x1"], r.x1), y1=max(cur["y1"], r.y1))
+                cur["_idx"].append(r.Index)
+    for o in out:
+        line_df.loc[o.pop("_idx"), "object_key"] = o["object_key"]
+    return out

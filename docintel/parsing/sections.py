@@ -1,0 +1,112 @@
+"""toc_df rows from ordered heading entries: ids, parents, section ranges; line_df.section_id."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from docintel.schema.tables import TOC_DF
+
+
+def toc_id_for(kind: str | None, number: str | None) -> str | None:
+    """The toc_id a numbered heading gets: '3.2.2', '(q)', 'A', '39.13'."""
+    if not number:
+        return None
+    n = number.strip().rstrip(".")
+    if kind == "section_sign":
+        return n.lstrip("\u00a7 ").strip()
+    return n
+
+
+def relative_levels(entries: list[dict]) -> None:
+    """Regulation paragraphs "(a)" and "§ 39.13" nest under the heading before them."""
+    last_plain = 0
+    last_sect = None
+    for e in entries:
+        if e["source"] != "heading_detection" or e["kind"] not in ("paragraph", "section_sign"):
+            if e["kind"] not in ("paragraph", "section_sign"):
+                last_plain, last_sect = e["level"], None
+            continue
+        if e["kind"] == "section_sign":
+            e["level"] = last_plain + 1
+            last_sect = e["level"]
+        else:
+            e["level"] = (last_sect if last_sect is not None else last_plain) + 1
+
+
+def to_frame(entries: list[dict], line_df: pd.DataFrame, doc_id: str) -> pd.DataFrame:
+    if not entries:
+        return TOC_DF.empty()
+    last_line = line_df.groupby("page")["line"].max().to_dict()
+    max_page = int(line_df["page"].max())
+    ids: list[str] = []
+    seen: set[str] = set()
+    roman = None
+    for i, e in enumerate(entries):
+        tid = toc_id_for(e["kind"], e["number"]) or f"s{i + 1}"
+        if e["kind"] == "roman":
+            roman = tid
+        elif e["kind"] == "letter" and roman:
+            tid = f"{roman}.{tid}"  # "II.A": subsection letters restart in every section
+        base, k = tid, 2
+        while tid in seen:
+            tid, k = f"{base}~{k}", k + 1
+        seen.add(tid)
+        ids.append(tid)
+    rows = []
+    stack: list[tuple[int, str]] = []
+    for i, e in enumerate(entries):
+        while stack and stack[-1][0] >= e["level"]:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        stack.append((e["level"], ids[i]))
+        # the section ends just before the next section of the same or a higher level
+        nxt = next((f for f in entries[i + 1 :] if f["level"] <= e["level"]), None)
+        if nxt is None:
+            page_end, line_end = max_page, last_line.get(max_page)
+        else:
+            ls = nxt["line_start"] or 1
+            if ls > 1:
+                page_end, line_end = nxt["page_start"], ls - 1
+            else:
+                page_end = max(e["page_start"], nxt["page_start"] - 1)
+                line_end = last_line.get(page_end)
+        rows.append(
+            {
+                "doc_id": doc_id,
+                "toc_id": ids[i],
+                "number": e["number"],
+                "title": e["title"],
+                "level": e["level"],
+                "parent_id": parent,
+                "page_start": e["page_start"],
+                "line_start": e["line_start"],
+                "page_end": page_end,
+                "line_end": line_end,
+                "source": e["source"],
+            }
+        )
+    return TOC_DF.conform(pd.DataFrame(rows))
+
+
+def assign_sections(line_df: pd.DataFrame, toc_df: pd.DataFrame) -> pd.DataFrame:
+    """Fill line_df.section_id: the most recently started section at each line (the deepest one)."""
+    line_df = line_df.copy()
+    line_df["section_id"] = None
+    if toc_df.empty or line_df.empty:
+        return line_df
+    starts = toc_df.assign(ls=toc_df["line_start"].fillna(1)).sort_values(["page_start", "ls"])
+    keys = list(zip(starts["page_start"].astype(int), starts["ls"].astype(int), strict=False))
+    ids = starts["toc_id"].tolist()
+    order = line_df.sort_values(["page", "line"]).index
+    j, cur = 0, None
+    out = {}
+    for idx in order:
+        k = (int(line_df.at[idx, "page"]), int(line_df.at[idx, "line"]))
+        while j < len(keys) and keys[j] <= k:
+            cur = ids[j]
+            j += 1
+        out[idx] = cur
+    line_df["section_id"] = pd.Series(out)
+    furniture = line_df["role"].isin(["header", "footer", "page_number"])
+    line_df.loc[furniture, "section_id"] = None
+    return line_df
