@@ -12,7 +12,7 @@ import logging
 from typing import Literal
 
 from docintel.errors import LLMOutputError
-from docintel.regions import evidence_lines
+from docintel.regions import evidence_lines, extend_to_sentence_end
 from docintel.resolve import Resolution, resolve_pending
 from docintel.schema.answer import (
     AskResult,
@@ -165,9 +165,12 @@ def run_loop(
     trace.record("top_k", top_k)
     trace.record("candidates", [c.model_dump() for c in candidates[:10]])
     chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
-    passages: list[Passage] = [best_passage(tables, q, c.page) for c in chosen]
-    passages = [p for p in passages if p.lines]
+    passages = _listed_objects(tables, q, trace)
+    if not passages:
+        passages = [extend_to_sentence_end(tables, best_passage(tables, q, c.page)) for c in chosen]
+        passages = [p for p in passages if p.lines]
     loop = _Loop(tables, q, backend, trace, max_lines)
+    passages = _same_page_targets(loop, passages)
     instructions: list[str] = []
     loop_count = 0
     passes: list[dict] = []
@@ -273,6 +276,61 @@ def run_loop(
         unresolved=unresolved,
         warnings=warnings,
     )
+
+
+def _listed_objects(tables: DocTables, q: ParsedQuestion, trace: Trace) -> list[Passage]:
+    """A listing question about a registered object type ("how many tables...") is answered
+    from the registry: every such object's caption, not the best-matching page."""
+    from docintel.regions import caption_passages
+    from docintel.retrieval.rank import query_terms
+    from docintel.retrieval.regions import listed_object_type
+
+    if q.shape != "list":
+        return []
+    otype = listed_object_type(query_terms(q))
+    reg = tables.object_registry
+    objs = reg[reg["object_type"] == otype] if otype else reg.iloc[0:0]
+    if objs.empty:
+        return []
+    trace.event("list_path", object_type=otype, objects=objs["object_key"].tolist())
+    return caption_passages(tables, objs, note=f"every {otype} in object_registry ({len(objs)})")
+
+
+def _same_page_targets(loop: _Loop, passages: list[Passage]) -> list[Passage]:
+    """Pointers in the pass-1 window whose target sits on a page already retrieved ("as shown
+    in Table 1" with Table 1 on the same page) are part of that page: add their lines now,
+    so a second pass is spent only on targets elsewhere."""
+    import pandas as pd
+
+    from docintel.parsing.crossrefs import extract_references
+    from docintel.schema.answer import PendingReference
+
+    pages = {p.page for p in passages}
+    lines = [{"page": ln.page, "line": ln.line, "text": ln.text} for p in passages for ln in p.lines]
+    if not lines:
+        return passages
+    found = extract_references(pd.DataFrame(lines), loop.tables.doc_id)
+    have = _evidence_keys(passages)
+    added: list[Passage] = []
+    for r in found.itertuples(index=False):
+        if r.ref_type in ("external", "bib"):
+            continue
+        ref = PendingReference(raw_text=str(r.anchor_text)[:200], ref_type="unknown",
+                               origin_page=int(r.origin_page), origin_line=int(r.origin_line))
+        res = loop.resolve(ref, allow_llm=False)
+        if res.status != "resolved" or not res.passages or {p.page for p in res.passages} - pages:
+            continue
+        if (ref.origin_page, ref.origin_line) in _evidence_keys(res.passages):
+            continue  # a caption naming its own table is not a pointer elsewhere
+        for p in res.passages:
+            if not _evidence_keys([p]) <= have:
+                added.append(p.model_copy(update={
+                    "retrieved_via": "primary", "referenced_from": None, "reference_text": None,
+                    "note": f"on the retrieved page, pointed to by '{ref.raw_text}' (line {ref.origin_line})"}))
+                have |= _evidence_keys([p])
+        loop.trace.event("same_page_target", reference=ref.raw_text, target=res.target,
+                         pages=sorted({p.page for p in res.passages}))
+    return passages + added
 
 
 def _record_regex_rows(tables: DocTables, refs: list[PendingReference], resolutions: dict) -> None:

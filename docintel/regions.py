@@ -129,9 +129,10 @@ def section_passages(
         return []
     per = max(max_lines // len(parts), 6)
     chosen = []
+    tags = _ROW_TAG.findall(sub_selector or "")
     for part in parts:
-        if sub_selector:
-            tag = sub_selector.strip()
+        if tags:  # "paragraph (1)" / "(q)(1)": start at the line that opens sub-paragraph (1)
+            tag = f"({tags[-1]})"
             starts = part.index[part["text"].str.strip().str.startswith(tag)]
             if len(starts):
                 part = part.loc[starts[0] :]
@@ -257,3 +258,41 @@ def _filter_text_rows(body: pd.DataFrame, sub_selector: str) -> pd.DataFrame:
     while end < len(body) and not _ROW_TAG.match(texts.iloc[end]):
         end += 1
     return pd.concat([body.head(2), body.iloc[pos:end]]).drop_duplicates()
+
+
+def caption_passages(tables: DocTables, objs: pd.DataFrame, *, note: str = "") -> list[Passage]:
+    """The caption lines of every object in ``objs`` (one passage each), for listing questions."""
+    lines = evidence_lines(tables)
+    keys = set()
+    for o in objs.itertuples(index=False):
+        if pd.isna(o.line_start):
+            continue
+        end = int(o.line_end) if pd.notna(o.line_end) else int(o.line_start)
+        keys |= {(int(o.page), ln) for ln in range(int(o.line_start), end + 1)}
+    sel = lines[[(p, ln) in keys for p, ln in zip(lines["page"], lines["line"], strict=True)]]
+    return to_passages(sel, tables.doc_id, retrieved_via="primary", note=note)
+
+
+_SENT_END = re.compile(r"[.!?:;][\"'\u201d)\]]*\s*$")
+
+
+def extend_to_sentence_end(tables: DocTables, passage: Passage, *, max_extra: int = 6) -> Passage:
+    """Continue ``passage`` past its last line, in reading order (across a page break too),
+    until a line ends a sentence: evidence never stops mid-sentence ("... may be emailed to:")."""
+    if not passage.lines or _SENT_END.search(passage.lines[-1].text):
+        return passage
+    lines = evidence_lines(tables)
+    last = passage.lines[-1]
+    after = lines[(lines["page"] * 10**6 + lines["line"]) > last.page * 10**6 + last.line].head(max_extra)
+    extra: list[EvidenceLine] = []
+    for r in after.itertuples(index=False):
+        if r.role in ("heading", "title", "caption"):
+            break
+        extra.append(EvidenceLine(page=int(r.page), line=int(r.line), text=str(r.text), role=str(r.role or "body")))
+        if _SENT_END.search(str(r.text)):
+            break
+    if not extra:
+        return passage
+    same = [e for e in extra if e.page == passage.page]
+    return passage.model_copy(update={"lines": passage.lines + extra,
+                                      "line_end": max([passage.line_end] + [e.line for e in same])})
