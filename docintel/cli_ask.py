@@ -92,6 +92,9 @@ def _print_human(result) -> None:
 def cmd_ask(args, parse_kwargs) -> int:
     from docintel.api import ask, parse
 
+    from docintel.questions import parse_question
+
+    parse_question(args.question)  # an empty or absurd question fails before any parsing
     kw = parse_kwargs(args)
     tables = parse(args.pdf, **kw)  # parsed once, shared by ask and the reports
     result = ask(args.pdf, args.question, backend=_backend_and_fallback(args), tables=tables,
