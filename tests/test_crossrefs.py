@@ -129,3 +129,7 @@ def test_eager_refs_add_regex_rows():
     assert ("section", "2", 1, 2) in set(
         zip(rx.ref_type, rx.ref_target, rx.origin_page, rx.origin_line, strict=False)
     )
+
+
+def test_defined_in_section_is_a_definition_pointer():
+    assert classify_reference("using the operation defined in Section 1.5.") == ("definition", "1.5", None)

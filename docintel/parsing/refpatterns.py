@@ -108,6 +108,12 @@ PATTERNS: list[RefPattern] = [
         "Clause 8.6",
     ),
     RefPattern(
+        "definition",
+        "definition",
+        _p(r"\b(?i:(?:as\s+)?defined\s+in\s+(?:sections?|sec\.)\s+)(?P<targets>" + _SEC + r")\b"),
+        "the operation defined in Section 1.5: a pointer to a definition (target: the section id)",
+    ),
+    RefPattern(
         "section_sign",
         "section",
         _p(
