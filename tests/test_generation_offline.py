@@ -277,5 +277,5 @@ def test_fake_backend_scripts_answers_and_records_calls():
 
 
 def test_registry_lists_known_backends_on_unknown_name():
-    with pytest.raises(UsageError, match="fake, offline, openai"):
+    with pytest.raises(UsageError, match="fake, local, offline, openai"):
         get_backend("gpt-99")
