@@ -18,10 +18,16 @@ def toc_id_for(kind: str | None, number: str | None) -> str | None:
 
 
 def relative_levels(entries: list[dict]) -> None:
-    """Regulation paragraphs "(a)" and "§ 39.13" nest under the heading before them."""
+    """Regulation paragraphs "(a)", "§ 39.13" and run-in leads nest under the heading before them."""
     last_plain = 0
     last_sect = None
     for e in entries:
+        cand = e.get("cand")
+        if e["source"] == "heading_detection" and not e["number"] and cand is not None and cand.run_in:
+            # A run-in lead ("Residual Dropout We apply ...") opens a paragraph inside the
+            # current section, never a sibling of it.
+            e["level"] = last_plain + 1
+            continue
         if e["source"] != "heading_detection" or e["kind"] not in ("paragraph", "section_sign"):
             if e["kind"] not in ("paragraph", "section_sign"):
                 last_plain, last_sect = e["level"], None

@@ -216,6 +216,10 @@ def build_toc(
         for lvl, raw, p in outline:
             kind, num, title = split_number(re.sub(r"\s+", " ", raw).strip())
             c = _match(title, num, cands, [p, p + 1, p - 1])
+            if num is None and c is not None and c.number:
+                # Outlines often drop the number the page prints ("Attention" for "3.2 Attention"):
+                # the heading line is what readers (and references) use.
+                kind, num = c.kind, c.number
             entries.append(
                 _entry(
                     c,
