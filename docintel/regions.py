@@ -111,32 +111,44 @@ def section_lines(tables: DocTables, sec) -> pd.DataFrame:
     return lines[(key >= ps * 10**6 + ls) & (key <= pe * 10**6 + le)]
 
 
-def section_passages(
-    tables,
-    secs: pd.DataFrame,
-    q,
-    *,
-    sub_selector=None,
-    max_lines=40,
-    ref=None,
-    note="",
-    retrieved_via="reference",
-) -> list[Passage]:
-    """The best ``max_lines`` of the given sections, each keeping its heading line."""
+def _heading_rows(part: pd.DataFrame) -> int:
+    """How many leading lines of a section are its (possibly wrapped) heading."""
+    n = 0
+    for role in part["role"].tolist():
+        if role not in ("heading", "title"):
+            break
+        n += 1
+    return max(n, 1)
+
+
+def section_passages(tables, secs: pd.DataFrame, q, *, sub_selector=None, max_lines=40, ref=None,
+                     note="", retrieved_via="reference") -> list[Passage]:
+    """The best ``max_lines`` of the given sections, each keeping its heading.
+
+    With several sections ("paragraphs (g) through (l)") the budget goes where the question
+    points: the best-matching section gets half of it, the others share the rest (heading plus
+    their best lines), so a long range never crowds out the one paragraph that answers.
+    """
     parts = [section_lines(tables, s) for _, s in secs.iterrows()]
     parts = [p for p in parts if not p.empty]
     if not parts:
         return []
-    per = max(max_lines // len(parts), 6)
-    chosen = []
     tags = _ROW_TAG.findall(sub_selector or "")
-    for part in parts:
-        if tags:  # "paragraph (1)" / "(q)(1)": start at the line that opens sub-paragraph (1)
-            tag = f"({tags[-1]})"
+    if tags:  # "paragraph (1)" / "(q)(1)": start at the line that opens sub-paragraph (1)
+        tag = f"({tags[-1]})"
+        for i, part in enumerate(parts):
             starts = part.index[part["text"].str.strip().str.startswith(tag)]
             if len(starts):
-                part = part.loc[starts[0] :]
-        chosen.append(best_window(part, q, per))
+                head = part.iloc[: _heading_rows(part)]
+                parts[i] = pd.concat([head, part.loc[starts[0] :]]).drop_duplicates()
+    budgets = [max_lines] * len(parts)
+    if len(parts) > 1:
+        scores = [sum(_score_lines(p, q)) for p in parts]
+        best = max(range(len(parts)), key=lambda i: (scores[i], -i))
+        rest = max((max_lines - max_lines // 2) // (len(parts) - 1), 4)
+        budgets = [max_lines // 2 if i == best else rest for i in range(len(parts))]
+    chosen = [best_window(part, q, budget, keep_first=min(_heading_rows(part), budget - 1) or 1)
+              for part, budget in zip(parts, budgets, strict=True)]
     return to_passages(pd.concat(chosen), tables.doc_id, retrieved_via=retrieved_via, ref=ref, note=note)
 
 

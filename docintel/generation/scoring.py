@@ -13,8 +13,8 @@ How a line scores (every number is reported in ``last_call_info`` for the trace)
 * line score = sum of the weights of the distinct terms on the line; context score =
   line score + 0.5 x (scores of the previous and next line of the same passage), so a
   line inside a relevant paragraph beats an isolated hit.
-* A window grows from a seed line to sentence boundaries (at most 3 lines back, 4 forward,
-  never forward into a heading).
+* A window grows from a seed line to sentence boundaries (at most 8 lines back, 6 forward,
+  never forward into a heading nor back past one).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from docintel.generation.text import content_stems, ends_sentence, join_lines, n
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 
 _FURNITURE = {"header", "footer", "page_number", "toc_entry"}
-BACK, FORWARD = 3, 4
+BACK, FORWARD = 8, 6  # narrow columns (Federal Register, two-column papers) carry long sentences
 
 
 @dataclass
@@ -143,6 +143,7 @@ def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
     while (
         start > 0
         and seed - start < BACK
+        and rows[start].ln.role not in ("heading", "title")
         and rows[start - 1].ln.role not in _FURNITURE
         and not ends_sentence(rows[start - 1].ln.text)
     ):
