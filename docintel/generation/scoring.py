@@ -128,7 +128,7 @@ def score_lines(
     weights = {t.key: round(t.weight * (1.0 + math.log((n + 1) / (df[t.key] + 1))), 3) for t in terms}
     for g in grouped:
         for r in g:
-            r.score = sum(weights[h] for h in r.hits)
+            r.score = math.fsum(weights[h] for h in r.hits)  # fsum: exact, so set order never shows
         for i, r in enumerate(g):
             prev = g[i - 1].score if i > 0 else 0.0
             nxt = g[i + 1].score if i + 1 < len(g) else 0.0

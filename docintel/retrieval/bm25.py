@@ -119,7 +119,7 @@ def phrase_scores(index: PageIndex, phrase_bigrams: set[tuple[str, str]]) -> dic
     out = {}
     for p in index.pages:
         have = bigrams(index.page_terms[p]) & phrase_bigrams
-        out[p] = (sum(index.bigram_idf(b) for b in have), sorted(have))
+        out[p] = (math.fsum(index.bigram_idf(b) for b in have), sorted(have))
     return out
 
 
@@ -137,7 +137,7 @@ def window_scores(index: PageIndex, query: set[str], *, size: int = 12) -> dict[
             seen = set()
             for _, ts in lines[i : i + size]:
                 seen.update(t for t in ts if t in query)
-            score = sum(index.idf(t) for t in seen)
+            score = math.fsum(index.idf(t) for t in seen)
             if score > best:
                 best, best_line = score, lines[i][0]
         out[p] = (best, best_line)

@@ -9,6 +9,7 @@ same terms retrieval used), so the answer lines are kept rather than cut.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Literal
 
@@ -143,9 +144,9 @@ def best_passage(
         hits = [t for t in seq if t in qset]
         found = set(hits)
         score = (
-            sum(index.idf(t) for t in found)
-            + 0.5 * sum(index.bigram_idf(b) for b in bigrams(seq) & qbigrams)
-            + 0.1 * (sum(index.idf(t) for t in hits) - sum(index.idf(t) for t in found))
+            math.fsum(index.idf(t) for t in found)
+            + 0.5 * math.fsum(index.bigram_idf(b) for b in bigrams(seq) & qbigrams)
+            + 0.1 * (math.fsum(index.idf(t) for t in hits) - math.fsum(index.idf(t) for t in found))
         )
         if score > best:
             best, span = score, (i, j)

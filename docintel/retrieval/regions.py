@@ -7,6 +7,7 @@ tables (toc_df, object_registry, page_df) first and plain line patterns as a fal
 
 from __future__ import annotations
 
+import math
 import re
 
 import pandas as pd
@@ -56,8 +57,8 @@ def toc_scores(tables: DocTables, index: PageIndex, qset: set[str]) -> dict[int,
         }
         if not title_terms or not (title_terms & qset):
             continue
-        mass = sum(index.idf(t) for t in title_terms)
-        share = sum(index.idf(t) for t in title_terms & qset) / mass
+        mass = math.fsum(index.idf(t) for t in title_terms)
+        share = math.fsum(index.idf(t) for t in title_terms & qset) / mass
         if share < TOC_MIN_MATCH:
             continue
         # Squared: a title the question names in full ("Operational Readiness Flight") should beat
