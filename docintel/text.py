@@ -32,7 +32,9 @@ def stem(word: str) -> str:
     return _PORTER.stemWord(word) or word  # Porter strips a lone 's' to ''
 
 # Words: letters/digits (any script), inner '_', '.', ''' kept ("28.4", "don't").
-_WORD = re.compile(r"[^\W_]+(?:[_.'’][^\W_]+)*")
+_WORD = re.compile(r"[^\W_]+(?:[_.'’][^\W_]+)*|[\u2200-\u22ff\u2a00-\u2aff]")
+#: Mathematical operators (⊕, ∥, ≤ ...) are one-character words: standards define them and users ask.
+_MATH_SYMBOL = re.compile(r"^[\u2200-\u22ff\u2a00-\u2aff]$")
 _NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
 
 #: Function words (a classic English list). Cue words such as "all", "not" and "between" are here
@@ -87,7 +89,7 @@ def is_number(word: str) -> bool:
 
 def is_content(word: str) -> bool:
     """A word worth indexing: not a stop word, and a number or at least two characters."""
-    return word not in STOP_WORDS and (len(word) > 1 or word.isdigit())
+    return word not in STOP_WORDS and (len(word) > 1 or word.isdigit() or bool(_MATH_SYMBOL.match(word)))
 
 
 def terms(text: str) -> list[str]:

@@ -86,7 +86,8 @@ class OfflineBackend:
             pieces += self._pulled_pieces(passages, grouped, pi)
 
         hits = set().union(*(set(pc.info.get("hits", [])) for pc in pieces)) if pieces else set()
-        need = 1 if len(terms) <= 2 else 2
+        # phrases repeat their words, so only word/number terms set how many hits are needed
+        need = 1 if sum(t.kind != "phrase" for t in terms) <= 2 else 2
         self.last_call_info = {
             "backend": self.name,
             "pass_no": pass_no,

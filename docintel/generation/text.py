@@ -15,18 +15,11 @@ _WS = re.compile(r"\s+")
 # A hyphen at a line break between two letters, the next one lower-case: "extrapo-\nlate".
 # Upper-case or digit continuations ("SP 800-\n90", "Self-\nAttention") keep their hyphen.
 _BREAK_HYPHEN = re.compile(r"([^\W\d_])[-\u00ad\u2010]\s+([a-z])")
-_TOKEN = re.compile(r"[^\W\d_]+|\d+(?:[.,]\d+)*%?")
 _SENTENCE_END = re.compile(r"[.!?:;][\"'\u201d)\]]*$")
 
-STOPWORDS = frozenset(
-    """a an the and or but if then else of in on at to for from by with without into onto over under
-    is are was were be been being am do does did done have has had having it its this that these those
-    there their they them he she his her we our you your i me my not no nor so such than too very can
-    could should would may might must will shall what which who whom whose when where why how all any
-    both each few more most other some same own only also just about above below between through during
-    before after again further once here as up down out off per via vs etc e.g i.e paper document
-    according say says said give gave given make made use used using do does anyway exact""".split()  # noqa: SIM905
-)
+from docintel.text import QUESTION_WORDS, STOP_WORDS  # noqa: E402  one word list for every brick
+
+STOPWORDS = STOP_WORDS | QUESTION_WORDS
 
 
 
@@ -66,19 +59,18 @@ def stem(word: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-cased word and number tokens of ``text`` (after NFKC)."""
-    return [t.casefold() for t in _TOKEN.findall(nfkc(text))]
+    """Lower-cased word and number tokens of ``text`` (the shared tokeniser, docintel.text)."""
+    from docintel.text import words
+
+    return words(text)
 
 
 def content_stems(text: str) -> set[str]:
-    """Stems of the content words (no stopwords, no one-letter words) plus numbers as written."""
-    out: set[str] = set()
-    for tok in tokens(text):
-        if tok[0].isdigit():
-            out.add(tok)
-        elif len(tok) > 1 and tok not in STOPWORDS:
-            out.add(stem(tok))
-    return out
+    """Index terms of the content words (the shared docintel.text.terms: stop words out,
+    Porter stems, numbers and identifiers as written)."""
+    from docintel.text import terms
+
+    return set(terms(text))
 
 
 def ends_sentence(text: str) -> bool:
