@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from docintel.parsing.refpatterns import PATTERNS, classify_reference, find_references
@@ -27,12 +28,13 @@ def _line_at(lines: pd.DataFrame, rect) -> pd.Series | None:
     """The line with the largest overlap with ``rect`` (lines of one page)."""
     if lines.empty:
         return None
-    ox = (lines.x1.clip(upper=rect[2]) - lines.x0.clip(lower=rect[0])).clip(lower=0)
-    oy = (lines.y1.clip(upper=rect[3]) - lines.y0.clip(lower=rect[1])).clip(lower=0)
+    box = lines[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)  # numpy: called once per link
+    ox = (np.minimum(box[:, 2], rect[2]) - np.maximum(box[:, 0], rect[0])).clip(min=0)
+    oy = (np.minimum(box[:, 3], rect[3]) - np.maximum(box[:, 1], rect[1])).clip(min=0)
     area = ox * oy
     if area.max() <= 0:
         return None
-    return lines.loc[area.idxmax()]
+    return lines.iloc[int(area.argmax())]
 
 
 def _target_line(lines: pd.DataFrame, y: float | None) -> int | None:
@@ -127,7 +129,7 @@ def parse_time_refs(doc, line_df, toc_df, registry, doc_id: str) -> pd.DataFrame
             {
                 "origin_page": t.page_start,
                 "origin_line": t.line_start,
-                "anchor_text": f"{t.number or ''} {t.title}".strip(),
+                "anchor_text": f"{t.number if isinstance(t.number, str) else ''} {t.title}".strip(),
                 "ref_type": "section",
                 "ref_target": t.toc_id,
                 "target_page": t.page_start,

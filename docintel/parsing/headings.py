@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from docintel.parsing.lines import _fast_flags
+
 #: Font names that mean bold even when the bold flag is not set (Arial-Black, NimbusRomNo9L-Medi).
 _BOLD_FONT = re.compile(r"bold|black|heavy|medi|semibold|demi|-bd\b|,b\b", re.I)
 _FURNITURE = {"header", "footer", "page_number"}
@@ -73,7 +75,8 @@ def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
     pos = {idx: i for i, idx in enumerate(line_df.index)}
     for page_no, grp in line_df.groupby("page"):
         try:
-            d = doc[int(page_no) - 1].get_text("dict")
+            # no image decoding: it is most of get_text("dict")'s time on figure pages
+            d = doc[int(page_no) - 1].get_text("dict", flags=_fast_flags())
         except Exception:  # a page the backend could not read: keep defaults
             continue
         spans = []
