@@ -13,13 +13,21 @@ from docintel.settings import pick
 
 
 def _progress_printer(label: str):
-    last = [0.0]
+    """Progress on stderr for long documents: a live counter on a terminal, otherwise a
+    line every few seconds (nothing at all for a parse that finishes quickly)."""
+    tty = sys.stderr.isatty()
+    state = {"start": time.monotonic(), "last": 0.0, "shown": False}
 
     def report(done: int, total: int) -> None:
         now = time.monotonic()
-        if total >= 10 and (now - last[0] > 0.5 or done == total):
-            last[0] = now
-            print(f"\r{label}: page {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
+        if tty:
+            if total >= 10 and (now - state["last"] > 0.3 or done == total):
+                state["last"] = now
+                print(f"\r{label}: page {done}/{total}", end="\n" if done == total else "", file=sys.stderr)
+            return
+        if now - state["start"] > 2 and (now - state["last"] > 5 or (done == total and state["shown"])):
+            state["last"], state["shown"] = now, True
+            print(f"{label}: page {done}/{total}", file=sys.stderr)
 
     return report
 

@@ -272,7 +272,8 @@ def run_loop(
             for p in passes
         ],
         evidence=[p.to_json_dict() for p in passages],
-        resolutions=[r.to_dict() for r in loop.resolutions.values()],
+        # the loop's own resolutions; triage and same-page look-ups are in the trace
+        resolutions=[r.to_dict() for r in loop.resolutions.values() if r.pass_no is not None],
         unresolved=unresolved,
         warnings=warnings,
     )
