@@ -87,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         model_path=args.model_path, n_ctx=args.n_ctx, max_tokens=args.max_tokens, timeout=900
     )
     speed = raw_speed(local.llama())
+    print(f"raw speed: {speed}", file=sys.stderr, flush=True)
+    if args.out:
+        Path(args.out).write_text("")
     rec = Recorder(local)
     backend = FallbackBackend(rec, OfflineBackend())
     rows = [json.loads(x) for x in Path(args.questions).read_text().splitlines() if x.strip()]
@@ -99,11 +102,17 @@ def main(argv: list[str] | None = None) -> int:
             tables[row["pdf"]] = parse(pdf, out_dir=args.artifacts)
         first = len(rec.calls)
         t0 = time.perf_counter()
-        res = ask(pdf, row["question"], backend=backend, tables=tables[row["pdf"]], write_trace=False)
+        error = None
+        try:
+            res = ask(pdf, row["question"], backend=backend, tables=tables[row["pdf"]], write_trace=False)
+            loops = res.loop_count
+        except Exception as exc:  # one failing question is counted, not fatal to the run
+            error, loops = f"{type(exc).__name__}: {exc}"[:300], None
         secs = time.perf_counter() - t0
         calls = rec.calls[first:]
         results.append({
-            "id": row["id"], "seconds": round(secs, 2), "passes": len(calls), "loop_count": res.loop_count,
+            "id": row["id"], "seconds": round(secs, 2), "passes": len(calls), "loop_count": loops,
+            "error": error,
             "attempts": [c.get("attempts") for c in calls],
             "validated": ["usage" in c for c in calls],
             "fallback": backend.fallbacks,
@@ -112,7 +121,10 @@ def main(argv: list[str] | None = None) -> int:
             "generation_seconds": round(sum(c["seconds"] for c in calls), 2),
         })  # fmt: skip
         print(f"[{i}/{len(rows)}] {row['id']:<10} {secs:6.1f} s passes={len(calls)} "
-              f"attempts={results[-1]['attempts']}", file=sys.stderr, flush=True)  # fmt: skip
+              f"attempts={results[-1]['attempts']} error={error}", file=sys.stderr, flush=True)  # fmt: skip
+        if args.out:  # written as it goes: a long run that stops still leaves its rows
+            with open(args.out, "a") as fh:
+                fh.write(json.dumps(results[-1]) + "\n")
     calls = rec.calls
     ok_calls = [c for c in calls if "usage" in c]
     first_try = sum(1 for c in ok_calls if c.get("attempts") == 1)
@@ -131,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         "llm_output_errors": len(calls) - len(ok_calls),
         "validation_rate": round(len(ok_calls) / len(calls), 3) if calls else None,
         "first_attempt_rate": round(first_try / len(calls), 3) if calls else None,
-        "loop_ran": sum(1 for r in results if r["loop_count"] > 0),
+        "loop_ran": sum(1 for r in results if r["loop_count"]),
+        "failed_questions": sum(1 for r in results if r["error"]),
         "detector_triggered_passes": sum(
             1 for c in calls if (c.get("detector_references") or {}).get("pending")
         ),
@@ -141,8 +154,6 @@ def main(argv: list[str] | None = None) -> int:
         "seconds_per_ask_two_passes_median": round(statistics.median(two), 1) if two else None,
         "end_to_end_output_tokens_per_s": round(gen_tokens / gen_secs, 1) if gen_secs else None,
     }
-    if args.out:
-        Path(args.out).write_text("".join(json.dumps(r) + "\n" for r in results))
     print(json.dumps(summary, indent=2))
     return 0
 

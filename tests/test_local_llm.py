@@ -146,3 +146,26 @@ def test_local_backend_resolves_a_relative_reference_with_the_model(gguf, nist_p
         assert res.method == "llm" and res.target in set(toc["toc_id"].astype(str))
         assert res.passages and all(p.retrieved_via == "reference" for p in res.passages)
     assert backend.describe()["model_path"] == str(gguf)
+
+
+def test_local_backend_timeout_is_a_clear_error(gguf):
+    from docintel.errors import LLMOutputError
+    from docintel.generation.errors import LLMTimeoutError
+    from docintel.generation.local_backend import LocalBackend
+    from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+
+    lines = [
+        EvidenceLine(page=1, line=i, text=f"Line {i} of a long passage about hashing.") for i in range(1, 40)
+    ]
+    passage = Passage(doc_id="d", page=1, line_start=1, line_end=39, lines=lines)
+    backend = LocalBackend(model_path=gguf, n_ctx=2048, max_tokens=300, timeout=0.05, max_retries=0)
+    question = ParsedQuestion(text="What is hashed?")
+    with pytest.raises(LLMTimeoutError, match="did not finish within"):
+        backend.generate(question, [passage], pass_no=1, instructions=[])
+    backend.timeout = 600  # the aborted decode left the model usable
+    try:
+        answer = backend.generate(question, [passage], pass_no=1, instructions=[])
+    except LLMOutputError as exc:  # a 135M model may still fail validation: that is a clean error too
+        assert exc.raw_outputs
+    else:
+        assert isinstance(answer, ReferenceAwareAnswer) and backend.last_call_info["attempts"] >= 1

