@@ -24,24 +24,48 @@ __all__ = ["PATTERNS", "classify_reference", "extract_references", "parse_time_r
 _LINK_GOTO, _LINK_URI, _LINK_NAMED, _LINK_GOTOR = 1, 2, 4, 5
 
 
-def _line_at(lines: pd.DataFrame, rect) -> pd.Series | None:
-    """The line with the largest overlap with ``rect`` (lines of one page)."""
-    if lines.empty:
+class _PageLines:
+    """One page's lines as plain arrays (built once per page, not once per link)."""
+
+    def __init__(self, lines: pd.DataFrame, pos: np.ndarray) -> None:
+        sub = lines.iloc[pos]
+        self.box = sub[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
+        self.line = sub["line"].tolist()
+        self.text = sub["text"].tolist()
+        self.y0 = self.box[:, 1]
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+
+def _argsort_like_pandas(v: np.ndarray) -> np.ndarray:
+    """Positions of ``v`` in ascending order exactly as ``DataFrame.sort_values`` orders them."""
+    idx = np.arange(len(v))
+    nan = np.isnan(v)
+    return np.concatenate([idx[~nan][v[~nan].argsort(kind="quicksort")], idx[nan]])
+
+
+def _line_at(lines: _PageLines | None, rect) -> int | None:
+    """Position of the line with the largest overlap with ``rect`` (lines of one page)."""
+    if lines is None or not len(lines):
         return None
-    box = lines[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)  # numpy: called once per link
+    box = lines.box
     ox = (np.minimum(box[:, 2], rect[2]) - np.maximum(box[:, 0], rect[0])).clip(min=0)
     oy = (np.minimum(box[:, 3], rect[3]) - np.maximum(box[:, 1], rect[1])).clip(min=0)
     area = ox * oy
     if area.max() <= 0:
         return None
-    return lines.iloc[int(area.argmax())]
+    return int(area.argmax())
 
 
-def _target_line(lines: pd.DataFrame, y: float | None) -> int | None:
-    if lines.empty or y is None:
+def _target_line(lines: _PageLines | None, y: float | None) -> int | None:
+    """The first line (by top edge) that ends below ``y``, else the page's lowest line."""
+    if lines is None or not len(lines) or y is None:
         return None
-    below = lines[lines.y1 >= y - 2].sort_values("y0")
-    return int(below.iloc[0].line) if len(below) else int(lines.sort_values("y0").iloc[-1].line)
+    below = np.flatnonzero(lines.box[:, 3] >= y - 2)
+    if len(below):
+        return int(lines.line[below[_argsort_like_pandas(lines.y0[below])[0]]])
+    return int(lines.line[_argsort_like_pandas(lines.y0)[-1]])
 
 
 def _classify_link(anchor: str, line_text: str, target_page: int | None, bib_pages: set[int]):
@@ -77,28 +101,41 @@ def parse_time_refs(doc, line_df, toc_df, registry, doc_id: str) -> pd.DataFrame
     rows: list[dict] = []
     bib = registry[registry["object_type"] == "bib"] if len(registry) else registry
     bib_pages = set(bib["page"].astype(int)) if len(bib) else set()
-    by_page = {int(p): g for p, g in line_df.groupby("page")} if len(line_df) else {}
-    empty = line_df.iloc[0:0]
+    positions = line_df.groupby("page").indices if len(line_df) else {}
+    page_lines: dict[int, _PageLines] = {}
+
+    def lines_of(p: int) -> _PageLines | None:
+        if p not in page_lines and p in positions:
+            page_lines[p] = _PageLines(line_df, positions[p])
+        return page_lines.get(p)
+
     for i in range(doc.page_count):
         page_no = i + 1
         try:
-            links = doc[i].get_links()
+            page = doc[i]
+            links = page.get_links()
         except Exception:  # a broken annotation array: the page simply has no usable links
             continue
-        pl = by_page.get(page_no, empty)
-        words = doc[i].get_text("words") if links else []
+        if not links:
+            continue
+        pl = lines_of(page_no)
+        words = page.get_text("words")
+        wtext = [w[4] for w in words]
+        centre = np.array([((w[0] + w[2]) / 2, (w[1] + w[3]) / 2) for w in words]).reshape(-1, 2)
         for lk in links:
             rect = tuple(lk["from"])
             # the words whose centres lie under the link rectangle (get_textbox is ~100x slower)
-            anchor = " ".join(
-                w[4]
-                for w in words
-                if rect[0] <= (w[0] + w[2]) / 2 <= rect[2] and rect[1] <= (w[1] + w[3]) / 2 <= rect[3]
+            under = np.flatnonzero(
+                (rect[0] <= centre[:, 0])
+                & (centre[:, 0] <= rect[2])
+                & (rect[1] <= centre[:, 1])
+                & (centre[:, 1] <= rect[3])
             )
+            anchor = " ".join(wtext[k] for k in under)
             origin = _line_at(pl, rect)
             row = {
                 "origin_page": page_no,
-                "origin_line": int(origin.line) if origin is not None else None,
+                "origin_line": int(pl.line[origin]) if origin is not None else None,
                 "anchor_text": anchor or None,
                 "source": "native_link",
             }
@@ -112,14 +149,14 @@ def parse_time_refs(doc, line_df, toc_df, registry, doc_id: str) -> pd.DataFrame
             ):
                 tp = int(lk["page"]) + 1
                 to = lk.get("to")
-                line_text = str(origin.text) if origin is not None else anchor
+                line_text = str(pl.text[origin]) if origin is not None else anchor
                 ref_type, target, sub = _classify_link(anchor, line_text, tp, bib_pages)
                 row.update(
                     ref_type=ref_type,
                     ref_target=target,
                     sub_selector=sub,
                     target_page=tp,
-                    target_line=_target_line(by_page.get(tp, empty), float(to.y) if to is not None else None),
+                    target_line=_target_line(lines_of(tp), float(to.y) if to is not None else None),
                 )
             else:
                 continue

@@ -63,39 +63,75 @@ def is_bold_font(font: str | None) -> bool:
     return bool(font) and bool(_BOLD_FONT.search(font))
 
 
-def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
+_ITALIC_FONT = re.compile(r"italic|oblique", re.I)
+
+
+@dataclass(frozen=True)
+class PageSpans:
+    """One page's inked spans: rows of (cx, cy, chars, bold, rotated, italic), and their texts."""
+
+    arr: np.ndarray
+    texts: list[str]
+
+
+def page_spans(page_dict: dict) -> PageSpans | None:
+    """The inked spans of one page's ``get_text("dict")``, as :func:`span_features` needs them.
+
+    The page stage already holds this dict, so it calls this once per page and
+    :func:`span_features` never has to read the page again. None when the page has no text.
+    """
+    spans = []
+    texts = []
+    for b in page_dict["blocks"]:
+        for ln in b.get("lines", []):
+            rot = abs(ln["dir"][1]) > 0.2
+            for s in ln["spans"]:
+                n = len(s["text"].strip())
+                if n:
+                    x0, y0, x1, y1 = s["bbox"]
+                    bold = bool(s["flags"] & 16) or is_bold_font(s["font"])
+                    ital = bool(s["flags"] & 2) or bool(_ITALIC_FONT.search(s["font"]))
+                    spans.append(((x0 + x1) / 2, (y0 + y1) / 2, n, float(bold), float(rot), float(ital)))
+                    texts.append(s["text"])
+    if not spans:
+        return None
+    return PageSpans(np.array(spans), texts)
+
+
+def span_features(
+    doc, line_df: pd.DataFrame, spans: dict[int, PageSpans | None] | None = None
+) -> pd.DataFrame:
     """Per line: fraction of characters in a bold font, and whether its text is rotated.
 
+    ``spans``: :func:`page_spans` per page number, as the page stage computed them; a page
+    missing from it is read from ``doc``.
     Returns a frame indexed like ``line_df`` with columns ``boldfrac`` and ``rotated``.
     """
     boldfrac = np.zeros(len(line_df))
     italfrac = np.zeros(len(line_df))
     rotated = np.zeros(len(line_df), dtype=bool)
     lead: list[str | None] = [None] * len(line_df)
-    pos = {idx: i for i, idx in enumerate(line_df.index)}
-    for page_no, grp in line_df.groupby("page"):
-        try:
-            # no image decoding: it is most of get_text("dict")'s time on figure pages
-            d = doc[int(page_no) - 1].get_text("dict", flags=_fast_flags())
-        except Exception:  # a page the backend could not read: keep defaults
+    spans = spans or {}
+    # whole-frame columns once; each page takes its rows by position (no per-page pandas work)
+    box_all = line_df[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
+    fallback_all = (
+        line_df["bold"].fillna(False).astype(bool).to_numpy()
+        | np.array([isinstance(f, str) and is_bold_font(f) for f in line_df["font"]], dtype=bool)
+    ).astype(float)
+    long_all = line_df["text"].astype(str).str.len().to_numpy() >= 3
+    for page_no, ix in line_df.groupby("page").indices.items():
+        if int(page_no) in spans:
+            got = spans[int(page_no)]
+        else:
+            try:
+                # no image decoding: it is most of get_text("dict")'s time on figure pages
+                got = page_spans(doc[int(page_no) - 1].get_text("dict", flags=_fast_flags()))
+            except Exception:  # a page the backend could not read: keep defaults
+                continue
+        if got is None:
             continue
-        spans = []
-        texts = []
-        for b in d["blocks"]:
-            for ln in b.get("lines", []):
-                rot = abs(ln["dir"][1]) > 0.2
-                for s in ln["spans"]:
-                    n = len(s["text"].strip())
-                    if n:
-                        x0, y0, x1, y1 = s["bbox"]
-                        bold = bool(s["flags"] & 16) or is_bold_font(s["font"])
-                        ital = bool(s["flags"] & 2) or bool(re.search(r"italic|oblique", s["font"], re.I))
-                        spans.append(((x0 + x1) / 2, (y0 + y1) / 2, n, bold, rot, ital))
-                        texts.append(s["text"])
-        if not spans:
-            continue
-        arr = np.array([(a, b, c, float(e), float(f), float(g)) for a, b, c, e, f, g in spans])
-        box = grp[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
+        arr, texts = got.arr, got.texts
+        box = box_all[ix]
         # spans x lines: which span centres fall inside which line boxes
         inside = (
             (arr[None, :, 0] >= box[:, None, 0] - 1)
@@ -107,13 +143,9 @@ def span_features(doc, line_df: pd.DataFrame) -> pd.DataFrame:
         tot = n.sum(axis=1)
         bfrac = np.where(tot > 0, (n * arr[None, :, 3]).sum(axis=1) / np.maximum(tot, 1), np.nan)
         rot = np.where(tot > 0, (n * arr[None, :, 4]).sum(axis=1) / np.maximum(tot, 1) > 0.5, False)
-        fallback = (grp["bold"].fillna(False).astype(bool) | grp["font"].map(is_bold_font)).to_numpy()
-        bfrac = np.where(np.isnan(bfrac), fallback.astype(float), bfrac)
+        bfrac = np.where(np.isnan(bfrac), fallback_all[ix], bfrac)
         # a rotated line has a tall, narrow box for its text
-        tall = (grp["text"].astype(str).str.len().to_numpy() >= 3) & (
-            (box[:, 3] - box[:, 1]) > 2.5 * np.maximum(box[:, 2] - box[:, 0], 1)
-        )
-        ix = [pos[i] for i in grp.index]
+        tall = long_all[ix] & ((box[:, 3] - box[:, 1]) > 2.5 * np.maximum(box[:, 2] - box[:, 0], 1))
         boldfrac[ix] = bfrac
         italfrac[ix] = np.where(tot > 0, (n * arr[None, :, 5]).sum(axis=1) / np.maximum(tot, 1), 0.0)
         rotated[ix] = rot.astype(bool) | tall

@@ -207,7 +207,8 @@ def extract_page_lines(
     little text to show its own (a few lines under a figure in a column layout).
     ``image_boxes``: pictures on the page; one that crosses a gutter ends a band
     (text above a full-width figure is read before the text below it).
-    Returns (lines, signals); signals carry the private ``_gutters`` found.
+    Returns (lines, signals); signals carry the private ``_gutters`` found and ``_page_dict``
+    (the page's ``get_text("dict")``, so later stages need not read the page again).
     Each line dict has the line_df columns except doc_id, section_id, object_key
     (filled later), plus private ``_`` hints.
     """
@@ -252,5 +253,6 @@ def extract_page_lines(
         "n_columns": len(gutters) + 1 if flat else 0,
         "_gutters": gutters,
         "_bad_chars": sum(1 for ch in text_chars if ch == "\ufffd" or "\ue000" <= ch <= "\uf8ff"),
+        "_page_dict": d,
     }
     return ordered, signals

@@ -15,7 +15,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import tables_cells
+from docintel.parsing import graphics, tables_cells
 from docintel.parsing.backmatter import appendices, bibliography
 from docintel.parsing.headings import body_size
 from docintel.schema.tables import CELL_DF, OBJECT_REGISTRY
@@ -79,16 +79,16 @@ def _graphics(page) -> list[tuple]:
     # image info can fail on broken streams; drawings still work
     with contextlib.suppress(Exception):
         rects += [tuple(i["bbox"]) for i in page.get_image_info() if i["bbox"][2] - i["bbox"][0] > 20]
-    # cluster_drawings is PyMuPDF >= 1.24; older versions simply get no figure region
+    # page.cluster_drawings()'s rectangles, from plain tuples (its Rect objects were most of this stage)
     with contextlib.suppress(Exception):
-        rects += [tuple(r) for r in page.cluster_drawings() if r.width > 20 and r.height > 20]
+        rects += [r for r in graphics.cluster_drawings(page) if r[2] - r[0] > 20 and r[3] - r[1] > 20]
     return rects
 
 
-def _figure_region(page, cap: tuple) -> tuple:
-    """Caption bbox plus the nearest graphic just above (usual) or below it."""
+def _figure_region(rects: list[tuple], cap: tuple) -> tuple:
+    """Caption bbox plus the nearest graphic (of ``rects``) just above (usual) or below it."""
     best, dist = None, 60.0
-    for g in _graphics(page):
+    for g in rects:
         if g[0] > cap[2] or g[2] < cap[0]:
             continue
         d = cap[1] - g[3] if g[3] <= cap[1] + 2 else (g[1] - cap[3] if g[1] >= cap[3] - 2 else None)
@@ -159,11 +159,18 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     reg: list[dict] = []
     cells: list[dict] = []
     seen: set[str] = set()
+    drawn: dict[int, list[tuple]] = {}
     usable = line_df[~line_df["role"].isin(_FURNITURE)]
     body = body_size(usable[usable["role"] == "body"]) if len(usable) else 10.0
-    for page_no, pl in usable.groupby("page"):
+    # rows as namedtuples once; a page's frame and pymupdf page only for the few caption / equation lines
+    positions = usable.groupby("page").indices
+    all_rows = list(usable.itertuples())
+    for page_no in sorted(positions):
+        pos = positions[page_no]
+        rows = [all_rows[k] for k in pos]
+        pl = usable.iloc[pos] if any(CAPTION.match(str(r.text).strip()) for r in rows) else None
         page = doc[int(page_no) - 1]
-        for r in pl.itertuples():
+        for r in rows if pl is not None else ():
             text = str(r.text).strip()
             m = CAPTION.match(text)
             if not m or _LEADER.search(text):
@@ -200,7 +207,9 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
                 "source": "caption",
             }
             if kind == "figure":
-                bb = _figure_region(page, cap)
+                if page_no not in drawn:  # one page's graphics serve all its figure captions
+                    drawn[page_no] = _graphics(page)
+                bb = _figure_region(drawn[page_no], cap)
             else:
                 tc, tb = [], None
                 for above in (False, True):  # caption above its table (usual), else under it
@@ -234,7 +243,9 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
                     line_df.loc[inside, "object_key"] = key
             row.update(x0=bb[0], y0=bb[1], x1=bb[2], y1=bb[3])
             reg.append(row)
-        reg += _equations(line_df, pl, page, seen)
+        eq_rows = [r for r in rows if _EQ_LABEL.match(str(r.text).strip())]
+        if eq_rows:
+            reg += _equations(line_df, usable.iloc[pos] if pl is None else pl, eq_rows, page, seen)
     reg += appendices(toc_df, line_df, seen)
     reg += bibliography(toc_df, line_df, seen)
     registry = pd.DataFrame(reg) if reg else OBJECT_REGISTRY.empty()
@@ -244,11 +255,11 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     return registry, cell_df, line_df
 
 
-def _equations(line_df: pd.DataFrame, pl: pd.DataFrame, page, seen: set[str]) -> list[dict]:
-    """'(n)' alone at the right margin with formula text on its baseline."""
+def _equations(line_df: pd.DataFrame, pl: pd.DataFrame, rows: list, page, seen: set[str]) -> list[dict]:
+    """'(n)' alone at the right margin with formula text on its baseline (``rows``: pl's candidates)."""
     out = []
     width = page.rect.width
-    for r in pl.itertuples():
+    for r in rows:
         m = _EQ_LABEL.match(str(r.text).strip())
         if not m or r.x0 < 0.6 * width:
             continue

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from docintel.parsing import crossrefs, furniture, layout, lines, objects, signals, toc
+from docintel.parsing import crossrefs, furniture, headings, layout, lines, objects, signals, toc
 from docintel.schema.document import DocTables
 from docintel.schema.tables import CELL_DF, CROSS_REF_DF, LINE_DF, OBJECT_REGISTRY, PAGE_DF, TOC_DF
 
@@ -36,6 +36,7 @@ def parse_with_pymupdf(
     pages: list[dict] = []
     n = doc.page_count
     seen_gutters: Counter = Counter()  # the document's column layout, for sparse pages
+    spans: dict[int, headings.PageSpans | None] = {}  # what heading detection needs of each page's dict
     for i in range(n):
         page_no = i + 1
         t0 = time.perf_counter()
@@ -47,6 +48,7 @@ def parse_with_pymupdf(
             rows, sig = lines.extract_page_lines(
                 page, page_no, hint_gutters=hint, image_boxes=prow.get("_image_boxes")
             )
+            spans[page_no] = headings.page_spans(sig.pop("_page_dict"))
             if sig["_gutters"]:
                 seen_gutters[tuple((round(a), round(b)) for a, b in sig["_gutters"])] += 1
             prow.update(sig)
@@ -81,7 +83,12 @@ def parse_with_pymupdf(
     line_df, page_df = furniture.mark_furniture(line_df, page_df, pdf_labels=_pdf_labels(doc))
     # Private hints ("_rot", "_marker", ...) served lines/furniture/layout; the contract has none.
     line_df = line_df.drop(columns=[c for c in line_df.columns if c.startswith("_")])
+    # build_toc reads the spans from a private page_df column (its signature stays the stubbable one)
+    page_df["_spans"] = pd.Series(
+        [spans.get(int(p)) for p in page_df["page"]], index=page_df.index, dtype=object
+    )
     toc_df, line_df = toc.build_toc(doc, line_df, page_df, doc_id)
+    page_df = page_df.drop(columns="_spans")
     registry, cells, line_df = objects.build_objects(doc, line_df, page_df, toc_df, doc_id)
     line_df = toc.assign_sections(line_df, toc_df)
     xref = crossrefs.parse_time_refs(doc, line_df, toc_df, registry, doc_id)

@@ -191,7 +191,13 @@ def build_toc(
             line_df[col] = "body" if col == "role" else None
     if line_df.empty:
         return TOC_DF.empty(), line_df
-    feats = span_features(doc, line_df)
+    # the page stage's spans (private page_df column), so no page is read a second time
+    spans = (
+        dict(zip(page_df["page"].astype(int), page_df["_spans"], strict=False))
+        if "_spans" in page_df
+        else None
+    )
+    feats = span_features(doc, line_df, spans)
     body = body_size(line_df[line_df["role"] == "body"])
     cands = _join_continuations(candidates(line_df, feats), body)
     cover = _cover_pages(line_df, body)
