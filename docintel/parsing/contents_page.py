@@ -20,32 +20,38 @@ _ENTRY = re.compile(
 )
 _LIST_OF = re.compile(r"^(table|figure|list)\b", re.I)
 MIN_ENTRIES = 3
+_TRAILING_BLANKS = re.compile(r"[ \t]+$")
 
 
 def find_entries(line_df: pd.DataFrame) -> pd.DataFrame:
     """Rows of contents entries: page, line, number, title, label, level (empty when none)."""
     rows = []
-    for page_no, pl in line_df.groupby("page"):
+    # one pass over plain lists: per-page frames and itertuples cost more than the regex
+    texts = line_df["text"].tolist()
+    nums = line_df["line"].tolist()
+    x0s = line_df["x0"].tolist()
+    positions = line_df.groupby("page").indices if len(line_df) else {}
+    for page_no in sorted(positions):
         hits = []
-        for r in pl.itertuples():
-            m = _ENTRY.match(re.sub(r"[ \t]+$", "", str(r.text)))
+        for k in positions[page_no]:
+            m = _ENTRY.match(_TRAILING_BLANKS.sub("", str(texts[k])))
             if m:
-                hits.append((r, m))
+                hits.append((k, m))
         if len(hits) < MIN_ENTRIES:
             continue
-        x_min = min(r.x0 for r, _ in hits)
-        for r, m in hits:
+        x_min = min(x0s[k] for k, _ in hits)
+        for k, m in hits:
             title_raw = m.group("title").strip()
             kind, num, title = split_number(title_raw)
             if _LIST_OF.match(title_raw) and kind is None:
                 # "Figure 1: ..." entries of a list of figures are objects, not sections
                 continue
             # numbered entries: depth of the number; unnumbered ones: their indentation
-            level = num.count(".") + 1 if kind == "decimal" else 1 + int(round((r.x0 - x_min) / 18.0))
+            level = num.count(".") + 1 if kind == "decimal" else 1 + int(round((x0s[k] - x_min) / 18.0))
             rows.append(
                 {
                     "page": int(page_no),
-                    "line": int(r.line),
+                    "line": int(nums[k]),
                     "number": num,
                     "title": title or title_raw,
                     "label": m.group("label"),

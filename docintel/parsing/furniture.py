@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
+import numpy as np
 import pandas as pd
 
 #: Share of the page height that counts as the top / bottom band.
@@ -121,18 +122,28 @@ def mark_furniture(
     repeated = {k for k, v in pages_per_key.items() if v >= min_repeat}
 
     candidates: dict[int, list[tuple[int, str, int]]] = defaultdict(list)  # page -> (priority, token, idx)
-    for i in line_df.index[in_band]:
-        text = str(line_df.at[i, "text"]).strip()
-        z = zone[i]
+    # plain arrays read once (per-row .at lookups and per-line page filters were this stage's cost)
+    texts = line_df["text"].tolist()
+    pages = line_df["page"].astype(int).to_numpy()
+    y0s = line_df["y0"].to_numpy(dtype=float)
+    y1s = line_df["y1"].to_numpy(dtype=float)
+    flat_pos = np.flatnonzero(flat.to_numpy(dtype=bool))
+    flat_by_page: dict[int, np.ndarray] = {}
+    zones = zone.tolist()
+    key_list = keys.tolist()
+    labels = line_df.index
+    for k in np.flatnonzero(in_band.to_numpy(dtype=bool)):
+        text = str(texts[k]).strip()
+        z = zones[k]
         m = _PAGE_NO.match(text)
-        if m and _label_value(m.group("n")) and _at_edge(line_df, i, z, flat):
-            role[line_df.index.get_loc(i)] = "page_number"
-            candidates[int(line_df.at[i, "page"])].append((0, m.group("n"), i))
-        elif (z, keys[i]) in repeated:
-            role[line_df.index.get_loc(i)] = "header" if z == "top" else "footer"
+        if m and _label_value(m.group("n")) and _at_edge(k, z, pages, y0s, y1s, flat_pos, flat_by_page):
+            role[k] = "page_number"
+            candidates[int(pages[k])].append((0, m.group("n"), labels[k]))
+        elif (z, key_list[k]) in repeated:
+            role[k] = "header" if z == "top" else "footer"
             e = _EDGE_NO.search(text)
             if e:
-                candidates[int(line_df.at[i, "page"])].append((1, e.group("a") or e.group("b"), i))
+                candidates[int(pages[k])].append((1, e.group("a") or e.group("b"), labels[k]))
     line_df["role"] = role
     _mark_footnotes(line_df)
     _labels(page_df, candidates, pdf_labels)
@@ -140,43 +151,67 @@ def mark_furniture(
     return line_df, page_df
 
 
-def _at_edge(df: pd.DataFrame, i, z: str, flat: pd.Series) -> bool:
-    """Nothing but same-row text lies between line ``i`` and the page edge of its band."""
-    same = df[(df["page"] == df.at[i, "page"]) & flat]
-    y0, y1 = df.at[i, "y0"], df.at[i, "y1"]
+def _at_edge(
+    k: int,
+    z: str,
+    pages: np.ndarray,
+    y0s: np.ndarray,
+    y1s: np.ndarray,
+    flat_pos: np.ndarray,
+    flat_by_page: dict[int, np.ndarray],
+) -> bool:
+    """Nothing but same-row text lies between line ``k`` (a position) and the page edge of its band.
+
+    ``flat_by_page`` memoises the positions of each page's horizontal lines.
+    """
+    p = int(pages[k])
+    if p not in flat_by_page:
+        flat_by_page[p] = flat_pos[pages[flat_pos] == p]
+    same = flat_by_page[p]
+    y0, y1 = y0s[k], y1s[k]
     if z == "top":
-        beyond = same[same["y1"] < y0 + 0.3 * (y1 - y0)]
-    else:
-        beyond = same[same["y0"] > y1 - 0.3 * (y1 - y0)]
-    return beyond.empty
+        return not bool((y1s[same] < y0 + 0.3 * (y1 - y0)).any())
+    return not bool((y0s[same] > y1 - 0.3 * (y1 - y0)).any())
 
 
 def _mark_footnotes(df: pd.DataFrame) -> None:
     """Small-type runs at the bottom of a column that start with a footnote marker."""
-    marker = df["_marker"] if "_marker" in df.columns else pd.Series(False, index=df.index)
-    for (_page, _col), grp in df[df["role"].isin(["body", "list_item"])].groupby(["page", "column"]):
-        if len(grp) < 2:
+    body = df[df["role"].isin(["body", "list_item"])]
+    if body.empty:
+        return
+    # plain column lists read once; each (page, column) group takes its rows by position
+    sizes_all = body["size"].astype(float).tolist()
+    texts_all = body["text"].tolist()
+    y0_all = body["y0"].to_numpy()
+    marks_all = (
+        body["_marker"].tolist() if "_marker" in body.columns else [False] * len(body)
+    )  # NaN (a layout row) counts as a marker, as bool(NaN) always did
+    labels = body.index
+    for (_page, col), pos in body.groupby(["page", "column"]).indices.items():
+        if len(pos) < 2 or pd.isna(col) or pd.isna(_page):
             continue
         weights = Counter()
-        for s, t in zip(grp["size"], grp["text"], strict=False):
-            weights[round(float(s), 1)] += len(t)
+        for k in pos:
+            weights[round(sizes_all[k], 1)] += len(texts_all[k])
         local = weights.most_common(1)[0][0]
-        run: list = []
-        for i in grp.sort_values("y0", ascending=False).index:
-            if float(df.at[i, "size"]) <= 0.92 * local:
-                run.append(i)
+        # bottom-up, in exactly the order DataFrame.sort_values("y0", ascending=False) gives
+        low = pos[pd.Series(y0_all[pos]).sort_values(ascending=False).index.to_numpy()]
+        run: list[int] = []  # positions in ``body``
+        for k in low:
+            if sizes_all[k] <= 0.92 * local:
+                run.append(k)
             else:
                 break
         if not run:
             continue
-        starts = [i for i in run if bool(marker.get(i, False)) or _MARKER.match(str(df.at[i, "text"]))]
-        chars = sum(len(str(df.at[i, "text"])) for i in run)
-        if starts and chars < 0.5 * sum(len(t) for t in grp["text"]):
+        starts = [k for k in run if bool(marks_all[k]) or _MARKER.match(str(texts_all[k]))]
+        chars = sum(len(str(texts_all[k])) for k in run)
+        if starts and chars < 0.5 * sum(len(texts_all[k]) for k in pos):
             # The run starts at its topmost marker line; small lines above it are not footnotes.
-            first = min(float(df.at[i, "y0"]) for i in starts)
-            for i in run:
-                if float(df.at[i, "y0"]) >= first - 0.5:
-                    df.at[i, "role"] = "footnote"
+            first = min(float(y0_all[k]) for k in starts)
+            for k in run:
+                if float(y0_all[k]) >= first - 0.5:
+                    df.at[labels[k], "role"] = "footnote"
 
 
 def _labels(page_df: pd.DataFrame, candidates: dict, pdf_labels: list[str] | None) -> None:

@@ -11,6 +11,7 @@ an artefact and dropped.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -239,21 +240,20 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
     out: list[Candidate] = []
     keep_rows = ~line_df["role"].isin(_FURNITURE) & ~feats["rotated"]
     cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
-    recs = (
-        line_df.loc[keep_rows, cols]
-        .assign(
-            bf=feats.loc[keep_rows, "boldfrac"],
-            itf=feats.loc[keep_rows, "italfrac"],
-            lead=feats.loc[keep_rows, "lead"],
-        )
-        .to_dict("records")
-    )
+    # records from column lists: DataFrame.to_dict("records") boxes every value one by one
+    sub = line_df.loc[keep_rows, cols]
+    columns = [sub[c].tolist() for c in cols] + [
+        feats.loc[keep_rows, f].tolist() for f in ("boldfrac", "italfrac", "lead")
+    ]
+    names = [*cols, "bf", "itf", "lead"]
+    recs = [dict(zip(names, vals, strict=True)) for vals in zip(*columns, strict=True)]
     by_page: dict[int, list[dict]] = {}
     for r in recs:
         r["column"] = -9 if pd.isna(r["column"]) else r["column"]
         r["text"] = str(r["text"])
         by_page.setdefault(int(r["page"]), []).append(r)
     for page_no, pl in by_page.items():
+        geo = _PageGeo(pl)
         for frags in _baseline_groups(pl):
             keep, dropped = [], []
             for r in frags:
@@ -269,8 +269,8 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
             segs = _segments(keep)
             bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= 0.8)
             for seg in segs:
-                c = _candidate(page_no, seg, dropped, pl)
-                c.extra["para_start"] = _starts_paragraph(seg[0], pl)
+                c = _candidate(page_no, seg, dropped, geo)
+                c.extra["para_start"] = _starts_paragraph(seg[0], geo)
                 # three or more separate bold pieces on one baseline: a table header row
                 c.extra["table_row"] = len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
                 out.append(c)
@@ -301,26 +301,36 @@ def _segments(frags: list[dict]) -> list[list[dict]]:
     return segs
 
 
-def _starts_paragraph(r: dict, page_lines: list[dict]) -> bool:
-    """No line just above it in its column, or the one above ends a sentence."""
-    above = [
-        o
-        for o in page_lines
-        if o is not r
-        and r["y0"] - 1.6 * r["size"] <= o["y1"] <= r["y0"] + 1
-        and o["x0"] < r["x1"]
-        and o["x1"] > r["x0"]
-    ]
-    if not above:
+class _PageGeo:
+    """A page's candidate lines ordered by bottom edge, so 'the line just above' is a bisect."""
+
+    def __init__(self, recs: list[dict]) -> None:
+        self.recs = recs
+        self.order = sorted(range(len(recs)), key=lambda i: (recs[i]["y1"], i))
+        self.y1 = [recs[i]["y1"] for i in self.order]
+
+
+def _starts_paragraph(r: dict, geo: _PageGeo) -> bool:
+    """No line just above it in its column, or the one above ends a sentence (``r`` is one of geo's)."""
+    lo = bisect.bisect_left(geo.y1, r["y0"] - 1.6 * r["size"])
+    hi = bisect.bisect_right(geo.y1, r["y0"] + 1)
+    prev = None
+    # ascending y1, ties in page order: keep the first of the lowest lines, as max() picks
+    for i in geo.order[lo:hi]:
+        o = geo.recs[i]
+        overlaps = o is not r and o["x0"] < r["x1"] and o["x1"] > r["x0"]
+        if overlaps and (prev is None or o["y1"] > prev["y1"]):
+            prev = o
+    if prev is None:
         return True
-    prev = max(above, key=lambda o: o["y1"])
     return prev["text"].rstrip().endswith((".", ":", "!", "?"))
 
 
-def _candidate(page_no: int, head: list[dict], dropped: list[dict], page_lines: list[dict]) -> Candidate:
+def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGeo) -> Candidate:
+    page_lines = geo.recs
     first = head[0]
     run_in = False
-    if first["bf"] < 0.8 and isinstance(first.get("lead"), str) and _starts_paragraph(first, page_lines):
+    if first["bf"] < 0.8 and isinstance(first.get("lead"), str) and _starts_paragraph(first, geo):
         # the line starts with a bold lead-in followed by regular text: a run-in heading
         lead = {**first, "text": first["lead"], "bf": 1.0}
         return _candidate_from(page_no, [lead], [], run_in=True)

@@ -103,11 +103,13 @@ def assign_sections(line_df: pd.DataFrame, toc_df: pd.DataFrame) -> pd.DataFrame
     starts = toc_df.assign(ls=toc_df["line_start"].fillna(1)).sort_values(["page_start", "ls"])
     keys = list(zip(starts["page_start"].astype(int), starts["ls"].astype(int), strict=False))
     ids = starts["toc_id"].tolist()
-    order = line_df.sort_values(["page", "line"]).index
+    ordered = line_df.sort_values(["page", "line"])
+    # plain ints read once: per-row .at lookups were most of this function's time
+    pages = ordered["page"].astype(int).tolist()
+    nums = ordered["line"].astype(int).tolist()
     j, cur = 0, None
     out = {}
-    for idx in order:
-        k = (int(line_df.at[idx, "page"]), int(line_df.at[idx, "line"]))
+    for idx, k in zip(ordered.index, zip(pages, nums, strict=True), strict=True):
         while j < len(keys) and keys[j] <= k:
             cur = ids[j]
             j += 1
