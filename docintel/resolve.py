@@ -78,12 +78,16 @@ def classify(raw_text: str, fallback_type: str = "unknown") -> list[tuple[str, s
             readings.append(tuple(got))
     rows = crossrefs.extract_references(pd.DataFrame([{"page": 1, "line": 1, "text": raw_text}]), doc_id="")
     for r in rows.itertuples():
-        reading = (r.ref_type, r.ref_target, r.sub_selector)
+        reading = (r.ref_type, _str_or_none(r.ref_target), _str_or_none(r.sub_selector))
         if reading not in readings:
             readings.append(reading)
     if not readings:
         readings.append((fallback_type, None, None))
     return readings
+
+
+def _str_or_none(value) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def _norm_id(value: str | None) -> str:
@@ -100,6 +104,13 @@ def _find_sections(tables: DocTables, target: str | None) -> pd.DataFrame:
     hit = toc[(ids == key) | (nums == key)]
     if hit.empty and not key.startswith("("):
         hit = toc[(ids == f"({key})") | (nums == f"({key})")]
+    if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
+        # a section named, not numbered ("see the Flightcrew Training section")
+        titles = toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower())
+        name = re.sub(r"\W+", " ", key).strip()
+        hit = toc[titles == name]
+        if hit.empty:
+            hit = toc[titles.str.startswith(name)]
     return hit
 
 

@@ -1,9 +1,8 @@
 """Find references and conditional clauses in evidence lines, for the offline backend and the validator.
 
-The parsing brick owns the regex extractor (``docintel.parsing.crossrefs.extract_references``);
-this module uses it when it is available and returns rows, and otherwise falls back to the
-small built-in pattern set below. External documents (SP 800-90, ISO 27001, 14 CFR 25.1707,
-bracketed ids like [SP 800-90]) are always found here, since they are named, never resolved.
+The parsing brick owns the reference patterns (``docintel.parsing.refpatterns``, used through
+``crossrefs.extract_references`` / ``classify_reference``); this module turns its rows into
+``DetectedRef`` for the offline backend and the validator, and finds conditional clauses.
 """
 
 from __future__ import annotations
@@ -46,46 +45,6 @@ class DetectedCondition:
     line: int
 
 
-_SEL = r"\(?[A-Za-z0-9]{1,4}\)?"
-_ROWS = rf"(?:,?\s*(?:rows?|columns?|lines?)\s+{_SEL}(?:\s*(?:,|and|through|to|-)\s*{_SEL})*)?"
-# Order matters: earlier patterns claim their span first ('defined in Section 1.5' is a
-# definition, not a plain section reference; 'SP 800-90' is external before anything else).
-_EXTERNAL = [
-    re.compile(r"\[(?:NIST\s+)?(?:SP|FIPS|RFC|ISO|IEC|IEEE|ANSI|NISTIR|X\.)[^\]\[]{0,40}\]"),
-    re.compile(
-        r"\b(?:NIST\s+)?(?:SP|FIPS(?:\s+PUB)?)\s+\d{2,4}(?:-\d+[A-Za-z0-9]*)*(?:\s+Rev(?:ision)?\.?\s*\d+)?"
-    ),
-    re.compile(r"\bISO(?:/IEC)?\s+\d{3,5}(?:-\d+)?(?::\d{4})?(?:\s+Annex\s+[A-Z])?"),
-    re.compile(r"\bRFC\s?\d{3,5}\b"),
-    re.compile(r"\bIEEE\s+(?:Std\s+)?\d{3,5}(?:\.\d+)?"),
-    re.compile(r"\b\d{1,2}\s+CFR\s+(?:[Pp]art\s+)?\d+(?:\.\d+)?(?:\([a-z0-9]+\))*"),
-    re.compile(r"\bAC\s+\d+(?:\.\d+)?-\d+[A-Z]?\b"),
-]
-_INTERNAL: list[tuple[str, re.Pattern[str]]] = [
-    ("definition", re.compile(r"\b(?:as\s+)?defined\s+in\s+(?:Section|section|§)\s*(\d+(?:\.\d+)*)")),
-    ("table", re.compile(r"\b(?:the\s+)?(?:bottom|top|last|first)\s+(?:line|row)s?\s+of\s+Table\s+(\d+)")),
-    ("table", re.compile(rf"\b(?:Table|TABLE|Tab\.)\s+([A-Z]?\d+(?:[.-]\d+)*|[IVX]+)\b{_ROWS}")),
-    (
-        "figure",
-        re.compile(
-            r"\b(?:Figure|FIGURE|Fig\.|figure)\s+(\d+(?:[.-]\d+)*[a-z]?)(?:\s+to\s+paragraph\s+(?:\([a-z0-9]+\))+)?"
-        ),
-    ),
-    ("equation", re.compile(r"\b(?:Equation|equation|Eq\.|Eqn\.)\s*\(?(\d+(?:\.\d+)?)\)?")),
-    ("section", re.compile(r"(?:\b(?:Sections?|sections?|Sec\.)\s*|§§?\s*)(\d+(?:\.\d+)*)")),
-    ("appendix", re.compile(r"\b(?:Appendix|APPENDIX)\s+([A-Z](?:\.\d+)*|\d+)\b")),
-    ("annex", re.compile(r"\b(?:Annex|ANNEX)\s+([A-Z](?:\.\d+)*|\d+)\b")),
-    ("appendix", re.compile(r"\b[Tt]he\s+(?:[Aa]ppendix|APPENDIX)()\b")),
-    ("annex", re.compile(r"\b[Tt]he\s+(?:[Aa]nnex|ANNEX)()\b")),
-    (
-        "clause",
-        re.compile(r"\bparagraphs?\s+((?:\([a-z0-9]+\))+)(?:\s+(?:through|and|to)\s+(?:\([a-z0-9]+\))+)?"),
-    ),
-    ("section", re.compile(r"\b[Ss]ee\s+(?:the\s+)?((?:[A-Z][\w-]*\s+){1,5})[Ss]ection\b")),
-    ("section", re.compile(r"\b[Tt]he\s+(?:previous|preceding|following|next|foregoing)\s+section()\b")),
-    ("page", re.compile(r"\b(?:[Ss]ee|on)\s+pages?\s+(\d+)\b")),
-    ("bib", re.compile(r"\[(\d+(?:\s*[,\u2013-]\s*\d+)*)\]")),
-]
 _CONDITION = re.compile(
     r"\b(?:applies\s+only\s+if|only\s+if|provided\s+that|unless|in\s+the\s+case\s+where|"
     r"on\s+condition\s+that|except\s+where|if\s+and\s+only\s+if)\b[^.;]*",
@@ -118,14 +77,6 @@ def _line_at(run: list[EvidenceLine], starts: list[int], pos: int) -> EvidenceLi
     return run[idx]
 
 
-def _is_own_label(text: str, start: int, end: int, ln: EvidenceLine) -> bool:
-    """'Table 3: Variations...' at the start of a caption is the object, not a reference to it."""
-    before = text[:start].rstrip()
-    after = text[end : end + 2]
-    at_line_start = not before or ln.role in ("caption", "heading", "title")
-    return at_line_start and (after[:1] in (":", ".", "") or ln.role in ("caption", "heading", "title"))
-
-
 def _sentence_around(text: str, start: int, end: int) -> str:
     left = max(text.rfind(". ", 0, start), text.rfind("; ", 0, start))
     right_candidates = [i for i in (text.find(". ", end), text.find("; ", end)) if i >= 0]
@@ -133,108 +84,49 @@ def _sentence_around(text: str, start: int, end: int) -> str:
     return text[left + 2 if left >= 0 else 0 : right].strip()[:400]
 
 
-def _sub_selector(ref_type: str, raw: str, m: re.Match[str]) -> str:
-    """What to select inside the target: 'row (E)', 'bottom line', 'to paragraph (i)'."""
-    if ref_type not in ("table", "figure", "clause") or not m.groups():
-        return ""
-    lead = re.match(r"(?:the\s+)?((?:bottom|top|last|first)\s+(?:line|row)s?)\s+of\b", raw)
-    if lead:
-        return lead.group(1)
-    if m.group(1) is None:
-        return ""
-    return raw[m.end(1) - m.start() :].strip(" ,")
+def detect_references(lines: Sequence[EvidenceLine]) -> list[DetectedRef]:
+    """References written in ``lines``, found by the parsing brick's extractor (one pattern
+    table for the whole product: ``docintel.parsing.refpatterns``). A caption or heading that
+    names its own object ("Table 3: ...") is the object, not a reference to it."""
+    import pandas as pd
 
+    from docintel.parsing.crossrefs import extract_references
 
-def _builtin(lines: Sequence[EvidenceLine], *, internal: bool = True) -> list[DetectedRef]:
-    out: list[DetectedRef] = []
-    for run in _runs([ln for ln in lines if ln.role not in _SKIP_ROLES]):
-        text, starts = _joined(run)
-        taken: list[tuple[int, int]] = []
-
-        def free(s: int, e: int, taken: list[tuple[int, int]] = taken) -> bool:
-            return all(e <= a or s >= b for a, b in taken)
-
-        for pat in _EXTERNAL:
-            for m in pat.finditer(text):
-                if free(m.start(), m.end()):
-                    taken.append((m.start(), m.end()))
-                    ln = _line_at(run, starts, m.start())
-                    name = m.group(0).strip("[] ")
-                    ctx = _sentence_around(text, m.start(), m.end())
-                    out.append(
-                        DetectedRef(
-                            m.group(0), "external", name, ln.page, ln.line, external=True, context=ctx
-                        )
-                    )
-        if not internal:
+    usable = [ln for ln in lines if ln.role not in _SKIP_ROLES]
+    if not usable:
+        return []
+    by_key = {(ln.page, ln.line): ln for ln in usable}
+    frame = pd.DataFrame([{"page": ln.page, "line": ln.line, "text": ln.text} for ln in usable])
+    out = []
+    for r in extract_references(frame, "").itertuples(index=False):
+        ln = by_key[(int(r.origin_page), int(r.origin_line))]
+        raw = str(r.anchor_text)[:200]
+        ref_type = str(r.ref_type or "unknown")
+        if _names_itself(ln, raw):
             continue
-        for ref_type, pat in _INTERNAL:
-            for m in pat.finditer(text):
-                if not free(m.start(), m.end()):
-                    continue
-                ln = _line_at(run, starts, m.start())
-                line_start = starts[run.index(ln)]
-                if ref_type in ("table", "figure", "appendix", "annex") and _is_own_label(
-                    text[line_start:], m.start() - line_start, m.end() - line_start, ln
-                ):
-                    continue
-                taken.append((m.start(), m.end()))
-                raw = m.group(0).strip()
-                target = (m.group(1) or "").strip() if m.groups() else ""
-                sub = _sub_selector(ref_type, raw, m)
-                ctx = _sentence_around(text, m.start(), m.end())
-                out.append(
-                    DetectedRef(raw, ref_type, target, ln.page, ln.line, sub_selector=sub, context=ctx)
-                )
+        text = nfkc(ln.text)
+        pos = max(text.find(raw), 0)
+        out.append(
+            DetectedRef(
+                raw_text=raw,
+                ref_type=ref_type if ref_type in _REF_TYPES else "unknown",
+                target=str(r.ref_target) if isinstance(r.ref_target, str) else "",
+                page=ln.page,
+                line=ln.line,
+                sub_selector=str(r.sub_selector) if isinstance(r.sub_selector, str) else "",
+                external=ref_type == "external",
+                context=_sentence_around(text, pos, pos + len(raw)),
+            )
+        )
     return sorted(out, key=lambda r: (r.page, r.line))
 
 
-def _from_parsing(lines: Sequence[EvidenceLine]) -> list[DetectedRef] | None:
-    """The parsing brick's extractor, when it exists and finds something; else None."""
-    try:
-        import pandas as pd
-
-        from docintel.parsing.crossrefs import extract_references
-    except ImportError:
-        return None
-    frame = pd.DataFrame(
-        [{"doc_id": "", "page": ln.page, "line": ln.line, "text": ln.text, "role": ln.role} for ln in lines]
+def _names_itself(ln: EvidenceLine, raw: str) -> bool:
+    """'Table 3: Variations...' opening a caption or heading is the object itself."""
+    text = nfkc(ln.text).lstrip()
+    return ln.role in ("caption", "heading", "title") and text.startswith(raw.strip()) or bool(
+        re.match(re.escape(raw.strip()) + r"\s*[:.]\s", text) and raw.split()[0][:1].isupper()
     )
-    try:
-        rows = extract_references(frame, "")
-    except Exception as exc:  # another brick's bug must not break answering; say so in the log
-        log.warning("parsing.crossrefs.extract_references failed (%s); using built-in patterns", exc)
-        return None
-    if rows is None or len(rows) == 0:
-        return None
-    out = []
-    for r in rows.itertuples(index=False):
-        ref_type = str(getattr(r, "ref_type", "unknown") or "unknown")
-        out.append(
-            DetectedRef(
-                raw_text=str(r.anchor_text)[:200],
-                ref_type=ref_type if ref_type in _REF_TYPES else "unknown",
-                target=str(getattr(r, "ref_target", "") or ""),
-                page=int(r.origin_page),
-                line=int(r.origin_line),
-                sub_selector=str(getattr(r, "sub_selector", "") or ""),
-                external=ref_type == "external",
-            )
-        )
-    return out
-
-
-def detect_references(lines: Sequence[EvidenceLine]) -> list[DetectedRef]:
-    """References written in ``lines``: the parsing extractor's rows plus built-in externals,
-    or the built-in patterns alone when the extractor is missing or finds nothing."""
-    parsed = _from_parsing(lines)
-    if parsed is None:
-        return _builtin(lines)
-    externals = _builtin(lines, internal=False)
-    seen = {(r.page, r.line, normalize(r.raw_text)) for r in parsed}
-    extra = [r for r in externals if (r.page, r.line, normalize(r.raw_text)) not in seen]
-    return sorted([r for r in parsed if not r.external] + extra + [r for r in parsed if r.external],
-                  key=lambda r: (r.page, r.line))  # fmt: skip
 
 
 def detect_conditions(lines: Sequence[EvidenceLine]) -> list[DetectedCondition]:
@@ -252,12 +144,12 @@ def detect_conditions(lines: Sequence[EvidenceLine]) -> list[DetectedCondition]:
 
 def ref_key(raw_text: str) -> tuple[str, str] | None:
     """(ref_type, target) of a reference written alone, e.g. 'Table 3 row (E)' -> ('table', '3')."""
-    probe = EvidenceLine(page=1, line=1, text=f"see {raw_text}")
-    found = _builtin([probe])
-    if not found:
+    from docintel.parsing.crossrefs import classify_reference
+
+    ref_type, target, _ = classify_reference(raw_text)
+    if not ref_type or ref_type == "unknown":
         return None
-    r = found[0]
-    return ("external", normalize(r.target)) if r.external else (r.ref_type, normalize(r.target))
+    return (ref_type, normalize(target or ""))
 
 
 def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:

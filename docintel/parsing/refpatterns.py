@@ -177,9 +177,9 @@ PATTERNS: list[RefPattern] = [
         "faa_ac",
         "external",
         _p(
-            r"\b(?P<targets>(?:AC|AD|TSO|SFAR)\s+[0-9]{2,4}[\u2013\-][0-9]{1,3}(?:[\u2013\-][0-9]{1,3})?[A-Z]?)\b"
+            r"\b(?P<targets>(?:AC|AD|TSO|SFAR)\s+[0-9]{2,4}(?:\.[0-9]{1,4})?[\u2013\-][0-9]{1,3}(?:[\u2013\-][0-9]{1,3})?[A-Z]?)\b"
         ),
-        "AC 25-7D, AD 2018-23-51",
+        "AC 25-7D, AC 25.1701-1, AD 2018-23-51",
     ),
     RefPattern(
         "public_law",
@@ -208,6 +208,18 @@ PATTERNS: list[RefPattern] = [
         "[Randomizing], [Smith2019]",
     ),
     RefPattern(
+        "named_section",
+        "section",
+        _p(r"\b(?i:see|in)\s+(?i:the\s+)?(?P<targets>(?:[A-Z][\w\u2019'-]*\s+){1,5})(?i:section)\b"),
+        "See Flightcrew Training section: a section named, not numbered (resolved by title)",
+    ),
+    RefPattern(
+        "relative_section",
+        "section",
+        _p(r"\b(?i:the)\s+(?i:previous|preceding|following|next|foregoing|above)\s+(?i:section)\b"),
+        "the previous section: no id, left to the LLM resolver with the origin context",
+    ),
+    RefPattern(
         "page",
         "page",
         _p(r"\b(?:(?i:pages?)|pp?\.)\s*(?P<targets>[0-9]{1,4}(?:\s*[\u2013\-]\s*[0-9]{1,4})?)\b"),
@@ -224,7 +236,7 @@ def _expand(targets: str, pattern: RefPattern) -> list[str]:
     """Split a target list and expand ranges ("3-5", "(g) through (l)")."""
     if pattern.ref_type == "external":
         return [_norm_space(targets)]
-    if pattern.name == "bib_key":
+    if pattern.name in ("bib_key", "named_section"):
         return [targets.strip()]
     if pattern.name == "page":
         return [re.split(r"\s*[\u2013\-]\s*", targets)[0]]
