@@ -54,7 +54,12 @@ def _selectors(p: Passage) -> tuple[list[str], str]:
 
 def split_cells(text: str) -> list[str]:
     """Cells of a table line: on ' | ' or tabs or runs of 2+ spaces, else on single spaces."""
-    t = nfkc(text).strip().strip("|").strip()
+    raw = nfkc(text)
+    if " | " in raw:
+        # 'cell | cell | ...' rows rendered from cell_df keep their empty cells (the first
+        # header cell is often empty), so the values stay under their column names
+        return [c.strip() for c in raw.split(" | ")]
+    t = raw.strip().strip("|").strip()
     for sep in (r"\s*\|\s*", r"\t+", r"\s{2,}"):
         parts = [c for c in re.split(sep, t) if c.strip()]
         if len(parts) > 1:
@@ -81,8 +86,9 @@ def view_table(p: Passage) -> TableView | None:
     """Caption, header and the selected row(s) of a table passage, rendered for the answer;
     None when no row is selected and the passage is too long to show whole."""
     lines = [ln for ln in p.lines if nfkc(ln.text).strip()]
-    caption = next((ln for ln in lines if _CAPTION.match(nfkc(ln.text))), None)
-    body = [ln for ln in lines if ln is not caption]
+    captions = [ln for ln in lines if ln.role == "caption" or _CAPTION.match(nfkc(ln.text))]
+    caption = captions[0] if captions else None
+    body = [ln for ln in lines if ln not in captions]
     labels, pos = _selectors(p)
     rows: list[tuple[int, int]] = []
     for i, ln in enumerate(body):
@@ -108,7 +114,8 @@ def view_table(p: Passage) -> TableView | None:
         row_lines += seg
         cells = split_cells(seg[0].text) if a == b else [nfkc(x.text).strip() for x in seg]
         if head_cells and len(cells) == len(head_cells):
-            parts.append(", ".join(f"{h}: {c}" for h, c in zip(head_cells, cells, strict=True)))
+            pairs = [(h, c) for h, c in zip(head_cells, cells, strict=True) if c]
+            parts.append(", ".join(f"{h}: {c}" if h else c for h, c in pairs))
             aligned = True
         elif head_cells and len(cells) == len(head_cells) + 1:
             pairs = ", ".join(f"{h}: {c}" for h, c in zip(head_cells, cells[1:], strict=True))
