@@ -249,21 +249,26 @@ class OfflineBackend:
 
     @staticmethod
     def _citations(pc: Piece) -> list[Citation]:
-        """One citation per page of the piece, quoting the seed line (or the piece's first line
-        on that page) verbatim."""
+        """One citation per contiguous run of the piece's lines (a table header and the row it
+        labels are two runs, so a highlight never spans the rows in between), quoting the seed
+        line when it is in the run, else the run's first line, verbatim."""
         p = pc.passage
+        runs: list[list] = []
+        for ln in sorted(pc.lines, key=lambda x: (x.page, x.line)):
+            if runs and runs[-1][-1].page == ln.page and ln.line <= runs[-1][-1].line + 1:
+                runs[-1].append(ln)
+            else:
+                runs.append([ln])
         out = []
-        for page in sorted({ln.page for ln in pc.lines}):
-            on_page = [ln for ln in pc.lines if ln.page == page]
-            q = pc.quote_line if pc.quote_line in on_page else on_page[0]
-            quote = q.text.strip()[:600]
+        for run in runs:
+            q = pc.quote_line if pc.quote_line in run else run[0]
             out.append(
                 Citation(
                     doc_id=p.doc_id,
-                    page=page,
-                    line_start=min(ln.line for ln in on_page),
-                    line_end=max(ln.line for ln in on_page),
-                    quote=quote,
+                    page=run[0].page,
+                    line_start=min(ln.line for ln in run),
+                    line_end=max(ln.line for ln in run),
+                    quote=q.text.strip()[:600],
                     retrieved_via=p.retrieved_via,
                     referenced_from=p.referenced_from,
                     reference_text=p.reference_text,
