@@ -290,9 +290,17 @@ def _resolve_with_llm(tables: DocTables, ref: PendingReference, backend, ctx) ->
         (lines["page"] == ref.origin_page) & (lines["line"].between(ref.origin_line - 3, ref.origin_line + 3))
     ]
     context = "\n".join(near["text"].tolist())
-    sections = tables.toc_df[["toc_id", "title", "level", "page_start", "line_start"]].to_dict("records")
+    toc = tables.toc_df
+    sections = toc[["toc_id", "title", "level", "parent_id", "page_start", "line_start"]].to_dict("records")
     if not sections:
         return None
+    # Tell the model which section the reference is written in: "the previous section" is
+    # relative to it. The deepest section whose start is at or before the origin holds it.
+    key = ref.origin_page * 10**6 + ref.origin_line
+    starts = (toc["page_start"].fillna(0) * 10**6 + toc["line_start"].fillna(0)).tolist()
+    before = [i for i, st in enumerate(starts) if st <= key]
+    if before:
+        sections[before[-1]]["contains_origin"] = True
     toc_id = backend.resolve_reference(ref.raw_text, context, sections)
     if not toc_id:
         return None

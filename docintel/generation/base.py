@@ -32,7 +32,8 @@ class LLMBackend(Protocol):
         self, raw_text: str, origin_context: str, sections: list[dict]
     ) -> str | None:
         """Pick the toc_id that an ambiguous reference ('the previous section') points at,
-        from ``sections`` (dicts with toc_id, title, page_start). None when unsure."""
+        from ``sections`` (dicts with toc_id, title, level, parent_id, page_start, line_start;
+        the section the reference is written in has ``contains_origin``). None when unsure."""
         ...
 
     def describe(self) -> dict:

@@ -125,15 +125,34 @@ class OfflineBackend:
         return answer
 
     def resolve_reference(self, raw_text: str, origin_context: str, sections: list[dict]) -> str | None:
-        """Deterministic guess: a section number written in the reference, or the one section
-        whose title holds every content word of the reference; None when unsure."""
+        """Deterministic guess: a section number written in the reference; 'the previous / next
+        section' from the section that holds the reference (``contains_origin``); or the one
+        section whose title holds every content word of the reference. None when unsure."""
         ids = {str(s.get("toc_id")) for s in sections}
         for num in re.findall(r"\d+(?:\.\d+)*", raw_text):
             if num in ids:
                 return num
+        relative = re.search(r"\b(previous|preceding|prior|foregoing|next|following)\b", raw_text, re.I)
+        origin = next((i for i, s in enumerate(sections) if s.get("contains_origin")), None)
+        if relative and origin is not None:
+            # 'the previous section' = the section before the one the reference is written in
+            step = -1 if relative.group(1).lower() in ("previous", "preceding", "prior", "foregoing") else 1
+            by_id = {str(s.get("toc_id")): s for s in sections}
+            ancestors, cur = set(), sections[origin]
+            while cur.get("parent_id") and str(cur["parent_id"]) in by_id and len(ancestors) < 20:
+                ancestors.add(str(cur["parent_id"]))
+                cur = by_id[str(cur["parent_id"])]
+            level = sections[origin].get("level") or 1
+            k = origin + step
+            # the neighbour at the same depth or above, neither a subsection nor an ancestor
+            while 0 <= k < len(sections) and (
+                (sections[k].get("level") or 1) > level or str(sections[k].get("toc_id")) in ancestors
+            ):
+                k += step
+            return str(sections[k]["toc_id"]) if 0 <= k < len(sections) else None
         words = content_stems(raw_text) - {"see", "section", "chapter", "part", "describ", "above", "below"}
         if not words:
-            return None  # 'the previous section' needs context an extractive backend cannot weigh
+            return None  # 'as discussed above' needs context an extractive backend cannot weigh
         matches = [s for s in sections if words <= content_stems(str(s.get("title", "")))]
         return str(matches[0]["toc_id"]) if len(matches) == 1 else None
 
