@@ -98,3 +98,21 @@ def test_failed_page_is_recorded_and_the_rest_parses(monkeypatch):
     pdf_ = tables.page_df.set_index("page")
     assert pdf_.at[2, "parse_method"] == "failed" and "boom" in pdf_.at[2, "error"]
     assert set(tables.line_df["page"]) == {1, 3}
+
+
+def test_reading_order_with_two_column_headings_on_one_baseline_survives_escalation():
+    """Bug: on an escalated two-column page the model's box order read both column headings
+    (same baseline, nothing full-width above) before either column's text."""
+    fixture = Path(__file__).resolve().parent / "data" / "fixtures" / "two_columns.pdf"
+    doc = pymupdf.open(fixture)
+    page = doc[1]
+    fast, sig = lines.extract_page_lines(page, 2)
+    assert sig["_gutters"], "the fixture page has two columns"
+    rows, _ = layout.extract_page_lines_layout(page, 2, fast, gutters=sig["_gutters"])
+    texts = [r["text"] for r in rows]
+    left, right = texts.index("3 Left Section 2"), texts.index("4 Right Section 2")
+    left_text = [i for i, r in enumerate(rows) if r["column"] == 0 and r["text"][0].islower()]
+    right_text = [i for i, r in enumerate(rows) if r["column"] == 1 and r["text"][0].islower()]
+    assert left < min(left_text) < max(left_text) < right < min(right_text)
+    assert texts.index("Appendix A Supplementary Notes") > max(right_text)
+    assert [r["line"] for r in rows] == list(range(1, len(rows) + 1))

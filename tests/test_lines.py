@@ -92,3 +92,28 @@ def test_faa_sparse_figure_page_uses_document_columns(faa):
     assert page7.index("the existing AFM.") < page7.index("(1) In the Certificate Limitations and")
     assert page7.index("this AD.") < page7.index("(3) In the Operating Procedures chapter,")
     assert not any("AD into Operating" in t for t in page7)
+
+
+def _headings_on_one_baseline_page() -> pymupdf.Page:
+    """Two column headings at the top (nothing full-width above), short columns, then a figure
+    caption and an appendix heading in the left column below a blank strip."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 95), "3 Left Section", fontsize=12, fontname="hebo")
+    page.insert_text((320, 95), "4 Right Section", fontsize=12, fontname="hebo")
+    for i, (a, b) in enumerate(zip(LEFT[:8], RIGHT[:8], strict=True)):
+        page.insert_text((72, 115 + 14 * i), a, fontsize=10)
+        page.insert_text((320, 115 + 14 * i), b, fontsize=10)
+    page.insert_text((72, 600), "Figure 1: A box standing for a figure.", fontsize=9)
+    page.insert_text((72, 640), "Appendix A Notes", fontsize=12, fontname="hebo")
+    return page
+
+
+def test_reading_order_with_two_column_headings_on_one_baseline():
+    """Bug: both headings were read first, so section 3 held only its heading."""
+    rows, sig = lines.extract_page_lines(_headings_on_one_baseline_page(), 1)
+    texts = [r["text"] for r in rows]
+    assert sig["n_columns"] == 2
+    expected = ["3 Left Section", *LEFT[:8], "4 Right Section", *RIGHT[:8]]
+    expected += ["Figure 1: A box standing for a figure.", "Appendix A Notes"]
+    assert texts == expected, "column by column; what sits below both short columns comes last"

@@ -179,3 +179,58 @@ def test_table_with_caption_below_it():
     cells = tables.cell_df
     assert set(cells.object_key) == {"table:4"}
     assert cells[cells.row_label == "beta"].sort_values("col").text.tolist() == ["beta", "2.5"]
+
+
+def test_words_inside_vector_figures_are_figure_text_not_body(nist):
+    """Bug: the labels of NIST's Figure 1 (a vector diagram, upright, body-sized) read as prose."""
+    lines = nist.line_df
+    p12 = lines[lines["page"] == 12].set_index("text")
+    for label in ("m =", "Ms", "padding", "Rv", "m ⊕ Rv", "rv_length_indicator"):
+        assert p12.at[label, "role"] == "figure_text", label
+        assert p12.at[label, "object_key"] == "figure:1", label
+    assert p12.at["Figure 1: Message Randomization", "role"] == "caption"
+    # the steps above the figure and the section below it stay running text
+    assert p12.at["Output: M", "role"] == "body"
+    assert p12.at["3.3 The Random Value", "role"] == "heading"
+    assert not lines[(lines["page"] != 12) & (lines["object_key"] == "figure:1")].shape[0]
+
+
+PARAGRAPH = [
+    "The encoder maps the input sequence to a",
+    "sequence of continuous representations and the",
+    "decoder then generates the output.",
+]
+
+
+def _figure_beside_prose_doc(framed: bool) -> pymupdf.Document:
+    """Labels inside a drawn diagram, and a paragraph whose lines the drawings' box also covers."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 80), "1 Design", fontname="hebo", fontsize=14)
+    if framed:  # a ruled box around a paragraph, captioned as a figure: no labels, only prose
+        page.draw_rect(pymupdf.Rect(66, 100, 530, 190))
+        for i in range(6):
+            page.insert_text((72, 115 + 13 * i), BODY, fontname="helv", fontsize=10)
+    else:  # the diagram's box runs under a paragraph of the text set beside it
+        page.draw_rect(pymupdf.Rect(66, 100, 530, 190))
+        page.draw_rect(pymupdf.Rect(350, 110, 440, 140))
+        page.insert_text((360, 128), "Encoder", fontname="helv", fontsize=10)
+        page.insert_text((440, 170), "Decoder stack", fontname="helv", fontsize=10)
+        page.insert_text((360, 160), "Attention", fontname="helv", fontsize=10)
+        page.insert_text((470, 125), "Output", fontname="helv", fontsize=10)
+        for i, text in enumerate(PARAGRAPH):
+            page.insert_text((72, 115 + 13 * i), text, fontname="helv", fontsize=10)
+    page.insert_text((200, 210), "Figure 1: The model.", fontname="helv", fontsize=10)
+    page.insert_text((72, 240), BODY, fontname="helv", fontsize=10)
+    return _reload(doc)
+
+
+def test_figure_text_spares_prose_and_frames_around_text():
+    labelled = parse_with_pymupdf(_figure_beside_prose_doc(framed=False), "d", layout_mode="never")
+    roles = labelled.line_df.set_index("text")["role"]
+    assert all(roles[t] == "figure_text" for t in ("Encoder", "Decoder stack", "Attention", "Output"))
+    assert all(roles[t] == "body" for t in PARAGRAPH), "a paragraph's lines, its short last one too"
+    assert roles["Figure 1: The model."] == "caption" and roles[BODY] == "body"
+    framed = parse_with_pymupdf(_figure_beside_prose_doc(framed=True), "d", layout_mode="never")
+    assert "figure_text" not in set(framed.line_df["role"])
+    assert "figure:1" in set(framed.object_registry["object_key"])

@@ -4,8 +4,10 @@ The page's gutters are found from an x-coverage histogram of its horizontal
 lines: a gutter is a vertical strip that few lines cross, with real text
 columns of similar width on both sides. Lines that cross a gutter are
 full-width (column -1: titles, running headers, wide tables) and split the
-page into horizontal bands; within a band the columns are read left to right,
-each top to bottom. Rows (fragments at the same height) read left to right.
+page into horizontal bands, and so does a blank strip across the whole page (a
+figure and its caption set below two short columns are read after both); within
+a band the columns are read left to right, each top to bottom. Rows (fragments
+at the same height) read left to right.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ MAX_CROSSING_SHARE = 0.3
 MIN_COLUMN_SHARE = 0.18
 #: ... and the narrowest is at least this share of the widest (a glossary's term column is not one).
 MIN_COLUMN_RATIO = 0.55
+#: A strip free of text and pictures across every column, this many line heights tall, ends a band.
+BLANK_BAND_LINES = 3.0
 
 
 def find_gutters(boxes: list[tuple[float, float, float, float]]) -> list[tuple[float, float]]:
@@ -141,7 +145,8 @@ def reading_order(
 ) -> list[dict]:
     """Order line dicts (with ``column`` set) band by band, column by column, row by row.
 
-    Full-width lines end a band; so do the boxes in ``cuts`` (pictures) that cross a gutter.
+    Full-width lines end a band; so do the boxes in ``cuts`` (pictures) that cross a gutter,
+    and blank strips across the page (:func:`blank_strips`).
     """
     # Margin stamps (rotated text beside the text area) would cut every column in two: last.
     margin = sorted((r for r in items if r.get("_margin")), key=lambda r: (r["x0"], r["y0"]))
@@ -151,7 +156,8 @@ def reading_order(
         return [r for row in group_rows(items) for r in row] + margin
     marks = sorted(
         [((r["y0"] + r["y1"]) / 2, r) for r in spanning]
-        + [((b[1] + b[3]) / 2, None) for b in cuts if assign_column(b[0], b[2], gutters) < 0],
+        + [((b[1] + b[3]) / 2, None) for b in cuts if assign_column(b[0], b[2], gutters) < 0]
+        + [(y, None) for y in blank_strips(items, cuts)],
         key=lambda m: m[0],
     )
     cuts_y = [y for y, _ in marks]
@@ -170,3 +176,23 @@ def reading_order(
         if b < len(marks) and marks[b][1] is not None:
             out.append(marks[b][1])
     return out + margin
+
+
+def blank_strips(items: list[dict], boxes=()) -> list[float]:
+    """Middle y of each horizontal strip that no line and no box (picture) reaches, top to bottom.
+
+    Only strips at least :data:`BLANK_BAND_LINES` median line heights tall count: paragraph
+    and heading spacing stay well under that, while text set below two short columns (a figure
+    and its caption, an appendix heading) starts after a gap that no column crosses.
+    """
+    if not items:
+        return []
+    gap = BLANK_BAND_LINES * float(np.median([max(r["y1"] - r["y0"], 0.1) for r in items]))
+    spans = sorted([(r["y0"], r["y1"]) for r in items] + [(b[1], b[3]) for b in boxes])
+    out: list[float] = []
+    bottom = spans[0][1]
+    for y0, y1 in spans[1:]:
+        if y0 - bottom >= gap:
+            out.append((bottom + y0) / 2)
+        bottom = max(bottom, y1)
+    return out

@@ -5,11 +5,21 @@ for every path item) and then joins neighbouring rectangles with Rect arithmetic
 that crosses into MuPDF for every point: on a plot-heavy page that is most of the
 object stage. :func:`cluster_drawings` gives the same rectangles from
 ``get_cdrawings()`` (plain tuples) with the same joining rules, in plain Python.
+:func:`mark_figure_text` gives the words drawn inside a figure's graphic their role.
 """
 
 from __future__ import annotations
 
+import pandas as pd
+
 Box = tuple[float, float, float, float]
+
+#: Roles of running text that a figure's graphic may turn into figure_text (never headings, captions ...).
+_PLAIN_ROLES = ("body", "formula", "list_item", "figure_text")
+#: Share of the graphic's area that text may cover before the "graphic" is a frame around a text block.
+MAX_TEXT_COVER = 0.35
+#: A line of at least this many words reads as running prose, not a label.
+PROSE_WORDS = 8
 
 
 def _neighbours(a: Box, b: Box, dx: float, dy: float) -> bool:
@@ -69,3 +79,79 @@ def cluster_drawings(page) -> list[Box]:
     rects = [tuple(float(v) for v in p["rect"]) for p in page.get_cdrawings() if "rect" in p]
     r = page.rect
     return cluster_rects(rects, (r.x0, r.y0, r.x1, r.y1))
+
+
+def mark_figure_text(line_df: pd.DataFrame, page: int, art: Box, key: str, *, exclude=()) -> int:
+    """Role ``figure_text`` and ``object_key`` ``key`` for the plain lines drawn inside ``art``.
+
+    ``art`` is a figure's graphic (picture or clustered drawings, without its caption): the
+    labels of a vector diagram are set like body text and would otherwise read as prose. A
+    line must lie wholly inside the graphic, and running prose stays body text: clustered
+    drawings can make one box of a figure and the column text beside it. A "graphic" whose
+    text covers much of its area, or whose lines are mostly prose, is a ruled box or frame
+    around a text block: nothing is marked. ``exclude``: index labels never touched (the
+    caption). Short labels just beside the graphic, on a row with its text, join it.
+    Returns the number of lines marked.
+    """
+    x0, y0, x1, y1 = art
+    tol = 1.5
+    pg = line_df[
+        (line_df["page"] == page) & line_df["role"].isin(_PLAIN_ROLES) & ~line_df.index.isin(exclude)
+    ]
+    inside = pg[
+        (pg["x0"] >= x0 - tol) & (pg["x1"] <= x1 + tol) & (pg["y0"] >= y0 - tol) & (pg["y1"] <= y1 + tol)
+    ]
+    if inside.empty:
+        return 0
+    area = max(x1 - x0, 1.0) * max(y1 - y0, 1.0)
+    text_area = float(((inside["x1"] - inside["x0"]) * (inside["y1"] - inside["y0"])).sum())
+    prose = inside.index.isin(_prose_lines(pg))
+    if text_area > MAX_TEXT_COVER * area or (prose.sum() >= 2 and prose.mean() >= 0.5):
+        return 0
+    labels = inside[~prose]
+    idx = labels.index.union(_side_labels(pg, art, labels))
+    line_df.loc[idx, "role"] = "figure_text"
+    line_df.loc[idx, "object_key"] = key
+    return len(idx)
+
+
+def _prose_lines(pg: pd.DataFrame) -> set:
+    """Index labels of running-text lines: :data:`PROSE_WORDS`+ words, or a paragraph's short
+    last line set right below one with the same left edge."""
+    words = pg["text"].astype(str).str.split().str.len()
+    prose = set(pg.index[words >= PROSE_WORDS])
+    for r in pg.sort_values("y0").itertuples():
+        if r.Index in prose:
+            continue
+        h = r.y1 - r.y0
+        run_on = (
+            pg.index.isin(prose)
+            & ((pg["x0"] - r.x0).abs() <= 2)
+            & (pg["y1"] <= r.y0 + 0.5 * h)
+            & (pg["y1"] >= r.y0 - 0.8 * h)
+        )
+        if run_on.any():
+            prose.add(r.Index)
+    return prose
+
+
+def _side_labels(pg: pd.DataFrame, art: Box, marked: pd.DataFrame) -> pd.Index:
+    """Short labels (``pg``'s lines) just left or right of the graphic, on a row with its text
+    ("m =" before a bar drawn as a box)."""
+    x0, y0, x1, y1 = art
+    h = pg["y1"] - pg["y0"]
+    left = (pg["x1"] <= x0 + 1.5) & (pg["x1"] >= x0 - 2 * h)
+    right = (pg["x0"] >= x1 - 1.5) & (pg["x0"] <= x1 + 2 * h)
+    near = pg[
+        ~pg.index.isin(marked.index)
+        & (pg["y0"] >= y0 - 1.5)
+        & (pg["y1"] <= y1 + 1.5)
+        & (left | right)
+        & (pg["text"].astype(str).str.split().str.len() <= 3)
+    ]
+    out = []
+    for r in near.itertuples():
+        half = 0.5 * (r.y1 - r.y0)
+        if ((marked["y0"] < r.y1 - half) & (marked["y1"] > r.y0 + half)).any():
+            out.append(r.Index)
+    return pd.Index(out)

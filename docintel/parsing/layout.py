@@ -100,14 +100,27 @@ def _overlap_share(r: dict, box: tuple) -> float:
     return ix * iy / area
 
 
-def extract_page_lines_layout(page, page_no: int, fast_rows: list[dict]) -> tuple[list[dict], dict]:
+def extract_page_lines_layout(
+    page,
+    page_no: int,
+    fast_rows: list[dict],
+    *,
+    gutters: list[tuple[float, float]] | None = None,
+    cuts: list[tuple[float, float, float, float]] | None = None,
+) -> tuple[list[dict], dict]:
     """Re-label and re-order the fast lines of one page with pymupdf.layout's boxes.
 
     Each line joins the layout box that holds most of it; its role follows the
-    box class (:data:`ROLE_OF_CLASS`; margin stamps keep ``header``). Lines are
-    ordered by the model's box order, then by their fast order inside a box;
-    a line in no box stays right after the line that preceded it.
+    box class (:data:`ROLE_OF_CLASS`; margin stamps keep ``header``). On a page
+    where the fast path found text columns (``gutters``), the column-aware fast
+    order stands: the model reads boxes that share a baseline across the gutter
+    (two column headings at the top of a page) as one row, putting both headings
+    before either column's text. Its pictures and tables that cross a gutter
+    still end a band, like the page's images (``cuts``). On a one-column page
+    lines are ordered by the model's box order, then by their fast order inside
+    a box; a line in no box stays right after the line that preceded it.
     """
+    from docintel.parsing import columns
     from docintel.parsing.lines import extract_page_lines
 
     rows = [dict(r) for r in fast_rows] if fast_rows else extract_page_lines(page, page_no)[0]
@@ -132,7 +145,11 @@ def extract_page_lines_layout(page, page_no: int, fast_rows: list[dict]) -> tupl
             keyed.append(((best, fast_pos), r))
         else:
             keyed.append(((last_box if not r.get("_margin") else len(boxes), fast_pos), r))
-    ordered = [r for _, r in sorted(keyed, key=lambda kr: kr[0])]
+    if gutters:
+        figures = [b[:4] for b in boxes if b[4] in ("picture", "table")]
+        ordered = columns.reading_order(rows, gutters, cuts=list(cuts or []) + figures)
+    else:
+        ordered = [r for _, r in sorted(keyed, key=lambda kr: kr[0])]
     block_ids: dict[int, int] = {}
     for i, r in enumerate(ordered, start=1):
         r["line"] = i

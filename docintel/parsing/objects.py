@@ -85,8 +85,8 @@ def _graphics(page) -> list[tuple]:
     return rects
 
 
-def _figure_region(rects: list[tuple], cap: tuple) -> tuple:
-    """Caption bbox plus the nearest graphic (of ``rects``) just above (usual) or below it."""
+def _figure_region(rects: list[tuple], cap: tuple) -> tuple[tuple, tuple | None]:
+    """(caption bbox plus the nearest graphic just above (usual) or below it, that graphic or None)."""
     best, dist = None, 60.0
     for g in rects:
         if g[0] > cap[2] or g[2] < cap[0]:
@@ -95,8 +95,8 @@ def _figure_region(rects: list[tuple], cap: tuple) -> tuple:
         if d is not None and d < dist:
             best, dist = g, d
     if best is None:
-        return cap
-    return (min(cap[0], best[0]), min(cap[1], best[1]), max(cap[2], best[2]), max(cap[3], best[3]))
+        return cap, None
+    return (min(cap[0], best[0]), min(cap[1], best[1]), max(cap[2], best[2]), max(cap[3], best[3])), best
 
 
 def _column_of(pl: pd.DataFrame, cap: tuple):
@@ -209,7 +209,9 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
             if kind == "figure":
                 if page_no not in drawn:  # one page's graphics serve all its figure captions
                     drawn[page_no] = _graphics(page)
-                bb = _figure_region(drawn[page_no], cap)
+                bb, art = _figure_region(drawn[page_no], cap)
+                if art is not None:
+                    graphics.mark_figure_text(line_df, page_no, art, key, exclude=block.index)
             else:
                 tc, tb = [], None
                 for above in (False, True):  # caption above its table (usual), else under it

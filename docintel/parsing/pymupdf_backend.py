@@ -57,7 +57,9 @@ def parse_with_pymupdf(
                 reasons = ["layout=always"]
             if reasons:
                 try:
-                    rows, lsig = layout.extract_page_lines_layout(page, page_no, rows)
+                    rows, lsig = layout.extract_page_lines_layout(
+                        page, page_no, rows, gutters=sig["_gutters"], cuts=prow.get("_image_boxes")
+                    )
                     prow.update(lsig)
                     prow["parse_method"] = "layout"
                 except Exception as exc:  # the fast lines are still good
