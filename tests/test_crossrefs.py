@@ -133,3 +133,19 @@ def test_eager_refs_add_regex_rows():
 
 def test_defined_in_section_is_a_definition_pointer():
     assert classify_reference("using the operation defined in Section 1.5.") == ("definition", "1.5", None)
+
+
+def test_chapter_numbered_figure_is_one_id_not_a_range():
+    """Regression: 'Figure 7-27' (manual numbering) was expanded to figures 7..27."""
+    import pandas as pd
+
+    from docintel.parsing.crossrefs import extract_references
+
+    def targets(text):
+        rows = extract_references(pd.DataFrame([{"page": 1, "line": 1, "text": text}]), "")
+        return rows["ref_target"].tolist()
+
+    assert targets("as shown in Figure 7-27 below") == ["7-27"]
+    assert targets("Table 2-1 lists the views") == ["2-1"]
+    assert targets("see Figures 3-5") == ["3", "4", "5"]
+    assert targets("as in [2-5]") == ["2", "3", "4", "5"]

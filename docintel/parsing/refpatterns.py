@@ -232,6 +232,17 @@ def _norm_space(s: str) -> str:
     return re.sub(r"\s+", " ", s.replace("\u2013", "-").replace("\u2014", "-")).strip()
 
 
+_NAMED_OBJECTS = ("figure", "table", "equation", "section", "appendix", "annex")
+
+
+def _singular_hyphen_id(anchor: str, targets: str) -> bool:
+    """'Figure 7-27' / 'Table 2-1' name one object (chapter-numbered), while 'Figures 3-5' or
+    'pages 4-6' are ranges: a hyphenated pair after a singular keyword is one id."""
+    first = anchor.split()[0].lower().strip("([") if anchor.split() else ""
+    plural = first.endswith("s") and first not in ("see", "as", "is", "was") or first in ("pp.",)
+    return bool(re.fullmatch(r"\s*[0-9]+\s*[\u2013\-]\s*[0-9]+\s*", targets)) and not plural
+
+
 def _expand(targets: str, pattern: RefPattern) -> list[str]:
     """Split a target list and expand ranges ("3-5", "(g) through (l)")."""
     if pattern.ref_type == "external":
@@ -281,6 +292,8 @@ def find_references(text: str) -> list[dict]:
             sub = None
         raw_targets = g.get("targets")
         targets = _expand(raw_targets, pat) if raw_targets else [None]
+        if raw_targets and pat.ref_type in _NAMED_OBJECTS and _singular_hyphen_id(m.group(0), raw_targets):
+            targets = [raw_targets.strip()]  # "Figure 7-27": chapter 7, figure 27 - one id
         if g.get("t2"):
             targets.append(g["t2"])
         for t in targets:
