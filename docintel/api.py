@@ -118,13 +118,20 @@ def ask(
     )
     trace.data["timings"]["parse"] = round(t_parse, 6)
     trace.record("parsed_question", pq.model_dump())
-    result = run_loop(tables, pq, backend=backend, trace=trace, max_loops=max_loops, top_k=top_k)
+    if write_trace and trace_path is None:
+        stamp = _time.strftime("%Y%m%dT%H%M%S")
+        root = artifacts_dir(parse_options.get("out_dir"))
+        trace_path = root / tables.doc_id / "traces" / f"{stamp}-{abs(hash(question)) % 10**8:08d}.json"
+    try:
+        result = run_loop(tables, pq, backend=backend, trace=trace, max_loops=max_loops, top_k=top_k)
+    except Exception as exc:
+        # A failed ask still leaves its trace (the model's raw outputs are in it) for the audit.
+        trace.record("error", {"type": type(exc).__name__, "message": str(exc)})
+        if write_trace:
+            trace.write(trace_path)
+        raise
     trace.data["timings"]["total"] = round(_time.perf_counter() - t0, 6)
     trace.record("final", result.to_json_dict())
     if write_trace:
-        if trace_path is None:
-            stamp = _time.strftime("%Y%m%dT%H%M%S")
-            root = artifacts_dir(parse_options.get("out_dir"))
-            trace_path = root / tables.doc_id / "traces" / f"{stamp}-{abs(hash(question)) % 10**8:08d}.json"
         result.trace_path = str(trace.write(trace_path))
     return result

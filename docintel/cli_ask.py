@@ -22,6 +22,9 @@ def _add_backend_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--model-path", default=None, help="GGUF file for the local backend (env DOCINTEL_MODEL_PATH)"
     )
+    p.add_argument("--context-window", type=int, default=None,
+                   help="the model's context window in tokens (env DOCINTEL_CONTEXT_WINDOW)")
+    p.add_argument("--timeout", type=float, default=None, help="seconds per model request (env DOCINTEL_TIMEOUT)")
     p.add_argument(
         "--fallback",
         choices=["none", "offline"],
@@ -32,7 +35,7 @@ def _add_backend_options(p: argparse.ArgumentParser) -> None:
 
 def _backend_options(args) -> dict:
     opts = {}
-    for key in ("base_url", "model", "api_key", "model_path"):
+    for key in ("base_url", "model", "api_key", "model_path", "context_window", "timeout"):
         value = getattr(args, key, None)
         if value is not None:
             opts[key] = value
@@ -44,7 +47,8 @@ def _backend_and_fallback(args):
     from docintel.generation.base import get_backend
 
     name = pick(args.backend, "backend") or default_backend_name()
-    backend = get_backend(name, **_backend_options(args))
+    # model options mean nothing to the model-free backends
+    backend = get_backend(name, **({} if name in ("offline", "fake") else _backend_options(args)))
     fallback = pick(args.fallback, "fallback", "none")
     if fallback == "offline" and name != "offline":
         from docintel.generation.fallback import FallbackBackend
@@ -91,7 +95,6 @@ def _print_human(result) -> None:
 
 def cmd_ask(args, parse_kwargs) -> int:
     from docintel.api import ask, parse
-
     from docintel.questions import parse_question
 
     parse_question(args.question)  # an empty or absurd question fails before any parsing

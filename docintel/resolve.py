@@ -301,7 +301,12 @@ def _resolve_with_llm(tables: DocTables, ref: PendingReference, backend, ctx) ->
     before = [i for i, st in enumerate(starts) if st <= key]
     if before:
         sections[before[-1]]["contains_origin"] = True
-    toc_id = backend.resolve_reference(ref.raw_text, context, sections)
+    from docintel.errors import LLMError
+
+    try:
+        toc_id = backend.resolve_reference(ref.raw_text, context, sections)
+    except LLMError as exc:  # a failed resolver call leaves the reference unresolved, not the ask failed
+        return Resolution(ref, "unresolved", "llm", "section", reason=f"LLM resolver failed: {exc}"[:300])
     if not toc_id:
         return None
     secs = _find_sections(tables, toc_id)

@@ -97,7 +97,7 @@ def _line_hits(text: str, next_text: str, terms: list[Term]) -> set[str]:
     norm = normalize(text)
     pair = normalize(join_lines([text, next_text])) if next_text else norm
     next_norm = normalize(next_text) if next_text else ""
-    stems = {stem(t) if not t[0].isdigit() else t for t in tokens(text)}
+    stems = {stem(t) if not t[0].isdigit() else t for t in tokens(text) if t}
     hits = set()
     for t in terms:
         if t.kind == "phrase":
@@ -106,7 +106,7 @@ def _line_hits(text: str, next_text: str, terms: list[Term]) -> set[str]:
         elif t.kind == "number":
             if t.key in stems:
                 hits.add(t.key)
-        elif any(_stem_match(t.key, s) for s in stems if not s[0].isdigit()):
+        elif any(_stem_match(t.key, s) for s in stems if s and not s[0].isdigit()):
             hits.add(t.key)
     return hits
 
