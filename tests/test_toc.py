@@ -231,3 +231,74 @@ def test_ieee_roman_and_letter_headings():
     t = parse_with_pymupdf(doc, "gen", layout_mode="never").toc_df
     assert list(t.toc_id) == ["I", "I.A", "II", "II.A"]
     assert list(t.parent_id.fillna("")) == ["", "I", "", "II"]
+
+
+def _mixed_line(page, y: float, parts: list[tuple[str, str]], size: float = 10) -> None:
+    """One baseline of differently styled runs, left to right."""
+    x = 72.0
+    for text, font in parts:
+        page.insert_text((x, y), text, fontname=font, fontsize=size)
+        x += pymupdf.get_text_length(text, fontname=font, fontsize=size)
+
+
+def test_bold_subject_of_a_sentence_is_not_a_run_in_heading():
+    # "Jim Bainbridge is a senior consultant ...": a bold name that the sentence goes on from
+    # (author bios) was a run-in heading; "Acknowledgements We thank ..." still is one
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 90), "1 Authors", fontname="hebo", fontsize=14)
+    page.insert_text((72, 106), BODY, fontname="helv", fontsize=10)
+    _mixed_line(
+        page, 120, [("Jim Bainbridge", "hebo"), (" is a senior consultant on the team here.", "helv")]
+    )
+    page.insert_text((72, 134), BODY, fontname="helv", fontsize=10)
+    _mixed_line(
+        page, 160, [("Acknowledgements", "hebo"), (" We thank the reviewers for their help.", "helv")]
+    )
+    page.insert_text((72, 174), BODY, fontname="helv", fontsize=10)
+    tables = parse_with_pymupdf(pymupdf.open("pdf", doc.tobytes()), "gen", layout_mode="never")
+    titles = list(tables.toc_df.title)
+    assert "Jim Bainbridge" not in titles and "Acknowledgements" in titles
+
+
+def test_display_title_fitted_in_two_sizes_is_one_heading():
+    # a cover-style title set 33 pt then 30 pt was two headings
+    doc = _doc(
+        [
+            [(BODY, "helv", 10)] * 3,
+            [
+                ("Row and Column Access", "hebo", 33),
+                ("Support in Everything", "hebo", 30),
+                *[(BODY, "helv", 10)] * 6,
+            ],
+        ]
+    )
+    tables = parse_with_pymupdf(doc, "gen", layout_mode="never")
+    assert "Row and Column Access Support in Everything" in list(tables.toc_df.title)
+
+
+def test_contents_entry_matched_out_of_page_order_is_dropped():
+    # "Chapter 3. <book title>" whose page is missing from an excerpt matched the book title on the
+    # back cover, after sections the contents page lists later
+    e = lambda page, searched: {"page_start": page, "searched": searched}  # noqa: E731
+    entries = [e(3, False), e(18, True), e(11, True), e(12, False)]
+    assert [x["page_start"] for x in toc._in_contents_order(entries)] == [3, 11, 12]
+
+
+def test_detected_heading_inside_a_figure_is_dropped():
+    # bold syntax words drawn inside a figure ("CREATE PERMISSION") were section headings
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 90), "1 Introduction", fontname="hebo", fontsize=14)
+    page.insert_text((72, 120), BODY, fontname="helv", fontsize=10)
+    page.draw_rect(pymupdf.Rect(70, 140, 520, 300), color=(0, 0, 0))
+    page.insert_text((90, 170), "CREATE PERMISSION", fontname="hebo", fontsize=12)
+    page.insert_text((300, 200), "Names the permission", fontname="helv", fontsize=9)
+    page.insert_text((90, 240), "ENFORCED FOR ALL ACCESS", fontname="hebo", fontsize=12)
+    page.insert_text((72, 320), "Figure 1: The statement syntax.", fontname="helv", fontsize=9)
+    page.insert_text((72, 350), BODY, fontname="helv", fontsize=10)
+    tables = parse_with_pymupdf(pymupdf.open("pdf", doc.tobytes()), "gen", layout_mode="never")
+    assert list(tables.toc_df.title) == ["Introduction"]
+    ld = tables.line_df
+    assert set(ld[ld.text.str.startswith(("CREATE", "ENFORCED"))].role) == {"figure_text"}
+    assert tables.toc_df.iloc[0].page_end == 1

@@ -115,6 +115,30 @@ def mark_figure_text(line_df: pd.DataFrame, page: int, art: Box, key: str, *, ex
     return len(idx)
 
 
+def mark_figure_headings(line_df: pd.DataFrame, page: int, art: Box, key: str, vouched: set) -> int:
+    """Role ``figure_text`` for detected heading lines drawn wholly inside a figure's graphic.
+
+    A diagram's bold labels ("CREATE PERMISSION" in a syntax figure) look like headings to
+    the typography test, which runs before figures are known; inside the graphic they are
+    part of the figure. ``vouched``: (page, line) of headings an outline or contents page
+    names, never touched. Returns the number of lines marked.
+    """
+    x0, y0, x1, y1 = art
+    tol = 1.5
+    hit = (
+        (line_df["page"] == page)
+        & (line_df["role"] == "heading")
+        & (line_df["x0"] >= x0 - tol)
+        & (line_df["x1"] <= x1 + tol)
+        & (line_df["y0"] >= y0 - tol)
+        & (line_df["y1"] <= y1 + tol)
+    )
+    idx = [i for i in line_df.index[hit] if (page, int(line_df.at[i, "line"])) not in vouched]
+    line_df.loc[idx, "role"] = "figure_text"
+    line_df.loc[idx, "object_key"] = key
+    return len(idx)
+
+
 def _prose_lines(pg: pd.DataFrame) -> set:
     """Index labels of running-text lines: :data:`PROSE_WORDS`+ words, or a paragraph's short
     last line set right below one with the same left edge."""

@@ -330,7 +330,12 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
     page_lines = geo.recs
     first = head[0]
     run_in = False
-    if first["bf"] < 0.8 and isinstance(first.get("lead"), str) and _starts_paragraph(first, geo):
+    if (
+        first["bf"] < 0.8
+        and isinstance(first.get("lead"), str)
+        and _starts_paragraph(first, geo)
+        and not _emphasised_subject(first["lead"], first["text"])
+    ):
         # the line starts with a bold lead-in followed by regular text: a run-in heading
         lead = {**first, "text": first["lead"], "bf": 1.0}
         return _candidate_from(page_no, [lead], [], run_in=True)
@@ -346,6 +351,22 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
             run_in = not column_start
             head = [r for r in head if r["bf"] >= 0.5 and r["x0"] < reg["x0"]]
     return _candidate_from(page_no, head, dropped, run_in=run_in)
+
+
+def _emphasised_subject(lead: str, text: str) -> bool:
+    """True when a bold lead-in is the subject of its sentence, not a run-in heading.
+
+    "Jim Bainbridge is a senior consultant", "Row permission is a rule": the regular text
+    goes on in lower case with no stop after the bold words. A run-in heading ends with a
+    stop ("Training.", "Note:") or the sentence after it starts anew ("Acknowledgements We").
+    """
+    lead = lead.strip()
+    if not lead or lead[-1] in ".:;!?\u2014\u2013-)":
+        return False
+    i = text.find(lead)
+    rest = text[i + len(lead) :] if i >= 0 else ""
+    m = re.match(r"\s*([^\W\d_])", rest)
+    return bool(m) and m.group(1).islower()
 
 
 def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_in: bool) -> Candidate:

@@ -164,6 +164,9 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     body = body_size(usable[usable["role"] == "body"]) if len(usable) else 10.0
     # rows as namedtuples once; a page's frame and pymupdf page only for the few caption / equation lines
     positions = usable.groupby("page").indices
+    # headings an outline or contents page names stay headings even when drawn inside a graphic
+    primary = toc_df[toc_df["source"] != "heading_detection"] if len(toc_df) else toc_df
+    vouched = set(zip(primary["page_start"], primary["line_start"], strict=False)) if len(primary) else set()
     all_rows = list(usable.itertuples())
     for page_no in sorted(positions):
         pos = positions[page_no]
@@ -212,6 +215,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
                 bb, art = _figure_region(drawn[page_no], cap)
                 if art is not None:
                     graphics.mark_figure_text(line_df, page_no, art, key, exclude=block.index)
+                    graphics.mark_figure_headings(line_df, page_no, art, key, vouched)
             else:
                 tc, tb = [], None
                 for above in (False, True):  # caption above its table (usual), else under it

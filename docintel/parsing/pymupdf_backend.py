@@ -92,6 +92,7 @@ def parse_with_pymupdf(
     toc_df, line_df = toc.build_toc(doc, line_df, page_df, doc_id)
     page_df = page_df.drop(columns="_spans")
     registry, cells, line_df = objects.build_objects(doc, line_df, page_df, toc_df, doc_id)
+    toc_df = toc.drop_demoted(toc_df, line_df)  # labels inside figures / tables are not sections
     line_df = toc.assign_sections(line_df, toc_df)
     xref = crossrefs.parse_time_refs(doc, line_df, toc_df, registry, doc_id)
     if eager_refs:

@@ -39,11 +39,8 @@ def relative_levels(entries: list[dict]) -> None:
             e["level"] = (last_sect if last_sect is not None else last_plain) + 1
 
 
-def to_frame(entries: list[dict], line_df: pd.DataFrame, doc_id: str) -> pd.DataFrame:
-    if not entries:
-        return TOC_DF.empty()
-    last_line = line_df.groupby("page")["line"].max().to_dict()
-    max_page = int(line_df["page"].max())
+def _ids(entries: list[dict]) -> list[str]:
+    """Unique toc_ids: the section number when there is one, else 's<n>'."""
     ids: list[str] = []
     seen: set[str] = set()
     roman = None
@@ -58,6 +55,19 @@ def to_frame(entries: list[dict], line_df: pd.DataFrame, doc_id: str) -> pd.Data
             tid, k = f"{base}~{k}", k + 1
         seen.add(tid)
         ids.append(tid)
+    return ids
+
+
+def to_frame(
+    entries: list[dict], line_df: pd.DataFrame, doc_id: str, ids: list[str] | None = None
+) -> pd.DataFrame:
+    """toc_df from ordered entries; ``ids``: keep these toc_ids instead of deriving them."""
+    if not entries:
+        return TOC_DF.empty()
+    last_line = line_df.groupby("page")["line"].max().to_dict()
+    max_page = int(line_df["page"].max())
+    if ids is None:
+        ids = _ids(entries)
     rows = []
     stack: list[tuple[int, str]] = []
     for i, e in enumerate(entries):
@@ -92,6 +102,41 @@ def to_frame(entries: list[dict], line_df: pd.DataFrame, doc_id: str) -> pd.Data
             }
         )
     return TOC_DF.conform(pd.DataFrame(rows))
+
+
+def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
+    """Drop detected headings whose line a later stage re-read as part of an object.
+
+    Heading detection runs before objects are known: a bold label drawn inside a
+    figure or a table header cell can look like a heading until the object stage
+    gives its line the role ``figure_text`` or ``table``. Only ``heading_detection``
+    rows are dropped (a printed contents page or outline vouches for its own); the
+    survivors keep their ids, and parents and section ends are recomputed.
+    """
+    if toc_df.empty:
+        return toc_df
+    roles = dict(zip(zip(line_df["page"], line_df["line"], strict=False), line_df["role"], strict=False))
+    gone = [
+        r.source == "heading_detection"
+        and pd.notna(r.line_start)
+        and roles.get((int(r.page_start), int(r.line_start))) in ("figure_text", "table")
+        for r in toc_df.itertuples()
+    ]
+    if not any(gone):
+        return toc_df
+    kept = toc_df[[not g for g in gone]]
+    entries = [
+        {
+            "number": None if pd.isna(r.number) else r.number,
+            "title": r.title,
+            "level": int(r.level),
+            "page_start": int(r.page_start),
+            "line_start": None if pd.isna(r.line_start) else int(r.line_start),
+            "source": r.source,
+        }
+        for r in kept.itertuples()
+    ]
+    return to_frame(entries, line_df, str(toc_df["doc_id"].iloc[0]), ids=kept["toc_id"].tolist())
 
 
 def assign_sections(line_df: pd.DataFrame, toc_df: pd.DataFrame) -> pd.DataFrame:

@@ -23,17 +23,26 @@ from docintel.parsing.headings import (
     span_features,
     split_number,
 )
-from docintel.parsing.sections import assign_sections, relative_levels, to_frame
+from docintel.parsing.sections import assign_sections, drop_demoted, relative_levels, to_frame
 from docintel.schema.tables import TOC_DF
 
 log = logging.getLogger(__name__)
 
-__all__ = ["assign_sections", "build_toc", "norm"]
+__all__ = ["assign_sections", "build_toc", "drop_demoted", "norm"]
 
 
 def norm(text: str | None) -> str:
     """Lower-case alphanumerics only: for matching titles across sources."""
     return re.sub(r"[^0-9a-z]+", " ", str(text or "").lower()).strip()
+
+
+def _size_tolerance(a: float, b: float, body: float) -> float:
+    """How far two lines' sizes may differ and still be one heading.
+
+    Body-size headings keep one size; display titles are often fitted line by line
+    (33 pt then 30 pt), so lines well above body size may differ by a tenth.
+    """
+    return max(0.3, 0.12 * max(a, b)) if min(a, b) >= 1.8 * body else 0.3
 
 
 def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
@@ -55,7 +64,7 @@ def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
                 # only styled lines continue a heading; plain body lines never do
                 and (p.bold or p.extra.get("italic") or p.size >= body + 0.9)
                 and p.extra.get("italic") == c.extra.get("italic")
-                and abs(p.size - c.size) < 0.3
+                and abs(p.size - c.size) < _size_tolerance(p.size, c.size, body)
                 and p.font == c.font
                 and -1 <= c.x0 - p.x0 <= 3 * c.size
                 and -0.5 <= c.y0 - p.y1 <= 0.45 * c.size
@@ -144,6 +153,23 @@ def _match(title: str, number: str | None, cands: list[Candidate], pages: list[i
         if best is not None:
             return best
     return None
+
+
+def _in_contents_order(entries: list[dict]) -> list[dict]:
+    """Drop entries matched without a printed page label that land after a later entry's page.
+
+    A contents page lists sections in page order. When an entry's own page is missing (a
+    sampled or excerpted PDF), a page guessed from a learned label offset or a search of
+    the whole document can find its title elsewhere (the book title on the back cover for
+    "Chapter 3. <book title>"): a match after sections listed later is wrong.
+    """
+    out: list[dict] = []
+    min_later = 10**9
+    for e in reversed(entries):
+        if not (e.get("searched") and e["page_start"] > min_later):
+            out.append(e)
+            min_later = min(min_later, e["page_start"])
+    return out[::-1]
 
 
 def _style_levels(heads: list[Candidate], votes: dict[tuple, int]) -> dict[tuple, int]:
@@ -268,6 +294,9 @@ def build_toc(
                     source="contents_page",
                 )
             )
+            # a page guessed from a learned offset or found by search can be wrong; a printed label not
+            entries[-1]["searched"] = c is not None and e.label.strip().lower() not in labels
+        entries = _in_contents_order(entries)
     matched = {id(e["cand"]) for e in entries if e["cand"] is not None}
     primary_numbers = {e["number"].rstrip(".") for e in entries if e["number"]}
 
