@@ -117,3 +117,24 @@ def test_reading_order_with_two_column_headings_on_one_baseline():
     expected = ["3 Left Section", *LEFT[:8], "4 Right Section", *RIGHT[:8]]
     expected += ["Figure 1: A box standing for a figure.", "Appendix A Notes"]
     assert texts == expected, "column by column; what sits below both short columns comes last"
+
+
+def test_picture_grazing_the_gutter_does_not_cut_the_columns():
+    # an image set in the left column whose box reaches 25 pt over the gutter ended a band, so the
+    # figure labels below it were read across both columns instead of with their own column
+    from docintel.parsing import columns
+
+    def line(x0, y0, col, text):
+        return {"x0": x0, "y0": y0, "x1": x0 + 230, "y1": y0 + 10, "column": col, "text": text}
+
+    items = [line(72, 40 + 12 * i, 0, f"left {i}") for i in range(42)]
+    items += [line(321, 40 + 12 * i, 1, f"right {i}") for i in range(42)]
+    items += [line(80, 600, 0, "left label"), line(330, 590, 1, "right label")]
+    gutters = [(311.0, 321.0)]
+    graze = (200.0, 540.0, 341.0, 606.0)
+    order = [r["text"] for r in columns.reading_order(items, gutters, cuts=[graze])]
+    assert order.index("left label") < order.index("right 0")
+    # a picture across both columns still ends the band
+    wide = (72.0, 540.0, 551.0, 580.0)
+    order = [r["text"] for r in columns.reading_order(items, gutters, cuts=[wide])]
+    assert order.index("right 41") < order.index("left label")

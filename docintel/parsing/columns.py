@@ -24,6 +24,8 @@ MIN_COLUMN_SHARE = 0.18
 MIN_COLUMN_RATIO = 0.55
 #: A strip free of text and pictures across every column, this many line heights tall, ends a band.
 BLANK_BAND_LINES = 3.0
+#: A picture crossing a gutter ends a band only when it covers this share of each column it touches.
+MIN_SPAN_SHARE = 0.25
 
 
 def find_gutters(boxes: list[tuple[float, float, float, float]]) -> list[tuple[float, float]]:
@@ -156,7 +158,7 @@ def reading_order(
         return [r for row in group_rows(items) for r in row] + margin
     marks = sorted(
         [((r["y0"] + r["y1"]) / 2, r) for r in spanning]
-        + [((b[1] + b[3]) / 2, None) for b in cuts if assign_column(b[0], b[2], gutters) < 0]
+        + [((b[1] + b[3]) / 2, None) for b in cuts if _spans_columns(b, gutters, items)]
         + [(y, None) for y in blank_strips(items, cuts)],
         key=lambda m: m[0],
     )
@@ -176,6 +178,27 @@ def reading_order(
         if b < len(marks) and marks[b][1] is not None:
             out.append(marks[b][1])
     return out + margin
+
+
+def _spans_columns(box: tuple[float, float, float, float], gutters: list[tuple[float, float]], items) -> bool:
+    """True when a picture really spans the columns on both sides of a gutter it crosses.
+
+    A picture's box often carries blank margins: a figure set in one column can reach
+    a little over the gutter. Only a picture covering :data:`MIN_SPAN_SHARE` of each
+    column it crosses into (a full-width figure) ends a band; one that merely grazes the
+    next column is read with its own column.
+    """
+    if assign_column(box[0], box[2], gutters) >= 0:
+        return False
+    lo = min((r["x0"] for r in items), default=box[0])
+    hi = max((r["x1"] for r in items), default=box[2])
+    mids = [(g0 + g1) / 2 for g0, g1 in gutters]
+    edges = [lo, *mids, hi]
+    for a, b in zip(edges[:-1], edges[1:], strict=True):
+        cover = min(box[2], b) - max(box[0], a)
+        if 0 < cover < MIN_SPAN_SHARE * (b - a):
+            return False
+    return True
 
 
 def blank_strips(items: list[dict], boxes=()) -> list[float]:
