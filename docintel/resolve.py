@@ -61,6 +61,12 @@ class Resolution:
         }
 
 
+def _found(ref, method, ref_type, target, sub, passages, reason) -> Resolution:
+    """A resolved reference: its target, how it was found, and the pass-2 passages."""
+    return Resolution(ref, "resolved", method, ref_type, target=target, sub_selector=sub,
+                      target_pages=sorted({p.page for p in passages}), reason=reason, passages=passages)
+
+
 def classify(raw_text: str, fallback_type: str = "unknown") -> list[tuple[str, str | None, str | None]]:
     """Every (ref_type, target, sub_selector) reading of ``raw_text``, best first.
 
@@ -210,34 +216,16 @@ def _resolve_one(
         if secs is None or secs.empty:
             return None
         passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
-        return Resolution(
-            ref,
-            "resolved",
-            "toc_df",
-            ref_type,
-            target=",".join(str(t) for t in ids),
-            sub_selector=sub,
-            target_pages=sorted({p.page for p in passages}),
-            reason=f"toc_df: {len(secs)} section(s)",
-            passages=passages,
-        )
+        target = ",".join(str(t) for t in ids)
+        return _found(ref, "toc_df", ref_type, target, sub, passages, f"toc_df: {len(secs)} section(s)")
 
     if ref_type in OBJECT_REF_TYPES:
         objs = _find_objects(tables, ref_type, target)
         if not objs.empty:
             obj = objs.iloc[0]
             passages = object_passages(tables, obj, q, sub_selector=sub, max_lines=max_lines, **common)
-            return Resolution(
-                ref,
-                "resolved",
-                "object_registry",
-                ref_type,
-                target=obj["object_key"],
-                sub_selector=sub,
-                target_pages=sorted({p.page for p in passages}),
-                reason=f"object_registry: {obj['label']} on page {obj['page']}",
-                passages=passages,
-            )
+            why = f"object_registry: {obj['label']} on page {obj['page']}"
+            return _found(ref, "object_registry", ref_type, obj["object_key"], sub, passages, why)
         if ref_type in ("appendix", "annex"):
             secs = _appendix_sections(tables)
             if target:
@@ -246,17 +234,8 @@ def _resolve_one(
                 ]
             if not secs.empty:
                 passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
-                return Resolution(
-                    ref,
-                    "resolved",
-                    "toc_df",
-                    ref_type,
-                    target=str(secs.iloc[0]["toc_id"]),
-                    sub_selector=sub,
-                    target_pages=sorted({p.page for p in passages}),
-                    reason="toc_df: appendix section(s) " + ", ".join(secs["title"].head(3)),
-                    passages=passages,
-                )
+                why = "toc_df: appendix section(s) " + ", ".join(secs["title"].head(3))
+                return _found(ref, "toc_df", ref_type, str(secs.iloc[0]["toc_id"]), sub, passages, why)
         return None
 
     if ref_type == "page" and target:
@@ -270,16 +249,8 @@ def _resolve_one(
             return None
         page = int(hit.iloc[0]["page"])
         passages = page_passages(tables, page, q, max_lines=max_lines, **common)
-        return Resolution(
-            ref,
-            "resolved",
-            method,
-            "page",
-            target=str(target),
-            target_pages=[page],
-            reason=f"printed page {target} is physical page {page}",
-            passages=passages,
-        )
+        return _found(ref, method, "page", str(target), None, passages,
+                      f"printed page {target} is physical page {page}")
     return None
 
 
@@ -323,13 +294,5 @@ def _resolve_with_llm(tables: DocTables, ref: PendingReference, backend, ctx) ->
         note=note,
         retrieved_via="reference",
     )
-    return Resolution(
-        ref,
-        "resolved",
-        "llm",
-        "section",
-        target=str(toc_id),
-        target_pages=sorted({p.page for p in passages}),
-        reason=f"{getattr(backend, 'name', 'llm')} chose section {toc_id}",
-        passages=passages,
-    )
+    return _found(ref, "llm", "section", str(toc_id), None, passages,
+                  f"{getattr(backend, 'name', 'llm')} chose section {toc_id}")
