@@ -102,3 +102,32 @@ def test_faa_figure_pages_are_flagged_image_only(faa):
         assert (
             "OCR" in pdf_.at[p, "escalation_signals"] or "not extracted" in pdf_.at[p, "escalation_signals"]
         )
+
+
+def _excerpt_page(with_number: bool = True) -> pymupdf.Document:
+    """One journal page: a running head 'Title ... 9' set below the top band, then body text."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((194, 100), "Optimized Tokenization for Structure Recognition", fontsize=9)
+    if with_number:
+        page.insert_text((476, 100), "9", fontsize=9)
+    for k in range(20):
+        page.insert_text(
+            (134, 125 + 12 * k), f"Body text line {k} of the excerpt goes on and on.", fontsize=10
+        )
+    return pymupdf.open("pdf", doc.tobytes())
+
+
+def test_single_page_running_head_with_page_number_is_furniture():
+    # a one-page excerpt cannot show its running head repeating, and wide margins put it below the
+    # fixed top band: "Title      9" was body text (and a heading matched to the PDF's bookmark)
+    from docintel.parsing.pymupdf_backend import parse_with_pymupdf
+
+    ld = parse_with_pymupdf(_excerpt_page(), "gen", layout_mode="never").line_df
+    roles = dict(zip(ld.text.str.strip(), ld.role, strict=False))
+    assert roles["9"] == "page_number"
+    assert roles["Optimized Tokenization for Structure Recognition"] == "header"
+    assert (ld.role == "body").sum() == 20
+    # without the number at its end the top line is an ordinary line
+    ld = parse_with_pymupdf(_excerpt_page(with_number=False), "gen", layout_mode="never").line_df
+    assert not ld.role.isin(["header", "page_number"]).any()

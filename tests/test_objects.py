@@ -234,3 +234,20 @@ def test_figure_text_spares_prose_and_frames_around_text():
     framed = parse_with_pymupdf(_figure_beside_prose_doc(framed=True), "d", layout_mode="never")
     assert "figure_text" not in set(framed.line_df["role"])
     assert "figure:1" in set(framed.object_registry["object_key"])
+
+
+def test_caption_text_after_a_bold_label_on_its_baseline_is_part_of_the_caption():
+    # "Table 1." in bold and "HPO performed in ..." in regular type are two lines on one baseline:
+    # the caption kept only the label and the lines below it
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 80), "Body text that introduces the results of the experiment.", fontsize=10)
+    page.insert_text((72, 110), "Table 1.", fontname="hebo", fontsize=9)
+    page.insert_text((120, 110), "HPO performed in two representations on the same", fontsize=9)
+    page.insert_text((72, 123), "architecture, trained only on one data set.", fontsize=9)
+    for i, row in enumerate((("layers", "score"), ("6", "0.91"), ("4", "0.93"))):
+        page.insert_text((100, 145 + 14 * i), row[0], fontsize=9)
+        page.insert_text((300, 145 + 14 * i), row[1], fontsize=9)
+    reg = parse_with_pymupdf(_reload(doc), "gen", layout_mode="never").object_registry
+    cap = reg.set_index("object_key").loc["table:1"].caption
+    assert cap.startswith("Table 1. HPO performed in two representations") and "trained only" in cap

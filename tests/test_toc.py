@@ -302,3 +302,18 @@ def test_detected_heading_inside_a_figure_is_dropped():
     ld = tables.line_df
     assert set(ld[ld.text.str.startswith(("CREATE", "ENFORCED"))].role) == {"figure_text"}
     assert tables.toc_df.iloc[0].page_end == 1
+
+
+def test_bookmark_to_a_title_printed_only_in_the_running_head_is_not_a_section():
+    # a one-page excerpt keeps the paper's bookmark "<title>", which that page only prints in its
+    # running head "<title>      9": the bookmark became a section with no heading line
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((194, 100), "Optimized Tokenization for Structure Recognition", fontsize=9)
+    page.insert_text((476, 100), "9", fontsize=9)
+    page.insert_text((134, 130), "5.1 Hyper Parameter Optimization", fontname="hebo", fontsize=10)
+    for k in range(12):
+        page.insert_text((134, 150 + 12 * k), BODY, fontsize=10)
+    doc.set_toc([[1, "Optimized Tokenization for Structure Recognition", 1]])
+    tables = parse_with_pymupdf(pymupdf.open("pdf", doc.tobytes()), "gen", layout_mode="never")
+    assert list(tables.toc_df.title) == ["Hyper Parameter Optimization"]

@@ -144,11 +144,58 @@ def mark_furniture(
             e = _EDGE_NO.search(text)
             if e:
                 candidates[int(pages[k])].append((1, e.group("a") or e.group("b"), labels[k]))
+    _running_head_rows(line_df, role, flat.to_numpy(dtype=bool), heights, candidates)
     line_df["role"] = role
     _mark_footnotes(line_df)
     _labels(page_df, candidates, pdf_labels)
     _image_only(line_df, page_df)
     return line_df, page_df
+
+
+#: A page's top row counts as a running head down to this share of the page height.
+HEAD_ROW_BAND = 0.2
+
+
+def _running_head_rows(
+    line_df: pd.DataFrame, role: np.ndarray, flat: np.ndarray, heights: dict, candidates: dict
+) -> None:
+    """A page's top row holding a page number at one end and plain text: a running head.
+
+    "Optimized Table Tokenization ...      9" of a journal page sits below the fixed top band
+    when the page has wide margins, and one page alone cannot show it repeating. The row
+    must be the first on the page, in plain type no larger than the document's text, with
+    the number set apart at the row's left or right end.
+    """
+    body = float(line_df["size"].median())
+    bold = line_df["bold"].fillna(False).astype(bool).to_numpy() if "bold" in line_df else None
+    pos = np.arange(len(line_df))
+    for page, ix in line_df.groupby("page").indices.items():
+        ix = ix[flat[ix]]
+        if len(ix) < 3:
+            continue
+        sub = line_df.iloc[ix]
+        top = sub["y0"].to_numpy().argmin()
+        y1_top, size = float(sub["y1"].iloc[top]), float(sub["size"].iloc[top])
+        in_row = (sub["y1"] - y1_top).abs().to_numpy() <= 0.35 * size
+        row = sub[in_row].sort_values("x0")
+        h = float(heights.get(page, 0) or 0)
+        if len(row) < 2 or not h or row["y1"].max() > HEAD_ROW_BAND * h or row["size"].max() > body + 0.5:
+            continue
+        if bold is not None and bold[pos[ix][in_row]].any():
+            continue
+        below = sub[~in_row]
+        if len(below) and float(below["y0"].min()) < float(row["y1"].max()) + 0.6 * size:
+            continue
+        for end, nxt, right in ((row.iloc[-1], row.iloc[-2], True), (row.iloc[0], row.iloc[1], False)):
+            m = _PAGE_NO.match(str(end.text).strip())
+            gap = end.x0 - nxt.x1 if right else nxt.x0 - end.x1
+            if m and _label_value(m.group("n")) and gap >= 2 * size:
+                k = line_df.index.get_loc(end.name)
+                role[k] = "page_number"
+                candidates[int(page)].append((0, m.group("n"), end.name))
+                for other in row.index.drop(end.name):
+                    role[line_df.index.get_loc(other)] = "header"
+                break
 
 
 def _at_edge(

@@ -54,6 +54,19 @@ def _caption_block(pl: pd.DataFrame, r) -> pd.DataFrame:
     """The caption's lines: this one and the tightly stacked lines below it of the same size."""
     rows = [r.Index]
     y1, x0, x1 = r.y1, r.x0, r.x1
+    # the caption text set in another font right after a bold "Table 1." on its baseline
+    same_row = pl[
+        (pl.x0 >= r.x1 - 1)
+        & (pl.x0 <= r.x1 + 3 * r.size)
+        & ((pl.y1 - r.y1).abs() <= 0.35 * r.size)
+        & ((pl["size"] - r.size).abs() < 0.6)
+        & ~pl.index.isin(rows)
+    ].sort_values("x0")
+    for k, n in same_row.iterrows():
+        if n.x0 > x1 + 3 * r.size or CAPTION.match(str(n.text)):
+            break
+        rows.append(k)
+        x1 = max(x1, n.x1)
     for _ in range(8):
         nxt = pl[
             (pl.y0 >= y1 - 1)

@@ -245,9 +245,13 @@ def build_toc(
     entries: list[dict] = []
     outline = [(lvl, t, p) for lvl, t, p in doc.get_toc(simple=True) if p and p > 0]
     if outline:
+        heads = line_df[line_df["role"].isin(["header", "footer"])]
+        running_heads = {(int(pg), norm(t)) for pg, t in zip(heads["page"], heads["text"], strict=False)}
         for lvl, raw, p in outline:
             kind, num, title = split_number(re.sub(r"\s+", " ", raw).strip())
             c = _match(title, num, cands, [p, p + 1, p - 1])
+            if c is None and (p, norm(title)) in running_heads:
+                continue  # a bookmark to the title an excerpt only prints in its running head
             if num is None and c is not None and c.number:
                 # Outlines often drop the number the page prints ("Attention" for "3.2 Attention"):
                 # the heading line is what readers (and references) use.
