@@ -251,3 +251,26 @@ def test_caption_text_after_a_bold_label_on_its_baseline_is_part_of_the_caption(
     reg = parse_with_pymupdf(_reload(doc), "gen", layout_mode="never").object_registry
     cap = reg.set_index("object_key").loc["table:1"].caption
     assert cap.startswith("Table 1. HPO performed in two representations") and "trained only" in cap
+
+
+def test_bracketed_korean_table_caption_and_cjk_prose_ends_the_table():
+    # "[표 1] ..." (Korean reports) was no caption; and CJK body text after the table has too few
+    # spaces to count as prose by words, so the table ran on into the paragraph below it
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    prose = "감염병의 예방 및 관리에 관한 법률에 따르면 제일급감염병이란 생물테러감염병"
+    page.insert_text((72, 80), prose, fontname="korea", fontsize=11.5)
+    page.insert_text((72, 110), "[표 1] 감염병예방법 개정전후 비교", fontname="korea", fontsize=11)
+    for i, (a, b, c) in enumerate(
+        (("구분", "개정전", "개정후"), ("분류", "일군", "일급"), ("대상", "육종", "십칠종"))
+    ):
+        for x, t in ((80, a), (200, b), (320, c)):
+            page.insert_text((x, 135 + 16 * i), t, fontname="korea", fontsize=9)
+    for k in range(6):
+        page.insert_text((72, 220 + 18 * k), prose, fontname="korea", fontsize=11.5)
+    tables = parse_with_pymupdf(_reload(doc), "gen", layout_mode="never")
+    reg = tables.object_registry.set_index("object_key")
+    assert reg.loc["table:1"].object_type == "table" and reg.loc["table:1"].caption.startswith("[표 1]")
+    ld = tables.line_df
+    assert set(ld[ld.y0 > 200].role) == {"body"}
+    assert (ld.role == "table").sum() >= 6

@@ -21,9 +21,13 @@ from docintel.parsing.headings import body_size
 from docintel.schema.tables import CELL_DF, OBJECT_REGISTRY
 
 #: Caption label at the start of a line. Group kw = kind word, id = number.
+#: A label in brackets ("[표 1]", "<그림 2>", "【表3】", Korean / CJK reports) needs no delimiter after it.
 CAPTION = re.compile(
-    r"^(?P<kw>Table|TABLE|Tab\.|Figure|FIGURE|Fig\.?|FIG\.?|Exhibit|EXHIBIT|Chart|Plate)\s*"
+    r"^(?P<open>[\[<\u3008\u3010\uff3b]\s*)?"
+    r"(?P<kw>Table|TABLE|Tab\.|Figure|FIGURE|Fig\.?|FIG\.?|Exhibit|EXHIBIT|Chart|Plate"
+    r"|\ud45c|\uadf8\ub9bc|\ub3c4\ud45c|\u8868|\u56f3|\u56fe)\s*"
     r"(?P<id>[0-9]{1,3}(?:[.\-][0-9]{1,3})*[a-z]?|[IVXLC]{1,6}|[A-Z](?:[.\-]?[0-9]{1,3})?)"
+    r"(?(open)\s*[\]>\u3009\u3011\uff3d)])"
     r"(?P<rest>.*)$"
 )
 #: What may follow the label on a caption line: a delimiter, nothing, or "to paragraph (i)".
@@ -31,13 +35,20 @@ _CAPTION_REST = re.compile(
     r"^(\s*[:.\u2014\u2013|]|\s*$|\s+-\s|\s+to\s+(paragraph|\u00a7|section|appendix)\b)", re.I
 )
 _KIND = {"tab": "table", "fig": "figure", "exh": "figure", "cha": "figure", "pla": "figure"}
+#: CJK caption words: table (표, 도표, 表), figure (그림, 図, 图).
+_CJK_KIND = {"\ud45c": "table", "\ub3c4\ud45c": "table", "\u8868": "table"}
 _EQ_LABEL = re.compile(r"^\((?P<id>[0-9]{1,3}[a-z]?|[A-Z]?[0-9]{1,2}\.[0-9]{1,3})\)$")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+#: A body-size line with this many CJK characters is running text (it has too few spaces to count words).
+CJK_PROSE_CHARS = 16
 _LEADER = re.compile(r"(\.\s?){4,}\s*\S+$")
 _FURNITURE = ("header", "footer", "page_number", "toc_entry")
 
 
 def _kind(kw: str) -> str:
-    return _KIND[kw[:3].lower()]
+    if kw[:1].isascii():
+        return _KIND[kw[:3].lower()]
+    return _CJK_KIND.get(kw, "figure")
 
 
 def _is_paragraph_continuation(pl: pd.DataFrame, r) -> bool:
@@ -128,6 +139,7 @@ def _table_clip(
     *,
     above: bool = False,
     prose_stops: bool = True,
+    body: float = 10.0,
 ) -> tuple:
     """Region below a caption (or above it, for captions under their table).
 
@@ -159,7 +171,9 @@ def _table_clip(
         edge = min(height - 40, cap[3] + 0.6 * height)
     for r in cand.itertuples():
         words = len(str(r.text).split())
-        prose = prose_stops and words >= 12 and (r.x1 - r.x0) > 0.6 * (cap[2] - cap[0])
+        # CJK prose has few spaces: a body-size line of many CJK characters reads as running text
+        cjk = len(_CJK.findall(str(r.text))) >= CJK_PROSE_CHARS and r.size >= body - 0.5
+        prose = prose_stops and (words >= 12 or cjk) and (r.x1 - r.x0) > 0.6 * (cap[2] - cap[0])
         if prose or r.role in ("heading", "caption", "title") or CAPTION.match(str(r.text)):
             edge = (r.y1 + 1) if above else (r.y0 - 1)
             break
@@ -196,7 +210,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
             plain = re.match(r"\s+[A-Z(\u201c\"]", m.group("rest")) and (
                 r.size <= body - 0.5 or r.role == "caption"
             )
-            if not (_CAPTION_REST.match(m.group("rest")) or plain):
+            if not (_CAPTION_REST.match(m.group("rest")) or plain or m.group("open")):
                 continue
             if _is_paragraph_continuation(pl, r):
                 continue
@@ -232,7 +246,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
             else:
                 tc, tb = [], None
                 for above in (False, True):  # caption above its table (usual), else under it
-                    clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above)
+                    clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, body=body)
                     # a ruled grid delimits itself: long cell text must not end its region
                     grid = _table_clip(
                         pl, cap, page.rect.width, page.rect.height, above=above, prose_stops=False
