@@ -317,3 +317,20 @@ def test_bookmark_to_a_title_printed_only_in_the_running_head_is_not_a_section()
     doc.set_toc([[1, "Optimized Tokenization for Structure Recognition", 1]])
     tables = parse_with_pymupdf(pymupdf.open("pdf", doc.tobytes()), "gen", layout_mode="never")
     assert list(tables.toc_df.title) == ["Hyper Parameter Optimization"]
+
+
+def test_stacked_bold_highlights_are_not_sections():
+    # a back cover's sidebar "Implement roles" / "Leverage row permissions" / "Protect columns", bold
+    # phrases stacked with no text between them, became three sections; a heading with text under
+    # it on the same page stays one
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    for i, t in enumerate(("Implement roles", "Leverage row permissions", "Protect columns")):
+        page.insert_text((30, 100 + 30 * i), t, fontname="hebo", fontsize=12)
+    page.insert_text((200, 100), "Overview", fontname="hebo", fontsize=12)
+    for k in range(8):
+        page.insert_text(
+            (200, 120 + 14 * k), "Body text of this part goes on here.", fontname="helv", fontsize=10
+        )
+    tables = parse_with_pymupdf(pymupdf.open("pdf", doc.tobytes()), "gen", layout_mode="never")
+    assert list(tables.toc_df.title) == ["Overview"]

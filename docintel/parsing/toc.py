@@ -99,6 +99,53 @@ def _cover_pages(line_df: pd.DataFrame, body: float) -> set[int]:
     return out
 
 
+#: This many same-style unnumbered headings stacked with no text between them are a list of labels.
+LABEL_STACK = 3
+
+
+def _label_stacks(heads: list[Candidate], line_df: pd.DataFrame) -> list[Candidate]:
+    """Unnumbered bold lines stacked in one column with nothing between them (a highlights sidebar).
+
+    A section heading introduces text below it; a run of :data:`LABEL_STACK` or more
+    same-style phrases, each directly followed by the next, is a list set in bold
+    ("Implement roles ..." / "Leverage row permissions ..." on a back cover).
+    """
+    out: list[Candidate] = []
+    style = lambda c: (round(c.size), c.bold, c.font)  # noqa: E731
+    by_page: dict[int, list[Candidate]] = {}
+    for c in heads:
+        if c.number is None and not c.run_in:
+            by_page.setdefault(c.page, []).append(c)
+    for page, cs in by_page.items():
+        if len(cs) < LABEL_STACK:
+            continue
+        pl = line_df[(line_df["page"] == page) & ~line_df["role"].isin(["header", "footer", "page_number"])]
+        owner = {ln: c for c in cs for ln in c.lines}
+        nxt: dict[int, Candidate] = {}
+        for c in cs:
+            below = pl[
+                (pl["y0"] >= c.y1 - 1)
+                & (pl["y0"] <= c.y1 + 3 * c.size)
+                & (pl["x0"] < c.x1)
+                & (pl["x1"] > c.x0)
+            ]
+            if below.empty:
+                continue
+            d = owner.get(int(below.loc[below["y0"].idxmin(), "line"]))
+            if d is not None and d is not c and style(d) == style(c):
+                nxt[id(c)] = d
+        targets = {id(d) for d in nxt.values()}
+        for c in cs:
+            if id(c) in targets:
+                continue  # chains are walked from their first member
+            chain = [c]
+            while id(chain[-1]) in nxt and len(chain) < 50:
+                chain.append(nxt[id(chain[-1])])
+            if len(chain) >= LABEL_STACK:
+                out += chain
+    return out
+
+
 def _title_line(cands: list[Candidate], body: float) -> Candidate | None:
     """The document title: on the first text page, above any numbered heading, clearly the largest text."""
     if not cands:
@@ -239,6 +286,8 @@ def build_toc(
             and not c.text.rstrip().endswith(("-", "\u2013", "\u2014"))
             and looks_like_heading(c, body)
         )
+    for c in _label_stacks([c for c in cands if c.extra["heading_like"]], line_df):
+        c.extra["heading_like"] = False
     detected = [c for c in cands if c.extra["heading_like"]]
     n_pages = int(page_df["page"].max()) if len(page_df) else doc.page_count
 
