@@ -138,3 +138,17 @@ def test_picture_grazing_the_gutter_does_not_cut_the_columns():
     wide = (72.0, 540.0, 551.0, 580.0)
     order = [r["text"] for r in columns.reading_order(items, gutters, cuts=[wide])]
     assert order.index("right 41") < order.index("left label")
+
+
+def test_underbrace_text_under_a_formula_is_formula_not_body():
+    """Regression: NIST SP 800-106 p12's 'counter times' (7 pt, under an equation) read as prose."""
+    from docintel.api import parse
+
+    from .conftest import PDFS
+
+    t = parse(PDFS / "nist_sp800-106.pdf", out_dir=None, use_cache=False)
+    lines = t.line_df[t.line_df["page"] == 12]
+    row = lines[lines["text"].str.strip() == "counter times"]
+    assert len(row) == 1 and row.iloc[0]["role"] == "formula"
+    # prose nearby is untouched
+    assert lines[lines["text"].str.startswith("8. Convert n")].iloc[0]["role"] != "formula"

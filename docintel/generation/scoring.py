@@ -143,7 +143,7 @@ def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
     while (
         start > 0
         and seed - start < BACK
-        and rows[start].ln.role not in ("heading", "title")
+        and rows[start].ln.role not in ("heading", "title", "list_item")  # an item starts a sentence
         and rows[start - 1].ln.role not in _FURNITURE
         and not ends_sentence(rows[start - 1].ln.text)
     ):

@@ -152,6 +152,26 @@ def _is_formula(r: dict) -> bool:
     return symbols >= 2 and symbols >= 0.15 * chars and words <= 2
 
 
+def _attach_to_formulas(lines: list[dict]) -> None:
+    """Small-type fragments touching a formula (an underbrace's "counter times", an index set
+    below a sum) belong to it: role ``formula``, so they are never quoted as prose."""
+    formulas = [r for r in lines if r["role"] == "formula"]
+    body = sorted(r["size"] for r in lines if r["role"] == "body")
+    if not formulas or not body:
+        return
+    small = 0.85 * body[len(body) // 2]
+    for r in lines:
+        if r["role"] != "body" or r["size"] > small or len(r["text"].split()) > 3:
+            continue
+        gap = 0.8 * (r["y1"] - r["y0"])
+        for f in formulas:
+            overlaps_x = r["x0"] < f["x1"] and r["x1"] > f["x0"]
+            touches_y = r["y0"] <= f["y1"] + gap and r["y1"] >= f["y0"] - gap
+            if overlaps_x and touches_y:
+                r["role"] = "formula"
+                break
+
+
 def _mark_tables(lines: list[dict]) -> None:
     """Role ``table`` for the region of 3+ rows with 3+ separate cells (rows close together).
 
@@ -226,6 +246,7 @@ def extract_page_lines(
     for r in lines:
         r["column"] = columns.assign_column(r["x0"], r["x1"], gutters)
         r["role"] = "formula" if _is_formula(r) else "list_item" if _BULLET.match(r["text"]) else "body"
+    _attach_to_formulas(lines)
     # Text area: where the horizontal lines are. Rotated text outside it is a margin stamp.
     if flat:
         ax0, ax1 = min(r["x0"] for r in flat), max(r["x1"] for r in flat)
