@@ -12,6 +12,7 @@ def parse(
     path: str | Path,
     *,
     layout: str = "auto",
+    ocr: str = "auto",
     parser: str = "pymupdf",
     docling_json: str | Path | None = None,
     password: str | None = None,
@@ -23,7 +24,8 @@ def parse(
 ) -> DocTables:
     """Parse a PDF into its relational tables (pandas DataFrames), cached as Parquet.
 
-    ``out_dir`` defaults to ``DOCINTEL_ARTIFACTS`` or ``./artifacts``.
+    ``out_dir`` defaults to ``DOCINTEL_ARTIFACTS`` or ``./artifacts``. ``ocr="auto"`` reads
+    image-only pages with Tesseract when it is installed; ``"never"`` leaves them flagged and empty.
     """
     from docintel.parsing import parse_document
     from docintel.settings import artifacts_dir
@@ -31,6 +33,7 @@ def parse(
     return parse_document(
         path,
         layout=layout,
+        ocr=ocr,
         parser=parser,
         docling_json=docling_json,
         password=password,

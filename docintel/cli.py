@@ -45,6 +45,12 @@ def _add_parse_options(p: argparse.ArgumentParser, out_flags: tuple[str, ...] = 
         default=None,
         help="escalate pages to the layout model: auto (default), always, never (env DOCINTEL_LAYOUT)",
     )
+    p.add_argument(
+        "--ocr",
+        choices=["auto", "never"],
+        default=None,
+        help="read image-only pages with Tesseract when installed: auto (default), never (env DOCINTEL_OCR)",
+    )
     p.add_argument("--parser", default=None, help="pymupdf (default) or docling (env DOCINTEL_PARSER)")
     p.add_argument("--docling-json", default=None, help="map an existing Docling JSON export of this PDF")
     p.add_argument("--password", default=None, help="password of an encrypted PDF (env DOCINTEL_PASSWORD)")
@@ -58,6 +64,7 @@ def _add_parse_options(p: argparse.ArgumentParser, out_flags: tuple[str, ...] = 
 def _parse_kwargs(args) -> dict:
     kw = {
         "layout": pick(args.layout, "layout", "auto"),
+        "ocr": pick(args.ocr, "ocr", "auto"),
         "parser": pick(args.parser, "parser", "pymupdf"),
         "docling_json": args.docling_json,
         "password": pick(args.password, "password"),

@@ -19,6 +19,8 @@ from docintel.schema.document import DocTables
 
 LayoutMode = Literal["auto", "always", "never"]
 LAYOUT_MODES = ("auto", "always", "never")
+OcrMode = Literal["auto", "never"]
+OCR_MODES = ("auto", "never")
 
 
 def _code_fingerprint() -> str:
@@ -36,16 +38,26 @@ def _code_fingerprint() -> str:
 PARSER_VERSION = f"{__version__}+{_code_fingerprint()}"
 
 
-def _parse_pymupdf(doc, doc_id: str, *, layout: str, eager_refs: bool, progress, **_) -> DocTables:
+def _parse_pymupdf(
+    doc, doc_id: str, *, layout: str, ocr: str = "auto", eager_refs: bool, progress, **_
+) -> DocTables:
     from docintel.parsing.pymupdf_backend import parse_with_pymupdf
 
-    return parse_with_pymupdf(doc, doc_id, layout_mode=layout, eager_refs=eager_refs, progress=progress)
+    return parse_with_pymupdf(
+        doc, doc_id, layout_mode=layout, ocr_mode=ocr, eager_refs=eager_refs, progress=progress
+    )
 
 
 def _parse_docling(doc, doc_id: str, *, docling_json=None, eager_refs: bool, progress, data: bytes, **_):
     from docintel.parsing.docling_backend import parse_with_docling
 
     return parse_with_docling(doc, doc_id, data=data, docling_json=docling_json, eager_refs=eager_refs)
+
+
+def _ocr_token(mode: str) -> str:
+    from docintel.parsing.ocr import cache_token
+
+    return cache_token(mode)
 
 
 PARSERS: dict[str, Callable[..., DocTables]] = {"pymupdf": _parse_pymupdf, "docling": _parse_docling}
@@ -55,6 +67,7 @@ def parse_document(
     path: str | Path,
     *,
     layout: LayoutMode = "auto",
+    ocr: OcrMode = "auto",
     parser: str = "pymupdf",
     docling_json: str | Path | None = None,
     password: str | None = None,
@@ -69,10 +82,13 @@ def parse_document(
 
     The cache key covers the PDF bytes, the parser and its version, and every
     option that changes the tables, so a changed option never gets stale tables.
-    ``out_dir=None`` parses in memory only.
+    ``out_dir=None`` parses in memory only. ``ocr``: ``auto`` recognises image-only pages
+    with Tesseract when it is installed (PyMuPDF parser), ``never`` leaves them empty.
     """
     if layout not in LAYOUT_MODES:
         raise UsageError(f"--layout must be one of {', '.join(LAYOUT_MODES)}, not {layout!r}")
+    if ocr not in OCR_MODES:
+        raise UsageError(f"--ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
     if docling_json is not None:
         parser = "docling"
     if parser not in PARSERS:
@@ -83,6 +99,8 @@ def parse_document(
         "parser": parser,
         "parser_version": PARSER_VERSION,
         "layout": layout if parser == "pymupdf" else None,
+        # whether Tesseract is installed is part of the key: installing it re-parses image-only pages
+        "ocr": _ocr_token(ocr) if parser == "pymupdf" else None,
         "eager_refs": eager_refs,
         "docling_json_sha": pdfmod.doc_id_for(Path(docling_json).read_bytes()) if docling_json else None,
     }
@@ -100,8 +118,14 @@ def parse_document(
     t0 = time.perf_counter()
     try:
         tables = PARSERS[parser](
-            doc, doc_id, layout=layout, eager_refs=eager_refs, progress=progress,
-            docling_json=docling_json, data=data,
+            doc,
+            doc_id,
+            layout=layout,
+            ocr=ocr,
+            eager_refs=eager_refs,
+            progress=progress,
+            docling_json=docling_json,
+            data=data,
         )
     finally:
         doc.close()
@@ -123,6 +147,7 @@ def parse_document(
             "escalated_pages": {int(r.page): r.escalation_signals for r in escalated.itertuples()},
             "failed_pages": {int(r.page): r.error for r in failed.itertuples()},
             "image_only_pages": [int(p) for p in pdf_.loc[pdf_["image_only"].fillna(False), "page"]],
+            "ocr_pages": [int(p) for p in pdf_.loc[pdf_["parse_method"] == "ocr", "page"]],
             "partial": bool(len(failed)),
             "parse_seconds": round(elapsed, 3),
             "cache_hit": False,

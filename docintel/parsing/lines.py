@@ -31,6 +31,8 @@ _MATH_FONT = re.compile(
 _MATH_CHARS = set("=+−×·∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∞αβγδεθλμπσφψω^_|‖⟨⟩")
 _BULLET = re.compile(r"^([•◦▪▫‣∙●○■□➢►–\-\*]\s+|(\(?\d{1,2}[.)]|\(?[a-z][)]|\([a-z]{1,3}\)|\([ivx]+\))\s+\S)")
 _FOOTNOTE_MARK = set("*†‡§¶#")
+#: The invisible font Tesseract writes recognised text in (PyMuPDF's OCR text pages).
+_OCR_FONT = "GlyphLessFont"
 #: Largest horizontal gap (in font sizes) between fragments merged into one line.
 MERGE_GAP_EM = 1.3
 
@@ -83,6 +85,7 @@ def _raw_lines(page_dict: dict) -> list[dict]:
             out.append(
                 {
                     "text": text,
+                    "_ocr": any(s["font"] == _OCR_FONT for s in spans),
                     "x0": x0,
                     "y0": y0,
                     "x1": x1,
@@ -140,6 +143,7 @@ def _absorb(into: dict, other: dict) -> None:
     into["y0"] = min(into["y0"], other["y0"])
     into["y1"] = max(into["y1"], other["y1"])
     into["_math"] += other["_math"]
+    into["_ocr"] = into["_ocr"] or other["_ocr"]
     into["_chars"] += other["_chars"]
 
 
@@ -220,6 +224,7 @@ def extract_page_lines(
     *,
     hint_gutters: list[tuple[float, float]] | None = None,
     image_boxes: list[tuple[float, float, float, float]] | None = None,
+    textpage=None,
 ) -> tuple[list[dict], dict]:
     """Lines of one page in reading order, plus the page's text signals.
 
@@ -229,10 +234,12 @@ def extract_page_lines(
     (text above a full-width figure is read before the text below it).
     Returns (lines, signals); signals carry the private ``_gutters`` found and ``_page_dict``
     (the page's ``get_text("dict")``, so later stages need not read the page again).
+    ``textpage``: read this text page instead of the page's own (an OCR text page from
+    :mod:`ocr`); lines holding recognised text get ``parse_method='ocr'``.
     Each line dict has the line_df columns except doc_id, section_id, object_key
     (filled later), plus private ``_`` hints.
     """
-    d = page.get_text("dict", flags=_fast_flags())
+    d = page.get_text("dict", flags=_fast_flags(), textpage=textpage)
     raw = _raw_lines(d)
     flat = [r for r in raw if not r["_rot"]]
     rotated = [r for r in raw if r["_rot"]]
@@ -265,7 +272,7 @@ def extract_page_lines(
         r["page"] = page_no
         r["line"] = i
         r["block"] = block_ids.setdefault(r["block"], len(block_ids))
-        r["parse_method"] = "fast"
+        r["parse_method"] = "ocr" if r["_ocr"] else "fast"
     text_chars = "".join(r["text"] for r in ordered)
     signals = {
         "n_lines": len(ordered),

@@ -123,6 +123,27 @@ def _figure_region(rects: list[tuple], cap: tuple) -> tuple[tuple, tuple | None]
     return (min(cap[0], best[0]), min(cap[1], best[1]), max(cap[2], best[2]), max(cap[3], best[3])), best
 
 
+def _enclosing(rects: list[tuple], cap: tuple) -> tuple | None:
+    """The smallest graphic holding the caption's centre, None when no graphic does."""
+    cx, cy = (cap[0] + cap[2]) / 2, (cap[1] + cap[3]) / 2
+    inside = [g for g in rects if g[0] <= cx <= g[2] and g[1] <= cy <= g[3]]
+    return min(inside, key=lambda g: (g[2] - g[0]) * (g[3] - g[1])) if inside else None
+
+
+def _claim_ocr_figure_text(line_df: pd.DataFrame, page_no: int, box: tuple, key: str) -> None:
+    """Recognised figure text inside the caption's picture belongs to that figure."""
+    cx, cy = (line_df["x0"] + line_df["x1"]) / 2, (line_df["y0"] + line_df["y1"]) / 2
+    mine = (
+        (line_df["page"] == page_no)
+        & (line_df["role"] == "figure_text")
+        & (line_df["parse_method"] == "ocr")
+        & line_df["object_key"].isna()
+        & cx.between(box[0], box[2])
+        & cy.between(box[1], box[3])
+    )
+    line_df.loc[mine, "object_key"] = key
+
+
 def _column_of(pl: pd.DataFrame, cap: tuple):
     """The text column (line_df.column) of the caption's first line, None when unknown."""
     hit = pl[(pl.y0 >= cap[1] - 1) & (pl.y0 <= cap[1] + 1) & (pl.x0 >= cap[0] - 1) & (pl.x0 <= cap[0] + 1)]
@@ -240,6 +261,13 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
                 if page_no not in drawn:  # one page's graphics serve all its figure captions
                     drawn[page_no] = _graphics(page)
                 bb, art = _figure_region(drawn[page_no], cap)
+                if art is None and "parse_method" in block and (block["parse_method"] == "ocr").all():
+                    # a caption recognised inside a raster image: the figure is that image, and
+                    # the text recognised in it (figure_text, see ocr.py) is the figure's
+                    pic = _enclosing(drawn[page_no], cap)
+                    if pic is not None:
+                        bb = pic
+                        _claim_ocr_figure_text(line_df, page_no, pic, key)
                 if art is not None:
                     graphics.mark_figure_text(line_df, page_no, art, key, exclude=block.index)
                     graphics.mark_figure_headings(line_df, page_no, art, key, vouched)

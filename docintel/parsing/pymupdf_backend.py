@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from docintel.parsing import crossrefs, furniture, headings, layout, lines, objects, signals, toc
+from docintel.parsing import crossrefs, furniture, headings, layout, lines, objects, ocr, signals, toc
 from docintel.schema.document import DocTables
 from docintel.schema.tables import CELL_DF, CROSS_REF_DF, LINE_DF, OBJECT_REGISTRY, PAGE_DF, TOC_DF
 
@@ -23,6 +23,7 @@ def parse_with_pymupdf(
     doc_id: str,
     *,
     layout_mode: str = "auto",
+    ocr_mode: str = "auto",
     eager_refs: bool = False,
     progress: Progress | None = None,
 ) -> DocTables:
@@ -30,6 +31,8 @@ def parse_with_pymupdf(
 
     ``layout_mode``: ``never`` (fast path only), ``auto`` (escalate the pages
     whose signals say the fast path did not understand them), ``always``.
+    ``ocr_mode``: ``auto`` reads pages found ``image_only`` with Tesseract when it is
+    installed (:mod:`ocr`), ``never`` leaves them flagged and empty.
     A page that raises is recorded in page_df.error and the rest still parses.
     """
     all_lines: list[dict] = []
@@ -82,7 +85,18 @@ def parse_with_pymupdf(
     line_df["doc_id"] = doc_id
     page_df = pd.DataFrame(pages)
     page_df["doc_id"] = doc_id
-    line_df, page_df = furniture.mark_furniture(line_df, page_df, pdf_labels=_pdf_labels(doc))
+    labels = _pdf_labels(doc)
+    raw_lines, raw_pages = line_df, page_df
+    line_df, page_df = furniture.mark_furniture(raw_lines, raw_pages, pdf_labels=labels)
+    # Image-only pages are known once furniture is: OCR them, then mark furniture again over
+    # the whole document (the recognised running head repeats like the others).
+    raw_lines, done = ocr.ocr_image_only_pages(doc, raw_lines, line_df, page_df, mode=ocr_mode)
+    if done:
+        line_df, page_df = furniture.mark_furniture(raw_lines, raw_pages, pdf_labels=labels)
+        base = dict(zip(raw_pages["page"].astype(int), raw_pages["escalation_signals"], strict=False))
+        ocr.mark_ocr_pages(page_df, done, base)
+        for p, info in done.items():
+            spans[p] = headings.page_spans(info["page_dict"])
     # Private hints ("_rot", "_marker", ...) served lines/furniture/layout; the contract has none.
     line_df = line_df.drop(columns=[c for c in line_df.columns if c.startswith("_")])
     # build_toc reads the spans from a private page_df column (its signature stays the stubbable one)

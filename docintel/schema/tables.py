@@ -52,7 +52,7 @@ REF_SOURCES = ("native_link", "toc_anchor", "object_registry", "regex", "llm")
 #: Where a ``toc_df`` row came from.
 TOC_SOURCES = ("outline", "contents_page", "heading_detection", "docling")
 #: How a page was parsed.
-PARSE_METHODS = ("fast", "layout", "docling", "failed")
+PARSE_METHODS = ("fast", "layout", "ocr", "docling", "failed")
 
 _BBOX = [("x0", pa.float64()), ("y0", pa.float64()), ("x1", pa.float64()), ("y1", pa.float64())]
 
@@ -188,7 +188,8 @@ PAGE_DF = TableSpec(
         "printed_label": "the page number printed on the page (e.g. '8' on physical page 12), "
         "null when none is printed",
         "label_source": "printed (read off the page text), inferred (filled from the offset its neighbours agree on), pdf_labels (/PageLabels, used only when they agree with the printed numbers) or null",
-        "parse_method": "fast, layout, docling or failed",
+        "parse_method": "fast, layout, ocr (an image-only page read by Tesseract; its text may hold "
+        "recognition errors), docling or failed",
         "escalation_signals": "'; '-joined signals that decided the parse method "
         "(e.g. 'caption_without_structure: Table 3')",
         "parse_seconds": "time spent parsing this page",
