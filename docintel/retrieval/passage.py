@@ -89,7 +89,12 @@ def default_budget(tables: DocTables) -> int:
     450 on a two-column paper page, 200 on a short report page)."""
     index = page_index(tables)
     if "budget" not in index.memo:
-        sizes = sorted(passages_tokens([page_passage(tables, p)]) for p in index.pages if index.has_text(p))
+        # Image-only pages (OCR'd figures: a caption and little else) are not text pages.
+        pdf_ = tables.page_df
+        skip = set(pdf_.loc[pdf_["image_only"].fillna(False).astype(bool), "page"].astype(int))
+        sizes = sorted(
+            passages_tokens([page_passage(tables, p)]) for p in index.pages if index.has_text(p) and p not in skip
+        )
         median = sizes[len(sizes) // 2] if sizes else DEFAULT_MAX_TOKENS
         index.memo["budget"] = max(MIN_TOKENS, min(DEFAULT_MAX_TOKENS, int(PAGE_SHARE * median)))
     return index.memo["budget"]

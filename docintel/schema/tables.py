@@ -138,7 +138,8 @@ LINE_DF = TableSpec(
         "table, formula, figure_text, list_item or toc_entry",
         "section_id": "toc_id of the section the line belongs to (null before the first section)",
         "object_key": "'<object_type>:<object_id>' when the line belongs to a registered object",
-        "parse_method": "fast, layout or docling: which parser produced the line",
+        "parse_method": "fast, layout, ocr or docling: which parser produced the line "
+        "(ocr lines may contain recognition errors)",
     },
 )
 
@@ -182,7 +183,8 @@ PAGE_DF = TableSpec(
         "image_coverage": "image_area / page area, 0..1",
         "n_drawings": "vector drawing paths (a table grid or a chart shows up here)",
         "has_text_layer": "the page has extractable text",
-        "image_only": "no text layer but images: needs OCR, text is empty on purpose",
+        "image_only": "no text layer of its own, only images: its lines (if any) come from OCR "
+        "(parse_method ocr) or it is empty when Tesseract is not installed",
         "n_links": "native link annotations on the page",
         "n_columns": "text columns detected on the page",
         "printed_label": "the page number printed on the page (e.g. '8' on physical page 12), "
