@@ -42,8 +42,10 @@ def main() -> int:
     from docintel.api import ask, parse
 
     pdfs = [p for p in (args.pdfs or DEFAULT_PDFS) if p.exists()]
-    print(f"{'pdf':<34}{'pages':>6}{'floor s':>9}{'parse s':>9}{'ask ms (median)':>17}{'ask ms (max)':>14}"
-          f"{'ask/floor':>11}{'loops':>7}")
+    print(
+        f"{'pdf':<34}{'pages':>6}{'floor s':>9}{'parse s':>9}{'ask ms (median)':>17}{'ask ms (max)':>14}"
+        f"{'ask/floor':>11}{'loops':>7}"
+    )
     for pdf in pdfs:
         doc = pymupdf.open(pdf)
         t0 = time.perf_counter()
@@ -66,9 +68,13 @@ def main() -> int:
                     loops += res.loop_count
             del tables
         med, worst = statistics.median(times), max(times)
-        print(f"{pdf.name[:33]:<34}{n:>6}{floor:>9.3f}{cold:>9.2f}{med * 1000:>17.1f}{worst * 1000:>14.1f}"
-              f"{med / floor:>11.2f}{loops / len(times):>7.2f}")
-    print("ask = warm (tables cached in Parquet), offline backend, trace written; floor = raw get_text('dict')")
+        print(
+            f"{pdf.name[:33]:<34}{n:>6}{floor:>9.3f}{cold:>9.2f}{med * 1000:>17.1f}{worst * 1000:>14.1f}"
+            f"{med / floor:>11.2f}{loops / len(times):>7.2f}"
+        )
+    print(
+        "ask = warm (tables cached in Parquet), offline backend, trace written; floor = raw get_text('dict')"
+    )
     return 0
 
 

@@ -22,9 +22,15 @@ def _add_backend_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--model-path", default=None, help="GGUF file for the local backend (env DOCINTEL_MODEL_PATH)"
     )
-    p.add_argument("--context-window", type=int, default=None,
-                   help="the model's context window in tokens (env DOCINTEL_CONTEXT_WINDOW)")
-    p.add_argument("--timeout", type=float, default=None, help="seconds per model request (env DOCINTEL_TIMEOUT)")
+    p.add_argument(
+        "--context-window",
+        type=int,
+        default=None,
+        help="the model's context window in tokens (env DOCINTEL_CONTEXT_WINDOW)",
+    )
+    p.add_argument(
+        "--timeout", type=float, default=None, help="seconds per model request (env DOCINTEL_TIMEOUT)"
+    )
     p.add_argument(
         "--fallback",
         choices=["none", "offline"],
@@ -100,9 +106,16 @@ def cmd_ask(args, parse_kwargs) -> int:
     parse_question(args.question)  # an empty or absurd question fails before any parsing
     kw = parse_kwargs(args)
     tables = parse(args.pdf, **kw)  # parsed once, shared by ask and the reports
-    result = ask(args.pdf, args.question, backend=_backend_and_fallback(args), tables=tables,
-                 max_loops=args.max_loops if args.max_loops is not None else int(pick(None, "max_loops", 1)),
-                 top_k=args.top_k, trace_path=args.trace, out_dir=kw["out_dir"])
+    result = ask(
+        args.pdf,
+        args.question,
+        backend=_backend_and_fallback(args),
+        tables=tables,
+        max_loops=args.max_loops if args.max_loops is not None else int(pick(None, "max_loops", 1)),
+        top_k=args.top_k,
+        trace_path=args.trace,
+        out_dir=kw["out_dir"],
+    )
     if args.json:
         print(json.dumps(result.to_json_dict(), indent=2, ensure_ascii=False, default=str))
     else:
@@ -152,8 +165,12 @@ def add_ask_commands(sub, add_parse_options, parse_kwargs) -> None:
     p.add_argument("pdf")
     p.add_argument("question")
     _add_backend_options(p)
-    p.add_argument("--top-k", type=int, default=None,
-                   help="pages retrieved for pass 1 (default 1; listing questions get one per relevant page)")
+    p.add_argument(
+        "--top-k",
+        type=int,
+        default=None,
+        help="pages retrieved for pass 1 (default 1; listing questions get one per relevant page)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--trace", default=None, help="write the trace here (default under the artifacts folder)")
     p.add_argument(

@@ -316,8 +316,12 @@ def _same_page_targets(loop: _Loop, passages: list[Passage]) -> list[Passage]:
     for r in found.itertuples(index=False):
         if r.ref_type in ("external", "bib"):
             continue
-        ref = PendingReference(raw_text=str(r.anchor_text)[:200], ref_type="unknown",
-                               origin_page=int(r.origin_page), origin_line=int(r.origin_line))
+        ref = PendingReference(
+            raw_text=str(r.anchor_text)[:200],
+            ref_type="unknown",
+            origin_page=int(r.origin_page),
+            origin_line=int(r.origin_line),
+        )
         res = loop.resolve(ref, allow_llm=False)
         if res.status != "resolved" or not res.passages or {p.page for p in res.passages} - pages:
             continue
@@ -325,12 +329,23 @@ def _same_page_targets(loop: _Loop, passages: list[Passage]) -> list[Passage]:
             continue  # a caption naming its own table is not a pointer elsewhere
         for p in res.passages:
             if not _evidence_keys([p]) <= have:
-                added.append(p.model_copy(update={
-                    "retrieved_via": "primary", "referenced_from": None, "reference_text": None,
-                    "note": f"on the retrieved page, pointed to by '{ref.raw_text}' (line {ref.origin_line})"}))
+                added.append(
+                    p.model_copy(
+                        update={
+                            "retrieved_via": "primary",
+                            "referenced_from": None,
+                            "reference_text": None,
+                            "note": f"on the retrieved page, pointed to by '{ref.raw_text}' (line {ref.origin_line})",
+                        }
+                    )
+                )
                 have |= _evidence_keys([p])
-        loop.trace.event("same_page_target", reference=ref.raw_text, target=res.target,
-                         pages=sorted({p.page for p in res.passages}))
+        loop.trace.event(
+            "same_page_target",
+            reference=ref.raw_text,
+            target=res.target,
+            pages=sorted({p.page for p in res.passages}),
+        )
     return passages + added
 
 

@@ -121,8 +121,17 @@ def _heading_rows(part: pd.DataFrame) -> int:
     return max(n, 1)
 
 
-def section_passages(tables, secs: pd.DataFrame, q, *, sub_selector=None, max_lines=40, ref=None,
-                     note="", retrieved_via="reference") -> list[Passage]:
+def section_passages(
+    tables,
+    secs: pd.DataFrame,
+    q,
+    *,
+    sub_selector=None,
+    max_lines=40,
+    ref=None,
+    note="",
+    retrieved_via="reference",
+) -> list[Passage]:
     """The best ``max_lines`` of the given sections, each keeping its heading.
 
     With several sections ("paragraphs (g) through (l)") the budget goes where the question
@@ -147,8 +156,10 @@ def section_passages(tables, secs: pd.DataFrame, q, *, sub_selector=None, max_li
         best = max(range(len(parts)), key=lambda i: (scores[i], -i))
         rest = max((max_lines - max_lines // 2) // (len(parts) - 1), 4)
         budgets = [max_lines // 2 if i == best else rest for i in range(len(parts))]
-    chosen = [best_window(part, q, budget, keep_first=min(_heading_rows(part), budget - 1) or 1)
-              for part, budget in zip(parts, budgets, strict=True)]
+    chosen = [
+        best_window(part, q, budget, keep_first=min(_heading_rows(part), budget - 1) or 1)
+        for part, budget in zip(parts, budgets, strict=True)
+    ]
     return to_passages(pd.concat(chosen), tables.doc_id, retrieved_via=retrieved_via, ref=ref, note=note)
 
 
@@ -300,11 +311,14 @@ def extend_to_sentence_end(tables: DocTables, passage: Passage, *, max_extra: in
     for r in after.itertuples(index=False):
         if r.role in ("heading", "title", "caption"):
             break
-        extra.append(EvidenceLine(page=int(r.page), line=int(r.line), text=str(r.text), role=str(r.role or "body")))
+        extra.append(
+            EvidenceLine(page=int(r.page), line=int(r.line), text=str(r.text), role=str(r.role or "body"))
+        )
         if _SENT_END.search(str(r.text)):
             break
     if not extra:
         return passage
     same = [e for e in extra if e.page == passage.page]
-    return passage.model_copy(update={"lines": passage.lines + extra,
-                                      "line_end": max([passage.line_end] + [e.line for e in same])})
+    return passage.model_copy(
+        update={"lines": passage.lines + extra, "line_end": max([passage.line_end] + [e.line for e in same])}
+    )

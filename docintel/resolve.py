@@ -63,8 +63,17 @@ class Resolution:
 
 def _found(ref, method, ref_type, target, sub, passages, reason) -> Resolution:
     """A resolved reference: its target, how it was found, and the pass-2 passages."""
-    return Resolution(ref, "resolved", method, ref_type, target=target, sub_selector=sub,
-                      target_pages=sorted({p.page for p in passages}), reason=reason, passages=passages)
+    return Resolution(
+        ref,
+        "resolved",
+        method,
+        ref_type,
+        target=target,
+        sub_selector=sub,
+        target_pages=sorted({p.page for p in passages}),
+        reason=reason,
+        passages=passages,
+    )
 
 
 def classify(raw_text: str, fallback_type: str = "unknown") -> list[tuple[str, str | None, str | None]]:
@@ -249,8 +258,9 @@ def _resolve_one(
             return None
         page = int(hit.iloc[0]["page"])
         passages = page_passages(tables, page, q, max_lines=max_lines, **common)
-        return _found(ref, method, "page", str(target), None, passages,
-                      f"printed page {target} is physical page {page}")
+        return _found(
+            ref, method, "page", str(target), None, passages, f"printed page {target} is physical page {page}"
+        )
     return None
 
 
@@ -294,5 +304,12 @@ def _resolve_with_llm(tables: DocTables, ref: PendingReference, backend, ctx) ->
         note=note,
         retrieved_via="reference",
     )
-    return _found(ref, "llm", "section", str(toc_id), None, passages,
-                  f"{getattr(backend, 'name', 'llm')} chose section {toc_id}")
+    return _found(
+        ref,
+        "llm",
+        "section",
+        str(toc_id),
+        None,
+        passages,
+        f"{getattr(backend, 'name', 'llm')} chose section {toc_id}",
+    )

@@ -31,6 +31,7 @@ def stem(word: str) -> str:
         return word
     return _PORTER.stemWord(word) or word  # Porter strips a lone 's' to ''
 
+
 # Words: letters/digits (any script), inner '_', '.', ''' kept ("28.4", "don't").
 _WORD = re.compile(r"[^\W_]+(?:[_.'’][^\W_]+)*|[\u2200-\u22ff\u2a00-\u2aff]")
 #: Mathematical operators (⊕, ∥, ≤ ...) are one-character words: standards define them and users ask.

@@ -30,12 +30,21 @@ LOREM = (
 
 def _meta(doc: pymupdf.Document, title: str) -> None:
     # Fixed dates so the bytes (and so doc_id) do not change between runs.
-    doc.set_metadata({"title": title, "author": "docintel fixtures", "creationDate": "D:20260101000000",
-                      "modDate": "D:20260101000000", "producer": "docintel", "creator": "docintel"})
+    doc.set_metadata(
+        {
+            "title": title,
+            "author": "docintel fixtures",
+            "creationDate": "D:20260101000000",
+            "modDate": "D:20260101000000",
+            "producer": "docintel",
+            "creator": "docintel",
+        }
+    )
 
 
-def _para(page, y: float, text: str, *, x0: float = 72, x1: float = W - 72, size: float = BODY,
-          font: str = "helv") -> float:
+def _para(
+    page, y: float, text: str, *, x0: float = 72, x1: float = W - 72, size: float = BODY, font: str = "helv"
+) -> float:
     """Write wrapped text; return the y below it."""
     rect = pymupdf.Rect(x0, y, x1, y + 400)
     page.insert_textbox(rect, text, fontsize=size, fontname=font)
@@ -68,8 +77,12 @@ def outline_report() -> pymupdf.Document:
     p = doc.new_page(width=W, height=H)
     _header(p, "Site Safety Programme - Annual report")
     y = _heading(p, 80, "1 Introduction")
-    y = _para(p, y, LOREM + " The limits that apply are given in Table 1 row (B); see Section 2.1 for "
-              "the scope and [2] for the method.")
+    y = _para(
+        p,
+        y,
+        LOREM + " The limits that apply are given in Table 1 row (B); see Section 2.1 for "
+        "the scope and [2] for the method.",
+    )
     y = _heading(p, y + 6, "2 Requirements")
     y = _heading(p, y, "2.1 Scope", size=11)
     y = _para(p, y, "This section covers every site with more than ten workers. " + LOREM)
@@ -81,13 +94,18 @@ def outline_report() -> pymupdf.Document:
     y = _heading(p2, 80, "2.2 Limits", size=11)
     p2.insert_text((72, y + 12), "Table 1: Exposure limits per site category", fontsize=BODY, fontname="hebo")
     top = y + 22
-    rows = [("Category", "Limit (h)", "Inspections"), ("(A)", "40", "2"), ("(B)", "35", "4"),
-            ("(C)", "30", "6")]
+    rows = [
+        ("Category", "Limit (h)", "Inspections"),
+        ("(A)", "40", "2"),
+        ("(B)", "35", "4"),
+        ("(C)", "30", "6"),
+    ]
     xs = [72, 222, 372, 522]
     for r, row in enumerate(rows):
         for c, cell in enumerate(row):
-            p2.insert_text((xs[c] + 4, top + r * 20 + 14), cell, fontsize=BODY,
-                           fontname="hebo" if r == 0 else "helv")
+            p2.insert_text(
+                (xs[c] + 4, top + r * 20 + 14), cell, fontsize=BODY, fontname="hebo" if r == 0 else "helv"
+            )
     for r in range(len(rows) + 1):
         p2.draw_line((xs[0], top + r * 20), (xs[-1], top + r * 20))
     for x in xs:
@@ -100,8 +118,15 @@ def outline_report() -> pymupdf.Document:
 
     anchor = doc[1].search_for("Table 1 on the next page")[0]  # the link covers its words
     doc[1].insert_link({"kind": pymupdf.LINK_GOTO, "from": anchor, "page": 2, "to": pymupdf.Point(72, 100)})
-    doc.set_toc([[1, "1 Introduction", 2], [1, "2 Requirements", 2], [2, "2.1 Scope", 2],
-                 [2, "2.2 Limits", 3], [1, "3 References", 3]])
+    doc.set_toc(
+        [
+            [1, "1 Introduction", 2],
+            [1, "2 Requirements", 2],
+            [2, "2.1 Scope", 2],
+            [2, "2.2 Limits", 3],
+            [1, "3 References", 3],
+        ]
+    )
     return doc
 
 
@@ -110,19 +135,32 @@ def contents_page() -> pymupdf.Document:
     _meta(doc, "Contents page")
     front = doc.new_page(width=W, height=H)
     front.insert_text((72, 100), "Table of Contents", fontsize=14, fontname="hebo")
-    entries = [("1", "Purpose", "1"), ("2", "Procedure", "2"), ("2.1", "Preparation", "2"),
-               ("2.2", "Inspection", "3"), ("3", "Records", "3")]
+    entries = [
+        ("1", "Purpose", "1"),
+        ("2", "Procedure", "2"),
+        ("2.1", "Preparation", "2"),
+        ("2.2", "Inspection", "3"),
+        ("3", "Records", "3"),
+    ]
     for i, (num, title, pg) in enumerate(entries):
         y = 140 + i * 18
-        front.insert_text((72, y), f"{num} {title} " + "." * (60 - 2 * len(title)) + f" {pg}",
-                          fontsize=BODY, fontname="helv")
+        front.insert_text(
+            (72, y),
+            f"{num} {title} " + "." * (60 - 2 * len(title)) + f" {pg}",
+            fontsize=BODY,
+            fontname="helv",
+        )
     _footer(front, "i")
     bodies = {
         1: [("1 Purpose", 13, "This procedure sets out how inspections are prepared and recorded. " + LOREM)],
-        2: [("2 Procedure", 13, "Inspections follow the steps below. " + LOREM),
-            ("2.1 Preparation", 11, "The inspector books the visit one week ahead. " + LOREM)],
-        3: [("2.2 Inspection", 11, "The inspector checks each item of the list in Section 2.1. " + LOREM),
-            ("3 Records", 13, "Records are kept for five years. " + LOREM)],
+        2: [
+            ("2 Procedure", 13, "Inspections follow the steps below. " + LOREM),
+            ("2.1 Preparation", 11, "The inspector books the visit one week ahead. " + LOREM),
+        ],
+        3: [
+            ("2.2 Inspection", 11, "The inspector checks each item of the list in Section 2.1. " + LOREM),
+            ("3 Records", 13, "Records are kept for five years. " + LOREM),
+        ],
     }
     for label, blocks in bodies.items():
         p = doc.new_page(width=W, height=H)
@@ -159,8 +197,11 @@ def two_columns() -> pymupdf.Document:
     return doc
 
 
-FIXTURES = {"outline_report.pdf": outline_report, "contents_page.pdf": contents_page,
-            "two_columns.pdf": two_columns}
+FIXTURES = {
+    "outline_report.pdf": outline_report,
+    "contents_page.pdf": contents_page,
+    "two_columns.pdf": two_columns,
+}
 
 
 def main() -> int:

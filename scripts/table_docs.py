@@ -19,7 +19,9 @@ def markdown() -> str:
             desc = spec.descriptions.get(name) or {
                 "doc_id": "sha256 of the PDF bytes, first 16 hex characters",
                 "x0": "bbox left, PDF points (origin top-left)",
-                "y0": "bbox top", "x1": "bbox right", "y1": "bbox bottom",
+                "y0": "bbox top",
+                "x1": "bbox right",
+                "y1": "bbox bottom",
             }.get(name, "")
             out.append(f"| `{name}` | {dtype} | {desc} |")
         out.append("")

@@ -23,14 +23,21 @@ def attention(shared_dir):
 
 def test_table_3_row_e_is_followed_to_page_9(attention, tmp_path):
     trace_path = tmp_path / "trace.json"
-    res = ask(attention, "Do learned positional embeddings give similar results to sinusoidal ones?",
-              backend="offline", out_dir=tmp_path / "art", trace_path=trace_path)
+    res = ask(
+        attention,
+        "Do learned positional embeddings give similar results to sinusoidal ones?",
+        backend="offline",
+        out_dir=tmp_path / "art",
+        trace_path=trace_path,
+    )
     first, final = res.passes[0], res.passes[-1]
     assert [e["page"] for e in first["evidence"]][0] == 6
     assert first["decision"] == "resolve_references"
     assert res.loop_count == 1
-    assert any(r["reference"] == "Table 3 row (E)" and r["target"] == "table:3" and r["sub_selector"] == "row (E)"
-               for r in res.resolutions)
+    assert any(
+        r["reference"] == "Table 3 row (E)" and r["target"] == "table:3" and r["sub_selector"] == "row (E)"
+        for r in res.resolutions
+    )
     assert "4.92" in res.answer.answer and "25.7" in res.answer.answer
     via_ref = [c for c in res.answer.citations if c.page == 9 and c.retrieved_via == "reference"]
     assert via_ref and via_ref[0].referenced_from[0] == 6 and via_ref[0].reference_text == "Table 3 row (E)"
@@ -46,6 +53,11 @@ def test_table_3_row_e_is_followed_to_page_9(attention, tmp_path):
 
 
 def test_direct_question_does_not_loop(attention, tmp_path):
-    res = ask(attention, "What is the maximum path length of a self-attention layer compared with a recurrent layer?",
-              backend="offline", out_dir=tmp_path / "art", write_trace=False)
+    res = ask(
+        attention,
+        "What is the maximum path length of a self-attention layer compared with a recurrent layer?",
+        backend="offline",
+        out_dir=tmp_path / "art",
+        write_trace=False,
+    )
     assert res.loop_count == 0

@@ -17,7 +17,9 @@ from docintel.api import ask, parse
 from .conftest import PDFS, UPDATE_GOLDEN
 
 GOLDEN = Path(__file__).parent / "golden" / "answers"
-QUESTIONS = [json.loads(line) for line in (GOLDEN / "questions.jsonl").read_text().splitlines() if line.strip()]
+QUESTIONS = [
+    json.loads(line) for line in (GOLDEN / "questions.jsonl").read_text().splitlines() if line.strip()
+]
 VOLATILE = {"created_at", "timings", "versions", "trace_path", "path", "python", "cache_hit", "seconds"}
 
 
@@ -41,8 +43,14 @@ def tables_by_pdf(tmp_path_factory):
 def test_offline_answer_and_trace_match_golden(q, tables_by_pdf, tmp_path):
     tables, out = tables_by_pdf
     trace_path = tmp_path / "trace.json"
-    res = ask(PDFS / q["pdf"], q["question"], backend="offline", tables=tables[q["pdf"]],
-              trace_path=trace_path, out_dir=out)
+    res = ask(
+        PDFS / q["pdf"],
+        q["question"],
+        backend="offline",
+        tables=tables[q["pdf"]],
+        trace_path=trace_path,
+        out_dir=out,
+    )
     got = normalize({"answer": res.to_json_dict(), "trace": json.loads(trace_path.read_text())})
     got = json.loads(json.dumps(got, default=str))  # tuples -> lists, as the golden file stores them
     golden = GOLDEN / f"{q['id']}.json"

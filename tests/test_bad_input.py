@@ -14,7 +14,9 @@ from docintel.cli import main
 
 
 def run_cli(*args: str) -> tuple[int, str, str]:
-    proc = subprocess.run([sys.executable, "-m", "docintel", *args], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "docintel", *args], capture_output=True, text=True, timeout=120
+    )
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -74,7 +76,9 @@ def test_truncated_pdf(tmp_path, nist_pdf):
 
 
 def test_encrypted_pdf_needs_password(tmp_path):
-    f = _make_pdf(tmp_path / "enc.pdf", encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="o", user_pw="secret")
+    f = _make_pdf(
+        tmp_path / "enc.pdf", encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="o", user_pw="secret"
+    )
     out = tmp_path / "out"
     code, _, err = run_cli("parse", str(f), "-o", str(out))
     assert code == 1 and "encrypted" in _one_error_line(err)

@@ -31,7 +31,12 @@ def _resolve(tables, raw, question="What are the limits?", backend=None, **kw):
 
 def test_table_row_selector_keeps_header_and_the_row_only(tables):
     res = _resolve(tables, "Table 1 row (B)")
-    assert (res.status, res.method, res.target, res.sub_selector) == ("resolved", "object_registry", "table:1", "row (B)")
+    assert (res.status, res.method, res.target, res.sub_selector) == (
+        "resolved",
+        "object_registry",
+        "table:1",
+        "row (B)",
+    )
     text = "\n".join(p.text for p in res.passages)
     assert "Limit (h)" in text and "(B) | 35 | 4" in text
     assert "(A)" not in text and "(C)" not in text
@@ -82,7 +87,8 @@ def test_previous_section_goes_to_the_llm_resolver(tables):
 )
 def test_decide_next_pass_reads_only_the_typed_fields(completeness, loops, pending, expected):
     answer = ReferenceAwareAnswer(
-        answer="x", answer_completeness=completeness,
+        answer="x",
+        answer_completeness=completeness,
         pending_references=[_ref("Table 1 row (B)")] if pending else [],
     )
     assert decide_next_pass(answer, loops, max_loops=1) == expected

@@ -28,9 +28,7 @@ class LLMBackend(Protocol):
         (state conditions explicitly, name external documents, ...)."""
         ...
 
-    def resolve_reference(
-        self, raw_text: str, origin_context: str, sections: list[dict]
-    ) -> str | None:
+    def resolve_reference(self, raw_text: str, origin_context: str, sections: list[dict]) -> str | None:
         """Pick the toc_id that an ambiguous reference ('the previous section') points at,
         from ``sections`` (dicts with toc_id, title, level, parent_id, page_start, line_start;
         the section the reference is written in has ``contains_origin``). None when unsure."""

@@ -124,8 +124,10 @@ def detect_references(lines: Sequence[EvidenceLine]) -> list[DetectedRef]:
 def _names_itself(ln: EvidenceLine, raw: str) -> bool:
     """'Table 3: Variations...' opening a caption or heading is the object itself."""
     text = nfkc(ln.text).lstrip()
-    return ln.role in ("caption", "heading", "title") and text.startswith(raw.strip()) or bool(
-        re.match(re.escape(raw.strip()) + r"\s*[:.]\s", text) and raw.split()[0][:1].isupper()
+    return (
+        ln.role in ("caption", "heading", "title")
+        and text.startswith(raw.strip())
+        or bool(re.match(re.escape(raw.strip()) + r"\s*[:.]\s", text) and raw.split()[0][:1].isupper())
     )
 
 

@@ -22,7 +22,6 @@ from docintel.text import QUESTION_WORDS, STOP_WORDS  # noqa: E402  one word lis
 STOPWORDS = STOP_WORDS | QUESTION_WORDS
 
 
-
 def nfkc(text: str) -> str:
     """Unicode NFKC (splits ligatures like 'ﬁ'), soft hyphens removed."""
     return unicodedata.normalize("NFKC", text or "").replace("\u00ad", "")

@@ -61,8 +61,7 @@ def open_pdf(
         raise DocumentError(f"{name}: the PDF has no pages")
     if doc.page_count > max_pages:
         raise DocumentError(
-            f"{name}: {doc.page_count} pages is over the {max_pages}-page limit "
-            "(raise it with --max-pages)"
+            f"{name}: {doc.page_count} pages is over the {max_pages}-page limit (raise it with --max-pages)"
         )
     # A truncated file often opens but fails on its first page: check now.
     try:

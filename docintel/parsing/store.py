@@ -83,8 +83,11 @@ def save(tables: DocTables, directory: Path) -> Path:
         }
         for name in TABLES:
             _write_table(tables.table(name), name, tmp / f"{name}.parquet", meta)
-        manifest = {**tables.manifest, "schema_version": SCHEMA_VERSION,
-                    "rows": {n: int(len(tables.table(n))) for n in TABLES}}
+        manifest = {
+            **tables.manifest,
+            "schema_version": SCHEMA_VERSION,
+            "rows": {n: int(len(tables.table(n))) for n in TABLES},
+        }
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str))
         tables.manifest = manifest
         old = None

@@ -93,7 +93,9 @@ def default_budget(tables: DocTables) -> int:
         pdf_ = tables.page_df
         skip = set(pdf_.loc[pdf_["image_only"].fillna(False).astype(bool), "page"].astype(int))
         sizes = sorted(
-            passages_tokens([page_passage(tables, p)]) for p in index.pages if index.has_text(p) and p not in skip
+            passages_tokens([page_passage(tables, p)])
+            for p in index.pages
+            if index.has_text(p) and p not in skip
         )
         median = sizes[len(sizes) // 2] if sizes else DEFAULT_MAX_TOKENS
         index.memo["budget"] = max(MIN_TOKENS, min(DEFAULT_MAX_TOKENS, int(PAGE_SHARE * median)))
