@@ -133,6 +133,15 @@ def ask(
         if write_trace:
             trace.write(trace_path)
         raise
+    pdf_ = tables.page_df
+    unread = pdf_[pdf_["image_only"].fillna(False).astype(bool) & (pdf_["n_lines"] == 0)]
+    if len(unread):  # say so: an empty page is not the same as a page without the answer
+        pages = ", ".join(str(int(p)) for p in unread["page"].head(20))
+        result.warnings.append(
+            f"{len(unread)} page(s) have no text layer and no text could be read on them (pages {pages});"
+            " image-only pages are OCR'd only where Tesseract is installed"
+            " (apt-get install tesseract-ocr tesseract-ocr-eng)"
+        )
     trace.data["timings"]["total"] = round(_time.perf_counter() - t0, 6)
     trace.record("final", result.to_json_dict())
     if write_trace:

@@ -188,3 +188,24 @@ def test_existing_artifacts_untouched_by_bad_input(tmp_path, nist_pdf):
     code, _, _ = run_cli("parse", str(bad), "-o", str(out))
     assert code == 1
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == snapshot
+
+
+def test_asking_an_unreadable_scan_says_why_nothing_was_found(tmp_path):
+    src = pymupdf.open()
+    page = src.new_page()
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 200, 200), False)
+    pix.clear_with(200)
+    page.insert_image(pymupdf.Rect(50, 50, 500, 700), pixmap=pix)
+    f = tmp_path / "blank_scan.pdf"
+    src.save(f)
+    from docintel.api import ask
+
+    res = ask(
+        f,
+        "What does the report conclude about safety?",
+        backend="offline",
+        out_dir=tmp_path / "a",
+        write_trace=False,
+    )
+    assert res.answer.answer_completeness == "not_found"
+    assert any("no text layer" in w for w in res.warnings)
