@@ -52,25 +52,28 @@ def floor(paths: list[Path]) -> tuple[int, float]:
     return pages, secs
 
 
-def page_stage(paths: list[Path], mode: str) -> tuple[float, list[tuple[str, int, str]]]:
+def page_stage(paths: list[Path], mode: str, ocr: str = "never") -> tuple[float, list[tuple[str, int, str]]]:
     """Seconds for the page stage over ``paths``; escalated (file, page, signals)."""
-    return _Stub.run(paths, mode)
+    return _Stub.run(paths, mode, ocr)
 
 
-def full(paths: list[Path], mode: str) -> float:
+def full(paths: list[Path], mode: str, ocr: str = "never") -> tuple[float, int]:
+    """Seconds for the whole parse over ``paths``, and how many pages were OCR'd."""
     from docintel.parsing import parse_document
 
     t0 = time.perf_counter()
+    ocr_pages = 0
     for p in paths:
-        parse_document(p, layout=mode, out_dir=None)
-    return time.perf_counter() - t0
+        tables = parse_document(p, layout=mode, ocr=ocr, out_dir=None)
+        ocr_pages += int((tables.page_df["parse_method"] == "ocr").sum())
+    return time.perf_counter() - t0, ocr_pages
 
 
 class _Stub:
     """parse_with_pymupdf with the section/object/reference stages replaced by no-ops."""
 
     @staticmethod
-    def run(paths: list[Path], mode: str) -> tuple[float, list[tuple[str, int, str]]]:
+    def run(paths: list[Path], mode: str, ocr: str) -> tuple[float, list[tuple[str, int, str]]]:
         from unittest import mock
 
         from docintel.parsing import pdf as pdfmod
@@ -98,7 +101,7 @@ class _Stub:
                 data = pdfmod.read_pdf_bytes(path)
                 doc = pdfmod.open_pdf(data, name=path.name)
                 t0 = time.perf_counter()
-                tables = b.parse_with_pymupdf(doc, pdfmod.doc_id_for(data), layout_mode=mode)
+                tables = b.parse_with_pymupdf(doc, pdfmod.doc_id_for(data), layout_mode=mode, ocr_mode=ocr)
                 secs += time.perf_counter() - t0
                 doc.close()
                 pdf_ = tables.page_df
@@ -116,6 +119,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--modes", default="never,auto,always")
     ap.add_argument("--full", action="store_true", help="also time the whole parse_document (all stages)")
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs (layout=always runs once)")
+    ap.add_argument(
+        "--ocr",
+        choices=["never", "auto"],
+        default="never",
+        help="OCR image-only pages in the layout rows (default never: the floor reads only the text layer); "
+        "--full always adds one 'auto --ocr auto' row",
+    )
     args = ap.parse_args(argv)
     paths = args.pdfs or dev_pdfs()
     import pymupdf
@@ -127,17 +137,24 @@ def main(argv: list[str] | None = None) -> None:
     escalated: list[tuple[str, int, str]] = []
     for mode in args.modes.split(","):
         runs = 1 if mode == "always" else args.repeat
-        best = min((page_stage(paths, mode) for _ in range(runs)), key=lambda r: r[0])
+        best = min((page_stage(paths, mode, args.ocr) for _ in range(runs)), key=lambda r: r[0])
         rows.append((f"docintel page stage --layout {mode}", best[0]))
         if mode == "auto":
             escalated = best[1]
         if args.full:
-            rows.append((f"docintel parse_document --layout {mode}", full(paths, mode)))
+            rows.append((f"docintel parse_document --layout {mode}", full(paths, mode, args.ocr)[0]))
+    ocr_note = ""
+    if args.full and args.ocr == "never":
+        secs, n_ocr = full(paths, "auto", "auto")
+        rows.append(("docintel parse_document --layout auto --ocr auto", secs))
+        ocr_note = f"--ocr auto read {n_ocr} image-only page(s) with Tesseract"
     print(f"\n{pages} pages\n")
     print(f"| {'what':40s} | {'seconds':>8s} | {'pages/s':>8s} | {'time / floor':>12s} |")
     print(f"|{'-' * 42}|{'-' * 10}|{'-' * 10}|{'-' * 14}|")
     for name, secs in rows:
         print(f"| {name:40s} | {secs:8.3f} | {pages / secs:8.1f} | {secs / floor_s:11.2f}x |")
+    if ocr_note:
+        print(f"\n{ocr_note}")
     print(f"\nauto escalated {len(escalated)} of {pages} pages:")
     for name, page, sig in escalated:
         print(f"  {name} p{page}: {sig}")
