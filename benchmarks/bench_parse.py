@@ -5,8 +5,8 @@ Usage:
 
 Without PDFs it reads the dev set (../shared/eval/pdfs/*.pdf and pdfs/*.pdf, deduplicated
 by content). For each mode it times the page stage (text lines, signals, furniture, page
-labels and layout escalation: ``parse_with_pymupdf`` with the toc/object/cross-reference
-stages stubbed out), and with ``--full`` also the whole ``parse_document`` (no cache).
+labels and layout escalation: ``parse_with_pymupdf(..., pages_only=True)``), and with
+``--full`` also the whole ``parse_document`` (no cache).
 The floor is one ``page.get_text("dict")`` per page. It prints one table (pages/s and
 ratio of time to the floor) and which pages ``auto`` escalated and why. It asserts nothing.
 """
@@ -70,47 +70,28 @@ def full(paths: list[Path], mode: str, ocr: str = "never") -> tuple[float, int]:
 
 
 class _Stub:
-    """parse_with_pymupdf with the section/object/reference stages replaced by no-ops."""
+    """The page stage alone: ``parse_with_pymupdf(..., pages_only=True)``."""
 
     @staticmethod
     def run(paths: list[Path], mode: str, ocr: str) -> tuple[float, list[tuple[str, int, str]]]:
-        from unittest import mock
-
         from docintel.parsing import pdf as pdfmod
         from docintel.parsing import pymupdf_backend as b
-        from docintel.schema.tables import CELL_DF, CROSS_REF_DF, OBJECT_REGISTRY, TOC_DF
 
-        patches = [
-            mock.patch.object(
-                b.toc, "build_toc", lambda doc, line_df, page_df, doc_id: (TOC_DF.empty(), line_df)
-            ),
-            mock.patch.object(
-                b.objects,
-                "build_objects",
-                lambda doc, line_df, *a: (OBJECT_REGISTRY.empty(), CELL_DF.empty(), line_df),
-            ),
-            mock.patch.object(b.toc, "assign_sections", lambda line_df, toc_df: line_df),
-            mock.patch.object(b.crossrefs, "parse_time_refs", lambda *a, **k: CROSS_REF_DF.empty()),
-        ]
-        for p in patches:
-            p.start()
-        try:
-            escalated = []
-            secs = 0.0
-            for path in paths:
-                data = pdfmod.read_pdf_bytes(path)
-                doc = pdfmod.open_pdf(data, name=path.name)
-                t0 = time.perf_counter()
-                tables = b.parse_with_pymupdf(doc, pdfmod.doc_id_for(data), layout_mode=mode, ocr_mode=ocr)
-                secs += time.perf_counter() - t0
-                doc.close()
-                pdf_ = tables.page_df
-                for r in pdf_[pdf_["parse_method"] == "layout"].itertuples():
-                    escalated.append((path.name, int(r.page), str(r.escalation_signals)))
-            return secs, escalated
-        finally:
-            for p in patches:
-                p.stop()
+        escalated = []
+        secs = 0.0
+        for path in paths:
+            data = pdfmod.read_pdf_bytes(path)
+            doc = pdfmod.open_pdf(data, name=path.name)
+            t0 = time.perf_counter()
+            tables = b.parse_with_pymupdf(
+                doc, pdfmod.doc_id_for(data), layout_mode=mode, ocr_mode=ocr, pages_only=True
+            )
+            secs += time.perf_counter() - t0
+            doc.close()
+            pdf_ = tables.page_df
+            for r in pdf_[pdf_["parse_method"] == "layout"].itertuples():
+                escalated.append((path.name, int(r.page), str(r.escalation_signals)))
+        return secs, escalated
 
 
 def main(argv: list[str] | None = None) -> None:

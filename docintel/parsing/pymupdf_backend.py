@@ -26,6 +26,7 @@ def parse_with_pymupdf(
     ocr_mode: str = "auto",
     eager_refs: bool = False,
     progress: Progress | None = None,
+    pages_only: bool = False,
 ) -> DocTables:
     """Parse an open pymupdf.Document into DocTables.
 
@@ -34,6 +35,8 @@ def parse_with_pymupdf(
     ``ocr_mode``: ``auto`` reads pages found ``image_only`` with Tesseract when it is
     installed (:mod:`ocr`), ``never`` leaves them flagged and empty.
     A page that raises is recorded in page_df.error and the rest still parses.
+    ``pages_only`` stops after the page stage (lines, signals, furniture, labels, escalation, OCR)
+    with empty section/object/reference tables: for the page-level tests and benchmark.
     """
     all_lines: list[dict] = []
     pages: list[dict] = []
@@ -99,6 +102,16 @@ def parse_with_pymupdf(
             spans[p] = headings.page_spans(info["page_dict"])
     # Private hints ("_rot", "_marker", ...) served lines/furniture/layout; the contract has none.
     line_df = line_df.drop(columns=[c for c in line_df.columns if c.startswith("_")])
+    if pages_only:
+        return DocTables(
+            doc_id=doc_id,
+            line_df=LINE_DF.conform(line_df),
+            page_df=PAGE_DF.conform(page_df),
+            toc_df=TOC_DF.empty(),
+            object_registry=OBJECT_REGISTRY.empty(),
+            cell_df=CELL_DF.empty(),
+            cross_ref_df=CROSS_REF_DF.empty(),
+        )
     # build_toc reads the spans from a private page_df column (its signature stays the stubbable one)
     page_df["_spans"] = pd.Series(
         [spans.get(int(p)) for p in page_df["page"]], index=page_df.index, dtype=object
