@@ -4,8 +4,8 @@
 
 Defaults to ../shared/corpus/robust, ../shared/corpus/nist/pdfs and ../shared/eval/pdfs.
 The family of a robust PDF is its MANIFEST.tsv ``family`` column; NIST PDFs are "nist", the
-evaluation PDFs "eval". Each page's text is read with PyMuPDF, its lines joined with spaces
-(a reference broken over a line end is found), and run through ``find_references``. The
+evaluation PDFs "eval". Each page's text is read with PyMuPDF (furniture blanked, see ``_pages``) and run through
+``find_references`` whole, so a reference broken over a line end is found. The
 sample (seeded, so reruns print the same mentions) is for checking precision by hand.
 """
 
@@ -49,7 +49,13 @@ def _pdfs(paths: list[str]) -> list[tuple[Path, str]]:
     return out
 
 
+def _key(line: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"[0-9]+", "#", line)).strip().lower()
+
+
 def _pages(pdf: Path, max_pages: int):
+    """(page, text) with the furniture blanked: lines repeated on 3+ pages (running headers and
+    footers, digits ignored) and contents lines (dot leaders), as the parser's line roles do."""
     import pymupdf
 
     try:
@@ -57,12 +63,26 @@ def _pages(pdf: Path, max_pages: int):
     except Exception as exc:  # a broken file is counted as unreadable, the census goes on
         print(f"# {pdf.name}: unreadable ({exc})", file=sys.stderr)
         return
+    pages = []
     for i in range(min(doc.page_count, max_pages)):
         try:
-            text = doc[i].get_text()
+            pages.append((i + 1, doc[i].get_text().splitlines()))
         except Exception:
             continue
-        yield i + 1, re.sub(r"\s*\n\s*", " ", text)
+    seen = Counter(k for _, lines in pages for k in {_key(ln) for ln in lines if ln.strip()})
+    for page, lines in pages:
+        kept = ["" if seen[_key(ln)] >= 3 or re.search(r"(?:\.\s?){4,}", ln) else ln.strip() for ln in lines]
+        yield page, "\n".join(kept)
+
+
+#: A label opening its line and followed by a delimiter is a heading or caption naming itself
+#: ("Table 3: ...", "SECTION 2 - ..."); callers drop those (refdetect), so the census does too.
+_SELF_LABEL = re.compile(r"[ \t]*(?:[:.\u2013\u2014|]|\s-\s|\s*$)")
+
+
+def _names_itself(text: str, r: dict) -> bool:
+    at_line_start = r["start"] == 0 or text[r["start"] - 1] == "\n"
+    return at_line_start and bool(_SELF_LABEL.match(text[r["end"] : r["end"] + 3]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,9 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-pages", type=int, default=60)
     ap.add_argument("--relative", action="store_true", help="count relative forms too")
     ap.add_argument("--seed", type=int, default=10)
+    ap.add_argument("--sample-all", type=int, default=0, help="a sample of N mentions over all families")
     args = ap.parse_args(argv)
     counts: dict[str, Counter] = defaultdict(Counter)
     docs: Counter = Counter()
+    selfs: Counter = Counter()
     found: dict[str, list[tuple[str, int, str, dict]]] = defaultdict(list)
     for pdf, family in _pdfs(args.paths):
         docs[family] += 1
@@ -84,15 +106,20 @@ def main(argv: list[str] | None = None) -> int:
                 if (r["start"], r["end"]) in seen:
                     continue  # one mention, several targets: counted once
                 seen.add((r["start"], r["end"]))
+                if _names_itself(text, r):
+                    selfs[family] += 1
+                    continue
                 counts[family][r["kind"]] += 1
-                ctx = text[max(0, r["start"] - 40) : r["end"] + 30]
+                ctx = text[max(0, r["start"] - 40) : r["end"] + 30].replace("\n", " ")
                 found[family].append((pdf.name, page, ctx, r))
     rng = random.Random(args.seed)
     total = Counter()
     for family in sorted(counts):
         c = counts[family]
         total.update(c)
-        print(f"\n## {family} ({docs[family]} PDFs): {sum(c.values())} mentions")
+        print(
+            f"\n## {family} ({docs[family]} PDFs): {sum(c.values())} mentions ({selfs[family]} self-labels left out)"
+        )
         print("   " + ", ".join(f"{k} {n}" for k, n in c.most_common()))
         if args.sample:
             for name, page, ctx, r in rng.sample(found[family], min(args.sample, len(found[family]))):
@@ -101,6 +128,12 @@ def main(argv: list[str] | None = None) -> int:
                       f"<< {ctx!r} >> ({name} p{page})")  # fmt: skip
     print(f"\n## all ({sum(docs.values())} PDFs): {sum(total.values())} mentions")
     print("   " + ", ".join(f"{k} {n}" for k, n in total.most_common()))
+    pool = [(f, x) for f in sorted(found) for x in found[f]]
+    for n, (_family, (name, page, ctx, r)) in enumerate(rng.sample(pool, min(args.sample_all, len(pool))), 1):
+        targets = ",".join(str(t) for t in r["targets"][:6])
+        print(
+            f"{n:3d}. [{r['kind']}:{targets}|{r['sub_selector'] or ''}] {r['anchor_text']!r} << {ctx!r} >> ({name} p{page})"
+        )
     return 0
 
 

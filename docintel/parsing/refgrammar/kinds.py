@@ -33,7 +33,7 @@ class Kind:
     example: str = ""
 
 
-_SEC_NUM = ("decimal_paren", "letter_decimal", "roman", "letter")
+_SEC_NUM = ("num_letter", "decimal_paren", "letter_decimal", "roman", "letter")
 _OBJ_NUM = ("chapter_hyphen", "decimal", "letter_decimal", "roman")
 _BACK_NUM = ("letter_decimal", "letter", "decimal", "roman")
 
@@ -142,8 +142,8 @@ KINDS: tuple[Kind, ...] = (
         "clause",
         (("en", r"clauses?"), ("fr", r"clauses?"), ("de", r"klauseln?"), ("es", r"cl[áa]usulas?")),
         dotted=("cl",),
-        numbering=("decimal_paren", "paren", "letter"),
-        example="Clause 8.6, Cl. 4, clauses 4 and 5, cláusula 3",
+        numbering=("num_letter", "decimal_paren", "paren", "letter"),
+        example="Clause 8.6, Cl. 4, clauses 4 and 5, clause 5.F., cláusula 3",
     ),
     Kind(
         "article",
@@ -223,8 +223,8 @@ KINDS: tuple[Kind, ...] = (
         ),
         dotted=("paras", "para", "abs"),
         symbols=("\u00b6\u00b6", "\u00b6"),
-        numbering=("paren", "decimal_paren"),
-        example="paragraph (q)(1), paragraphs (g) through (l), ¶ 12, para. 4.2",
+        numbering=("paren", "num_letter", "decimal_paren", "letter"),
+        example="paragraph (q)(1), paragraphs (g) through (l), ¶ 12, para. 4.2, Paragraph B.",
     ),
     Kind(
         "requirement",
@@ -273,4 +273,10 @@ DIRECTION_WORDS = {
     "next": "next",
     "subsequent": "next",
     "below": "next",
+    "supra": "previous",
+    "infra": "next",
+    "ci-dessus": "previous",
+    "ci-dessous": "next",
+    "oben": "previous",
+    "unten": "next",
 }

@@ -23,6 +23,8 @@ FORMS: dict[str, str] = {
     "decimal": r"[0-9]{1,3}(?:\.[0-9]{1,3})*[a-z]?" + _END,
     # "4.02(c)", "25.1309(b)", "8(1)", "1308.11", "552a(b)(1)"
     "decimal_paren": r"[0-9]{1,5}(?:\.[0-9]{1,4})*[a-z]?" + PAREN + "*" + _END,
+    # "5.F", "3.A" (contract numbering: a number then a letter)
+    "num_letter": r"[0-9]{1,3}(?:\.[0-9]{1,3})*\.[A-Z]\b(?!\.?[A-Za-z0-9])",
     # "3.1.2" (a requirement or a bracketed section: at least one dot, or a plain number)
     "decimal_multi": r"[0-9]{1,3}(?:\.[0-9]{1,3})*" + _END,
     # "A.1", "C.2", "B-2"

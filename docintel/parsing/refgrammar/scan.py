@@ -59,6 +59,8 @@ _ACRONYM = re.compile(
 _SCOPE = re.compile(
     r"^[\s\u00a0]+(?:of|in|to|under)[\s\u00a0]+(?P<scope>(?:this|these|the[\s\u00a0]+present)[\s\u00a0]+[A-Za-z]+)"
 )
+#: "Okla. Stat., Tit. 82, §105.12", "Restatement (Second) of Contracts §203": a statute's section
+_EXT_BEFORE = re.compile(r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40})\s*,?\s*$")
 _OF = re.compile(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
 _LOCATOR_BEFORE = re.compile(r"(?:,|[0-9]{4}[a-z]?\)?[.:])[\s\u00a0]*$")
 _PAGE_OF = re.compile(r"^[\s\u00a0]*(?i:of|de|von|sur|di)[\s\u00a0]+[0-9]{1,4}\b")
@@ -78,12 +80,24 @@ def _acronym_gloss(text: str, start: int, key: str) -> bool:
     return len(words) == len(key) and "".join(w[0] for w in words).upper() == key
 
 
+def _in_url(text: str, start: int, end: int) -> bool:
+    """Inside a URL, a path or an XPath ("SP800-55-rev1.pdf", "task[1]/timing")."""
+    left = re.search(r"\S*$", text[max(0, start - 80) : start]).group(0)
+    right = re.match(r"\S*", text[end : end + 80]).group(0)
+    return bool(re.search(r"://|www\.|/", left + " " + right))
+
+
 def _drop(rule: RefPattern, m: re.Match, text: str) -> bool:
     """Shapes that look like a reference but are not one (by the text around them)."""
     before = text[m.start() - 1] if m.start() else " "
+    if _in_url(text, m.start(), m.end()):
+        return True
     if rule.name == "bib_numeric":
         ids = re.findall(r"[0-9]+", m.group("targets"))
-        return before.isalnum() or before in ")]" or "0" in ids or any(i.startswith("0") for i in ids)
+        entry_label = before == "\n" or m.start() == 0 and re.match(r"[\s\u00a0]+[A-Z]\.?\s", text[m.end() :])
+        return bool(
+            before.isalnum() or before in ")]" or "0" in ids or any(i.startswith("0") for i in ids)
+        ) or bool(entry_label and re.match(r"[\s\u00a0]+[A-Z]", text[m.end() :]))
     if rule.name == "bib_key":
         key = m.group("targets")
         return (
@@ -95,7 +109,12 @@ def _drop(rule: RefPattern, m: re.Match, text: str) -> bool:
         )
     if rule.name == "page":
         label = m.group("label")
-        return label.isupper() and len(label) > 2 or bool(_PAGE_OF.match(text[m.end() : m.end() + 12]))
+        return (
+            label.isupper()
+            and len(label) > 2
+            or before == "["  # "[Page 19]": a page footer
+            or bool(_PAGE_OF.match(text[m.end() : m.end() + 12]))
+        )
     return False
 
 
@@ -263,6 +282,13 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         if m.family == "absolute" and nxt is not None and nxt.ref_type == "external" and _OF.match(gap):
             m = _external_part(m, nxt, text)  # "Appendix F of NIST SP 800-53"
             k += 1
+        elif (
+            m.family == "absolute"
+            and m.kind in _SECTIONISH
+            and _EXT_BEFORE.search(text[max(0, m.start - 40) : m.start])
+        ):
+            m = Mention(m.start, m.end, m.rule, m.m, "external", "external_part", m.label, [text[m.start : m.end].strip()],
+                        sub=None, family="external")  # fmt: skip
         elif m.family == "absolute" and m.kind in _SECTIONISH:
             ext = _EXT_NAME.match(after) or (_ACRONYM.match(after) if not m.label.isupper() else None)
             if ext is not None:
@@ -285,7 +311,7 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
             m.ref_type == "external"
             and nxt is not None
             and nxt.family == "absolute"
-            and re.fullmatch(r",\s*", gap)
+            and re.fullmatch(r",?[ \t\u00a0]*", gap)
             and (nxt.kind in _SECTIONISH or nxt.kind in ("appendix", "annex"))
         ):
             m = _external_part(nxt, m, text)  # "Public Law 104-106, Sec. 5125(b)"
