@@ -1,4 +1,16 @@
-"""In-prose references: the import point of the reference grammar (:mod:`docintel.parsing.refgrammar`).
+"""In-prose references: the import point of the reference grammar.
+
+The grammar is one table of reference kinds x label forms x numbering forms, in flat modules
+(so the parse cache's code fingerprint, which hashes ``docintel/parsing/*.py``, covers them):
+
+- :mod:`.refkinds`: the kinds (section, article, table, exhibit, page, ...) and their labels in
+  the main European languages;
+- :mod:`.refnumbering`: numbering forms (decimal, 4.02, roman, letters, bracketed,
+  parenthesized chains) and the expansion of lists and ranges;
+- :mod:`.refrules`: the compiled rules (one per kind, plus external ids, bracketed ids,
+  relative and named pointers);
+- :mod:`.refscan`: the matcher and the compositions ("paragraph (b)(1) of § 164.312");
+- :mod:`.refrows`: one row per target.
 
 ``find_references(text)`` returns one dict per target with the keys callers read (start, end,
 anchor_text, ref_type, ref_target, sub_selector, pattern) and the grammar's own fields:
@@ -16,8 +28,9 @@ external ids, citations, named sections, and "the previous/following section". P
 
 from __future__ import annotations
 
-from docintel.parsing.refgrammar import RULES, RefPattern, scan
-from docintel.parsing.refgrammar.rows import rows
+from docintel.parsing.refrows import rows
+from docintel.parsing.refrules import RefPattern
+from docintel.parsing.refscan import RULES, scan
 
 #: The rule table (order = priority on equal spans).
 PATTERNS: list[RefPattern] = RULES

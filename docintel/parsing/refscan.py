@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from docintel.parsing.refgrammar.kinds import DIRECTION_WORDS, KINDS, SELECTOR_WORDS, Kind
-from docintel.parsing.refgrammar.numbering import id_regex, shape, split_targets
-from docintel.parsing.refgrammar.rules import (
+from docintel.parsing.refkinds import DIRECTION_WORDS, KINDS, SELECTOR_WORDS, Kind
+from docintel.parsing.refnumbering import id_regex, shape, split_targets
+from docintel.parsing.refrules import (
     BRACKET_RULES,
     DEFINITION_PREFIX,
     EXTERNAL_RULES,

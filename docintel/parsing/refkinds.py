@@ -6,7 +6,7 @@ each match's ``kind`` field. Label words are regex fragments matched case-insens
 (full words, with their plurals, in the main European languages); abbreviations may be
 written with or without their period ("Fig. 5", "Fig 5"); symbols ("§", "¶") need no
 space before the number. ``numbering`` names the numbering forms
-(:mod:`docintel.parsing.refgrammar.numbering`) that may follow the label.
+(:mod:`docintel.parsing.refnumbering`) that may follow the label.
 """
 
 from __future__ import annotations

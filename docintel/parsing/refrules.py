@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from docintel.parsing.refgrammar.kinds import KINDS, SELECTOR_WORDS, Kind
-from docintel.parsing.refgrammar.numbering import PAREN, SEP, id_regex
+from docintel.parsing.refkinds import KINDS, SELECTOR_WORDS, Kind
+from docintel.parsing.refnumbering import PAREN, SEP, id_regex
 
 
 @dataclass(frozen=True)
