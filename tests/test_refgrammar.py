@@ -134,6 +134,7 @@ CASES = [
     ("Loans receivable (Note 3) 182", [("footnote", "3", None)]),
     ("supra note 37, at 150", [("footnote", "37", None)]),
     ("Moved footnote 86 marking", [("footnote", "86", None)]),
+    ("Note 1 to paragraph (g): Guidance for", [(S, "(g)", None)]),  # a line opening with its note label
     # --- requirement vs citation, by shape (NIST SP 800-82, class rules, papers)
     ("as required in [5.2.3], item ii", [(S, "5.2.3", "item ii")]),
     ("separate networks, security [5.14].", [(S, "5.14", None)]),

@@ -107,6 +107,8 @@ def _drop(rule: RefPattern, m: re.Match, text: str) -> bool:
             or _acronym_gloss(text, m.start(), key)
             or bool(re.match(r"(?i:page|section|table|figure|chapter|appendix|part)\b", key))
         )
+    if rule.name == "note" and (m.start() == 0 or text[: m.start()].endswith("\n")):
+        return True  # "Note 1 to paragraph (g): ..." opening a line is the note itself
     if rule.name == "page":
         label = m.group("label")
         return (
