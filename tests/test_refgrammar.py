@@ -231,6 +231,13 @@ CASES = [
     ("OMB Circular A-130, App. III", [("external", "OMB Circular A-130", "App. III")]),
     ("See SP 800-63C Section 11.2 for more", [("external", "SP 800-63C", "Section 11.2")]),
     ("Okla. Stat., Tit. 82, \u00a7105.12(A)(5)", [("external", "\u00a7105.12(A)(5)", None)]),
+    (
+        "required by subsection 201(a) or 202 (b) of the Act",
+        [("external", "Act", "subsection 201(a) or 202")],
+    ),
+    ("even if \u00a72.05(d) of the Compact, which", [("external", "Compact", "\u00a72.05(d)")]),
+    ("subject to the provisions of 31 U.S.C., Chapter 91.", [("external", "31 U.S.C., Chapter 91", None)]),
+    ("records subject to 42 U.S.C. 290dd-2. As", [("external", "42 U.S.C. 290dd-2", None)]),
     # --- French, German, Spanish, Portuguese, Italian labels
     ("Vous trouverez \u00e0 l\u2019annexe A l\u2019ensemble", [("annex", "A", None)]),
     ("L\u2019annexe B jointe au pr\u00e9sent document", [("annex", "B", None)]),
@@ -255,6 +262,8 @@ CASES = [
     ("IR-4 incident handling", []),
     ("controls AC-2 and IR-4", []),
     ("mandatory access control [MAC], accountability", []),
+    ("a field-programmable gate array [FPGA], a digital", []),
+    ("[800-82] Risk Tolerance", []),
     ("AssertionConsumerServiceIndex [Optional] Indirectly", []),
     ("task[1]/timing and the interval [0, 1]", []),
     ("(OJ L 281, 23.11.1995, p. 31).", []),

@@ -10,6 +10,8 @@ The grammar is one table of reference kinds x label forms x numbering forms, in 
 - :mod:`.refrules`: the compiled rules (one per kind, plus external ids, bracketed ids,
   relative and named pointers);
 - :mod:`.refscan`: the matcher and the compositions ("paragraph (b)(1) of § 164.312");
+- :mod:`.refprecision`: shapes that are not references (citation locators, editorial brackets);
+- :mod:`.refprefilter`: which rules are worth trying on a text (one pass over its label stems);
 - :mod:`.refrows`: one row per target.
 
 ``find_references(text)`` returns one dict per target with the keys callers read (start, end,

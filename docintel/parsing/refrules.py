@@ -88,7 +88,7 @@ EXTERNAL_RULES: list[RefPattern] = [
           r"\b(?P<targets>[0-9]{1,2}\s+C\.?F\.?R\.?\s+(?:(?:[Pp]arts?|\u00a7{1,2})\s*)?[0-9]+(?:\.[0-9]+)?(?:\([a-z0-9]+\))*)",
           "14 CFR 25.1707, 45 CFR part 164"),
     _rule("usc", "external",
-          r"\b(?P<targets>[0-9]{1,2}\s+U\.\s?S\.\s?C\.?,?\s+(?:(?:(?i:sec\.|section)|\u00a7{1,2})\s*)?[0-9]+[a-z]?(?:\([a-z0-9]+\))*)",
+          r"\b(?P<targets>[0-9]{1,2}\s+U\.\s?S\.\s?C\.?,?\s+(?:(?:(?i:sec\.|section|chapter|ch\.)|\u00a7{1,2})\s*)?[0-9]+[a-z]{0,2}(?:-[0-9]+)?(?:\([a-z0-9]+\))*)",
           "44 U.S.C. 3542, 44 U.S.C., Sec. 3542, 5 U.S.C. \u00a7 552a"),
     _rule("fr", "external", r"\b(?P<targets>[0-9]{1,3}\s+FR\s+[0-9]{3,6})\b", "83 FR 63561 (Federal Register)"),
     _rule("stat", "external", r"\b(?P<targets>[0-9]{1,3}\s+Stat\.\s+[0-9]{2,5})\b", "94 Stat. 3305"),

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 from docintel.parsing.refkinds import DIRECTION_WORDS, KINDS, SELECTOR_WORDS, Kind
 from docintel.parsing.refnumbering import id_regex, shape, split_targets
+from docintel.parsing.refprecision import AUTHOR_YEAR, drop
+from docintel.parsing.refprefilter import applicable
 from docintel.parsing.refrules import (
     BRACKET_RULES,
     DEFINITION_PREFIX,
@@ -49,8 +51,8 @@ _ID_RX = {k.name: re.compile(id_regex(k.numbering)) for k in KINDS}
 _SECTIONISH = {"section", "article", "part", "chapter", "subpart", "paragraph", "subsection", "clause"}
 _SUBUNITS = {"paragraph", "subsection", "clause"}
 _EXT_NAME = re.compile(
-    r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
-    r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules)\b"
+    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
+    r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
     r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?)"
 )
 _ACRONYM = re.compile(
@@ -63,61 +65,6 @@ _SCOPE = re.compile(
 _EXT_BEFORE = re.compile(r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40})\s*,?\s*$")
 _OF = re.compile(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
 _LOCATOR_BEFORE = re.compile(r"(?:,|[0-9]{4}[a-z]?\)?[.:])[\s\u00a0]*$")
-_PAGE_OF = re.compile(r"^[\s\u00a0]*(?i:of|de|von|sur|di)[\s\u00a0]+[0-9]{1,4}\b")
-#: Bracketed words that are editorial marks of legal and standards texts, not citation keys.
-_EDITORIAL = {
-    "optional", "required", "reserved", "amended", "removed", "redesignated", "deleted", "added",
-    "revised", "sic", "emphasis", "omitted", "crossref", "pubmed", "google", "scholar", "note",
-}  # fmt: skip
-_AUTHOR_YEAR = re.compile(r"[A-Z][a-z]+(?:\s+(?:et\s+al\.?|[A-Z][a-z]+))?\s*(?:19|20)[0-9]{2}[a-z]?")
-
-
-def _acronym_gloss(text: str, start: int, key: str) -> bool:
-    """'mandatory access control [MAC]': the bracket spells the words before it."""
-    if not re.fullmatch(r"[A-Z]{2,6}", key):
-        return False
-    words = re.findall(r"[A-Za-z][\w\-]*", text[max(0, start - 80) : start])[-len(key) :]
-    return len(words) == len(key) and "".join(w[0] for w in words).upper() == key
-
-
-def _in_url(text: str, start: int, end: int) -> bool:
-    """Inside a URL, a path or an XPath ("SP800-55-rev1.pdf", "task[1]/timing")."""
-    left = re.search(r"\S*$", text[max(0, start - 80) : start]).group(0)
-    right = re.match(r"\S*", text[end : end + 80]).group(0)
-    return bool(re.search(r"://|www\.|/", left + " " + right))
-
-
-def _drop(rule: RefPattern, m: re.Match, text: str) -> bool:
-    """Shapes that look like a reference but are not one (by the text around them)."""
-    before = text[m.start() - 1] if m.start() else " "
-    if _in_url(text, m.start(), m.end()):
-        return True
-    if rule.name == "bib_numeric":
-        ids = re.findall(r"[0-9]+", m.group("targets"))
-        entry_label = before == "\n" or m.start() == 0 and re.match(r"[\s\u00a0]+[A-Z]\.?\s", text[m.end() :])
-        return bool(
-            before.isalnum() or before in ")]" or "0" in ids or any(i.startswith("0") for i in ids)
-        ) or bool(entry_label and re.match(r"[\s\u00a0]+[A-Z]", text[m.end() :]))
-    if rule.name == "bib_key":
-        key = m.group("targets")
-        return (
-            key.lower() in _EDITORIAL
-            or before.isalnum()
-            or before in ")]"
-            or _acronym_gloss(text, m.start(), key)
-            or bool(re.match(r"(?i:page|section|table|figure|chapter|appendix|part)\b", key))
-        )
-    if rule.name == "note" and (m.start() == 0 or text[: m.start()].endswith("\n")):
-        return True  # "Note 1 to paragraph (g): ..." opening a line is the note itself
-    if rule.name == "page":
-        label = m.group("label")
-        return (
-            label.isupper()
-            and len(label) > 2
-            or before == "["  # "[Page 19]": a page footer
-            or bool(_PAGE_OF.match(text[m.end() : m.end() + 12]))
-        )
-    return False
 
 
 @dataclass
@@ -214,7 +161,7 @@ def _kind_mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
 
 
 def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
-    if _drop(rule, m, text):
+    if drop(rule, m, text):
         return None
     if rule.name in _ID_RX and rule.family == "absolute":
         return _kind_mention(rule, m, text)
@@ -232,7 +179,7 @@ def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
                        kind.name if kind else "unknown", label, [], relative=True, direction=direction,
                        family=rule.family)  # fmt: skip
     raw = g.get("targets")
-    if rule.name == "bracket_report" and _AUTHOR_YEAR.fullmatch(raw):
+    if rule.name == "bracket_report" and AUTHOR_YEAR.fullmatch(raw):
         return Mention(m.start(), m.end(), rule, m, "bib", "bibliography", "[]", [raw], family="bib")
     if rule.ref_type == "external":
         ids = [re.sub(r"\s+", " ", raw.replace("\u2013", "-").replace("\u2014", "-")).strip()]
@@ -257,97 +204,9 @@ def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
     )
 
 
-def _stems(alt: str) -> set[str]:
-    """Literal prefixes one of which a match of the regex alternative starts with
-    ("[ée]quations?" -> {"équation", "equation"}; "tables?" -> {"table"})."""
-    variants = [""]
-    i = 0
-    while i < len(alt):
-        c = alt[i]
-        if c == "[":
-            j = alt.index("]", i)
-            variants = [v + x for v in variants for x in alt[i + 1 : j]][:16]
-            i = j + 1
-        elif c in "(|)*+{\\.^$":
-            break
-        else:
-            variants = [v + c for v in variants]
-            i += 1
-        if i < len(alt) and alt[i] == "?":
-            variants = [v[:-1] for v in variants]
-            break
-    return set(variants)
-
-
-def _top_level(rx: str) -> list[str]:
-    """The alternatives of a regex, split at its top-level bars only."""
-    out, depth, cur = [], 0, ""
-    for c in rx:
-        depth += (c in "([") - (c in ")]")
-        if c == "|" and depth == 0:
-            out, cur = [*out, cur], ""
-        else:
-            cur += c
-    return [*out, cur]
-
-
-def _needs(kind: Kind) -> tuple[str, ...]:
-    alts = [a for _, w in kind.words for a in _top_level(w)]
-    stems = (
-        {x for a in alts for x in _stems(a)}
-        | set(kind.abbrevs)
-        | {d + "." for d in kind.dotted}
-        | set(kind.symbols)
-    )
-    return tuple(sorted(stems))
-
-
-#: Substrings (lowercase) one of which a text must hold for a rule to be tried: a cheap test
-#: that skips most rules on most lines.
-_NEEDS: dict[str, tuple[str, ...]] = {k.name: _needs(k) for k in KINDS}
-_NEEDS.update(
-    relative_direction=tuple(DIRECTION_WORDS),
-    relative_postfix=("above", "below"),
-    relative_self=("this", "these", "present", "cet", "ce ", "dies", "est", "pr\u00e9sent"),
-    vague=("above", "below", "supra", "infra", "ci-d", "oben", "unten"),
-    named_section=("section",),
-    appendix_unnumbered=("appendix",),
-    selector_only=("row", "col", "line", "item", "entr", "step", "cell"),
-)
-
-
-_STEM_RULES: dict[str, set[str]] = {}
-for _name, _stems_of in _NEEDS.items():
-    for _s in _stems_of:
-        _STEM_RULES.setdefault(_s, set()).add(_name)
-for _s in list(_STEM_RULES):  # a stem found stands for every stem it contains ("ci-dessus" holds "ci-d")
-    _STEM_RULES[_s] = set().union(*(r for t, r in _STEM_RULES.items() if t in _s))
-_ANY_STEM = re.compile("|".join(re.escape(x) for x in sorted(_STEM_RULES, key=len, reverse=True)))
-_DIGIT = re.compile(r"[0-9]")
-
-
-def _applicable(text: str) -> list[RefPattern]:
-    """The rules worth trying on ``text``: one pass over it finds the label stems it holds."""
-    wanted: set[str] = set()
-    for m in _ANY_STEM.finditer(text.lower()):
-        wanted |= _STEM_RULES[m.group(0)]
-    digit, bracket = bool(_DIGIT.search(text)), "[" in text
-    out = []
-    for rule in RULES:
-        if rule.ref_type == "external" and rule.name != "bracket_report":
-            ok = digit
-        elif rule.name in ("bib_numeric", "bib_key", "bracket_requirement", "bracket_report"):
-            ok = bracket
-        else:
-            ok = rule.name not in _NEEDS or rule.name in wanted
-        if ok:
-            out.append(rule)
-    return out
-
-
 def _candidates(text: str) -> list[Mention]:
     hits = []
-    for rule in _applicable(text):
+    for rule in applicable(text, RULES):
         for m in rule.regex.finditer(text):
             mt = _mention(rule, m, text)
             if mt is not None and mt.end > mt.start:
