@@ -1,0 +1,282 @@
+"""The reference kinds, as data: what a pointer may name and how its label is written.
+
+One row per kind. ``ref_type`` is the coarse type the callers and ``cross_ref_df`` know
+(``docintel.schema.tables.REF_TYPES``); ``name`` is the finer kind the grammar reports in
+each match's ``kind`` field. Label words are regex fragments matched case-insensitively
+(full words, with their plurals, in the main European languages); abbreviations may be
+written with or without their period ("Fig. 5", "Fig 5"); symbols ("§", "¶") need no
+space before the number. ``numbering`` names the numbering forms
+(:mod:`docintel.parsing.refnumbering`) that may follow the label.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of reference target."""
+
+    name: str
+    ref_type: str
+    #: (language, regex of the full label word, singular and plural)
+    words: tuple[tuple[str, str], ...]
+    #: abbreviations without their period ("Fig" matches "Fig 5" and "Fig. 5")
+    abbrevs: tuple[str, ...] = ()
+    #: abbreviations that must carry their period ("p." but never "p 5")
+    dotted: tuple[str, ...] = ()
+    symbols: tuple[str, ...] = ()
+    numbering: tuple[str, ...] = ("decimal",)
+    #: a sub-selector may follow ("Table 3 row (E)", "[5.2.3], item ii")
+    selectors: bool = False
+    example: str = ""
+
+
+_SEC_NUM = ("num_letter", "decimal_paren", "letter_decimal", "roman", "letter")
+_OBJ_NUM = ("chapter_hyphen", "decimal", "letter_decimal", "roman")
+_BACK_NUM = ("letter_decimal", "letter", "decimal", "roman")
+
+#: The kind table (order = priority when two kinds match the same span).
+KINDS: tuple[Kind, ...] = (
+    Kind(
+        "table",
+        "table",
+        (
+            ("en", r"tables?"),
+            ("fr", r"tableaux?"),
+            ("de", r"tabellen?"),
+            ("es", r"tablas?|cuadros?"),
+            ("pt", r"tabelas?|quadros?"),
+            ("it", r"tabell[ae]"),
+        ),
+        abbrevs=("tab", "tbl"),
+        numbering=_OBJ_NUM,
+        selectors=True,
+        example="Table 3 row (E), Tab 4, Tables 1 and 2, Table 2-1, tableau 2, Tabelle 4, cuadro 3",
+    ),
+    Kind(
+        "figure",
+        "figure",
+        (
+            ("en", r"figures?|charts?"),
+            ("de", r"abbildung(?:en)?"),
+            ("es", r"figuras?|gr[áa]ficos?"),
+            ("it", r"figur[ae]"),
+        ),
+        abbrevs=("figs", "fig"),
+        dotted=("abb",),
+        numbering=_OBJ_NUM,
+        selectors=True,
+        example="Figure 7-27, Fig 5, Fig. 5, Figs. 3 and 4, Abbildung 2, figura 4, Gráfico 1.1",
+    ),
+    Kind(
+        "equation",
+        "equation",
+        (
+            ("en", r"equations?"),
+            ("fr", r"[ée]quations?"),
+            ("de", r"gleichung(?:en)?"),
+            ("es", r"ecuaci[óo]n(?:es)?"),
+            ("pt", r"equa[çc](?:[ãa]o|[õo]es)"),
+        ),
+        abbrevs=("eqs", "eqn", "eq"),
+        dotted=("gl",),
+        numbering=("equation",),
+        example="Eq. (1), Eq 2, equation (3), Equations 2 and 3, Gleichung (4)",
+    ),
+    Kind(
+        "appendix",
+        "appendix",
+        (
+            ("en", r"appendix|appendices"),
+            ("fr", r"appendices?"),
+            ("de", r"anh[äa]nge?"),
+            ("es", r"ap[ée]ndices?"),
+            ("pt", r"ap[êe]ndices?"),
+        ),
+        dotted=("app", "appx"),
+        numbering=_BACK_NUM,
+        selectors=True,
+        example="Appendix C.2, App. B, Appendices A and B, Anhang B, Apêndice A",
+    ),
+    Kind(
+        "annex",
+        "annex",
+        (
+            ("en", r"annex(?:es)?"),
+            ("fr", r"annexes?"),
+            ("es", r"anexos?"),
+            ("it", r"allegat[oi]"),
+        ),
+        numbering=_BACK_NUM,
+        selectors=True,
+        example="Annex B, l'annexe A, anexo II, allegato 3",
+    ),
+    Kind(
+        "exhibit",
+        "appendix",
+        (("en", r"exhibits?"),),
+        numbering=("letter_decimal", "letter", "decimal"),
+        selectors=True,
+        example="Exhibit B, Exhibit 2, Exhibit A-1 (an attachment: the resolver reads it as an appendix)",
+    ),
+    Kind(
+        "schedule",
+        "appendix",
+        (("en", r"schedules?"),),
+        numbering=("roman", "letter", "decimal"),
+        selectors=True,
+        example="Schedule 1, Schedule II, Schedules I through V",
+    ),
+    Kind(
+        "attachment",
+        "appendix",
+        (("en", r"attachments?|enclosures?"), ("de", r"anlagen?")),
+        numbering=("letter_decimal", "letter", "decimal", "roman"),
+        selectors=True,
+        example="Attachment 1, Attachment C, Enclosure 2, Anlage 3",
+    ),
+    Kind(
+        "clause",
+        "clause",
+        (("en", r"clauses?"), ("fr", r"clauses?"), ("de", r"klauseln?"), ("es", r"cl[áa]usulas?")),
+        dotted=("cl",),
+        numbering=("num_letter", "decimal_paren", "paren", "letter"),
+        example="Clause 8.6, Cl. 4, clauses 4 and 5, clause 5.F., cláusula 3",
+    ),
+    Kind(
+        "article",
+        "section",
+        (
+            ("en", r"articles?"),
+            ("de", r"artikel[n]?"),
+            ("es", r"art[íi]culos?"),
+            ("pt", r"artigos?"),
+            ("it", r"articol[oi]"),
+        ),
+        dotted=("arts", "art"),
+        numbering=("decimal_paren", "roman"),
+        example="Article 8(1), Art. 5, Articles 12 to 22, l'article 5, artículo 5, articolo 3",
+    ),
+    Kind(
+        "chapter",
+        "section",
+        (
+            ("en", r"chapters?"),
+            ("fr", r"chapitres?"),
+            ("de", r"kapiteln?"),
+            ("es", r"cap[íi]tulos?"),
+            ("it", r"capitol[oi]"),
+        ),
+        dotted=("chap", "ch", "kap"),
+        numbering=("decimal", "roman", "letter"),
+        example="Chapter 3, Ch. 2, chapitre IV, Kapitel 5, capítulo 2",
+    ),
+    Kind(
+        "subsection",
+        "section",
+        (("en", r"sub-?sections?|subparagraphs?|sub-?paragraphs?"), ("de", r"unterabschnitte?n?")),
+        numbering=("decimal_paren", "paren"),
+        example="subsection (b), Subsection 2.3.1, subparagraph (A)",
+    ),
+    Kind(
+        "subpart",
+        "section",
+        (("en", r"subparts?"),),
+        numbering=("letter", "roman", "decimal"),
+        example="subpart C, Subparts A through E",
+    ),
+    Kind(
+        "part",
+        "section",
+        (("en", r"parts?"), ("fr", r"parties?"), ("de", r"teile?"), ("es", r"partes?")),
+        numbering=("decimal_paren", "roman"),
+        example="Part II, part 164, Parts 1 and 2, parte 3 (not 'Part B': a letter after 'part' is mostly a name)",
+    ),
+    Kind(
+        "section",
+        "section",
+        (
+            ("en", r"sections?"),
+            ("de", r"abschnitte?n?"),
+            ("es", r"secci[óo]n(?:es)?"),
+            ("pt", r"sec[çc](?:[ãa]o|[õo]es)|se[çc](?:[ãa]o|[õo]es)"),
+            ("it", r"sezion[ei]"),
+        ),
+        abbrevs=("secs", "sects", "sect", "sec"),
+        dotted=("abschn",),
+        symbols=("\u00a7\u00a7", "\u00a7"),
+        numbering=_SEC_NUM,
+        example="Section 4.02(c), Sec. 3, Sections 3.2 through 3.5, § 25.1309(b), §§ 1308.42-1308.51",
+    ),
+    Kind(
+        "paragraph",
+        "section",
+        (
+            ("en", r"paragraphs?"),
+            ("fr", r"paragraphes?|alin[ée]as?"),
+            ("de", r"abs[äa]tze?"),
+            ("es", r"p[áa]rrafos?|apartados?"),
+            ("pt", r"par[áa]grafos?"),
+            ("it", r"paragraf[oi]"),
+        ),
+        dotted=("paras", "para", "abs"),
+        symbols=("\u00b6\u00b6", "\u00b6"),
+        numbering=("paren", "num_letter", "decimal_paren", "letter"),
+        example="paragraph (q)(1), paragraphs (g) through (l), ¶ 12, para. 4.2, Paragraph B.",
+    ),
+    Kind(
+        "requirement",
+        "section",
+        (("en", r"requirements?"),),
+        dotted=("req",),
+        numbering=("decimal_multi",),
+        selectors=True,
+        example="Requirement 3.1.2, [3.1.2] (a bracketed decimal is a numbered requirement, not a citation)",
+    ),
+    Kind(
+        "note",
+        "footnote",
+        (("en", r"notes?|footnotes?|endnotes?"),),
+        numbering=("decimal", "letter"),
+        example="Note 3, see footnote 12 (notes to financial statements, table notes, footnotes)",
+    ),
+    Kind(
+        "page",
+        "page",
+        (
+            ("en", r"pages?"),
+            ("de", r"seiten?"),
+            ("es", r"p[áa]ginas?"),
+            ("it", r"pagin[ae]"),
+        ),
+        dotted=("pp", "p", "pág", "pag"),
+        numbering=("page",),
+        example="on page 31, p. 12, pp. 3-5, page iv, page A-3, Seite 89, página 4",
+    ),
+)
+
+#: Words that select inside a target ("row (E)", "item ii", "column 3").
+SELECTOR_WORDS = r"rows?|columns?|lines?|items?|entr(?:y|ies)|steps?|cells?|cols?\."
+
+#: Words that name a direction for a relative reference ("the preceding paragraph").
+DIRECTION_WORDS = {
+    "previous": "previous",
+    "preceding": "previous",
+    "prior": "previous",
+    "foregoing": "previous",
+    "above": "previous",
+    "aforementioned": "previous",
+    "last": "previous",
+    "following": "next",
+    "next": "next",
+    "subsequent": "next",
+    "below": "next",
+    "supra": "previous",
+    "infra": "next",
+    "ci-dessus": "previous",
+    "ci-dessous": "next",
+    "oben": "previous",
+    "unten": "next",
+}

@@ -1,0 +1,160 @@
+"""Numbering forms, as data, and the expansion of lists and ranges of ids.
+
+Each form is a regex fragment for one id. A list of ids ("4.1.3, 4.2.3, and 4.3.3") and a
+range ("3.2 through 3.5", "(g) through (l)", "I-V") are split into their ids by
+:func:`split_targets`, which expands a range when the numbering allows it (same prefix,
+short span) and otherwise keeps its two ends.
+"""
+
+from __future__ import annotations
+
+import re
+
+_END = r"(?![A-Za-z0-9\u00c0-\u024f]|[./][A-Za-z0-9])"
+_ROMAN_UP = r"(?=[IVXLC])(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+_ROMAN_LOW = r"(?=[ivxlc])(?:c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
+PAREN = r"(?:\((?:[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\))"
+
+#: Numbering forms: name -> regex of one id (longer forms first inside each kind).
+FORMS: dict[str, str] = {
+    # "2-1", "7-27", "D-1": an id numbered within a chapter or an appendix (one id, not a range)
+    "chapter_hyphen": r"(?:[0-9]{1,3}|[A-Z])[\-\u2013][0-9]{1,3}[a-z]?" + _END,
+    # "3", "3.2.1", "4.02", "4a"
+    "decimal": r"[0-9]{1,3}(?:\.[0-9]{1,3})*[a-z]?" + _END,
+    # "4.02(c)", "25.1309(b)", "8(1)", "1308.11", "552a(b)(1)"
+    "decimal_paren": r"[0-9]{1,5}(?:\.[0-9]{1,4})*[a-z]?" + PAREN + "*" + _END,
+    # "5.F", "3.A" (contract numbering: a number then a letter)
+    "num_letter": r"[0-9]{1,3}(?:\.[0-9]{1,3})*\.[A-Z]\b(?!\.?[A-Za-z0-9])",
+    # "3.1.2" (a requirement or a bracketed section: at least one dot, or a plain number)
+    "decimal_multi": r"[0-9]{1,3}(?:\.[0-9]{1,3})*" + _END,
+    # "A.1", "C.2", "B-2"
+    "letter_decimal": r"[A-Z](?:[.\-\u2013][0-9]{1,3})+" + _END,
+    "roman": r"\b" + _ROMAN_UP + r"\b(?![\u2019'][a-z]|\.[A-Za-z0-9])",
+    "letter": r"\b[A-Z](?![A-Za-z0-9\u2019']|\.[A-Za-z0-9])",
+    # "(a)", "(q)(1)", "(a)(1)(i)(A)"
+    "paren": PAREN + "+" + _END,
+    # "(1)", "1", "(3.2)", "2a"
+    "equation": r"\(?[0-9]{1,3}(?:\.[0-9]{1,2})?[a-z]?\)?(?![0-9])",
+    # "31", "iv", "A-3", "2-15" (a printed page label)
+    "page": r"(?:[A-Z][\-\u2013][0-9]{1,3}|[0-9]{1,4}(?:[\-\u2013][0-9]{1,4})?|\b"
+    + _ROMAN_LOW
+    + r"\b)"
+    + _END,
+}
+
+#: Between two ids of a list or range.
+LIST_WORDS = r"and|or|and/or|et|ou|und|oder|y|e|o|&"
+RANGE_WORDS = r"to|through|thru|until|\u00e0|au|bis|at\u00e9|hasta|al"
+SEP = (
+    r"(?:\s*,\s*(?:(?:" + LIST_WORDS + r")\s+)?|\s+(?:" + LIST_WORDS + "|" + RANGE_WORDS + r")\s+"
+    r"|\s*[\u2013\u2014]\s*|\s?-\s?)"
+)
+_RANGE_GAP = re.compile(r"^\s*(?:[\-\u2013\u2014]|(?:" + RANGE_WORDS + r"))\s*$", re.I)
+
+
+def id_regex(forms: tuple[str, ...]) -> str:
+    """One id in any of ``forms``."""
+    return "(?:" + "|".join(FORMS[f] for f in forms) + ")"
+
+
+def roman_value(s: str) -> int | None:
+    vals = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+    s = s.lower()
+    if not s or any(c not in vals for c in s):
+        return None
+    total = 0
+    for a, b in zip(s, s[1:] + " ", strict=False):
+        v = vals[a]
+        total += -v if b != " " and vals[b] > v else v
+    return total
+
+
+def to_roman(n: int, upper: bool) -> str:
+    out = ""
+    for v, r in (
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
+    ):
+        while n >= v:
+            out, n = out + r, n - v
+    return out.upper() if upper else out
+
+
+def shape(tok: str) -> str:
+    """The shape class of an id: numeric, letter, roman, paren."""
+    t = tok.strip("[]")
+    if t.startswith("("):
+        return "paren"
+    if t[:1].isdigit():
+        return "numeric"
+    if re.fullmatch(r"[IVXLC]{2,}|[ivxlc]+", t):
+        return "roman"
+    return "letter"
+
+
+def _range(a: str, b: str, max_span: int = 30) -> list[str] | None:
+    """The ids from ``a`` to ``b`` when the numbering allows it, else None."""
+    pa, pb = re.fullmatch(r"\((.+)\)", a), re.fullmatch(r"\((.+)\)", b)
+    if pa and pb:
+        inner = _range(pa.group(1), pb.group(1), max_span)
+        return [f"({x})" for x in inner] if inner else None
+    ma = re.fullmatch(r"(.*?)([0-9]+)", a)
+    mb = re.fullmatch(r"(.*?)([0-9]+)", b)
+    if ma and mb and ma.group(1) == mb.group(1) and (not ma.group(1) or ma.group(1)[-1] in ".-"):
+        lo, hi = int(ma.group(2)), int(mb.group(2))
+        if 0 < hi - lo <= max_span:
+            width = len(ma.group(2)) if ma.group(2).startswith("0") else 0
+            return [f"{ma.group(1)}{str(i).zfill(width)}" for i in range(lo, hi + 1)]
+        return None
+    ra, rb = roman_value(a), roman_value(b)
+    romanish = ra and rb and (len(a) > 1 or len(b) > 1 or (a + b).upper() in ("IV", "IX", "VX", "IX", "XV"))
+    if romanish and 0 < rb - ra <= max_span and a.isupper() == b.isupper():
+        return [to_roman(i, a.isupper()) for i in range(ra, rb + 1)]
+    if len(a) == len(b) == 1 and a.isalpha() and b.isalpha() and a.isupper() == b.isupper() and a < b:
+        return [chr(c) for c in range(ord(a), ord(b) + 1)]
+    return None
+
+
+def split_targets(text: str, id_rx: re.Pattern, plural: bool) -> tuple[list[str], str | None, bool]:
+    """(ids, multi, expanded) of a target list: ``multi`` is None, 'list' or 'range'; ``expanded``
+    is False when a range could not be expanded (its two ends are returned)."""
+    toks = [(m.group(0), m.start(), m.end()) for m in id_rx.finditer(text)]
+    if not toks:
+        return [], None, True
+    ids: list[str] = []
+    multi, expanded = None, True
+    prev_end = None
+    for k, (tok, s, e) in enumerate(toks):
+        gap = text[prev_end:s] if prev_end is not None else ""
+        if k and _RANGE_GAP.match(gap) and ids:
+            got = _range(ids[-1], tok)
+            multi = "range" if multi != "list" else multi
+            if got:
+                ids.extend(got[1:])
+            else:
+                expanded = False
+                ids.append(tok)
+        else:
+            if k:
+                multi = multi or "list"
+            ids.append(tok)
+        prev_end = e
+    pairs = [i for i in ids if re.fullmatch(r"[0-9]+[\-\u2013][0-9]+", i)]
+    chapter_ids = len({re.split(r"[\-\u2013]", i)[0] for i in pairs}) < len(pairs)  # "7-27 and 7-28"
+    if plural and pairs and not chapter_ids:
+        out = []
+        for i in ids:
+            got = _range(*re.split(r"[\-\u2013]", i), 20) if i in pairs else None
+            out.extend(got or [i])
+        if len(out) > len(ids):
+            return out, ("range" if len(toks) == 1 else "list"), True
+    if len(toks) == 1 and multi is None:
+        return ids, None, True
+    return ids, multi, expanded

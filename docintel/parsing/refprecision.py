@@ -1,0 +1,68 @@
+"""Precision rules of the reference grammar: shapes that look like a reference but are not one,
+judged by the text around them (a citation locator, an editorial bracket, an acronym gloss, an
+index inside a URL or an XPath, a page footer)."""
+
+from __future__ import annotations
+
+import re
+
+from docintel.parsing.refrules import RefPattern
+
+_PAGE_OF = re.compile(r"^[\s\u00a0]*(?i:of|de|von|sur|di)[\s\u00a0]+[0-9]{1,4}\b")
+#: Bracketed words that are editorial marks of legal and standards texts, not citation keys.
+_EDITORIAL = {
+    "optional", "required", "reserved", "amended", "removed", "redesignated", "deleted", "added",
+    "revised", "sic", "emphasis", "omitted", "crossref", "pubmed", "google", "scholar", "note",
+}  # fmt: skip
+AUTHOR_YEAR = re.compile(r"[A-Z][a-z]+(?:\s+(?:et\s+al\.?|[A-Z][a-z]+))?\s*(?:19|20)[0-9]{2}[a-z]?")
+
+
+def _acronym_gloss(text: str, start: int, key: str) -> bool:
+    """'mandatory access control [MAC]': the bracket spells the words before it."""
+    if not re.fullmatch(r"[A-Z]{2,6}", key):
+        return False
+    words = re.findall(r"[A-Za-z][A-Za-z0-9]*", text[max(0, start - 80) : start])[-len(key) :]
+    return len(words) == len(key) and "".join(w[0] for w in words).upper() == key
+
+
+def _in_url(text: str, start: int, end: int) -> bool:
+    """Inside a URL, a path or an XPath ("SP800-55-rev1.pdf", "task[1]/timing")."""
+    left = re.search(r"\S*$", text[max(0, start - 80) : start]).group(0)
+    right = re.match(r"\S*", text[end : end + 80]).group(0)
+    return bool(re.search(r"://|www\.|/", left + " " + right))
+
+
+def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
+    """Shapes that look like a reference but are not one (by the text around them)."""
+    before = text[m.start() - 1] if m.start() else " "
+    if _in_url(text, m.start(), m.end()):
+        return True
+    if rule.name == "bib_numeric":
+        ids = re.findall(r"[0-9]+", m.group("targets"))
+        ends = re.fullmatch(r"\s*([0-9]+)\s*[\u2013\-]\s*([0-9]+)\s*", m.group("targets"))
+        if ends and int(ends.group(2)) <= int(ends.group(1)):
+            return True  # "[800-82]": a report number, not a run of citations
+        entry_label = before == "\n" or m.start() == 0 and re.match(r"[\s\u00a0]+[A-Z]\.?\s", text[m.end() :])
+        return bool(
+            before.isalnum() or before in ")]" or "0" in ids or any(i.startswith("0") for i in ids)
+        ) or bool(entry_label and re.match(r"[\s\u00a0]+[A-Z]", text[m.end() :]))
+    if rule.name == "bib_key":
+        key = m.group("targets")
+        return (
+            key.lower() in _EDITORIAL
+            or before.isalnum()
+            or before in ")]"
+            or _acronym_gloss(text, m.start(), key)
+            or bool(re.match(r"(?i:page|section|table|figure|chapter|appendix|part)\b", key))
+        )
+    if rule.name == "note" and (m.start() == 0 or text[: m.start()].endswith("\n")):
+        return True  # "Note 1 to paragraph (g): ..." opening a line is the note itself
+    if rule.name == "page":
+        label = m.group("label")
+        return (
+            label.isupper()
+            and len(label) > 2
+            or before == "["  # "[Page 19]": a page footer
+            or bool(_PAGE_OF.match(text[m.end() : m.end() + 12]))
+        )
+    return False

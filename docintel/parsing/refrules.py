@@ -1,0 +1,169 @@
+"""The compiled rules: one regex per reference kind built from the kind table, plus the
+rules that are not "label + number" (bracketed ids, bibliography keys, external publication
+ids, relative phrasings, sections named by title).
+
+Every rule is a :class:`RefPattern`: a name, the coarse ``ref_type``, a regex with named
+groups (``label``, ``targets``, ``sub``, ``pre``, ``dir``) and a description.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from docintel.parsing.refkinds import KINDS, SELECTOR_WORDS, Kind
+from docintel.parsing.refnumbering import PAREN, SEP, id_regex
+
+
+@dataclass(frozen=True)
+class RefPattern:
+    """One rule of the reference grammar."""
+
+    name: str
+    ref_type: str
+    regex: re.Pattern
+    description: str
+    kind: str = ""
+    #: "absolute" (label + id), "external", "bib", "relative", "vague", "named"
+    family: str = "absolute"
+
+
+_SP = r"[\s\u00a0]"
+
+
+def label_regex(kind: Kind) -> str:
+    """The label of ``kind``: full words, abbreviations (period optional or required), symbols."""
+    alts = []
+    words = "|".join(w for _, w in kind.words)
+    alts.append(r"(?i:\b(?:" + words + r"))(?=" + _SP + r"|\[)")
+    if kind.abbrevs:
+        alts.append(r"(?i:\b(?:" + "|".join(kind.abbrevs) + r"))(?:\.|(?=" + _SP + r"))")
+    if kind.dotted:
+        alts.append(r"(?<![\w.])(?i:(?:" + "|".join(kind.dotted) + r"))\.")
+    alts.extend(re.escape(s) for s in kind.symbols)
+    return "(?:" + "|".join(alts) + ")"
+
+
+_SEL_ID = r"(?:\([A-Za-z0-9]{1,4}\)|[0-9]{1,3}[a-z]?\b|\b[ivx]{1,5}\b|\b[A-Z]\b)"
+#: "row (E)", ", item ii", " rows (A) and (B)", " column 3"
+SELECTOR = (
+    r"(?P<sub>,?" + _SP + r"+(?i:" + SELECTOR_WORDS + r")" + _SP + r"+" + _SEL_ID
+    + r"(?:" + SEP + _SEL_ID + r")*)"
+)  # fmt: skip
+#: "the bottom line of Table 3"
+PRESELECTOR = (
+    r"(?:(?i:the" + _SP + r"+)(?P<pre>(?i:(?:bottom|top|last|first|final|middle)" + _SP
+    + r"+(?:line|row|rows|column|part|panel)))" + _SP + r"+(?i:of|in)" + _SP + r"+)"
+)  # fmt: skip
+#: "Figure 10 to paragraph (i)" (a figure attached to a paragraph of a rule)
+TO_PARAGRAPH = r"(?:" + _SP + r"+to" + _SP + r"+(?P<sub2>(?i:paragraph)" + _SP + r"+" + PAREN + r"+))"
+
+
+def kind_rule(kind: Kind) -> RefPattern:
+    label = label_regex(kind)
+    ident = id_regex(kind.numbering)
+    lead = r"(?<![\w\u00a7\u00b6])"
+    body = (
+        r"(?P<label>" + label + r")" + _SP + r"*"
+        r"(?P<targets>" + ident + r"(?:" + SEP + r"(?:" + label + _SP + r"*)?" + ident + r")*)"
+    )
+    tail = ""
+    if kind.selectors:
+        tail = TO_PARAGRAPH + "?" + SELECTOR + "?"
+        lead += PRESELECTOR + "?"
+    return RefPattern(kind.name, kind.ref_type, re.compile(lead + body + tail), kind.example, kind.name)
+
+
+def _rule(name, ref_type, rx, desc, kind="", family="absolute") -> RefPattern:
+    return RefPattern(name, ref_type, re.compile(rx), desc, kind or name, family)
+
+
+_ALL_WORDS = "|".join(w for k in KINDS if k.name != "page" for _, w in k.words)
+_DIRS = r"previous|preceding|prior|foregoing|above|aforementioned|last|following|next|subsequent|below"
+_SELF = r"this|these|the\s+present|cette|ce|cet|la\s+pr[ée]sente|le\s+pr[ée]sent|dieser|dieses|diesem|este|esta|presente"
+
+#: External publication ids (another document: named, never fetched).
+EXTERNAL_RULES: list[RefPattern] = [
+    _rule("cfr", "external",
+          r"\b(?P<targets>[0-9]{1,2}\s+C\.?F\.?R\.?\s+(?:(?:[Pp]arts?|\u00a7{1,2})\s*)?[0-9]+(?:\.[0-9]+)?(?:\([a-z0-9]+\))*)",
+          "14 CFR 25.1707, 45 CFR part 164"),
+    _rule("usc", "external",
+          r"\b(?P<targets>[0-9]{1,2}\s+U\.\s?S\.\s?C\.?,?\s+(?:(?:(?i:sec\.|section|chapter|ch\.)|\u00a7{1,2})\s*)?[0-9]+[a-z]{0,2}(?:-[0-9]+)?(?:\([a-z0-9]+\))*)",
+          "44 U.S.C. 3542, 44 U.S.C., Sec. 3542, 5 U.S.C. \u00a7 552a"),
+    _rule("fr", "external", r"\b(?P<targets>[0-9]{1,3}\s+FR\s+[0-9]{3,6})\b", "83 FR 63561 (Federal Register)"),
+    _rule("stat", "external", r"\b(?P<targets>[0-9]{1,3}\s+Stat\.\s+[0-9]{2,5})\b", "94 Stat. 3305"),
+    _rule("nist_sp", "external",
+          r"\b(?P<targets>(?:NIST\s+)?(?:SP|Special\s+Publication)\s*[0-9]{3}-[0-9]{1,3}(?:-[0-9]{1,2})?[A-Z]?"
+          r"(?:\s*(?:Rev(?:ision)?\.?|r)\s*[0-9]+)?(?:,?\s+(?:Vol(?:ume)?\.?|Part)\s+[0-9]+)?)",
+          "SP 800-161, NIST SP 800-53 Rev. 5, SP 800-57 Part 1"),
+    _rule("nistir", "external", r"\b(?P<targets>(?:NISTIR|NIST\s+IR|NIST\s+Interagency\s+Report)\s*[0-9]{4}(?:\s*(?:Rev\.?\s*)?r?[0-9])?)\b",
+          "NISTIR 7298 Rev. 2, NIST IR 8011"),
+    _rule("fips", "external", r"\b(?P<targets>FIPS(?:\s+PUB)?\s*[0-9]{2,3}(?:-[0-9]{1,2})?)", "FIPS 180-4"),
+    _rule("iso", "external",
+          r"\b(?P<targets>(?:ISO/IEC/IEEE|ISO/IEC|ISO|IEC|IEEE(?:\s+Std\.?)?|ANSI(?:/[A-Z]+)?|EN|BS|DIN)\s+[0-9]{3,5}(?:[.\-][0-9]+)*(?::[0-9]{4})?)",
+          "ISO 27001, ISO/IEC 27001:2013, IEEE Std 802.11, IEC 62443-3-3"),
+    _rule("rfc", "external", r"\b(?P<targets>RFC\s*[0-9]{3,5})\b", "RFC 2119"),
+    _rule("faa_ac", "external",
+          r"\b(?P<targets>(?:AC|AD|TSO|SFAR)\s+[0-9]{2,4}(?:\.[0-9]{1,4})?[\u2013\-][0-9]{1,3}(?:[\u2013\-][0-9]{1,3})?[A-Z]?)\b",
+          "AC 25-7D, AC 25.1701-1, AD 2018-23-51"),
+    _rule("public_law", "external", r"\b(?P<targets>(?:Public\s+Law|Pub\.\s*L\.)\s+(?:No\.\s*)?[0-9]{2,3}-[0-9]{1,4})",
+          "Public Law 107-347, Pub. L. 104-191"),
+    _rule("omb", "external",
+          r"\b(?P<targets>(?:OMB\s+)?Circular\s+(?:No\.\s*)?A-[0-9]{2,3}|OMB\s+(?:Memorandum\s+)?M-[0-9]{2}-[0-9]{2})",
+          "OMB Circular A-130, OMB Memorandum M-17-12"),
+    _rule("exec_order", "external", r"\b(?P<targets>(?:Executive\s+Order|E\.O\.)\s+(?:No\.\s*)?[0-9]{5})\b", "Executive Order 13636"),
+    _rule("hspd", "external", r"\b(?P<targets>(?:HSPD|PPD|PDD)-[0-9]{1,2})\b", "HSPD-12, PPD-21"),
+    _rule("eu_act", "external",
+          r"\b(?P<targets>(?:Directive|Regulation|Decision|Framework\s+Decision)\s+(?:\((?:EU|EC|EEC|Euratom)\)\s+)?(?:No\s+)?[0-9]{1,4}/[0-9]{1,4}(?:/(?:EU|EC|EEC|JHA|CFSP))?)",
+          "Directive 95/46/EC, Regulation (EU) 2016/679, Regulation (EC) No 45/2001"),
+    _rule("bracket_report", "external",
+          r"\[(?!(?i:page|section|table|figure|chapter|appendix|note|step|item|line)\b)"
+          r"(?P<targets>[A-Z][A-Za-z]{1,12}(?:\s+[A-Z][A-Za-z]{0,12})?\s*[0-9]{2,5}(?:[\-.][0-9A-Za-z]{1,5})*)\]",
+          "[SP 800-90], [FIPS 180-3]: a bracketed report id"),
+]  # fmt: skip
+
+#: Bracketed ids: a citation [12] versus a numbered requirement [3.1.2], decided by shape.
+BRACKET_RULES: list[RefPattern] = [
+    _rule("bracket_requirement", "section",
+          r"\[(?P<targets>[0-9]{1,3}(?:\.[0-9]{1,3})+(?:\s*,\s*[0-9]{1,3}(?:\.[0-9]{1,3})+)*)\]" + SELECTOR + "?",
+          "[3.1.2], as required in [5.2.3], item ii: a bracketed decimal is a numbered requirement/section",
+          kind="requirement"),
+    _rule("bib_numeric", "bib", r"\[(?P<targets>[0-9]{1,4}(?:\s*[,\u2013\-]\s*[0-9]{1,4})*)\]",
+          "[18], [3, 7], [2-5]", kind="bibliography"),
+    _rule("bib_key", "bib", r"\[(?P<targets>[A-Z][A-Za-z]+(?:\s?(?:et al\.|\+|[0-9]{2,4}[a-z]?))*)\]",
+          "[Randomizing], [Smith2019]", kind="bibliography"),
+]  # fmt: skip
+
+#: Pointers without a number: relative to where they are written, or named by title.
+RELATIVE_RULES: list[RefPattern] = [
+    _rule("relative_direction", "section",
+          r"(?i:\b(?:the|that|these|those)\s+(?P<dir>" + _DIRS + r")\s+(?P<label>" + _ALL_WORDS + r"))\b(?![\s\u00a0]*[0-9(])",
+          "the previous section, the preceding paragraph, the following table", family="relative"),
+    _rule("relative_postfix", "section",
+          r"(?i:\b(?:the|this)\s+(?P<label>" + _ALL_WORDS + r")\s+(?P<dir>above|below))\b(?![\s\u00a0]*[0-9])",
+          "the table below, the section above", family="relative"),
+    _rule("relative_self", "section",
+          r"(?i:\b(?P<dir>" + _SELF + r")\s+(?P<label>" + _ALL_WORDS + r"))\b(?![\s\u00a0]*[0-9(\[])",
+          "this Section, this paragraph, la présente section: the unit the reference is written in",
+          family="relative"),
+    _rule("vague", "section",
+          r"(?i:\b(?:see|cf\.|as\s+(?:noted|described|discussed|mentioned|stated|shown|explained|defined|"
+          r"indicated|listed|specified|set\s+(?:out|forth)|outlined|illustrated|detailed))\s+(?P<dir>above|below|supra|infra)\b"
+          r"|\((?:see\s+)?(?P<dir2>above|below|supra|infra)\)|\b(?P<dir3>ci-dessus|ci-dessous)\b"
+          r"|\b(?:siehe|vgl\.)\s+(?P<dir4>oben|unten)\b)",
+          "see above, as described below, (above), ci-dessus, siehe oben: no kind and no id",
+          family="vague"),
+    _rule("named_section", "section",
+          r"\b(?i:see|in)\s+(?i:the\s+)?(?P<targets>(?:[A-Z][\w\u2019'-]*\s+){1,5})(?i:section)\b",
+          "See Flightcrew Training section: a section named, not numbered (resolved by title)",
+          family="named"),
+    _rule("appendix_unnumbered", "appendix",
+          r"\b(?i:the|this|see|in)\s+(?P<label>[Aa]ppendix)\b(?![\s\u00a0]+(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)",
+          "the Appendix / the appendix (no id: the unnumbered appendix)", kind="appendix", family="named"),
+]  # fmt: skip
+
+#: "defined in Section 1.5", "has the meaning given in Article 4(1)": a pointer to a definition.
+DEFINITION_PREFIX = re.compile(
+    r"(?i:\b(?:as\s+)?(?:defined|described\s+and\s+defined)\s+(?:in|at|under|by)|has\s+the\s+meaning\s+(?:given|set\s+out|assigned)\s+(?:to\s+it\s+)?in"
+    r"|within\s+the\s+meaning\s+of)\s+$"
+)

@@ -1,0 +1,299 @@
+"""The matcher: apply the grammar's rules to a text and return one row per target.
+
+Rules are tried together; where matches overlap the leftmost-longest wins (equal spans: rule
+order). Then a few compositions that need two matches or their surroundings:
+
+- a sub-unit "of" its container ("paragraph (b)(1) of § 164.312": the section, sub-selected);
+- a part of another document ("Article 8(1) of the Charter", "Article 263 TFEU",
+  "Public Law 104-106, Sec. 5125(b)"): external, with the part as sub-selector;
+- a definition pointer ("defined in Section 1.5");
+- a page locator inside a citation ("(OJ L 281, 23.11.1995, p. 31)", "In NIPS, pages 3104-3112"):
+  a page of another publication, dropped;
+- the scope written after a sub-unit ("paragraph (c)(2) of this section").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from docintel.parsing.refkinds import DIRECTION_WORDS, KINDS, SELECTOR_WORDS, Kind
+from docintel.parsing.refnumbering import id_regex, shape, split_targets
+from docintel.parsing.refprecision import AUTHOR_YEAR, drop
+from docintel.parsing.refprefilter import applicable
+from docintel.parsing.refrules import (
+    BRACKET_RULES,
+    DEFINITION_PREFIX,
+    EXTERNAL_RULES,
+    RELATIVE_RULES,
+    RefPattern,
+    kind_rule,
+)
+
+KIND_BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS}
+KIND_RULES: list[RefPattern] = [kind_rule(k) for k in KINDS]
+_SELECTOR_ONLY = RefPattern(
+    "selector_only",
+    "unknown",
+    re.compile(
+        r"(?<![\w,])(?P<sub>(?i:"
+        + SELECTOR_WORDS
+        + r")[\s\u00a0]+(?:\([A-Za-z0-9]{1,4}\)|[0-9]{1,3}[a-z]?\b|\b[ivx]{1,5}\b))"
+    ),
+    "row (E), item ii, line 12 written alone: a selector inside the object the text is about",
+    "selector",
+    "relative",
+)
+#: The whole grammar, in priority order.
+RULES: list[RefPattern] = [*EXTERNAL_RULES, *BRACKET_RULES, *KIND_RULES, *RELATIVE_RULES, _SELECTOR_ONLY]
+_PRIO = {r.name: i for i, r in enumerate(RULES)}
+_ID_RX = {k.name: re.compile(id_regex(k.numbering)) for k in KINDS}
+_SECTIONISH = {"section", "article", "part", "chapter", "subpart", "paragraph", "subsection", "clause"}
+_SUBUNITS = {"paragraph", "subsection", "clause"}
+_EXT_NAME = re.compile(
+    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
+    r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
+    r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?)"
+)
+_ACRONYM = re.compile(
+    r"^[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|OF\b|NOT\b|FOR\b|TO\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
+)
+_SCOPE = re.compile(
+    r"^[\s\u00a0]+(?:of|in|to|under)[\s\u00a0]+(?P<scope>(?:this|these|the[\s\u00a0]+present)[\s\u00a0]+[A-Za-z]+)"
+)
+#: "Okla. Stat., Tit. 82, §105.12", "Restatement (Second) of Contracts §203": a statute's section
+_EXT_BEFORE = re.compile(r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40})\s*,?\s*$")
+_OF = re.compile(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
+_LOCATOR_BEFORE = re.compile(r"(?:,|[0-9]{4}[a-z]?\)?[.:])[\s\u00a0]*$")
+
+
+@dataclass
+class Mention:
+    """One reference as written, before it is split into one row per target."""
+
+    start: int
+    end: int
+    rule: RefPattern
+    m: re.Match | None
+    ref_type: str
+    kind: str
+    label: str = ""
+    ids: list[str] = field(default_factory=list)
+    multi: str | None = None
+    expanded: bool = True
+    sub: str | None = None
+    relative: bool = False
+    direction: str | None = None
+    scope: str | None = None
+    family: str = "absolute"
+
+
+def kind_of_label(label: str) -> Kind | None:
+    low = label.lower().rstrip(".")
+    for k in KINDS:
+        if any(re.fullmatch(w, low) for _, w in k.words):
+            return k
+        if low in k.abbrevs or low in k.dotted or label.strip() in k.symbols:
+            return k
+    return None
+
+
+def language(kind: Kind, label: str) -> str | None:
+    low = label.lower()
+    for lang, w in kind.words:
+        if re.fullmatch(w, low):
+            return lang
+    return None
+
+
+def label_form(label: str, kind: Kind | None) -> str:
+    if not label:
+        return "none"
+    if label[0] in "\u00a7\u00b6":
+        return "symbol"
+    if kind is not None and language(kind, label):
+        return "full"
+    return "abbrev"
+
+
+def _plural(label: str, kind: Kind) -> bool:
+    low = label.lower().rstrip(".")
+    if low in ("pp", "p") or label in ("\u00a7\u00a7", "\u00b6\u00b6"):
+        return True
+    return low.endswith(("s", "es", "en", "x")) and not low.endswith(("us", "ss", "annex", "appendix"))
+
+
+def _cut_list(kind: Kind, targets: str) -> str:
+    """Keep the ids of one shape ("Table 3, 2019 figures" keeps "3")."""
+    toks = list(_ID_RX[kind.name].finditer(targets))
+    if len(toks) < 2:
+        return targets
+
+    def cls(t: str) -> str:
+        c = shape(t.strip("()") if kind.name == "equation" else t)
+        return "alpha" if c in ("letter", "roman") else c
+
+    first = toks[0].group(0)
+    for t in toks[1:]:
+        tok = t.group(0)
+        year = re.fullmatch(r"(?:19|20)[0-9]{2}", tok) and not re.fullmatch(r"[0-9]{4}", first)
+        if cls(tok) != cls(first) or year:
+            return targets[: toks[toks.index(t) - 1].end()]
+    return targets
+
+
+def _kind_mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
+    kind = KIND_BY_NAME[rule.kind]
+    targets = m.group("targets")
+    kept = _cut_list(kind, targets)
+    end = m.end()
+    sub = None
+    if kept != targets:
+        end = m.start("targets") + len(kept)
+    else:
+        g = m.groupdict()
+        sub = g.get("pre") or g.get("sub2") or (g.get("sub") or "").strip(" ,\u00a0") or None
+    label = m.group("label")
+    ids, multi, expanded = split_targets(kept, _ID_RX[kind.name], _plural(label, kind))
+    if not ids:
+        return None
+    return Mention(m.start(), end, rule, m, kind.ref_type, kind.name, label, ids, multi, expanded, sub)
+
+
+def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
+    if drop(rule, m, text):
+        return None
+    if rule.name in _ID_RX and rule.family == "absolute":
+        return _kind_mention(rule, m, text)
+    g = m.groupdict()
+    if rule.family in ("relative", "vague"):
+        label = g.get("label") or ""
+        kind = kind_of_label(label) if label else None
+        d = next((g[k] for k in ("dir", "dir2", "dir3", "dir4") if g.get(k)), None)
+        direction = "self" if rule.name == "relative_self" else DIRECTION_WORDS.get((d or "").lower(), d)
+        if rule.name == "selector_only":
+            word = g["sub"].split()[0].lower().rstrip("s")
+            return Mention(m.start(), m.end(), rule, m, "unknown", word, "", [], sub=g["sub"], relative=True,
+                           direction="self", family="relative")  # fmt: skip
+        return Mention(m.start(), m.end(), rule, m, kind.ref_type if kind else "section",
+                       kind.name if kind else "unknown", label, [], relative=True, direction=direction,
+                       family=rule.family)  # fmt: skip
+    raw = g.get("targets")
+    if rule.name == "bracket_report" and AUTHOR_YEAR.fullmatch(raw):
+        return Mention(m.start(), m.end(), rule, m, "bib", "bibliography", "[]", [raw], family="bib")
+    if rule.ref_type == "external":
+        ids = [re.sub(r"\s+", " ", raw.replace("\u2013", "-").replace("\u2014", "-")).strip()]
+        label = "[]" if m.group(0).startswith("[") else ""
+        return Mention(m.start(), m.end(), rule, m, "external", rule.name, label, ids, family="external")
+    if rule.name == "bracket_requirement":
+        ids, multi, _ = split_targets(raw, re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3})+"), False)
+        sub = (g.get("sub") or "").strip(" ,") or None
+        return Mention(m.start(), m.end(), rule, m, "section", "requirement", "[]", ids, multi, sub=sub)
+    if rule.name == "bib_numeric":
+        ids, multi, expanded = split_targets(raw, re.compile(r"[0-9]{1,4}"), True)
+        return Mention(
+            m.start(), m.end(), rule, m, "bib", "bibliography", "[]", ids, multi, expanded, family="bib"
+        )
+    if rule.name == "appendix_unnumbered":
+        return Mention(
+            m.start(), m.end(), rule, m, "appendix", "appendix", g["label"], [None], family="named"
+        )
+    label = "[]" if m.group(0).startswith("[") else ""
+    return Mention(
+        m.start(), m.end(), rule, m, rule.ref_type, rule.kind, label, [raw.strip()], family=rule.family
+    )
+
+
+def _candidates(text: str) -> list[Mention]:
+    hits = []
+    for rule in applicable(text, RULES):
+        for m in rule.regex.finditer(text):
+            mt = _mention(rule, m, text)
+            if mt is not None and mt.end > mt.start:
+                hits.append(mt)
+    hits.sort(key=lambda h: (h.start, -(h.end - h.start), _PRIO[h.rule.name]))
+    taken: list[Mention] = []
+    for h in hits:
+        if taken and any(h.start < t.end and h.end > t.start for t in taken[-8:]):
+            continue
+        taken.append(h)
+    return taken
+
+
+def _compose(text: str, ms: list[Mention]) -> list[Mention]:
+    out: list[Mention] = []
+    k = 0
+    while k < len(ms):
+        m = ms[k]
+        nxt = ms[k + 1] if k + 1 < len(ms) else None
+        after = text[m.end : m.end + 120]
+        gap = text[m.end : nxt.start] if nxt is not None else ""
+        if m.family == "absolute" and nxt is not None and nxt.ref_type == "external" and _OF.match(gap):
+            m = _external_part(m, nxt, text)  # "Appendix F of NIST SP 800-53"
+            k += 1
+        elif (
+            m.family == "absolute"
+            and m.kind in _SECTIONISH
+            and _EXT_BEFORE.search(text[max(0, m.start - 40) : m.start])
+        ):
+            m = Mention(m.start, m.end, m.rule, m.m, "external", "external_part", m.label, [text[m.start : m.end].strip()],
+                        sub=None, family="external")  # fmt: skip
+        elif m.family == "absolute" and m.kind in _SECTIONISH:
+            ext = _EXT_NAME.match(after) or (_ACRONYM.match(after) if not m.label.isupper() else None)
+            if ext is not None:
+                name = re.sub(r"\s+", " ", ext.group("name")).strip()
+                m = Mention(m.start, m.end + ext.end(), m.rule, m.m, "external", "external_part", m.label, [name],
+                            sub=text[m.start : m.end].strip(), family="external")  # fmt: skip
+            elif (
+                nxt is not None
+                and m.kind in _SUBUNITS
+                and len(m.ids) == 1
+                and nxt.family == "absolute"
+                and nxt.kind in _SECTIONISH
+                and _OF.match(gap)
+            ):
+                sub = text[m.start : m.end].strip()
+                m = Mention(m.start, nxt.end, nxt.rule, nxt.m, nxt.ref_type, nxt.kind, nxt.label, nxt.ids,
+                            nxt.multi, nxt.expanded, sub)  # fmt: skip
+                k += 1
+        if (
+            m.ref_type == "external"
+            and nxt is not None
+            and nxt.family == "absolute"
+            and re.fullmatch(r",?[ \t\u00a0]*", gap)
+            and (nxt.kind in _SECTIONISH or nxt.kind in ("appendix", "annex"))
+        ):
+            m = _external_part(nxt, m, text)  # "Public Law 104-106, Sec. 5125(b)"
+            k += 1
+        if (
+            m.kind == "page"
+            and m.family == "absolute"
+            and _LOCATOR_BEFORE.search(text[max(0, m.start - 30) : m.start])
+        ):
+            k += 1
+            continue  # a page of a cited publication, not of this document
+        if m.family == "absolute":
+            sc = _SCOPE.match(text[m.end : m.end + 60])
+            if sc:
+                m.scope = re.sub(r"\s+", " ", sc.group("scope"))
+            pre = DEFINITION_PREFIX.search(text[max(0, m.start - 60) : m.start])
+            if pre and m.ref_type == "section":
+                m.ref_type = "definition"
+                m.start = m.start - (len(text[max(0, m.start - 60) : m.start]) - pre.start())
+        if m.direction == "self" and out and out[-1].scope and m.start < out[-1].end + 12:
+            k += 1
+            continue  # "paragraph (c) of this section": the scope of the reference before it
+        out.append(m)
+        k += 1
+    return out
+
+
+def _external_part(part: Mention, ext: Mention, text: str) -> Mention:
+    start, end = min(part.start, ext.start), max(part.end, ext.end)
+    return Mention(start, end, ext.rule, ext.m, "external", ext.kind, part.label, ext.ids,
+                   sub=text[part.start : part.end].strip(), family="external")  # fmt: skip
+
+
+def scan(text: str) -> list[Mention]:
+    """Every reference mention in ``text`` (all families), composed."""
+    return _compose(text, _candidates(text))
