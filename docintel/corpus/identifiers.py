@@ -94,8 +94,8 @@ def _attrs(**kw: str | None) -> Attrs:
 
 # --- publications: SP, FIPS, NISTIR ---------------------------------------------------------
 _SP_PREFIX = (
-    r"(?:NIST\.SP\.|NIST\s?SP\s?|NIST\s+Special\s+Publications?\s+(?:\(SP\)\s+)?"
-    r"|Special\s+Publications?\s+(?:\(SP\)\s+)?|SPECIAL\s+PUBLICATION\s+|(?<![A-Za-z])SP\s?"
+    r"(?:NIST\.SP\.|NIST\s?SPs?\s?|NIST\s+Special\s+Publications?\s+(?:\(SPs?\)\s+)?"
+    r"|Special\s+Publications?\s+(?:\(SPs?\)\s+)?|SPECIAL\s+PUBLICATION\s+|(?<![A-Za-z])SPs?\s?"
     r"|(?<=/)(?:sp|NISTSP)|NIST\s+)"
 )
 _SP_NUM = r"(?P<series>1800|800|500)\s?-\s?(?P<num>\d{1,3})(?!\d)(?P<letter>[A-Z](?![a-z])|[a-d](?![a-z]))?"
@@ -148,13 +148,18 @@ def _sp_one(m: re.Match, ctx: _Ctx, *, in_list: bool) -> list[Ident]:
     series, num = m.group("series"), int(m.group("num"))
     letter = (m.group("letter") or "").upper()
     tail = m.group("tail") or ""
-    if not m.group("prefix") and not in_list:
-        # bare "800-53": only in a list after a prefix, with a qualifier, or where the text
-        # names the series with a prefix elsewhere (a phone number "800-555" never qualifies)
-        if series != "800" or not (tail or ctx.series_named or ctx.permissive):
-            return []
+    # bare "800-53": only in a list after a prefix, with a qualifier, or where the text
+    # names the series with a prefix elsewhere (a phone number "800-555" never qualifies)
+    bare = not m.group("prefix") and not in_list
+    bracketed = ctx.text[m.start() - 1 : m.start()] == "[" and ctx.text[m.end() : m.end() + 1] == "]"
+    if bare and (series != "800" or not (tail or bracketed or ctx.series_named or ctx.permissive)):
+        return []
+    if bare and re.match(r"\s?-\s?\d", ctx.text[m.end() : m.end() + 3]):
+        return []  # "800-555-0100": a phone number
     attrs: dict[str, str] = {}
     limit = _k.SP_MAX.get(series, 999)
+    if num > limit and bare:
+        return []
     if num > limit:
         # a footnote number glued to the publication number: "SP 800-398" = SP 800-39 + note 8
         if num >= 100 and num // 10 <= limit and not letter and not tail:
@@ -177,7 +182,7 @@ _FIPS_PREFIX = (
     r"(?:NIST\.FIPS\.|Federal\s+Information\s+Processing\s+Standards?\s+(?:\(FIPS\)\s+)?"
     r"(?:Publications?\s+|PUBS?\.?\s+)?(?:\(FIPS\)\s+)?|(?<![A-Za-z])FIPS[\s\-]?(?:PUBS?\.?\s?|Publications?\s+|Pub\.?\s?)?)"
 )
-_FIPS_NUM = r"(?P<num>\d{1,3})(?P<rev>\s?-\s?\d{1,2})?(?!\d|\.\d)"
+_FIPS_NUM = r"(?P<num>\d{1,3})(?P<rev>\s?-\s?\d{1,2})?(?!\d)"
 _FIPS_RE = re.compile(r"(?P<prefix>" + _FIPS_PREFIX + r")" + _FIPS_NUM)
 _FIPS_CONT = re.compile(_LIST_SEP + r"(?P<prefix>" + _FIPS_PREFIX + r")?" + _FIPS_NUM)
 
@@ -322,7 +327,7 @@ def _build_req_cont(m: re.Match, ctx: _Ctx, prev: Ident) -> list[Ident]:
 # --- CFR sections (HIPAA is 45 CFR Parts 160 and 164) ---------------------------------------
 _PARA = r"(?P<par>(?:\.?\((?:[a-z]{1,4}|\d{1,2}|[A-Z])\))*)"
 _CFR_RE = re.compile(
-    r"(?P<title>\d{1,2})\s+C\.?\s?F\.?\s?R\.?\s*(?:[Pp]arts?\s+|§§?\s*|[Ss]ec(?:tion)?s?\.?\s+)?"
+    r"(?P<title>\d{1,2})\s+C\.?\s?F\.?\s?R\.?\s*(?:[Pp]arts?\s+|§§?\s*|[Ss]ec(?:tion)?s?\.?\s*)?"
     r"(?P<sec>\d{1,4}(?:\.\d{1,4})?)(?![\d])" + _PARA
 )
 _CFR_CONT = re.compile(
@@ -488,29 +493,37 @@ for _kind in KINDS:
 def clean(text: str) -> str:
     """NFKC and dash variants folded, so "SP 800‑53" (a non-breaking hyphen) is "SP 800-53"."""
     text = unicodedata.normalize("NFKC", text or "")
-    return re.sub("[\u2010\u2011\u2012\u2013\u2014\u2212\u00ad]", "-", text)
+    return re.sub("[\u2010\u2011\u2012\u2013\u2212\u00ad]", "-", text)  # not the em dash: "B\u2014CSF"
 
 
 def _squash(s: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
-def find_identifiers(text: str, *, home: Iterable[str] = (), permissive: bool = False) -> list[Mention]:
+_SERIES_RE = re.compile(r"(?:\bSPs?|Special Publications?)\s?(?:\(SPs?\)\s)?800\s?-", re.I)
+
+
+def names_series(text: str) -> bool:
+    """Whether ``text`` names the SP 800 series with a prefix ("SP 800-", "Special Publication 800-")."""
+    return bool(_SERIES_RE.search(clean(text)))
+
+
+def find_identifiers(
+    text: str, *, home: Iterable[str] = (), permissive: bool = False, series_named: bool | None = None
+) -> list[Mention]:
     """Every identifier in ``text``, in order, canonical and with its surface spelling and span.
 
     ``home``: canonical ids of the publication ``text`` belongs to (its self-identity), so
     that context-bound kinds (SP 800-171 requirement ids) count inside their own publication.
     ``permissive``: accept context-bound forms anywhere (the caller knows it holds an id).
+    ``series_named``: the surrounding document names the SP series with a prefix, so a bare
+    "800-53" is a publication (default: whether ``text`` itself does, see :func:`names_series`).
     Spans index ``clean(text)``, which has the same length as ``text`` for all but NFKC-expanded
     characters.
     """
     text = clean(text)
-    ctx = _Ctx(
-        text,
-        permissive,
-        frozenset(home),
-        bool(re.search(r"(?:SP|Special Publications?)\s?(?:\(SP\)\s)?800\s?-", text, re.I)),
-    )
+    named = names_series(text) if series_named is None else series_named
+    ctx = _Ctx(text, permissive, frozenset(home), named)
     hits = []
     for prio, kind in enumerate(KINDS):
         for m in kind.regex.finditer(text):

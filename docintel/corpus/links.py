@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from docintel.corpus.identifiers import Ident, _pub_full, clean, find_identifiers, normalize
+from docintel.corpus.identifiers import Ident, _pub_full, clean, find_identifiers, names_series, normalize
 from docintel.schema.document import DocTables
 
 #: Line roles that repeat on every page (running headers, footers, page numbers): a mention
@@ -91,9 +91,12 @@ def mentions_for(tables: DocTables, *, home: list[Ident] | None = None) -> pd.Da
         home = self_identity(tables)
     home_ids = [i.canonical for i in home]
     body = lines[~lines["role"].isin(FURNITURE_ROLES)]
+    pages = _page_texts(body)
+    # a bare "800-53" is a publication in a document that names the series elsewhere
+    named = any(names_series(text) for _, text, _ in pages)
     rows = []
-    for page, text, offsets in _page_texts(body):
-        for m in find_identifiers(text, home=home_ids):
+    for page, text, offsets in pages:
+        for m in find_identifiers(text, home=home_ids, series_named=named):
             line, role = _line_at(offsets, m.start)
             rows.append(
                 (
@@ -178,9 +181,13 @@ def self_identity(tables: DocTables, *, cover_pages: int = 4) -> list[Ident]:
             vote(m.ident, size / 10.0 * (2.0 if page == 1 else 1.0), f"cover p{page}: {m.surface}")
     furniture = lines[lines["role"].isin(FURNITURE_ROLES)]
     n_pages = max(1, int(lines["page"].max()))
-    for page, text, _ in _page_texts(furniture):
+    running: dict[Ident, int] = defaultdict(int)
+    for _page, text, _ in _page_texts(furniture):
         for ident in {m.ident for m in find_identifiers(text) if m.ident.kind != "framework"}:
-            vote(ident, 8.0 / n_pages, "running header/footer")  # every page: 8 points in all
+            running[ident] += 1
+    for ident, n in running.items():
+        if n >= max(3, n_pages / 2):  # a running header names the document on most pages
+            vote(ident, 8.0 * n / n_pages, "running header/footer")
     for m in find_identifiers(_pdf_metadata(tables)):
         vote(m.ident, 1.0, f"PDF metadata: {m.surface}")  # metadata is often stale or copied
     if not score:
