@@ -214,6 +214,21 @@ def _measured_key(fam: str, m: re.Match, mt) -> str:
     return m.group(0).split("[")[0]
 
 
+def risky(mentions: pd.DataFrame, ids: dict) -> pd.DataFrame:
+    """The mentions a context rule let through: bare SP numbers, requirement ids outside SP
+    800-171/171A, a bare "CSF", HIPAA sections without "§"/CFR, exhibits, RFCs, part numbers."""
+    own171 = {d for d, idents in ids.items() if {i.canonical for i in idents} & {"SP 800-171", "SP 800-171A"}}
+    s = mentions["surface"]
+    mask = (
+        ((mentions["kind"] == "sp") & s.str.match(r"\d"))
+        | ((mentions["kind"] == "requirement") & ~mentions["doc_id"].isin(own171))
+        | ((mentions["kind"] == "framework") & (s == "CSF"))
+        | ((mentions["kind"] == "cfr") & s.str.match(r"\d{3}\."))
+        | mentions["kind"].isin(["exhibit", "rfc", "part_number", "contract", "cve", "control_family"])
+    )
+    return mentions[mask]
+
+
 def sample(docs: list, mentions: pd.DataFrame, n: int, seed: int, out: Path) -> None:
     lines = {t.doc_id: t.line_df.set_index(["page", "line"])["text"] for _, t in docs}
     rows = mentions.sample(n=min(n, len(mentions)), random_state=seed).sort_values(["file", "page", "line"])
@@ -239,6 +254,7 @@ def main() -> int:
         "--recall", type=Path, default=None, help="measure_identifiers.py: recall against its mentions"
     )
     ap.add_argument("--sample", type=int, default=0)
+    ap.add_argument("--risky", action="store_true", help="sample only mentions let through by a context rule")
     ap.add_argument("--seed", type=int, default=14)
     ap.add_argument("--sample-out", type=Path, default=Path("ident_sample.tsv"))
     a = ap.parse_args()
@@ -250,7 +266,9 @@ def main() -> int:
     if a.recall:
         recall(a.pdf_dir, a.recall, {name: ids[t.doc_id] for name, t in docs})
     if a.sample:
-        sample(docs, mentions, a.sample, a.seed, a.sample_out)
+        pool = risky(mentions, {t.doc_id: ids[t.doc_id] for _, t in docs}) if a.risky else mentions
+        print(f"\nsample pool: {len(pool)} mentions ({'risky only' if a.risky else 'all'})")
+        sample(docs, pool, a.sample, a.seed, a.sample_out)
     return 0
 
 

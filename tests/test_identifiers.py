@@ -348,3 +348,8 @@ def test_kinds_are_data():
     assert len(names) == len(set(names))
     for k in KINDS:
         assert k.description and k.regex.pattern
+
+
+def test_enhancement_item_is_one_mention():
+    # NISTIR 8011's "MA-3(1)(1)": enhancement 1, its item (1); not enhancement 1 twice
+    assert [m.ident.full for m in find_identifiers("MA-3(1)(1)")] == ["MA-3(1)"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from docintel.corpus.identifiers import Ident, _pub_full, clean, find_identifiers, names_series, normalize
+from docintel.corpus.identifiers import Ident, clean, find_identifiers, names_series, normalize, pub_full
 from docintel.schema.document import DocTables
 
 #: Line roles that repeat on every page (running headers, footers, page numbers): a mention
@@ -207,7 +207,7 @@ def self_identity(tables: DocTables, *, cover_pages: int = 4) -> list[Ident]:
         if ident.attr("revision") is None and rev and ident.kind != "framework":
             # "NIST Special Publication 800-53" / title / "Revision 3": the revision on a line of its own
             attrs += (("revision", str(int(rev.group(1)))),)
-            ident = Ident(ident.kind, ident.canonical, _pub_full(ident.canonical, dict(attrs)), attrs)
+            ident = Ident(ident.kind, ident.canonical, pub_full(ident.canonical, dict(attrs)), attrs)
         if draft:
             attrs += (("status", "draft"),)
         out.append(Ident(ident.kind, ident.canonical, ident.full, attrs + (("evidence", why[canonical]),)))
