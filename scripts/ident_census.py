@@ -2,7 +2,7 @@
 
 Usage:
     python scripts/ident_census.py PDF_DIR [--cache DIR] [--top N]
-        [--measured identifiers.md] [--recall measure_identifiers.py]
+        [--measured identifiers.md] [--recall measure_identifiers.py] [--questions dev_questions.jsonl]
         [--sample N --seed S --sample-out FILE]
 
 Every PDF is parsed with the default parser (``layout="never"``, cached in ``--cache``).
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from docintel.corpus.identifiers import find_identifiers, names_series
+from docintel.corpus.identifiers import find_identifiers, names_series, normalize
 from docintel.corpus.links import identity_rows, link_graph, mentions_for, self_identity
 from docintel.parsing import parse_document
 
@@ -147,6 +147,36 @@ def compare_measured(per: pd.DataFrame, md: Path) -> None:
     print("\nkeys whose document count differs (ours/measured):\n" + "\n".join(f"- {d}" for d in diffs))
 
 
+def follow_check(questions: Path, mentions: pd.DataFrame, ids_by_file: dict[str, list]) -> None:
+    """For each follow question: is its ``via`` id mentioned on every start/linked evidence page,
+    is a target document's identity that id, and how many other pages mention it."""
+    import json
+
+    print("\n## Follow questions: the via id on the evidence pages\n")
+    print("| question | via | canonical | start/linked pages with the id | target identity | other pages |")
+    print("|---|---|---|---|---|---|")
+    for line in questions.read_text(encoding="utf-8").splitlines():
+        q = json.loads(line)
+        if q.get("route") != "follow" or not q.get("via"):
+            continue
+        ident = normalize(q["via"])
+        key = ident.canonical if ident else None
+        pages = set(
+            zip(
+                mentions.loc[mentions["ident_id"] == key, "file"],
+                mentions.loc[mentions["ident_id"] == key, "page"],
+                strict=True,
+            )
+        )
+        ev = [e for e in q["evidence"] if e.get("role") in ("start", "linked")]
+        hit = sum((e["doc"], e["page"]) in pages for e in ev)
+        targets = [e for e in q["evidence"] if e.get("role") == "target"]
+        tgt = sum(any(i.canonical == key for i in ids_by_file.get(e["doc"], [])) for e in targets)
+        others = len(pages - {(e["doc"], e["page"]) for e in q["evidence"]})
+        tg = f"{tgt}/{len(targets)}" if targets else "-"
+        print(f"| {q['id']} | {q['via']} | {key} | {hit}/{len(ev)} | {tg} | {others} |")
+
+
 def _norm(s: str) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", s)).strip()
 
@@ -253,6 +283,7 @@ def main() -> int:
     ap.add_argument(
         "--recall", type=Path, default=None, help="measure_identifiers.py: recall against its mentions"
     )
+    ap.add_argument("--questions", type=Path, default=None, help="dev_questions.jsonl: check the follow ids")
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--risky", action="store_true", help="sample only mentions let through by a context rule")
     ap.add_argument("--seed", type=int, default=14)
@@ -263,6 +294,8 @@ def main() -> int:
         return 1
     docs = load(a.pdf_dir, a.cache)
     mentions, ids = census(docs, a.top, a.measured)
+    if a.questions:
+        follow_check(a.questions, mentions, {name: ids[t.doc_id] for name, t in docs})
     if a.recall:
         recall(a.pdf_dir, a.recall, {name: ids[t.doc_id] for name, t in docs})
     if a.sample:
