@@ -353,3 +353,12 @@ def test_kinds_are_data():
 def test_enhancement_item_is_one_mention():
     # NISTIR 8011's "MA-3(1)(1)": enhancement 1, its item (1); not enhancement 1 twice
     assert [m.ident.full for m in find_identifiers("MA-3(1)(1)")] == ["MA-3(1)"]
+
+
+def test_container_ids_of_cfr_sections():
+    from docintel.corpus.identifiers import container_ids
+
+    assert container_ids("45 CFR 164.308(a)(1)") == ["45 CFR 164.308", "45 CFR 164"]
+    assert container_ids("45 CFR 164.308") == ["45 CFR 164"]
+    assert container_ids("45 CFR 164") == [] and container_ids("SP 800-53") == []
+    assert normalize("Request for Comments: 6749").canonical == "RFC 6749"

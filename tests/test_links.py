@@ -165,3 +165,20 @@ def test_link_graph_accepts_identity_rows_and_compares_volumes():
 
 def test_link_graph_of_nothing():
     assert link_graph(pd.DataFrame(columns=MENTION_COLUMNS), {}).empty
+
+
+def test_rfc_and_cfr_part_identities_and_a_section_links_to_its_part():
+    rfc = _doc("rfc", [[("Internet Engineering Task Force (IETF) D. Hardt, Ed.", "body", 9.9),
+                        ("Request for Comments: 6749 Microsoft", "body", 9.9)]])  # fmt: skip
+    assert [i.full for i in self_identity(rfc)] == ["RFC 6749"]
+    part = _doc("part164", [[("Title 45 \u2014Public Welfare", "body", 10.0),
+                             ("Subtitle A \u2014Department of Health and Human Services", "body", 10.0),
+                             ("PART 164\u2014SECURITY AND PRIVACY", "heading", 14.3),
+                             ("\u00a7 164.102 Statutory basis.", "heading", 10.0)]])  # fmt: skip
+    assert [i.canonical for i in self_identity(part)] == ["45 CFR 164"]
+    docs = [part, CROSSWALK]
+    mentions = pd.concat([mentions_for(d) for d in docs], ignore_index=True)
+    links = link_graph(mentions, {d.doc_id: self_identity(d) for d in docs})
+    to_part = links[links["cited_doc"] == "part164"]
+    assert list(to_part["ident_id"]) == ["45 CFR 164.308(a)(1)"]
+    assert list(to_part["held_as"]) == ["45 CFR 164"]

@@ -152,7 +152,7 @@ CONTRACT_RE = re.compile(
 EXHIBIT_RE = re.compile(
     r"\b(?P<what>Exhibit|Schedule)\s+(?P<id>[A-Z]{1,2}(?:-\d{1,3})?|\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b"
 )
-RFC_RE = re.compile(r"\b(?:IETF\s+)?RFC\s?-?(?P<n>\d{3,5})(?!\d)")
+RFC_RE = re.compile(r"\b(?:(?:IETF\s+)?RFC\s?-?|Request\s+for\s+Comments:?\s?)(?P<n>\d{3,5})(?!\d)")
 CVE_RE = re.compile(r"\bCVE-\s?(?P<y>(?:19|20)\d{2})-\s?(?P<n>\d{4,7})(?!\d)")
 
 

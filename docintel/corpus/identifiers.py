@@ -30,6 +30,7 @@ __all__ = [
     "IdentKind",
     "Mention",
     "clean",
+    "container_ids",
     "external_references",
     "find_identifiers",
     "names_series",
@@ -187,6 +188,19 @@ def find_identifiers(
             out.append(Mention(ident, _squash(text[s:e]), s, e))
         taken_end = end
     return out
+
+
+_CFR_KEY = re.compile(r"^(?P<part>\d{1,2} CFR \d{1,4})(?P<sec>\.\d{1,4})?(?P<par>\(.*)?$")
+
+
+def container_ids(ident_id: str) -> list[str]:
+    """The ids that contain ``ident_id``, most specific first: "45 CFR 164.308(a)(1)" is in
+    "45 CFR 164.308", which is in "45 CFR 164" (a document that *is* Part 164 holds it)."""
+    m = _CFR_KEY.match(ident_id or "")
+    if not m:
+        return []
+    out = [m.group("part") + m.group("sec")] if m.group("sec") and m.group("par") else []
+    return out + ([m.group("part")] if m.group("sec") else [])
 
 
 def normalize(surface: str) -> Ident | None:

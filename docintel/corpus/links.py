@@ -17,7 +17,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from docintel.corpus.identifiers import Ident, clean, find_identifiers, names_series, normalize, pub_full
+from docintel.corpus.identifiers import (
+    Ident,
+    clean,
+    container_ids,
+    find_identifiers,
+    names_series,
+    normalize,
+    pub_full,
+)
 from docintel.schema.document import DocTables
 
 #: Line roles that repeat on every page (running headers, footers, page numbers): a mention
@@ -49,7 +57,7 @@ LINK_COLUMNS = [
 ]
 
 #: Kinds that name a whole publication: what a document can *be*.
-PUBLICATION_KINDS = ("sp", "fips", "nistir", "framework")
+PUBLICATION_KINDS = ("sp", "fips", "nistir", "framework", "rfc", "cfr")
 
 
 def _page_texts(lines: pd.DataFrame) -> list[tuple[int, str, list[tuple[int, int, str]]]]:
@@ -116,6 +124,7 @@ def mentions_for(tables: DocTables, *, home: list[Ident] | None = None) -> pd.Da
 
 _DOI_RE = re.compile(r"10\.6028/(NIST\.[A-Za-z]+\.[0-9A-Za-z.\-]+?)(?=[\s,;)]|\.?$)", re.M)
 _DRAFT_RE = re.compile(r"\b(?:DRAFT|Draft)\b")
+_CFR_COVER = re.compile(r"^Title (?P<title>\d{1,2})\b[^\n]*\n(?:[^\n]*\n){0,4}PART (?P<part>\d{1,4})\b", re.M)
 _COVER_REVISION = re.compile(r"^(?i:rev(?:ision)?)\.?\s?(\d{1,2})$", re.M)
 
 
@@ -167,7 +176,7 @@ def self_identity(tables: DocTables, *, cover_pages: int = 4) -> list[Ident]:
             vote(ident, 100.0, f"DOI {doi}")
     for page, text, offsets in _page_texts(first):
         for m in find_identifiers(text):
-            if m.ident.kind not in ("sp", "fips", "nistir"):
+            if m.ident.kind not in ("sp", "fips", "nistir", "rfc"):
                 continue  # the Framework *by name* is cited on covers of documents that are not it
             line, role = _line_at(offsets, m.start)
             row = first[(first["page"] == page) & (first["line"] == line)]
@@ -188,6 +197,11 @@ def self_identity(tables: DocTables, *, cover_pages: int = 4) -> list[Ident]:
     for ident, n in running.items():
         if n >= max(3, n_pages / 2):  # a running header names the document on most pages
             vote(ident, 8.0 * n / n_pages, "running header/footer")
+    cfr = _CFR_COVER.search("\n".join(clean(str(t or "")).strip() for t in lines[lines["page"] == 1]["text"]))
+    if cfr:  # an eCFR print: "Title 45 -Public Welfare" ... "PART 164-SECURITY AND PRIVACY"
+        ident = normalize(f"{cfr.group('title')} CFR Part {cfr.group('part')}")
+        if ident is not None:
+            vote(ident, 3.0, f"cover: Title {cfr.group('title')}, Part {cfr.group('part')}")
     for m in find_identifiers(_pdf_metadata(tables)):
         vote(m.ident, 1.0, f"PDF metadata: {m.surface}")  # metadata is often stale or copied
     if not score:
@@ -266,10 +280,14 @@ def link_graph(mentions: pd.DataFrame, identities: pd.DataFrame | Mapping[str, l
     ):
         held[ident_id].append((doc, full))
     rows = []
-    cited = mentions[mentions["ident_id"].isin(held)]
+    # a mention links to the document that is its id, or that contains it (45 CFR 164.308 -> Part 164)
+    key_of = {}
+    for ident_id in mentions["ident_id"].unique():
+        key_of[ident_id] = next((k for k in [ident_id, *container_ids(ident_id)] if k in held), None)
+    cited = mentions[mentions["ident_id"].map(key_of).notna()]
     for (citing, ident_id, full), grp in cited.groupby(["doc_id", "ident_id", "ident_full"], sort=True):
         q_cited = _quals(normalize(full))
-        for cited_doc, held_full in held[ident_id]:
+        for cited_doc, held_full in held[key_of[ident_id]]:
             if cited_doc == citing:
                 continue
             q_held = _quals(normalize(held_full))
