@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from docintel import _lazy_layout
+
 __version__ = "0.1.0"
+
+_lazy_layout.install()  # pymupdf's layout model loads when a page escalates, not at import
 
 __all__ = ["__version__", "ask", "parse"]
 
