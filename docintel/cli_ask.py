@@ -49,18 +49,13 @@ def _backend_options(args) -> dict:
 
 
 def _backend_and_fallback(args):
-    from docintel.api import default_backend_name
-    from docintel.generation.base import get_backend
+    from docintel.generation.registry import build_backend
 
-    name = pick(args.backend, "backend") or default_backend_name()
-    # model options mean nothing to the model-free backends
-    backend = get_backend(name, **({} if name in ("offline", "fake") else _backend_options(args)))
-    fallback = pick(args.fallback, "fallback", "none")
-    if fallback == "offline" and name != "offline":
-        from docintel.generation.fallback import FallbackBackend
-
-        backend = FallbackBackend(backend, get_backend("offline"))
-    return backend
+    return build_backend(
+        pick(args.backend, "backend"),
+        fallback=pick(args.fallback, "fallback", "none"),
+        **_backend_options(args),
+    )
 
 
 def _print_human(result) -> None:
@@ -83,9 +78,7 @@ def _print_human(result) -> None:
         print(f"loop: did not run ({a.answer_completeness}).")
     else:
         done = [
-            f"{r['reference']} -> {r['target']} ({r['method']})"
-            for r in result.resolutions
-            if r["status"] == "resolved"
+            f"{r.reference} -> {r.target} ({r.method})" for r in result.resolutions if r.status == "resolved"
         ]
         print(
             f"loop: ran {result.loop_count} time(s); resolved: {'; '.join(done) or 'nothing'}"
@@ -103,12 +96,12 @@ def cmd_ask(args, parse_kwargs) -> int:
     from docintel.api import ask, parse
     from docintel.questions import parse_question
 
-    parse_question(args.question)  # an empty or absurd question fails before any parsing
+    question = parse_question(args.question)  # an empty or absurd question fails before any parsing
     kw = parse_kwargs(args)
     tables = parse(args.pdf, **kw)  # parsed once, shared by ask and the reports
     result = ask(
         args.pdf,
-        args.question,
+        question,
         backend=_backend_and_fallback(args),
         tables=tables,
         max_loops=args.max_loops if args.max_loops is not None else int(pick(None, "max_loops", 1)),

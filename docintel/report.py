@@ -20,8 +20,9 @@ from pathlib import Path
 
 from docintel.errors import UsageError
 from docintel.report_geometry import Rect, line_rects, merge_rects, place_label
-from docintel.schema.answer import AskResult, Citation
+from docintel.schema.answer import Citation
 from docintel.schema.document import DocTables
+from docintel.schema.result import AskResult
 
 __all__ = [
     "VIA_COLOURS",

@@ -22,8 +22,8 @@ from docintel.report import (
     via_key,
 )
 from docintel.report_geometry import line_rects, merge_rects, place_label
-from docintel.schema.answer import AskResult
 from docintel.schema.document import DocTables
+from docintel.schema.result import AskResult
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 

@@ -10,10 +10,10 @@ table's header so the numbers keep their meaning).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 import pandas as pd
 
+from docintel import refscan
 from docintel.regions import (
     object_passages,
     page_passages,
@@ -21,44 +21,14 @@ from docintel.regions import (
 )
 from docintel.schema.answer import PendingReference
 from docintel.schema.document import DocTables
-from docintel.schema.evidence import ParsedQuestion, Passage
+from docintel.schema.evidence import ParsedQuestion
+from docintel.schema.kinds import OBJECT_REF_TYPES
+from docintel.schema.loop import Resolution
 
-OBJECT_REF_TYPES = {"table", "figure", "equation", "appendix", "annex", "bib"}
 _RELATIVE = re.compile(
     r"\b(previous|preceding|prior|foregoing|above|earlier|next|following|below|later|aforementioned)\b", re.I
 )
 _PARA_RANGE = re.compile(r"\(([a-z]{1,2}|\d{1,3})\)\s*(?:through|to|-|–)\s*\(([a-z]{1,2}|\d{1,3})\)", re.I)
-
-
-@dataclass
-class Resolution:
-    """Where one pending reference leads, how that was found, and what pass 2 adds."""
-
-    ref: PendingReference
-    status: str  # resolved | external | condition | unresolved
-    method: str  # toc_df | object_registry | page_label | llm | external | condition | none
-    ref_type: str
-    target: str | None = None
-    sub_selector: str | None = None
-    target_pages: list[int] = field(default_factory=list)
-    reason: str = ""
-    passages: list[Passage] = field(default_factory=list)
-    pass_no: int | None = None  # the pass whose answer flagged the reference
-
-    def to_dict(self) -> dict:
-        return {
-            "pass": self.pass_no,
-            "reference": self.ref.raw_text,
-            "origin": [self.ref.origin_page, self.ref.origin_line],
-            "ref_type": self.ref_type,
-            "status": self.status,
-            "method": self.method,
-            "target": self.target,
-            "sub_selector": self.sub_selector,
-            "target_pages": self.target_pages,
-            "reason": self.reason,
-            "passages": [[p.page, p.line_start, p.line_end] for p in self.passages],
-        }
 
 
 def _found(ref, method, ref_type, target, sub, passages, reason) -> Resolution:
@@ -79,21 +49,15 @@ def _found(ref, method, ref_type, target, sub, passages, reason) -> Resolution:
 def classify(raw_text: str, fallback_type: str = "unknown") -> list[tuple[str, str | None, str | None]]:
     """Every (ref_type, target, sub_selector) reading of ``raw_text``, best first.
 
-    Uses the parser's reference patterns; a raw text such as "Figure 10 to
-    paragraph (i)" yields both the figure and the paragraph, so resolution can
-    fall back from one to the other.
+    Uses the reference grammar; a raw text such as "Figure 10 to paragraph (i)" yields both
+    the figure and the paragraph, so resolution can fall back from one to the other.
     """
-    from docintel.parsing import crossrefs
-
     readings: list[tuple[str, str | None, str | None]] = []
-    classify_fn = getattr(crossrefs, "classify_reference", None)
-    if classify_fn is not None:
-        got = classify_fn(raw_text)
-        if got and got[0] not in (None, "unknown"):
-            readings.append(tuple(got))
-    rows = crossrefs.extract_references(pd.DataFrame([{"page": 1, "line": 1, "text": raw_text}]), doc_id="")
-    for r in rows.itertuples():
-        reading = (r.ref_type, _str_or_none(r.ref_target), _str_or_none(r.sub_selector))
+    got = refscan.classify(raw_text)
+    if got and got[0] not in (None, "unknown"):
+        readings.append(tuple(got))
+    for ref_type, target, sub in refscan.readings(raw_text):
+        reading = (ref_type, _str_or_none(target), _str_or_none(sub))
         if reading not in readings:
             readings.append(reading)
     if not readings:
@@ -304,12 +268,13 @@ def _resolve_with_llm(tables: DocTables, ref: PendingReference, backend, ctx) ->
         note=note,
         retrieved_via="reference",
     )
+    method = "offline_rules" if backend.kind == "rules" else "llm"
     return _found(
         ref,
-        "llm",
+        method,
         "section",
         str(toc_id),
         None,
         passages,
-        f"{getattr(backend, 'name', 'llm')} chose section {toc_id}",
+        f"{backend.name} chose section {toc_id}",
     )

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from docintel.generation.validator import generate_checked
 from docintel.schema.answer import ReferenceAwareAnswer
 
 pytestmark = pytest.mark.llm
@@ -139,7 +140,7 @@ def test_local_backend_resolves_a_relative_reference_with_the_model(gguf, nist_p
     backend = LocalBackend(model_path=gguf, n_ctx=4096, max_tokens=200, timeout=600)
     res = resolve_pending(ref, tables, question=parse_question("What is the random value?"), backend=backend)
 
-    info = backend.last_call_info
+    info = backend.history[-1].as_dict()
     assert info["call"] == "resolve_reference" and info["raw_outputs"], "the model was asked"
     assert res.status in ("resolved", "unresolved")
     if res.status == "resolved":  # bounded output: the answer can only be a real toc_id
@@ -161,11 +162,16 @@ def test_local_backend_timeout_is_a_clear_error(gguf):
     backend = LocalBackend(model_path=gguf, n_ctx=2048, max_tokens=300, timeout=0.05, max_retries=0)
     question = ParsedQuestion(text="What is hashed?")
     with pytest.raises(LLMTimeoutError, match="did not finish within"):
-        backend.generate(question, [passage], pass_no=1, instructions=[])
+        answer_of(backend, question, [passage], pass_no=1, instructions=[])
     backend.timeout = 600  # the aborted decode left the model usable
     try:
-        answer = backend.generate(question, [passage], pass_no=1, instructions=[])
+        answer = answer_of(backend, question, [passage], pass_no=1, instructions=[])
     except LLMOutputError as exc:  # a 135M model may still fail validation: that is a clean error too
         assert exc.raw_outputs
     else:
-        assert isinstance(answer, ReferenceAwareAnswer) and backend.last_call_info["attempts"] >= 1
+        assert isinstance(answer, ReferenceAwareAnswer) and backend.history[-1].attempts >= 1
+
+
+def answer_of(backend, question, passages, **kw):
+    """The answer as the loop sees it: generated, then validated once."""
+    return generate_checked(backend, question, passages, **kw).answer

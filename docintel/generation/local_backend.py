@@ -27,8 +27,8 @@ from docintel.errors import LLMError, MissingDependencyError, UsageError
 from docintel.generation import prompts
 from docintel.generation.errors import LLMTimeoutError
 from docintel.generation.openai_backend import OpenAIBackend, _version
-from docintel.schema.answer import ReferenceAwareAnswer
 from docintel.schema.evidence import ParsedQuestion, Passage
+from docintel.schema.loop import Generation
 from docintel.settings import env, pick
 
 INSTALL_HINT = "pip install 'docintel[local]'"
@@ -239,7 +239,7 @@ class LocalBackend(OpenAIBackend):
 
     def generate(
         self, question: ParsedQuestion, passages: list[Passage], *, pass_no: int, instructions: list[str]
-    ) -> ReferenceAwareAnswer:
+    ) -> Generation:
         """As :meth:`OpenAIBackend.generate`, with evidence cut to :meth:`prompt_window`."""
         self.context_window = self.prompt_window()
         return super().generate(question, passages, pass_no=pass_no, instructions=instructions)
