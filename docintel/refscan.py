@@ -97,26 +97,23 @@ def scan_lines(ordered: Sequence[_Line], only: list[int] | None = None) -> list[
     return out
 
 
-def classify(raw_text: str) -> tuple[str, str | None, str | None]:
-    """(ref_type, target, sub_selector) of one reference written alone (memoized per ask)."""
-    cache = (_MEMO.get() or {}).get("classify")
-    if cache is None:
-        return refpatterns.classify_reference(raw_text)
-    if raw_text not in cache:
-        cache[raw_text] = refpatterns.classify_reference(raw_text)
-    return cache[raw_text]
-
-
 def readings(raw_text: str) -> list[tuple[str, str | None, str | None]]:
-    """Every (ref_type, target, sub_selector) the grammar reads in ``raw_text``, in order."""
-    return [
-        (r.ref_type, r.target or None, r.sub_selector or None)
-        for r in references_in([_Text(0, 0, raw_text)])  # page 0: never an evidence line
+    """Every (ref_type, target, sub_selector) the grammar reads in ``raw_text`` (a reference
+    written alone, e.g. 'Table 3 row (E)'), in order; memoized per ask."""
+    cache = (_MEMO.get() or {}).get("classify")
+    if cache is not None and raw_text in cache:
+        return cache[raw_text]
+    found = [
+        (r["ref_type"], r["ref_target"] or None, r["sub_selector"] or None)
+        for r in refpatterns.find_references(raw_text or "")
     ]
+    if cache is not None:
+        cache[raw_text] = found
+    return found
 
 
-@dataclass(frozen=True)
-class _Text:
-    page: int
-    line: int
-    text: str
+def classify(raw_text: str) -> tuple[str, str | None, str | None]:
+    """(ref_type, target, sub_selector) of one reference written alone: its first reading
+    (as ``refpatterns.classify_reference``), ``("unknown", None, None)`` when there is none."""
+    found = readings(raw_text)
+    return found[0] if found else ("unknown", None, None)
