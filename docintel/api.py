@@ -24,7 +24,7 @@ from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion
 from docintel.schema.result import AskResult
 from docintel.schema.trace import Trace
-from docintel.settings import artifacts_dir, env
+from docintel.settings import DEFAULTS, artifacts_dir, env
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +32,9 @@ log = logging.getLogger(__name__)
 def parse(
     path: str | Path,
     *,
-    layout: str = "auto",
-    ocr: str = "auto",
-    parser: str = "pymupdf",
+    layout: str = DEFAULTS.layout,
+    ocr: str = DEFAULTS.ocr,
+    parser: str = DEFAULTS.parser,
     docling_json: str | Path | None = None,
     password: str | None = None,
     eager_refs: bool = False,
@@ -93,12 +93,12 @@ def ask(
     question: str | ParsedQuestion,
     *,
     backend: str | LLMBackend | None = None,
-    max_loops: int = 1,
+    max_loops: int = DEFAULTS.max_loops,
     top_k: int | None = None,
     trace_path: str | Path | None = None,
     write_trace: bool = True,
     backend_options: dict | None = None,
-    fallback: str = "none",
+    fallback: str = DEFAULTS.fallback,
     tables: DocTables | None = None,
     **parse_options,
 ) -> AskResult:

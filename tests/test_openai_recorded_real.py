@@ -16,7 +16,7 @@ from docintel.schema.evidence import ParsedQuestion, Passage
 
 openai = pytest.importorskip("openai")
 pytest.importorskip("instructor")
-from docintel.generation.openai_backend import OpenAIBackend  # noqa: E402
+from docintel.generation.backends.openai_backend import OpenAIBackend  # noqa: E402
 
 httpx = importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.split(".")[0])
 RECORDINGS = Path(__file__).parent / "recordings"

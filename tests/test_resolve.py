@@ -8,7 +8,7 @@ from docintel.api import parse
 from docintel.decide import decide_next_pass
 from docintel.generation.base import get_backend
 from docintel.questions import parse_question
-from docintel.resolve import resolve_pending
+from docintel.retrieval.resolve import resolve_pending
 from docintel.schema.answer import PendingReference, ReferenceAwareAnswer
 
 from .conftest import REPO

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from docintel import refscan
 from docintel.generation.text import nfkc, normalize
 from docintel.schema.evidence import EvidenceLine, Passage
-from docintel.schema.kinds import REF_TYPES, UNSCANNED_ROLES
+from docintel.schema.kinds import HEADING_ROLES, PULLED_VIA, REF_TYPES, UNSCANNED_ROLES
 
 log = logging.getLogger(__name__)
 
@@ -167,11 +167,7 @@ def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:
     rx = re.compile(pat)
     for ln in lines:
         text = nfkc(ln.text)
-        if (
-            ref.ref_type in ("section", "definition")
-            and ln.role not in ("heading", "title")
-            and len(text) > 90
-        ):
+        if ref.ref_type in ("section", "definition") and ln.role not in HEADING_ROLES and len(text) > 90:
             continue
         if rx.search(text):
             return True
@@ -183,7 +179,7 @@ def target_in_evidence(ref: DetectedRef, passages: Sequence[Passage]) -> bool:
     or the evidence already contains its target (caption, heading, bibliography entry, page)."""
     key = ("external", normalize(ref.target)) if ref.external else (ref.ref_type, normalize(ref.target))
     for p in passages:
-        if p.retrieved_via in ("reference", "definition"):
+        if p.retrieved_via in PULLED_VIA:
             if p.referenced_from and tuple(p.referenced_from) == (ref.page, ref.line):
                 return True
             if p.reference_text and (

@@ -33,19 +33,19 @@ def _offline(**options) -> LLMBackend:
 
 
 def _openai(**options) -> LLMBackend:
-    from docintel.generation.openai_backend import OpenAIBackend
+    from docintel.generation.backends.openai_backend import OpenAIBackend
 
     return OpenAIBackend(**options)
 
 
 def _local(**options) -> LLMBackend:
-    from docintel.generation.local_backend import LocalBackend
+    from docintel.generation.backends.local_backend import LocalBackend
 
     return LocalBackend(**options)
 
 
 def _fake(**options) -> LLMBackend:
-    from docintel.generation.fakes import FakeBackend
+    from docintel.generation.backends.fakes import FakeBackend
 
     return FakeBackend(**options)
 
@@ -75,7 +75,7 @@ def build_backend(name: str | None = None, *, fallback: str = "none", **options)
         raise UsageError(f"unknown fallback {fallback!r}; known: none, offline")
     backend = get_backend(name, **({} if name in MODEL_FREE else options))
     if fallback == "offline" and name != "offline":
-        from docintel.generation.fallback import FallbackBackend
+        from docintel.generation.backends.fallback import FallbackBackend
 
         backend = FallbackBackend(backend, get_backend("offline"))
     return backend

@@ -16,6 +16,7 @@ from docintel.generation.safety import merge_detected_references
 from docintel.generation.text import join_lines, normalize
 from docintel.schema.answer import Citation, ReferenceAwareAnswer
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+from docintel.schema.kinds import PULLED_VIA
 from docintel.schema.loop import CallInfo, Generation
 
 _MAX_SPAN = 12  # a snapped quote may cover at most this many consecutive lines
@@ -104,7 +105,7 @@ def _provenance(cit: Citation, ev: _Evidence, i: int, problems: list[str]) -> Ci
     if cit.retrieved_via != p.retrieved_via:
         problems.append(f"citation {i}: retrieved_via {cit.retrieved_via!r} corrected to {p.retrieved_via!r}")
         update["retrieved_via"] = p.retrieved_via
-    if p.retrieved_via in ("reference", "definition"):
+    if p.retrieved_via in PULLED_VIA:
         update["referenced_from"] = p.referenced_from
         update["reference_text"] = p.reference_text
     return cit.model_copy(update=update) if update else cit

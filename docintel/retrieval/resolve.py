@@ -14,7 +14,8 @@ import re
 import pandas as pd
 
 from docintel import refscan
-from docintel.regions import (
+from docintel.retrieval.lookup import appendix_sections, find_objects, find_page, find_sections
+from docintel.retrieval.targets import (
     object_passages,
     page_passages,
     section_passages,
@@ -67,56 +68,6 @@ def classify(raw_text: str, fallback_type: str = "unknown") -> list[tuple[str, s
 
 def _str_or_none(value) -> str | None:
     return value if isinstance(value, str) and value else None
-
-
-def _norm_id(value: str | None) -> str:
-    return re.sub(r"[\s.:]+$", "", str(value or "")).strip().lower()
-
-
-def _find_sections(tables: DocTables, target: str | None) -> pd.DataFrame:
-    toc = tables.toc_df
-    if toc.empty or not target:
-        return toc.iloc[0:0]
-    key = _norm_id(target)
-    ids = toc["toc_id"].map(_norm_id)
-    nums = toc["number"].map(_norm_id)
-    hit = toc[(ids == key) | (nums == key)]
-    if hit.empty and not key.startswith("("):
-        hit = toc[(ids == f"({key})") | (nums == f"({key})")]
-    if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
-        # a section named, not numbered ("see the Flightcrew Training section")
-        titles = toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower())
-        name = re.sub(r"\W+", " ", key).strip()
-        hit = toc[titles == name]
-        if hit.empty:
-            hit = toc[titles.str.startswith(name)]
-    return hit
-
-
-def _find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.DataFrame:
-    reg = tables.object_registry
-    if reg.empty:
-        return reg
-    types = {"appendix": ("appendix", "annex"), "annex": ("annex", "appendix")}.get(ref_type, (ref_type,))
-    cand = reg[reg["object_type"].isin(types)]
-    if target:
-        cand = cand[cand["object_id"].map(_norm_id) == _norm_id(target)]
-    return cand
-
-
-def _appendix_sections(tables: DocTables) -> pd.DataFrame:
-    """Sections that are appendices: titled so, or top-level sections after the references."""
-    toc = tables.toc_df
-    if toc.empty:
-        return toc
-    titled = toc[toc["title"].str.contains(r"^\s*(?:appendix|annex)\b", case=False, regex=True, na=False)]
-    if not titled.empty:
-        return titled
-    refs = toc[toc["title"].str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False, na=False)]
-    if refs.empty:
-        return toc.iloc[0:0]
-    after = toc[(toc.index > refs.index[-1]) & (toc["level"] <= int(refs.iloc[-1]["level"]))]
-    return after
 
 
 def _paragraph_range(raw_text: str) -> list[str]:
@@ -185,7 +136,7 @@ def _resolve_one(
 
     if ref_type in ("section", "clause", "definition"):
         ids = _paragraph_range(ref.raw_text) or [target]
-        secs = pd.concat([_find_sections(tables, t) for t in ids if t]) if any(ids) else None
+        secs = pd.concat([find_sections(tables, t) for t in ids if t]) if any(ids) else None
         if secs is None or secs.empty:
             return None
         passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
@@ -193,14 +144,14 @@ def _resolve_one(
         return _found(ref, "toc_df", ref_type, target, sub, passages, f"toc_df: {len(secs)} section(s)")
 
     if ref_type in OBJECT_REF_TYPES:
-        objs = _find_objects(tables, ref_type, target)
+        objs = find_objects(tables, ref_type, target)
         if not objs.empty:
             obj = objs.iloc[0]
             passages = object_passages(tables, obj, q, sub_selector=sub, max_lines=max_lines, **common)
             why = f"object_registry: {obj['label']} on page {obj['page']}"
             return _found(ref, "object_registry", ref_type, obj["object_key"], sub, passages, why)
         if ref_type in ("appendix", "annex"):
-            secs = _appendix_sections(tables)
+            secs = appendix_sections(tables)
             if target:
                 secs = secs[
                     secs["title"].str.contains(rf"\b{re.escape(str(target))}\b", case=False, na=False)
@@ -212,15 +163,9 @@ def _resolve_one(
         return None
 
     if ref_type == "page" and target:
-        pdf_ = tables.page_df
-        hit = pdf_[pdf_["printed_label"].astype(str) == str(target)]
-        method = "page_label"
-        if hit.empty and str(target).isdigit() and 1 <= int(target) <= len(pdf_):
-            hit = pdf_[pdf_["page"] == int(target)]
-            method = "physical_page"
-        if hit.empty:
+        page, method = find_page(tables, str(target))
+        if page is None:
             return None
-        page = int(hit.iloc[0]["page"])
         passages = page_passages(tables, page, q, max_lines=max_lines, **common)
         return _found(
             ref, method, "page", str(target), None, passages, f"printed page {target} is physical page {page}"
@@ -254,7 +199,7 @@ def _resolve_with_llm(tables: DocTables, ref: PendingReference, backend, ctx) ->
         return Resolution(ref, "unresolved", "llm", "section", reason=f"LLM resolver failed: {exc}"[:300])
     if not toc_id:
         return None
-    secs = _find_sections(tables, toc_id)
+    secs = find_sections(tables, toc_id)
     if secs.empty:
         return None
     note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from docintel import __version__
 from docintel.generation import refdetect
-from docintel.generation.scoring import Window, pick_windows, question_terms, score_lines
-from docintel.generation.tablerows import is_table_passage, view_table
+from docintel.generation.offline.scoring import Window, pick_windows, question_terms, score_lines
+from docintel.generation.offline.tablerows import is_table_passage, view_table
 from docintel.generation.text import clip, content_stems, join_lines, normalize
 from docintel.schema.answer import Citation, ExternalReference, PendingReference, ReferenceAwareAnswer
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage

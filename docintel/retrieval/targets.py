@@ -11,9 +11,8 @@ import pandas as pd
 
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+from docintel.schema.kinds import HEADING_ROLES, NON_EVIDENCE_ROLES
 
-#: Roles that are never evidence: page furniture and the words inside figures.
-NON_EVIDENCE_ROLES = ("header", "footer", "page_number", "figure_text")
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
 
@@ -115,7 +114,7 @@ def _heading_rows(part: pd.DataFrame) -> int:
     """How many leading lines of a section are its (possibly wrapped) heading."""
     n = 0
     for role in part["role"].tolist():
-        if role not in ("heading", "title"):
+        if role not in HEADING_ROLES:
             break
         n += 1
     return max(n, 1)
