@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from docintel.errors import LLMOutputError
+from docintel.errors import LLMError, LLMOutputError
 from docintel.generation.protocol import LLMBackend
 from docintel.generation.validator import check_generation
 from docintel.refscan import memo, references_in
 from docintel.retrieval import best_passage, count_tokens, retrieve, suggested_top_k
 from docintel.retrieval.lookup import listed_object_type
 from docintel.retrieval.rank import query_terms
-from docintel.retrieval.resolve import resolve_pending
+from docintel.retrieval.resolve import model_brief, model_may_help, resolve_in_tables, section_resolution
 from docintel.retrieval.targets import caption_passages, extend_to_sentence_end
 from docintel.schema.answer import (
     ExternalReference,
@@ -67,6 +67,36 @@ def _evidence_keys(passages: list[Passage]) -> set[tuple[int, int]]:
 
 def _ref_key(ref: PendingReference) -> tuple:
     return (ref.raw_text.strip().lower(), ref.origin_page, ref.origin_line)
+
+
+def resolve_pending(
+    ref: PendingReference,
+    tables: DocTables,
+    *,
+    question: ParsedQuestion,
+    backend: LLMBackend | None = None,
+    max_lines: int = 40,
+) -> Resolution:
+    """Resolve one pending reference: the tables first (deterministic), then, for a relative or
+    unnumbered section reference, the backend's pick among the toc's sections."""
+    res = resolve_in_tables(ref, tables, question=question, max_lines=max_lines)
+    if backend is None or not model_may_help(res):
+        return res
+    brief = model_brief(tables, ref)
+    if brief is None:
+        return res
+    try:
+        toc_id = backend.resolve_reference(ref.raw_text, *brief)
+    except LLMError as exc:  # a failed resolver call leaves the reference unresolved, not the ask failed
+        return Resolution(ref, "unresolved", "llm", "section", reason=f"LLM resolver failed: {exc}"[:300])
+    if not toc_id:
+        return res
+    method = "offline_rules" if backend.kind == "rules" else "llm"
+    picked = section_resolution(
+        tables, ref, str(toc_id), question=question, max_lines=max_lines, method=method,
+        reason=f"{backend.name} chose section {toc_id}",
+    )  # fmt: skip
+    return picked or res
 
 
 @dataclass

@@ -127,9 +127,9 @@ def test_ask_cli_against_llama_server_runs_both_passes(server, nist_pdf, tmp_pat
 
 def test_local_backend_resolves_a_relative_reference_with_the_model(gguf, nist_pdf, tmp_path):
     from docintel.api import parse
+    from docintel.decide import resolve_pending
     from docintel.generation.backends.local_backend import LocalBackend
     from docintel.questions import parse_question
-    from docintel.retrieval.resolve import resolve_pending
     from docintel.schema.answer import PendingReference
 
     tables = parse(nist_pdf, out_dir=tmp_path / "art")

@@ -304,7 +304,7 @@ def test_offline_rule_pick_is_not_recorded_as_an_llm_pick(run):
     a1 = answer(completeness="references_unresolved",
                 pending_references=[pending("the previous section", 2, "section", page=2)])  # fmt: skip
     tables = _tables()
-    from docintel.retrieval.resolve import resolve_pending
+    from docintel.decide import resolve_pending
 
     ref = a1.pending_references[0]
     fake = FakeBackend(resolutions={"the previous section": "1"})

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from docintel.api import parse
-from docintel.decide import decide_next_pass
+from docintel.decide import decide_next_pass, resolve_pending
 from docintel.generation.base import get_backend
 from docintel.questions import parse_question
-from docintel.retrieval.resolve import resolve_pending
 from docintel.schema.answer import PendingReference, ReferenceAwareAnswer
 
 from .conftest import REPO

@@ -1,10 +1,12 @@
-"""Pending reference -> target region: deterministic first, then the LLM, externals flagged.
+"""Pending reference -> target region, from the tables alone; externals flagged.
 
-``resolve_pending`` turns one :class:`PendingReference` into a :class:`Resolution`
+``resolve_in_tables`` turns one :class:`PendingReference` into a :class:`Resolution`
 that names the target (a toc section, a registry object, a printed page, a
 bibliography entry) and carries the :class:`Passage` objects pass 2 adds,
 narrowed by the reference's sub-selector (``row (E)`` of Table 3 keeps the
-table's header so the numbers keep their meaning).
+table's header so the numbers keep their meaning). When the tables cannot tell ("the
+previous section"), ``model_brief`` / ``section_resolution`` are what the composer
+(``decide.resolve_pending``) gives a backend and makes of its pick: this brick never calls one.
 """
 
 from __future__ import annotations
@@ -82,15 +84,16 @@ def _paragraph_range(raw_text: str) -> list[str]:
     return [f"({a})", f"({b})"]
 
 
-def resolve_pending(
+def resolve_in_tables(
     ref: PendingReference,
     tables: DocTables,
     *,
     question: ParsedQuestion,
-    backend=None,
     max_lines: int = 40,
 ) -> Resolution:
-    """Resolve one pending reference against the tables (then the LLM, if any)."""
+    """Resolve one pending reference against the tables alone (deterministic): a condition is
+    stated, an external document named, a section / object / page found, or unresolved with
+    the reason. ``decide.resolve_pending`` may then ask a model (:func:`model_may_help`)."""
     if ref.ref_type == "condition":
         return Resolution(
             ref,
@@ -115,14 +118,18 @@ def resolve_pending(
         if res is not None:
             return res
     ref_type = readings[0][0]
-    if backend is not None and (_RELATIVE.search(ref.raw_text) or ref_type in ("section", "unknown")):
-        res = _resolve_with_llm(tables, ref, backend, ctx)
-        if res is not None:
-            return res
     why = "no matching section, object or page in this document"
     if readings[0][1] is None and ref_type not in ("appendix", "annex"):
         why = "the reference names no number the tables can match"
     return Resolution(ref, "unresolved", "none", ref_type, target=readings[0][1], reason=why)
+
+
+def model_may_help(res: Resolution) -> bool:
+    """Whether a model may find what the tables did not: a relative phrasing ("the previous
+    section") or a section-like reference without a number the tables match."""
+    return res.status == "unresolved" and bool(
+        _RELATIVE.search(res.ref.raw_text) or res.ref_type in ("section", "unknown")
+    )
 
 
 def _resolve_one(
@@ -173,8 +180,10 @@ def _resolve_one(
     return None
 
 
-def _resolve_with_llm(tables: DocTables, ref: PendingReference, backend, ctx) -> Resolution | None:
-    """Ask the model which section an ambiguous phrasing points at (origin context + toc)."""
+def model_brief(tables: DocTables, ref: PendingReference) -> tuple[str, list[dict]] | None:
+    """What a model needs to pick the section a reference points at: the lines around the
+    reference, and the toc (the section the reference is written in has ``contains_origin``:
+    "the previous section" is relative to it). None when the document has no toc."""
     lines = tables.line_df
     near = lines[
         (lines["page"] == ref.origin_page) & (lines["line"].between(ref.origin_line - 3, ref.origin_line + 3))
@@ -184,42 +193,33 @@ def _resolve_with_llm(tables: DocTables, ref: PendingReference, backend, ctx) ->
     sections = toc[["toc_id", "title", "level", "parent_id", "page_start", "line_start"]].to_dict("records")
     if not sections:
         return None
-    # Tell the model which section the reference is written in: "the previous section" is
-    # relative to it. The deepest section whose start is at or before the origin holds it.
+    # The deepest section whose start is at or before the origin holds the reference.
     key = ref.origin_page * 10**6 + ref.origin_line
     starts = (toc["page_start"].fillna(0) * 10**6 + toc["line_start"].fillna(0)).tolist()
     before = [i for i, st in enumerate(starts) if st <= key]
     if before:
         sections[before[-1]]["contains_origin"] = True
-    from docintel.errors import LLMError
+    return context, sections
 
-    try:
-        toc_id = backend.resolve_reference(ref.raw_text, context, sections)
-    except LLMError as exc:  # a failed resolver call leaves the reference unresolved, not the ask failed
-        return Resolution(ref, "unresolved", "llm", "section", reason=f"LLM resolver failed: {exc}"[:300])
-    if not toc_id:
-        return None
+
+def section_resolution(
+    tables: DocTables,
+    ref: PendingReference,
+    toc_id: str,
+    *,
+    question: ParsedQuestion,
+    max_lines: int,
+    method: str,
+    reason: str,
+) -> Resolution | None:
+    """The section ``toc_id`` (picked by a model or a rule) as the target of ``ref``, with its
+    best lines; None when the toc has no such section."""
     secs = find_sections(tables, toc_id)
     if secs.empty:
         return None
     note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
     passages = section_passages(
-        tables,
-        secs,
-        ctx["question"],
-        sub_selector=None,
-        max_lines=ctx["max_lines"],
-        ref=ref,
-        note=note,
+        tables, secs, question, sub_selector=None, max_lines=max_lines, ref=ref, note=note,
         retrieved_via="reference",
-    )
-    method = "offline_rules" if backend.kind == "rules" else "llm"
-    return _found(
-        ref,
-        method,
-        "section",
-        str(toc_id),
-        None,
-        passages,
-        f"{backend.name} chose section {toc_id}",
-    )
+    )  # fmt: skip
+    return _found(ref, method, "section", str(toc_id), None, passages, reason)
