@@ -16,10 +16,8 @@ from docintel.generation.protocol import LLMBackend
 from docintel.generation.validator import check_generation
 from docintel.refscan import memo, references_in
 from docintel.retrieval import best_passage, count_tokens, retrieve, suggested_top_k
-from docintel.retrieval.lookup import listed_object_type
-from docintel.retrieval.rank import query_terms
 from docintel.retrieval.resolve import model_brief, model_may_help, resolve_in_tables, section_resolution
-from docintel.retrieval.targets import caption_passages, extend_to_sentence_end
+from docintel.retrieval.targets import extend_to_sentence_end, listed_object_passages, unread_pages_warning
 from docintel.schema.answer import (
     ExternalReference,
     PendingReference,
@@ -289,7 +287,7 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None) -> AskResult:
             break
         passages = passages + added
     answer = _finish(loop, answer)
-    loop.warnings.extend(_unread_pages(tables))
+    loop.warnings.extend(unread_pages_warning(tables))
     return AskResult(
         question=q.text,
         doc_id=tables.doc_id,
@@ -344,32 +342,12 @@ def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
     return answer
 
 
-def _unread_pages(tables: DocTables) -> list[str]:
-    """Say so when pages could not be read: an empty page is not a page without the answer."""
-    pdf_ = tables.page_df
-    unread = pdf_[pdf_["image_only"].fillna(False).astype(bool) & (pdf_["n_lines"] == 0)]
-    if not len(unread):
-        return []
-    pages = ", ".join(str(int(p)) for p in unread["page"].head(20))
-    return [
-        f"{len(unread)} page(s) have no text layer and no text could be read on them (pages {pages});"
-        " image-only pages are OCR'd only where Tesseract is installed"
-        " (apt-get install tesseract-ocr tesseract-ocr-eng)"
-    ]
-
-
 def _listed_objects(tables: DocTables, q: ParsedQuestion, trace: Trace) -> list[Passage]:
-    """A listing question about a registered object type ("how many tables...") is answered
-    from the registry: every such object's caption, not the best-matching page."""
-    if q.shape != "list":
-        return []
-    otype = listed_object_type(query_terms(q))
-    reg = tables.object_registry
-    objs = reg[reg["object_type"] == otype] if otype else reg.iloc[0:0]
-    if objs.empty:
-        return []
-    trace.event("list_path", object_type=otype, objects=objs["object_key"].tolist())
-    return caption_passages(tables, objs, note=f"every {otype} in object_registry ({len(objs)})")
+    """A listing question about a registered object type is answered from the registry."""
+    otype, keys, passages = listed_object_passages(tables, q)
+    if passages:
+        trace.event("list_path", object_type=otype, objects=keys)
+    return passages
 
 
 def _same_page_targets(loop: _Loop, passages: list[Passage]) -> list[Passage]:

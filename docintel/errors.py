@@ -1,6 +1,6 @@
 """One base error; subclasses say whose fault it is.
 
-Only ``cli.py`` turns these into ``Error: ...`` and exit code 1.
+Only the ``cli`` package turns these into ``Error: ...`` and exit code 1.
 """
 
 from __future__ import annotations
