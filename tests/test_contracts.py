@@ -66,3 +66,18 @@ def test_ask_json_keeps_its_shape():
     assert r["origin"] == [2, 5] and r["passages"] == [[4, 1, 9]]
     # records still read like the dicts they were
     assert res.resolutions[0]["status"] == "resolved" and res.passes[0]["decision"] == "return_to_user"
+
+
+def test_trace_file_name_is_stable_across_runs():
+    import hashlib
+    import subprocess
+    import sys
+
+    from docintel.api import trace_file_name
+
+    digest = hashlib.sha256(b"What is MCAS?").hexdigest()[:8]
+    assert trace_file_name("What is MCAS?", 0) == f"19700101T000000-{digest}.json"
+    # another interpreter (another hash() salt) names it the same
+    code = "from docintel.api import trace_file_name; print(trace_file_name('What is MCAS?', 0))"
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert other.stdout.strip() == f"19700101T000000-{digest}.json"
