@@ -27,18 +27,19 @@ class Recorder:
     """Wraps a backend and keeps each generate call's report and duration."""
 
     def __init__(self, inner):
-        self.inner, self.name = inner, inner.name
+        self.inner, self.name, self.kind = inner, inner.name, inner.kind
         self.calls: list[dict] = []
 
     def generate(self, question, passages, *, pass_no, instructions):
         t0 = time.perf_counter()
+        info: dict = {}
         try:
-            return self.inner.generate(question, passages, pass_no=pass_no, instructions=instructions)
+            gen = self.inner.generate(question, passages, pass_no=pass_no, instructions=instructions)
+            info = gen.info.as_dict()
+            return gen
         finally:
-            info = dict(getattr(self.inner, "last_call_info", {}) or {})
             info["seconds"] = time.perf_counter() - t0
             self.calls.append(info)
-            self.last_call_info = info
 
     def resolve_reference(self, *args):
         return self.inner.resolve_reference(*args)
@@ -80,8 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from docintel.api import ask, parse
-    from docintel.generation.fallback import FallbackBackend
-    from docintel.generation.local_backend import LocalBackend
+    from docintel.generation.backends.fallback import FallbackBackend
+    from docintel.generation.backends.local_backend import LocalBackend
     from docintel.generation.offline import OfflineBackend
 
     local = LocalBackend(

@@ -1,19 +1,40 @@
-"""The public API: what the CLI and the notebooks call."""
+"""The public API: what the CLI and the notebooks call.
+
+Thin on purpose: ``ask`` loads the tables, builds the backend, calls the loop
+(:func:`docintel.decide.run_loop`, the one composer), persists what the loop learned
+(the references it followed, into ``cross_ref_df``) and writes the trace.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import time
 from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from docintel.decide import run_loop
+from docintel.errors import UsageError
+from docintel.generation.protocol import LLMBackend
+from docintel.generation.registry import build_backend
+from docintel.generation.registry import default_backend_name as configured_backend
+from docintel.questions import parse_question
 from docintel.schema.document import DocTables
+from docintel.schema.evidence import ParsedQuestion
+from docintel.schema.result import AskResult
+from docintel.schema.trace import Trace
+from docintel.settings import DEFAULTS, artifacts_dir, env
+
+log = logging.getLogger(__name__)
 
 
 def parse(
     path: str | Path,
     *,
-    layout: str = "auto",
-    ocr: str = "auto",
-    parser: str = "pymupdf",
+    layout: str = DEFAULTS.layout,
+    ocr: str = DEFAULTS.ocr,
+    parser: str = DEFAULTS.parser,
     docling_json: str | Path | None = None,
     password: str | None = None,
     eager_refs: bool = False,
@@ -28,7 +49,6 @@ def parse(
     image-only pages with Tesseract when it is installed; ``"never"`` leaves them flagged and empty.
     """
     from docintel.parsing import parse_document
-    from docintel.settings import artifacts_dir
 
     return parse_document(
         path,
@@ -47,15 +67,10 @@ def parse(
 
 def default_backend_name() -> str:
     """``DOCINTEL_BACKEND`` if set, else ``openai`` when an endpoint is configured, else ``offline``."""
-    from docintel.generation.registry import default_backend_name as configured
-    from docintel.settings import env
-
-    return env("backend") or configured()
+    return env("backend") or configured_backend()
 
 
 def _versions() -> dict:
-    from importlib.metadata import PackageNotFoundError, version
-
     out = {}
     for pkg in ("docintel", "pymupdf", "pandas", "pyarrow", "pydantic", "rank-bm25"):
         try:
@@ -65,48 +80,73 @@ def _versions() -> dict:
     return out
 
 
+def trace_file_name(question: str, when: float | None = None) -> str:
+    """``<UTC time>-<first 8 hex of sha256(question)>.json``: the same question gets the same
+    suffix on every run (Python's ``hash()`` is salted per process)."""
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(when))
+    digest = hashlib.sha256(question.encode("utf-8")).hexdigest()[:8]
+    return f"{stamp}-{digest}.json"
+
+
 def ask(
     path: str | Path,
-    question: str,
+    question: str | ParsedQuestion,
     *,
-    backend: str | object | None = None,
-    max_loops: int = 1,
+    backend: str | LLMBackend | None = None,
+    max_loops: int = DEFAULTS.max_loops,
     top_k: int | None = None,
     trace_path: str | Path | None = None,
     write_trace: bool = True,
     backend_options: dict | None = None,
+    fallback: str = DEFAULTS.fallback,
     tables: DocTables | None = None,
     **parse_options,
-):
+) -> AskResult:
     """Answer ``question`` about the PDF at ``path``, following its cross-references.
 
     ``top_k`` pages go to pass 1 (default: 1, or one per relevant page for a
     listing question). ``backend`` is a name (``offline``, ``openai``, ``local``, ``fake``) or an
-    LLMBackend instance. Returns an :class:`~docintel.schema.answer.AskResult`;
-    a JSON trace is written to ``trace_path`` (default
-    ``<artifacts>/<doc_id>/traces/<time>.json``).
+    LLMBackend instance; ``fallback="offline"`` answers offline (labelled) when a model's output
+    never validates. Returns an :class:`~docintel.schema.result.AskResult`; a JSON trace is
+    written to ``trace_path`` (default ``<artifacts>/<doc_id>/traces/<time>-<hash>.json``).
+    The references the loop followed are appended to the cached ``cross_ref_df``.
     """
-    import time as _time
-
-    from docintel.decide import run_loop
-    from docintel.errors import UsageError
-    from docintel.generation.base import get_backend
-    from docintel.questions import parse_question
-    from docintel.schema.trace import Trace
-    from docintel.settings import artifacts_dir
-
     if max_loops < 0:
         raise UsageError("--max-loops must be 0 or more")
     if top_k is not None and top_k < 1:
         raise UsageError("--top-k must be 1 or more")
-    t0 = _time.perf_counter()
-    pq = parse_question(question)
+    t0 = time.perf_counter()
+    pq = question if isinstance(question, ParsedQuestion) else parse_question(question)
     if tables is None:
         tables = parse(path, **parse_options)
-    t_parse = _time.perf_counter() - t0
+    t_parse = time.perf_counter() - t0
     if isinstance(backend, str) or backend is None:
-        backend = get_backend(backend or default_backend_name(), **(backend_options or {}))
-    trace = Trace(
+        backend = build_backend(backend, fallback=fallback, **(backend_options or {}))
+    trace = _new_trace(pq.text, path, tables, backend, max_loops, top_k)
+    trace.data["timings"]["parse"] = round(t_parse, 6)
+    trace.record("parsed_question", pq.model_dump())
+    if write_trace and trace_path is None:
+        trace_path = (
+            artifacts_dir(parse_options.get("out_dir")) / tables.doc_id / "traces" / trace_file_name(pq.text)
+        )
+    try:
+        result = run_loop(tables, pq, backend=backend, trace=trace, max_loops=max_loops, top_k=top_k)
+    except Exception as exc:
+        # A failed ask still leaves its trace (the model's raw outputs are in it) for the audit.
+        trace.record("error", {"type": type(exc).__name__, "message": str(exc)})
+        if write_trace:
+            trace.write(trace_path)
+        raise
+    persist_learned_references(tables, result)
+    trace.data["timings"]["total"] = round(time.perf_counter() - t0, 6)
+    trace.record("final", result.to_json_dict())
+    if write_trace:
+        result.trace_path = str(trace.write(trace_path))
+    return result
+
+
+def _new_trace(question: str, path, tables: DocTables, backend: LLMBackend, max_loops, top_k) -> Trace:
+    return Trace(
         question=question,
         doc={
             "doc_id": tables.doc_id,
@@ -119,31 +159,37 @@ def ask(
         backend=backend.describe(),
         versions=_versions(),
     )
-    trace.data["timings"]["parse"] = round(t_parse, 6)
-    trace.record("parsed_question", pq.model_dump())
-    if write_trace and trace_path is None:
-        stamp = _time.strftime("%Y%m%dT%H%M%S")
-        root = artifacts_dir(parse_options.get("out_dir"))
-        trace_path = root / tables.doc_id / "traces" / f"{stamp}-{abs(hash(question)) % 10**8:08d}.json"
+
+
+def learned_cross_refs(tables: DocTables, result: AskResult) -> list[dict]:
+    """The ``cross_ref_df`` rows the loop learned: one per reference it followed
+    (source ``llm`` when a model picked the target, else ``regex``)."""
+    return [
+        {
+            "doc_id": tables.doc_id,
+            "origin_page": r.origin[0],
+            "origin_line": r.origin[1],
+            "anchor_text": r.reference,
+            "ref_type": r.ref_type,
+            "ref_target": r.target,
+            "sub_selector": r.sub_selector,
+            "target_page": r.target_pages[0] if r.target_pages else None,
+            "source": "llm" if r.method == "llm" else "regex",
+        }
+        for r in result.resolutions
+    ]
+
+
+def persist_learned_references(tables: DocTables, result: AskResult) -> None:
+    """Append what the loop learned to cross_ref_df, in memory and in the cache (so it grows)."""
+    rows = learned_cross_refs(tables, result)
+    if not rows:
+        return
+    import pandas as pd
+
+    from docintel.parsing import store
+
     try:
-        result = run_loop(tables, pq, backend=backend, trace=trace, max_loops=max_loops, top_k=top_k)
-    except Exception as exc:
-        # A failed ask still leaves its trace (the model's raw outputs are in it) for the audit.
-        trace.record("error", {"type": type(exc).__name__, "message": str(exc)})
-        if write_trace:
-            trace.write(trace_path)
-        raise
-    pdf_ = tables.page_df
-    unread = pdf_[pdf_["image_only"].fillna(False).astype(bool) & (pdf_["n_lines"] == 0)]
-    if len(unread):  # say so: an empty page is not the same as a page without the answer
-        pages = ", ".join(str(int(p)) for p in unread["page"].head(20))
-        result.warnings.append(
-            f"{len(unread)} page(s) have no text layer and no text could be read on them (pages {pages});"
-            " image-only pages are OCR'd only where Tesseract is installed"
-            " (apt-get install tesseract-ocr tesseract-ocr-eng)"
-        )
-    trace.data["timings"]["total"] = round(_time.perf_counter() - t0, 6)
-    trace.record("final", result.to_json_dict())
-    if write_trace:
-        result.trace_path = str(trace.write(trace_path))
-    return result
+        store.append_cross_refs(tables, pd.DataFrame(rows))
+    except OSError as exc:  # a read-only cache must not fail the answer
+        log.warning("could not append to cross_ref_df cache: %s", exc)

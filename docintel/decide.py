@@ -1,21 +1,24 @@
 """The orchestrator: the one module that composes the bricks.
 
-question -> retrieval (top-1) -> generation -> ``decide_next_pass`` -> resolve
-pending references -> re-retrieve target regions -> generation again, under a
-loop budget. The loop is triggered by typed fields of the answer, never by a
-confidence score.
+question -> retrieval (top-1) -> generation -> validation -> triage -> ``decide_next_pass`` ->
+resolve pending references -> re-retrieve target regions -> generation again, under a loop
+budget. The loop is triggered by typed fields of the answer, never by a confidence score.
+It reads the tables and never writes them: what it learned (the references it followed) is
+in the result, and the API persists it.
 """
 
 from __future__ import annotations
 
-import logging
-from typing import Literal
+from dataclasses import dataclass, field
 
-from docintel.errors import LLMOutputError
-from docintel.regions import evidence_lines, extend_to_sentence_end
-from docintel.resolve import Resolution, resolve_pending
+from docintel.errors import LLMError, LLMOutputError
+from docintel.generation.protocol import LLMBackend
+from docintel.generation.validator import check_generation
+from docintel.refscan import memo, references_in
+from docintel.retrieval import best_passage, count_tokens, retrieve, suggested_top_k
+from docintel.retrieval.resolve import model_brief, model_may_help, resolve_in_tables, section_resolution
+from docintel.retrieval.targets import extend_to_sentence_end, listed_object_passages, unread_pages_warning
 from docintel.schema.answer import (
-    AskResult,
     ExternalReference,
     PendingReference,
     ReferenceAwareAnswer,
@@ -23,11 +26,26 @@ from docintel.schema.answer import (
 )
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion, Passage
+from docintel.schema.kinds import OFF_PAGE_REF_TYPES
+from docintel.schema.loop import (
+    CallInfo,
+    Decision,
+    EvidenceRecord,
+    Instruction,
+    PassRecord,
+    Resolution,
+)
+from docintel.schema.result import AskResult
 from docintel.schema.trace import Trace
 
-log = logging.getLogger(__name__)
-
-Decision = Literal["return_to_user", "resolve_references", "give_up_partial"]
+#: A pending reference whose resolved target lines are at least this share already in the
+#: evidence is not worth a pass: the target (Table 1 on the page given) is there. 0.6 keeps a
+#: target whose heading and most lines were retrieved and still follows one that only grazes
+#: the window (a section whose first line closes the page).
+ALREADY_IN_EVIDENCE = 0.6
+#: Why a loop that found nothing to add gives up partial, as the user reads it.
+NOTHING_ADDED = "no reference target could be retrieved; answer kept from the previous pass"
+BUDGET_EXHAUSTED = "loop budget exhausted"
 
 
 def decide_next_pass(answer: ReferenceAwareAnswer, loop_count: int, max_loops: int = 1) -> Decision:
@@ -41,12 +59,6 @@ def decide_next_pass(answer: ReferenceAwareAnswer, loop_count: int, max_loops: i
     return "return_to_user"
 
 
-def _tokens(text: str) -> int:
-    from docintel.retrieval import count_tokens
-
-    return count_tokens(text)
-
-
 def _evidence_keys(passages: list[Passage]) -> set[tuple[int, int]]:
     return {(ln.page, ln.line) for p in passages for ln in p.lines}
 
@@ -55,13 +67,50 @@ def _ref_key(ref: PendingReference) -> tuple:
     return (ref.raw_text.strip().lower(), ref.origin_page, ref.origin_line)
 
 
-class _Loop:
-    """State of one ask: evidence so far, resolutions (cached per reference), the trace."""
+def resolve_pending(
+    ref: PendingReference,
+    tables: DocTables,
+    *,
+    question: ParsedQuestion,
+    backend: LLMBackend | None = None,
+    max_lines: int = 40,
+) -> Resolution:
+    """Resolve one pending reference: the tables first (deterministic), then, for a relative or
+    unnumbered section reference, the backend's pick among the toc's sections."""
+    res = resolve_in_tables(ref, tables, question=question, max_lines=max_lines)
+    if backend is None or not model_may_help(res):
+        return res
+    brief = model_brief(tables, ref)
+    if brief is None:
+        return res
+    try:
+        toc_id = backend.resolve_reference(ref.raw_text, *brief)
+    except LLMError as exc:  # a failed resolver call leaves the reference unresolved, not the ask failed
+        return Resolution(ref, "unresolved", "llm", "section", reason=f"LLM resolver failed: {exc}"[:300])
+    if not toc_id:
+        return res
+    method = "offline_rules" if backend.kind == "rules" else "llm"
+    picked = section_resolution(
+        tables, ref, str(toc_id), question=question, max_lines=max_lines, method=method,
+        reason=f"{backend.name} chose section {toc_id}",
+    )  # fmt: skip
+    return picked or res
 
-    def __init__(self, tables: DocTables, q: ParsedQuestion, backend, trace: Trace, max_lines: int):
-        self.tables, self.q, self.backend, self.trace = tables, q, backend, trace
-        self.max_lines = max_lines
-        self.resolutions: dict[tuple, Resolution] = {}
+
+@dataclass
+class _Loop:
+    """State of one ask: the evidence so far, resolutions (cached per reference), the trace."""
+
+    tables: DocTables
+    q: ParsedQuestion
+    backend: LLMBackend
+    trace: Trace
+    max_lines: int
+    resolutions: dict[tuple, Resolution] = field(default_factory=dict)
+    instructions: list[Instruction] = field(default_factory=list)
+    passes: list[PassRecord] = field(default_factory=list)
+    unresolved: list[UnresolvedReference] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     def resolve(self, ref: PendingReference, *, allow_llm: bool) -> Resolution:
         key = _ref_key(ref)
@@ -92,18 +141,22 @@ class _Loop:
         for ref in answer.pending_references:
             res = self.resolve(ref, allow_llm=False)
             if res.status == "external":
-                if (res.target or ref.raw_text).lower() not in named:
+                name = res.target or ref.raw_text
+                if name.lower() not in named:
                     externals.append(
                         ExternalReference(
-                            name=(res.target or ref.raw_text)[:200],
-                            origin_page=ref.origin_page,
-                            origin_line=ref.origin_line,
+                            name=name[:200], origin_page=ref.origin_page, origin_line=ref.origin_line
                         )
                     )
+                    named.add(name.lower())
                 self.trace.event("triage", reference=ref.raw_text, verdict="external")
                 continue
             target = _evidence_keys(res.passages)
-            if res.status == "resolved" and target and len(target & have) >= 0.6 * len(target):
+            if (
+                res.status == "resolved"
+                and target
+                and len(target & have) >= ALREADY_IN_EVIDENCE * len(target)
+            ):
                 self.trace.event(
                     "triage", reference=ref.raw_text, verdict="already_in_evidence", target=res.target
                 )
@@ -120,102 +173,72 @@ class _Loop:
             }
         )
 
+    def generate(
+        self, passages: list[Passage], pass_no: int
+    ) -> tuple[ReferenceAwareAnswer, list[str], CallInfo]:
+        """One backend call, then the one validation of its answer."""
+        with self.trace.stage("generation"):
+            try:
+                gen = self.backend.generate(
+                    self.q, passages, pass_no=pass_no, instructions=list(self.instructions)
+                )
+            except LLMOutputError as exc:
+                self.trace.event(
+                    "llm_output_error",
+                    pass_no=pass_no,
+                    error=str(exc),
+                    attempts=exc.attempts,
+                    raw_outputs=exc.raw_outputs,
+                )
+                raise
+        with self.trace.stage("validation"):
+            checked = check_generation(gen, passages, self.q)
+        info = checked.info or gen.info
+        answer = checked.answer
+        for c in answer.citations:
+            c.doc_id = self.tables.doc_id
+        return answer, checked.problems, info
 
-def _generate(loop: _Loop, passages: list[Passage], pass_no: int, instructions: list[str]):
-    from docintel.generation.validator import validate_answer
-
-    with loop.trace.stage("generation"):
-        try:
-            answer = loop.backend.generate(loop.q, passages, pass_no=pass_no, instructions=instructions)
-        except LLMOutputError as exc:
-            loop.trace.event(
-                "llm_output_error",
-                pass_no=pass_no,
-                error=str(exc),
-                attempts=exc.attempts,
-                raw_outputs=exc.raw_outputs,
-            )
-            raise
-    info = dict(getattr(loop.backend, "last_call_info", None) or {})
-    with loop.trace.stage("validation"):
-        answer, problems = validate_answer(answer, passages)
-    for c in answer.citations:
-        c.doc_id = loop.tables.doc_id
-    return answer, problems, info
-
-
-def run_loop(
-    tables: DocTables,
-    q: ParsedQuestion,
-    *,
-    backend,
-    trace: Trace,
-    max_loops: int = 1,
-    top_k: int | None = None,
-    max_lines: int = 40,
-) -> AskResult:
-    """Answer ``q`` from ``tables``: pass 1 on the top-k pages, then resolve-and-regenerate
-    while ``decide_next_pass`` says so and the loop budget allows."""
-    from docintel.retrieval import best_passage, retrieve, suggested_top_k
-
-    with trace.stage("retrieval"):
-        if top_k is None:  # top-1 by default; listing questions get one page per listed object page
-            top_k = suggested_top_k(q, tables)
-        candidates = retrieve(q, tables, top_k=top_k)
-    trace.record("top_k", top_k)
-    trace.record("candidates", [c.model_dump() for c in candidates[:10]])
-    chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
-    passages = _listed_objects(tables, q, trace)
-    if not passages:
-        passages = [extend_to_sentence_end(tables, best_passage(tables, q, c.page)) for c in chosen]
-        passages = [p for p in passages if p.lines]
-    loop = _Loop(tables, q, backend, trace, max_lines)
-    passages = _same_page_targets(loop, passages)
-    instructions: list[str] = []
-    loop_count = 0
-    passes: list[dict] = []
-    unresolved: list[UnresolvedReference] = []
-    warnings: list[str] = []
-    while True:
-        answer, problems, info = _generate(loop, passages, loop_count + 1, instructions)
-        answer = loop.triage(answer, passages)
-        decision = decide_next_pass(answer, loop_count, max_loops)
-        evidence = [p.to_json_dict() for p in passages]
-        record = {
-            "pass": loop_count + 1,
-            "evidence": evidence,
-            "prompt_tokens": info.get("prompt_tokens") or _tokens("\n".join(p.text for p in passages)),
-            "instructions": list(instructions),
-            "answer": answer.model_dump(),
-            "validation_problems": problems,
-            "decision": decision,
-            "backend_info": {k: v for k, v in info.items() if k != "raw_output"},
-        }
-        passes.append(record)
-        trace.event("pass", **record)
-        trace.event(
+    def record_pass(
+        self, passages: list[Passage], answer, problems: list[str], info: CallInfo, decision: Decision
+    ) -> None:
+        pass_no = len(self.passes) + 1
+        record = PassRecord(
+            pass_no=pass_no,
+            evidence=[EvidenceRecord.of(p) for p in passages],
+            prompt_tokens=info.prompt_tokens or count_tokens("\n".join(p.text for p in passages)),
+            instructions=list(self.instructions),
+            validation_problems=problems,
+            decision=decision,
+        )
+        self.passes.append(record)
+        self.trace.event(
+            "pass", **record.to_json_dict(), answer=answer.model_dump(), backend_info=info.as_dict()
+        )
+        self.trace.event(
             "decision",
-            pass_no=loop_count + 1,
+            pass_no=pass_no,
             decision=decision,
             answer_completeness=answer.answer_completeness,
             pending=[r.raw_text for r in answer.pending_references],
         )
-        if decision != "resolve_references":
-            break
+
+    def follow(self, answer: ReferenceAwareAnswer, passages: list[Passage], pass_no: int) -> list[Passage]:
+        """Resolve every pending reference of ``answer`` (the LLM may help); the new passages."""
         added: list[Passage] = []
         have = _evidence_keys(passages)
         for ref in answer.pending_references:
-            res = loop.resolve(ref, allow_llm=True)
-            res.pass_no = loop_count + 1
-            trace.event("resolution", **res.to_dict())
+            res = self.resolve(ref, allow_llm=True)
+            res.pass_no = pass_no
+            self.trace.event("resolution", **res.to_dict())
             if res.status == "condition":
-                instructions.append("state_conditions")
+                self.instructions.append("state_conditions")
             elif res.status == "resolved":
                 new = [p for p in res.passages if not _evidence_keys([p]) <= have]
                 added.extend(new)
                 have |= _evidence_keys(new)
             else:
-                unresolved.append(
+                self.unresolved.append(
                     UnresolvedReference(
                         raw_text=ref.raw_text,
                         ref_type=res.ref_type,
@@ -224,103 +247,124 @@ def run_loop(
                         reason=res.reason,
                     )
                 )
-        _record_regex_rows(tables, answer.pending_references, loop.resolutions)
+        return added
+
+
+def run_loop(
+    tables: DocTables,
+    q: ParsedQuestion,
+    *,
+    backend: LLMBackend,
+    trace: Trace,
+    max_loops: int = 1,
+    top_k: int | None = None,
+    max_lines: int = 40,
+) -> AskResult:
+    """Answer ``q`` from ``tables``: pass 1 on the top-k pages, then resolve-and-regenerate
+    while ``decide_next_pass`` says so and the loop budget allows. Each evidence line is
+    scanned for references once per ask (:func:`docintel.refscan.memo`)."""
+    with memo():
+        return _run(_Loop(tables, q, backend, trace, max_lines), max_loops, top_k)
+
+
+def _run(loop: _Loop, max_loops: int, top_k: int | None) -> AskResult:
+    tables, q, trace = loop.tables, loop.q, loop.trace
+    passages = _same_page_targets(loop, first_passages(tables, q, trace, top_k))
+    loop_count = 0
+    while True:
+        answer, problems, info = loop.generate(passages, loop_count + 1)
+        answer = loop.triage(answer, passages)
+        decision = decide_next_pass(answer, loop_count, max_loops)
+        loop.record_pass(passages, answer, problems, info, decision)
+        if decision != "resolve_references":
+            break
+        added = loop.follow(answer, passages, loop_count + 1)
         loop_count += 1
         if not added:
-            warnings.append("no reference target could be retrieved; answer kept from the previous pass")
+            loop.warnings.append(NOTHING_ADDED)
             answer = answer.model_copy(update={"answer_completeness": "partial"})
-            passes[-1]["decision"] = "give_up_partial"
+            loop.passes[-1].decision = "give_up_partial"
             break
         passages = passages + added
-        if any(r.ref_type == "definition" for r in answer.pending_references):
-            instructions.append("use_definitions")
-    if answer.external_references and "name_external" not in instructions:
-        # Externals are always named in the answer text, whatever the backend wrote.
-        names = [e.name for e in answer.external_references if e.name.lower() not in answer.answer.lower()]
-        if names:
-            answer = answer.model_copy(
-                update={
-                    "answer": answer.answer.rstrip() + " External reference(s), not"
-                    " fetched: " + "; ".join(names) + "."
-                }
-            )
-    if answer.answer_completeness == "references_unresolved" or unresolved:
-        for ref in answer.pending_references:
-            if not any(u.raw_text == ref.raw_text for u in unresolved):
-                unresolved.append(
-                    UnresolvedReference(
-                        raw_text=ref.raw_text,
-                        ref_type=ref.ref_type,
-                        origin_page=ref.origin_page,
-                        origin_line=ref.origin_line,
-                        reason="loop budget exhausted",
-                    )
-                )
-        answer = answer.model_copy(update={"answer_completeness": "partial"})
+    answer = _finish(loop, answer)
+    loop.warnings.extend(unread_pages_warning(tables))
     return AskResult(
         question=q.text,
         doc_id=tables.doc_id,
         answer=answer,
         loop_count=loop_count,
-        passes=[
-            {
-                k: v
-                for k, v in p.items()
-                if k
-                in ("pass", "evidence", "prompt_tokens", "decision", "instructions", "validation_problems")
-            }
-            for p in passes
-        ],
-        evidence=[p.to_json_dict() for p in passages],
+        passes=loop.passes,
+        evidence=[EvidenceRecord.of(p) for p in passages],
         # the loop's own resolutions; triage and same-page look-ups are in the trace
-        resolutions=[r.to_dict() for r in loop.resolutions.values() if r.pass_no is not None],
-        unresolved=unresolved,
-        warnings=warnings,
+        resolutions=[r.to_record() for r in loop.resolutions.values() if r.pass_no is not None],
+        unresolved=loop.unresolved,
+        warnings=loop.warnings,
     )
 
 
-def _listed_objects(tables: DocTables, q: ParsedQuestion, trace: Trace) -> list[Passage]:
-    """A listing question about a registered object type ("how many tables...") is answered
-    from the registry: every such object's caption, not the best-matching page."""
-    from docintel.regions import caption_passages
-    from docintel.retrieval.rank import query_terms
-    from docintel.retrieval.regions import listed_object_type
+def first_passages(tables: DocTables, q: ParsedQuestion, trace: Trace, top_k: int | None) -> list[Passage]:
+    """Pass-1 evidence: the registry's captions for a listing question about an object type,
+    else the best window of each of the top-k pages (top-1 by default), to a sentence end."""
+    with trace.stage("retrieval"):
+        if top_k is None:  # top-1 by default; listing questions get one page per listed object page
+            top_k = suggested_top_k(q, tables)
+        candidates = retrieve(q, tables, top_k=top_k)
+    trace.record("top_k", top_k)
+    trace.record("candidates", [c.model_dump() for c in candidates[:10]])
+    listed = _listed_objects(tables, q, trace)
+    if listed:
+        return listed
+    chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
+    passages = [extend_to_sentence_end(tables, best_passage(tables, q, c.page)) for c in chosen]
+    return [p for p in passages if p.lines]
 
-    if q.shape != "list":
-        return []
-    otype = listed_object_type(query_terms(q))
-    reg = tables.object_registry
-    objs = reg[reg["object_type"] == otype] if otype else reg.iloc[0:0]
-    if objs.empty:
-        return []
-    trace.event("list_path", object_type=otype, objects=objs["object_key"].tolist())
-    return caption_passages(tables, objs, note=f"every {otype} in object_registry ({len(objs)})")
+
+def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
+    """The answer as the user gets it: external references named in its text, and every
+    reference still pending reported unresolved (the answer is then partial)."""
+    names = [e.name for e in answer.external_references if e.name.lower() not in answer.answer.lower()]
+    if names:  # externals are always named in the answer text, whatever the backend wrote
+        text = answer.answer.rstrip() + " External reference(s), not fetched: " + "; ".join(names) + "."
+        answer = answer.model_copy(update={"answer": text})
+    if answer.answer_completeness == "references_unresolved" or loop.unresolved:
+        for ref in answer.pending_references:
+            if not any(u.raw_text == ref.raw_text for u in loop.unresolved):
+                loop.unresolved.append(
+                    UnresolvedReference(
+                        raw_text=ref.raw_text,
+                        ref_type=ref.ref_type,
+                        origin_page=ref.origin_page,
+                        origin_line=ref.origin_line,
+                        reason=BUDGET_EXHAUSTED,
+                    )
+                )
+        answer = answer.model_copy(update={"answer_completeness": "partial"})
+    return answer
+
+
+def _listed_objects(tables: DocTables, q: ParsedQuestion, trace: Trace) -> list[Passage]:
+    """A listing question about a registered object type is answered from the registry."""
+    otype, keys, passages = listed_object_passages(tables, q)
+    if passages:
+        trace.event("list_path", object_type=otype, objects=keys)
+    return passages
 
 
 def _same_page_targets(loop: _Loop, passages: list[Passage]) -> list[Passage]:
     """Pointers in the pass-1 window whose target sits on a page already retrieved ("as shown
     in Table 1" with Table 1 on the same page) are part of that page: add their lines now,
     so a second pass is spent only on targets elsewhere."""
-    import pandas as pd
-
-    from docintel.parsing.crossrefs import extract_references
-    from docintel.schema.answer import PendingReference
-
     pages = {p.page for p in passages}
-    lines = [{"page": ln.page, "line": ln.line, "text": ln.text} for p in passages for ln in p.lines]
+    lines = [ln for p in passages for ln in p.lines]
     if not lines:
         return passages
-    found = extract_references(pd.DataFrame(lines), loop.tables.doc_id)
     have = _evidence_keys(passages)
     added: list[Passage] = []
-    for r in found.itertuples(index=False):
-        if r.ref_type in ("external", "bib"):
+    for r in references_in(lines):
+        if r.ref_type in OFF_PAGE_REF_TYPES:
             continue
         ref = PendingReference(
-            raw_text=str(r.anchor_text)[:200],
-            ref_type="unknown",
-            origin_page=int(r.origin_page),
-            origin_line=int(r.origin_line),
+            raw_text=r.raw_text[:200], ref_type="unknown", origin_page=r.page, origin_line=r.line
         )
         res = loop.resolve(ref, allow_llm=False)
         if res.status != "resolved" or not res.passages or {p.page for p in res.passages} - pages:
@@ -349,39 +393,8 @@ def _same_page_targets(loop: _Loop, passages: list[Passage]) -> list[Passage]:
     return passages + added
 
 
-def _record_regex_rows(tables: DocTables, refs: list[PendingReference], resolutions: dict) -> None:
-    """Append what the loop learned to cross_ref_df (source regex / llm), so the cache grows."""
-    import pandas as pd
-
-    from docintel.parsing import store
-
-    rows = []
-    for ref in refs:
-        res = resolutions.get(_ref_key(ref))
-        if res is None:
-            continue
-        rows.append(
-            {
-                "doc_id": tables.doc_id,
-                "origin_page": ref.origin_page,
-                "origin_line": ref.origin_line,
-                "anchor_text": ref.raw_text,
-                "ref_type": res.ref_type,
-                "ref_target": res.target,
-                "sub_selector": res.sub_selector,
-                "target_page": res.target_pages[0] if res.target_pages else None,
-                "source": "llm" if res.method == "llm" else "regex",
-            }
-        )
-    if rows:
-        try:
-            store.append_cross_refs(tables, pd.DataFrame(rows))
-        except OSError as exc:  # a read-only cache must not fail the answer
-            log.warning("could not append to cross_ref_df cache: %s", exc)
-
-
 def evidence_token_count(passages: list[Passage]) -> int:
-    return _tokens("\n".join(p.text for p in passages))
+    return count_tokens("\n".join(p.text for p in passages))
 
 
-__all__ = ["decide_next_pass", "evidence_lines", "run_loop"]
+__all__ = ["ALREADY_IN_EVIDENCE", "decide_next_pass", "first_passages", "run_loop"]

@@ -1,6 +1,6 @@
 """One base error; subclasses say whose fault it is.
 
-Only ``cli.py`` turns these into ``Error: ...`` and exit code 1.
+Only the ``cli`` package turns these into ``Error: ...`` and exit code 1.
 """
 
 from __future__ import annotations
@@ -33,7 +33,16 @@ class LLMError(DocintelError):
 class LLMOutputError(LLMError):
     """The model's output never validated, after every retry."""
 
-    def __init__(self, message: str, *, raw_outputs: list[str] | None = None, attempts: int = 0):
+    def __init__(
+        self,
+        message: str,
+        *,
+        raw_outputs: list[str] | None = None,
+        attempts: int = 0,
+        call_info: dict | None = None,
+    ):
         super().__init__(message)
         self.raw_outputs = raw_outputs or []
         self.attempts = attempts
+        #: The failed call's record (prompt size, cut lines ...), for the trace.
+        self.call_info = call_info or {}

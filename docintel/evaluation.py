@@ -16,6 +16,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from docintel.errors import UsageError
+from docintel.questions import parse_question
+from docintel.schema.evidence import ParsedQuestion
 
 
 def normalize(text: str) -> str:
@@ -47,12 +49,13 @@ def contains_all(haystack: str, needles: list[str]) -> bool:
     return all(normalize(n) in h for n in needles)
 
 
-def baseline_context(tables, question: str, k: int = 3) -> str:
+def baseline_context(tables, question: str | ParsedQuestion, k: int = 3) -> str:
     """The context a top-k-pages RAG baseline would send: the k best pages, whole."""
-    from docintel.questions import parse_question
     from docintel.retrieval import top_pages_baseline
 
-    return "\n".join(p.text for p in top_pages_baseline(tables, parse_question(question), k=k))
+    if not isinstance(question, ParsedQuestion):
+        question = parse_question(question)
+    return "\n".join(p.text for p in top_pages_baseline(tables, question, k=k))
 
 
 def run_eval(
@@ -82,9 +85,10 @@ def run_eval(
                 tables_cache[q["pdf"]] = parse(pdf, **(parse_options or {}))
             tables = tables_cache[q["pdf"]]
             t0 = time.perf_counter()
+            question = parse_question(q["question"])  # parsed once: the ask and the baseline share it
             res = ask(
                 pdf,
-                q["question"],
+                question,
                 backend=backend,
                 max_loops=max_loops,
                 tables=tables,
@@ -95,7 +99,7 @@ def run_eval(
             obj = res.to_json_dict()
             evidence_text = "\n".join(e["text"] for e in obj["evidence"])
             must = q.get("answer_must_contain") or []
-            base_text = baseline_context(tables, q["question"], k=baseline_k)
+            base_text = baseline_context(tables, question, k=baseline_k)
             row = {
                 "id": q["id"],
                 "kind": q.get("kind", "unknown"),

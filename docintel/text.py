@@ -72,6 +72,26 @@ def normalize(text: str) -> str:
     return text.translate(str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"}))
 
 
+def nfkc(text: str) -> str:
+    """Unicode NFKC (splits ligatures like 'ﬁ'), soft hyphens removed."""
+    return unicodedata.normalize("NFKC", text or "").replace("\u00ad", "")
+
+
+_WS = re.compile(r"\s+")
+# A hyphen at a line break between two letters, the next one lower-case: "extrapo-\nlate".
+# Upper-case or digit continuations ("SP 800-\n90", "Self-\nAttention") keep their hyphen.
+_BREAK_HYPHEN = re.compile(r"([^\W\d_])[-\u00ad\u2010]\s+([a-z])")
+
+
+def comparison_form(text: str) -> str:
+    """The form two texts are compared in (a quote against the cited lines): NFKC, line-break
+    hyphens joined, whitespace collapsed, casefolded. :func:`normalize` is the lighter form
+    tokenising uses (characters unified, case and spacing kept)."""
+    t = nfkc(text)
+    t = _BREAK_HYPHEN.sub(r"\1\2", t)
+    return _WS.sub(" ", t).strip().casefold()
+
+
 def words(text: str) -> list[str]:
     """Lower-cased word tokens in order (stop words kept); possessive 's dropped."""
     out = []

@@ -58,9 +58,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from docintel import __version__
     from docintel.api import parse
-    from docintel.generation.llama_server import free_port, start_server, stop_server
-    from docintel.generation.local_backend import resolve_model_path
-    from docintel.generation.openai_backend import OpenAIBackend, _version
+    from docintel.generation.backends.llama_server import free_port, start_server, stop_server
+    from docintel.generation.backends.local_backend import resolve_model_path
+    from docintel.generation.backends.openai_backend import OpenAIBackend, _version
+    from docintel.generation.validator import generate_checked
     from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 
     tables = parse(NIST, out_dir=tempfile.mkdtemp(prefix="docintel-rec-"))
@@ -84,8 +85,9 @@ def main(argv: list[str] | None = None) -> int:
                                 context_window=4096, timeout=600, http_retries=0, http_client=client)  # fmt: skip
         meta = {"docintel": __version__, "llama_cpp_python": _version("llama_cpp_python"),
                 "instructor": _version("instructor"), "openai": _version("openai"), "gguf": model.name,
-                "server": "python -m docintel.generation.llama_server (llama_cpp.server) --n_ctx 4096"}  # fmt: skip
-        answer = backend.generate(question, [passage], pass_no=1, instructions=[])
+                "server": "python -m docintel.generation.backends.llama_server (llama_cpp.server) --n_ctx 4096"}  # fmt: skip
+        checked = generate_checked(backend, question, [passage], pass_no=1, instructions=[])
+        answer = checked.answer
         record = {
             "description": "Real SmolLM2-135M answer through llama_cpp.server (TOOLS mode), pass 1 on NIST "
             "SP 800-106 page 14; replayed by tests/test_openai_recorded_real.py.",
@@ -93,8 +95,8 @@ def main(argv: list[str] | None = None) -> int:
             "inputs": {"question": question.model_dump(), "passages": [passage.model_dump()], "pass_no": 1},
             "result": {
                 "answer": answer.model_dump(),
-                "attempts": backend.last_call_info["attempts"],
-                "detector_references": backend.last_call_info["detector_references"],
+                "attempts": checked.info.attempts,
+                "detector_references": checked.detector_references,
             },  # fmt: skip
             "exchanges": tape.take(),
         }

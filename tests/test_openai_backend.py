@@ -14,11 +14,12 @@ import pytest
 from docintel.errors import LLMError, LLMOutputError, MissingDependencyError, UsageError
 from docintel.generation import prompts
 from docintel.generation.errors import LLMAuthError, LLMTimeoutError, LLMUnreachableError
+from docintel.generation.validator import generate_checked
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 
 openai = pytest.importorskip("openai")
 pytest.importorskip("instructor")
-from docintel.generation.openai_backend import OpenAIBackend  # noqa: E402
+from docintel.generation.backends.openai_backend import OpenAIBackend  # noqa: E402
 
 # openai>=3 ships on httpx2, older releases on httpx: use whichever its client is built on.
 httpx = importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.split(".")[0])
@@ -116,7 +117,8 @@ Q = ParsedQuestion(
 def test_recorded_success_is_parsed_validated_and_reported():
     replay = Replay("answer_success.json")
     b = backend(replay)
-    ans = b.generate(Q, [PAGE6], pass_no=1, instructions=["state_conditions"])
+    checked = generate_checked(b, Q, [PAGE6], pass_no=1, instructions=["state_conditions"])
+    ans = checked.answer
     assert ans.answer_completeness == "references_unresolved"
     assert [r.raw_text for r in ans.pending_references] == ["Table 3 row (E)"]
     assert ans.citations[0].page == 6 and ans.citations[0].doc_id == "doc6"
@@ -126,27 +128,28 @@ def test_recorded_success_is_parsed_validated_and_reported():
     )
     assert "[p6 l27] versions produced nearly identical results" in sent
     assert "first pass" in sent and "State every condition" in sent
-    info = b.last_call_info
+    info = checked.info.as_dict()
     assert info["attempts"] == 1 and info["usage"]["prompt_tokens"] == 812
     assert info["cut_lines"] == [] and info["prompt_tokens_estimate"] > 0
-    assert info["validation_problems"] == []
+    assert checked.problems == []
 
 
 def test_invalid_first_output_is_retried_with_the_validation_error():
     replay = Replay("answer_retry_then_valid.json")
     b = backend(replay)
-    ans = b.generate(Q, [PAGE6], pass_no=1, instructions=[])
+    ans = answer_of(b, Q, [PAGE6], pass_no=1, instructions=[])
     assert ans.answer_completeness == "references_unresolved"
     assert len(replay.requests) == 2
     retry_text = json.dumps(replay.requests[1]["messages"])
     assert "answer_completeness" in retry_text  # instructor fed the error back
-    assert b.last_call_info["attempts"] == 2 and "mostly" in b.last_call_info["raw_outputs"][0]
+    info = b.history[-1]
+    assert info.attempts == 2 and "mostly" in info.raw_outputs[0]
 
 
 def test_every_output_invalid_raises_llm_output_error_with_raw_outputs():
     b = backend(Replay("answer_invalid_every_time.json"), max_retries=2)
     with pytest.raises(LLMOutputError) as err:
-        b.generate(Q, [PAGE6], pass_no=1, instructions=[])
+        answer_of(b, Q, [PAGE6], pass_no=1, instructions=[])
     assert err.value.attempts == 3
     assert len(err.value.raw_outputs) == 3 and all("mostly" in r for r in err.value.raw_outputs)
 
@@ -154,7 +157,7 @@ def test_every_output_invalid_raises_llm_output_error_with_raw_outputs():
 def test_auth_failure_is_a_clear_llm_error():
     b = backend(Replay("auth_401.json"))
     with pytest.raises(LLMAuthError, match="DOCINTEL_API_KEY"):
-        b.generate(Q, [PAGE6], pass_no=1, instructions=[])
+        answer_of(b, Q, [PAGE6], pass_no=1, instructions=[])
 
 
 def test_timeout_and_unreachable_server_are_distinct_errors():
@@ -165,9 +168,9 @@ def test_timeout_and_unreachable_server_are_distinct_errors():
         raise httpx.ConnectError("connection refused", request=request)
 
     with pytest.raises(LLMTimeoutError, match="DOCINTEL_TIMEOUT"):
-        backend(timeout, timeout=5).generate(Q, [PAGE6], pass_no=1, instructions=[])
+        answer_of(backend(timeout, timeout=5), Q, [PAGE6], pass_no=1, instructions=[])
     with pytest.raises(LLMUnreachableError, match="DOCINTEL_BASE_URL"):
-        backend(refused).generate(Q, [PAGE6], pass_no=1, instructions=[])
+        answer_of(backend(refused), Q, [PAGE6], pass_no=1, instructions=[])
     assert issubclass(LLMTimeoutError, LLMError) and issubclass(LLMUnreachableError, LLMError)
 
 
@@ -213,7 +216,7 @@ def test_missing_extra_names_the_pip_command(monkeypatch):
     monkeypatch.setitem(sys.modules, "instructor", None)
     b = OpenAIBackend(api_key="sk-test")
     with pytest.raises(MissingDependencyError, match=r"pip install 'docintel\[openai\]'"):
-        b.generate(Q, [PAGE6], pass_no=1, instructions=[])
+        answer_of(b, Q, [PAGE6], pass_no=1, instructions=[])
 
 
 def test_evidence_is_cut_at_line_boundaries_keeping_pulled_in_passages():
@@ -235,3 +238,8 @@ def test_evidence_is_cut_at_line_boundaries_keeping_pulled_in_passages():
     for page, line in info["cut_lines"]:
         assert f"[p{page} l{line}]" not in user
     assert "more lines cut to fit the context window" in user
+
+
+def answer_of(backend, question, passages, **kw):
+    """The answer as the loop sees it: generated, then validated once."""
+    return generate_checked(backend, question, passages, **kw).answer

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from docintel.generation.validator import generate_checked
 from docintel.schema.answer import ReferenceAwareAnswer
 from docintel.schema.evidence import ParsedQuestion, Passage
 
 openai = pytest.importorskip("openai")
 pytest.importorskip("instructor")
-from docintel.generation.openai_backend import OpenAIBackend  # noqa: E402
+from docintel.generation.backends.openai_backend import OpenAIBackend  # noqa: E402
 
 httpx = importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.split(".")[0])
 RECORDINGS = Path(__file__).parent / "recordings"
@@ -60,15 +61,17 @@ def test_real_answer_replays_to_the_recorded_result():
     replay = Replay(record)
     b = _backend(replay)
     inputs = record["inputs"]
-    answer = b.generate(
+    checked = generate_checked(
+        b,
         ParsedQuestion(**inputs["question"]),
         [Passage(**p) for p in inputs["passages"]],
         pass_no=inputs["pass_no"],
         instructions=[],
     )
+    answer = checked.answer
     assert isinstance(answer, ReferenceAwareAnswer)
     assert answer.model_dump() == record["result"]["answer"]
-    info = b.last_call_info
+    info = checked.info.as_dict()
     assert info["attempts"] == record["result"]["attempts"] == len(record["exchanges"])
     assert info["raw_outputs"] == [_tool_args(ex) for ex in record["exchanges"]]
     assert info["detector_references"] == record["result"]["detector_references"]
@@ -88,3 +91,8 @@ def test_real_resolver_answer_replays_within_the_given_sections():
     assert toc_id is None or toc_id in {s["toc_id"] for s in inputs["sections"]}
     enum = replay.sent[0]["tools"][0]["function"]["parameters"]
     assert replay.sent[0]["tools"][0]["function"]["name"] == "ReferenceTarget" and enum["properties"]
+
+
+def answer_of(backend, question, passages, **kw):
+    """The answer as the loop sees it: generated, then validated once."""
+    return generate_checked(backend, question, passages, **kw).answer

@@ -26,7 +26,8 @@ import pytest
 from docintel import report
 from docintel.api import parse
 from docintel.errors import UsageError
-from docintel.schema.answer import AskResult, Citation, ReferenceAwareAnswer
+from docintel.schema.answer import Citation, ReferenceAwareAnswer
+from docintel.schema.result import AskResult
 
 CHROMIUM = Path("/usr/bin/chromium")
 PAGE_W, PAGE_H = 420, 380

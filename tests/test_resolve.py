@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from docintel.api import parse
-from docintel.decide import decide_next_pass
+from docintel.decide import decide_next_pass, resolve_pending
 from docintel.generation.base import get_backend
 from docintel.questions import parse_question
-from docintel.resolve import resolve_pending
 from docintel.schema.answer import PendingReference, ReferenceAwareAnswer
 
 from .conftest import REPO
@@ -70,7 +69,11 @@ def test_previous_section_goes_to_the_llm_resolver(tables):
     # origin: a line inside section 2.1 -> 'the previous section' is section 1
     line = int(tables.line_df[tables.line_df["section_id"] == "2.1"]["line"].iloc[1])
     res = _resolve(tables, "the previous section", backend=get_backend("offline"), page=2, line=line)
-    assert (res.status, res.method, res.target) == ("resolved", "llm", "1")
+    assert (res.status, res.method, res.target) == (
+        "resolved",
+        "offline_rules",
+        "1",
+    )  # a rule-based pick, named as such
     assert _resolve(tables, "the previous section", page=2, line=line).status == "unresolved"  # no backend
 
 

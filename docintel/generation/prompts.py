@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from docintel.schema.answer import ReferenceAwareAnswer
 from docintel.schema.evidence import ParsedQuestion, Passage
+from docintel.schema.kinds import PULLED_VIA
 
 BASE_PROMPT = """You answer questions about one PDF document using ONLY the evidence lines given.
 Each evidence line starts with a tag [pP lL]: page P, line L.
@@ -78,9 +79,7 @@ def render_evidence(passages: list[Passage], budget_tokens: int | None = None) -
 
     Pulled-in passages get the budget first, then the others in their given order; within a
     passage lines are kept from the top. The kept text keeps the original passage order."""
-    order = sorted(
-        range(len(passages)), key=lambda i: passages[i].retrieved_via not in ("reference", "definition")
-    )
+    order = sorted(range(len(passages)), key=lambda i: passages[i].retrieved_via not in PULLED_VIA)
     keep: dict[int, int] = {}
     used = 0
     cut: list[tuple[int, int]] = []

@@ -1,8 +1,8 @@
 """Find references and conditional clauses in evidence lines, for the offline backend and the validator.
 
-The parsing brick owns the reference patterns (``docintel.parsing.refpatterns``, used through
-``crossrefs.extract_references`` / ``classify_reference``); this module turns its rows into
-``DetectedRef`` for the offline backend and the validator, and finds conditional clauses.
+The reference grammar is applied by the kernel (``docintel.refscan``, one scan per line per
+ask); this module turns its finds into ``DetectedRef`` for the offline backend and the
+validator, and finds conditional clauses.
 """
 
 from __future__ import annotations
@@ -12,16 +12,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from docintel import refscan
 from docintel.generation.text import nfkc, normalize
 from docintel.schema.evidence import EvidenceLine, Passage
+from docintel.schema.kinds import HEADING_ROLES, PULLED_VIA, REF_TYPES, UNSCANNED_ROLES
 
 log = logging.getLogger(__name__)
 
-_REF_TYPES = {
-    "section", "table", "figure", "equation", "annex", "appendix", "bib", "external",
-    "clause", "definition", "page", "footnote", "condition", "unknown",
-}  # fmt: skip
-_SKIP_ROLES = {"header", "footer", "page_number", "toc_entry"}
+_REF_TYPES = set(REF_TYPES)
 
 
 @dataclass(frozen=True)
@@ -88,19 +86,14 @@ def detect_references(lines: Sequence[EvidenceLine]) -> list[DetectedRef]:
     """References written in ``lines``, found by the parsing brick's extractor (one pattern
     table for the whole product: ``docintel.parsing.refpatterns``). A caption or heading that
     names its own object ("Table 3: ...") is the object, not a reference to it."""
-    import pandas as pd
-
-    from docintel.parsing.crossrefs import extract_references
-
-    usable = [ln for ln in lines if ln.role not in _SKIP_ROLES]
+    usable = [ln for ln in lines if ln.role not in UNSCANNED_ROLES]
     if not usable:
         return []
     by_key = {(ln.page, ln.line): ln for ln in usable}
-    frame = pd.DataFrame([{"page": ln.page, "line": ln.line, "text": ln.text} for ln in usable])
     out = []
-    for r in extract_references(frame, "").itertuples(index=False):
-        ln = by_key[(int(r.origin_page), int(r.origin_line))]
-        raw = str(r.anchor_text)[:200]
+    for r in refscan.references_in(usable):
+        ln = by_key[(r.page, r.line)]
+        raw = str(r.raw_text)[:200]
         ref_type = str(r.ref_type or "unknown")
         if _names_itself(ln, raw):
             continue
@@ -110,7 +103,7 @@ def detect_references(lines: Sequence[EvidenceLine]) -> list[DetectedRef]:
             DetectedRef(
                 raw_text=raw,
                 ref_type=ref_type if ref_type in _REF_TYPES else "unknown",
-                target=str(r.ref_target) if isinstance(r.ref_target, str) else "",
+                target=str(r.target) if isinstance(r.target, str) else "",
                 page=ln.page,
                 line=ln.line,
                 sub_selector=str(r.sub_selector) if isinstance(r.sub_selector, str) else "",
@@ -146,9 +139,7 @@ def detect_conditions(lines: Sequence[EvidenceLine]) -> list[DetectedCondition]:
 
 def ref_key(raw_text: str) -> tuple[str, str] | None:
     """(ref_type, target) of a reference written alone, e.g. 'Table 3 row (E)' -> ('table', '3')."""
-    from docintel.parsing.crossrefs import classify_reference
-
-    ref_type, target, _ = classify_reference(raw_text)
+    ref_type, target, _ = refscan.classify(raw_text)
     if not ref_type or ref_type == "unknown":
         return None
     return (ref_type, normalize(target or ""))
@@ -176,11 +167,7 @@ def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:
     rx = re.compile(pat)
     for ln in lines:
         text = nfkc(ln.text)
-        if (
-            ref.ref_type in ("section", "definition")
-            and ln.role not in ("heading", "title")
-            and len(text) > 90
-        ):
+        if ref.ref_type in ("section", "definition") and ln.role not in HEADING_ROLES and len(text) > 90:
             continue
         if rx.search(text):
             return True
@@ -192,7 +179,7 @@ def target_in_evidence(ref: DetectedRef, passages: Sequence[Passage]) -> bool:
     or the evidence already contains its target (caption, heading, bibliography entry, page)."""
     key = ("external", normalize(ref.target)) if ref.external else (ref.ref_type, normalize(ref.target))
     for p in passages:
-        if p.retrieved_via in ("reference", "definition"):
+        if p.retrieved_via in PULLED_VIA:
             if p.referenced_from and tuple(p.referenced_from) == (ref.page, ref.line):
                 return True
             if p.reference_text and (

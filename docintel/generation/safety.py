@@ -26,6 +26,7 @@ from docintel.generation import refdetect
 from docintel.generation.text import normalize
 from docintel.schema.answer import ExternalReference, PendingReference, ReferenceAwareAnswer
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+from docintel.schema.kinds import PULLED_VIA
 
 log = logging.getLogger(__name__)
 
@@ -91,14 +92,14 @@ _TAG = re.compile(r"\[p(\d+) l(\d+)\]")
 
 def _question_lines(passages: list[Passage], question: ParsedQuestion) -> set[tuple[int, int]]:
     """The lines the offline scorer would answer from (its best windows in primary passages)."""
-    from docintel.generation.scoring import pick_windows, question_terms, score_lines
+    from docintel.generation.offline.scoring import pick_windows, question_terms, score_lines
 
     try:
         grouped, _ = score_lines(passages, question_terms(question))
     except Exception as exc:  # the scorer's bug must not lose the model's answer; say so in the log
         log.warning("line scoring failed (%s); detector scans cited lines only", exc)
         return set()
-    primary = [i for i, p in enumerate(passages) if p.retrieved_via not in ("reference", "definition")]
+    primary = [i for i, p in enumerate(passages) if p.retrieved_via not in PULLED_VIA]
     out: set[tuple[int, int]] = set()
     for w in pick_windows(grouped, primary, max_windows=3, max_lines=14):
         for row in grouped[w.passage][w.start : w.end + 1]:

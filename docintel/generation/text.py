@@ -1,30 +1,33 @@
 """Text helpers shared by the offline backend, the reference detector and the validator.
 
 Everything that compares evidence with something (a quote, a question term) goes
-through :func:`normalize` so that ligatures, line-break hyphens and spacing never
-decide whether two strings match.
+through :func:`normalize` (the kernel's ``docintel.text.comparison_form``) so that ligatures,
+line-break hyphens and spacing never decide whether two strings match.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 
-_WS = re.compile(r"\s+")
-# A hyphen at a line break between two letters, the next one lower-case: "extrapo-\nlate".
-# Upper-case or digit continuations ("SP 800-\n90", "Self-\nAttention") keep their hyphen.
-_BREAK_HYPHEN = re.compile(r"([^\W\d_])[-\u00ad\u2010]\s+([a-z])")
+from docintel.text import QUESTION_WORDS, STOP_WORDS, nfkc  # one word list for every brick
+from docintel.text import comparison_form as normalize  # the kernel's comparison form
+
+__all__ = [
+    "STOPWORDS",
+    "clip",
+    "content_stems",
+    "ends_sentence",
+    "join_lines",
+    "nfkc",
+    "normalize",
+    "stem",
+    "tokens",
+]
+
 _SENTENCE_END = re.compile(r"[.!?:;][\"'\u201d)\]]*$")
 
-from docintel.text import QUESTION_WORDS, STOP_WORDS  # noqa: E402  one word list for every brick
-
 STOPWORDS = STOP_WORDS | QUESTION_WORDS
-
-
-def nfkc(text: str) -> str:
-    """Unicode NFKC (splits ligatures like 'ﬁ'), soft hyphens removed."""
-    return unicodedata.normalize("NFKC", text or "").replace("\u00ad", "")
 
 
 def join_lines(texts: Iterable[str]) -> str:
@@ -41,13 +44,6 @@ def join_lines(texts: Iterable[str]) -> str:
         else:
             out = out + " " + t
     return out
-
-
-def normalize(text: str) -> str:
-    """The comparison form: NFKC, line-break hyphens joined, whitespace collapsed, casefolded."""
-    t = nfkc(text)
-    t = _BREAK_HYPHEN.sub(r"\1\2", t)
-    return _WS.sub(" ", t).strip().casefold()
 
 
 def stem(word: str) -> str:

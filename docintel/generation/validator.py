@@ -1,6 +1,6 @@
 """Check an answer against the evidence before anyone sees it.
 
-Every backend calls :func:`validate_answer`. A citation survives only if its quote occurs in
+The loop calls :func:`check_generation` once per pass, on whatever the backend returned. A citation survives only if its quote occurs in
 the lines it cites (after NFKC, line-break de-hyphenation, whitespace collapse and case
 folding); a quote found elsewhere in the evidence is snapped to the lines where it occurs;
 anything else is dropped. Each fix is reported as a problem string for the trace.
@@ -9,11 +9,15 @@ anything else is dropped. Each fix is reported as a problem string for the trace
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from docintel.generation import refdetect
+from docintel.generation.safety import merge_detected_references
 from docintel.generation.text import join_lines, normalize
 from docintel.schema.answer import Citation, ReferenceAwareAnswer
-from docintel.schema.evidence import EvidenceLine, Passage
+from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+from docintel.schema.kinds import PULLED_VIA
+from docintel.schema.loop import CallInfo, Generation
 
 _MAX_SPAN = 12  # a snapped quote may cover at most this many consecutive lines
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026)\s*")
@@ -101,7 +105,7 @@ def _provenance(cit: Citation, ev: _Evidence, i: int, problems: list[str]) -> Ci
     if cit.retrieved_via != p.retrieved_via:
         problems.append(f"citation {i}: retrieved_via {cit.retrieved_via!r} corrected to {p.retrieved_via!r}")
         update["retrieved_via"] = p.retrieved_via
-    if p.retrieved_via in ("reference", "definition"):
+    if p.retrieved_via in PULLED_VIA:
         update["referenced_from"] = p.referenced_from
         update["reference_text"] = p.reference_text
     return cit.model_copy(update=update) if update else cit
@@ -184,3 +188,40 @@ def validate_answer(
         }  # fmt: skip
     )
     return fixed_answer, problems
+
+
+@dataclass
+class CheckedAnswer:
+    """An answer after the loop's one check: validated, with the detector's additions."""
+
+    answer: ReferenceAwareAnswer
+    problems: list[str]
+    #: What the reference detector added (``{"pending": [...], "external": [...]}``), or None
+    #: when the backend's own reference flags are trusted (offline, scripted).
+    detector_references: dict | None = None
+    #: The backend's record of the call, with the detector's additions noted.
+    info: CallInfo | None = None
+
+
+def check_generation(
+    generation: Generation, passages: list[Passage], question: ParsedQuestion | None = None
+) -> CheckedAnswer:
+    """Validate a backend's answer against ``passages`` (once, in the loop) and, for backends
+    whose reference flags are unreliable, add the references the detector finds."""
+    answer, problems = validate_answer(generation.answer, passages)
+    added = None
+    if generation.needs_reference_check:
+        answer, added = merge_detected_references(answer, passages, question)
+    info = generation.info
+    if added is not None:
+        info = info.model_copy(update={"details": {**info.details, "detector_references": added}})
+    return CheckedAnswer(answer, problems, added, info)
+
+
+def generate_checked(
+    backend, question: ParsedQuestion, passages: list[Passage], *, pass_no: int = 1, instructions=()
+) -> CheckedAnswer:
+    """One pass as the loop runs it: ``backend.generate`` then :func:`check_generation`
+    (for notebooks and tests that call a backend by hand)."""
+    gen = backend.generate(question, passages, pass_no=pass_no, instructions=list(instructions))
+    return check_generation(gen, passages, question)

@@ -94,13 +94,15 @@ def parse_question(text: str) -> ParsedQuestion:
     numbers = _numbers(clean.replace(scope.text, " ") if scope else clean)
     if not keywords and not numbers and scope is None:
         raise UsageError(f"the question {text.strip()!r} has no content words to search for; rephrase it")
+    shape = answer_shape(clean)
     return ParsedQuestion(
         text=clean,
         keywords=keywords,
         phrases=_phrases(clean),
         numbers=numbers,
         scope=scope,
-        shape=answer_shape(clean),
+        shape=shape,
+        defined_term=defined_term(clean) if shape == "definition" else None,
     )
 
 

@@ -16,12 +16,11 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from docintel.schema.document import DocTables
+from docintel.schema.kinds import NON_EVIDENCE_ROLES, UNINDEXED_ROLES
 from docintel.text import dehyphenate, terms
 
-#: Line roles never given to generation (furniture and figure internals).
-EXCLUDED_ROLES = frozenset({"header", "footer", "page_number", "figure_text"})
-#: Line roles left out of the keyword index (contents entries only echo other pages' headings).
-UNINDEXED_ROLES = EXCLUDED_ROLES | {"toc_entry"}
+#: Line roles never given to generation, and left out of the keyword index (see schema.kinds).
+EXCLUDED_ROLES = NON_EVIDENCE_ROLES
 
 # doc_id -> (line_df, page_df, index). Holding the frames keeps their id()s from being reused,
 # and an identity check (not equality) makes a re-parsed or edited document rebuild its index.

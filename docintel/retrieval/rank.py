@@ -19,9 +19,8 @@ Pages without text (image-only) rank last and are chosen only when no page has t
 
 from __future__ import annotations
 
-from docintel.questions.parse import defined_term
 from docintel.retrieval.bm25 import PageIndex, bigrams, page_index, phrase_scores, window_scores
-from docintel.retrieval.regions import (
+from docintel.retrieval.lookup import (
     definition_pages,
     listed_object_type,
     object_pages,
@@ -86,7 +85,7 @@ def retrieve(
         # its words are still evidence, so search for them like any other term.
         query = [*query, *(t for t in terms(question.scope.text) if t not in qset)]
         qset = set(query)
-    term = defined_term(question.text) if question.shape == "definition" else None
+    term = question.defined_term if question.shape == "definition" else None
     definitions = definition_pages(tables, term) if term else {}
     listed = listed_object_type(query) if question.shape == "list" else None
     objects = object_pages(tables, listed) if listed else {}

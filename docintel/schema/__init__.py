@@ -1,7 +1,10 @@
-"""Contracts: table schemas, the answer model, the trace. No heavy imports."""
+"""Contracts as data: table schemas, kinds, the answer model, the loop's records, the trace.
+
+Importable without pandas or pyarrow: ``DocTables`` and the table specs only touch them
+when a frame is built.
+"""
 
 from docintel.schema.answer import (
-    AskResult,
     Citation,
     ExternalReference,
     PendingReference,
@@ -9,16 +12,23 @@ from docintel.schema.answer import (
     UnresolvedReference,
 )
 from docintel.schema.document import DocTables
+from docintel.schema.loop import CallInfo, Decision, Generation, Instruction, Resolution
+from docintel.schema.result import AskResult
 from docintel.schema.tables import SCHEMA_VERSION, TABLES
 
 __all__ = [
     "SCHEMA_VERSION",
     "TABLES",
     "AskResult",
+    "CallInfo",
     "Citation",
+    "Decision",
     "DocTables",
     "ExternalReference",
+    "Generation",
+    "Instruction",
     "PendingReference",
     "ReferenceAwareAnswer",
+    "Resolution",
     "UnresolvedReference",
 ]

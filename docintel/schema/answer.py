@@ -11,24 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-RefType = Literal[
-    "section",
-    "table",
-    "figure",
-    "equation",
-    "annex",
-    "appendix",
-    "bib",
-    "external",
-    "clause",
-    "definition",
-    "page",
-    "footnote",
-    "condition",
-    "unknown",
-]
+from docintel.schema.kinds import RefType, RetrievedVia
+
 Completeness = Literal["complete", "references_unresolved", "partial", "not_found"]
-RetrievedVia = Literal["primary", "reference", "definition", "scope", "baseline"]
 
 
 class Citation(BaseModel):
@@ -131,39 +116,3 @@ class UnresolvedReference(BaseModel):
     origin_page: int
     origin_line: int
     reason: str
-
-
-class AskResult(BaseModel):
-    """What ``ask`` returns: the final answer plus the loop's record."""
-
-    question: str
-    doc_id: str
-    answer: ReferenceAwareAnswer
-    loop_count: int = 0
-    passes: list[dict] = Field(default_factory=list)
-    evidence: list[dict] = Field(default_factory=list)
-    resolutions: list[dict] = Field(default_factory=list)
-    unresolved: list[UnresolvedReference] = Field(default_factory=list)
-    warnings: list[str] = Field(default_factory=list)
-    trace_path: str | None = None
-
-    def to_json_dict(self) -> dict:
-        """The object ``ask --json`` prints."""
-        a = self.answer
-        return {
-            "question": self.question,
-            "doc_id": self.doc_id,
-            "answer": a.answer,
-            "citations": [c.model_dump() for c in a.citations],
-            "pending_references": [p.model_dump() for p in a.pending_references],
-            "external_references": [e.model_dump() for e in a.external_references],
-            "conditions": list(a.conditions),
-            "answer_completeness": a.answer_completeness,
-            "loop_count": self.loop_count,
-            "passes": self.passes,
-            "evidence": self.evidence,
-            "resolutions": self.resolutions,
-            "unresolved": [u.model_dump() for u in self.unresolved],
-            "warnings": self.warnings,
-            "trace_path": self.trace_path,
-        }

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from docintel.schema.tables import TABLES
+
+if TYPE_CHECKING:  # frames are pandas, but the contract imports without it
+    import pandas as pd
 
 
 @dataclass

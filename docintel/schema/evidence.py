@@ -27,6 +27,9 @@ class ParsedQuestion(BaseModel):
     numbers: list[str] = Field(default_factory=list, description="Numbers written in the question.")
     scope: Scope | None = None
     shape: AnswerShape = "fact"
+    defined_term: str | None = Field(
+        None, description="For a definition question, the term it asks about ('MCAS'), derived once."
+    )
 
 
 class Candidate(BaseModel):

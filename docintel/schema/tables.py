@@ -7,54 +7,27 @@ Readers and writers go through :data:`TABLES`; a Parquet file embeds
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import pandas as pd
-import pyarrow as pa
+if TYPE_CHECKING:  # the contracts import without pandas/pyarrow; frames are built on demand
+    import pandas as pd
+    import pyarrow as pa
+
+from docintel.schema import kinds
 
 SCHEMA_VERSION = "1.0"
 
-#: Roles a text line can have.
-LINE_ROLES = (
-    "body",
-    "title",
-    "heading",
-    "caption",
-    "footnote",
-    "header",
-    "footer",
-    "page_number",
-    "table",
-    "formula",
-    "figure_text",
-    "list_item",
-    "toc_entry",
-)
-#: Kinds of numbered / registered objects.
-OBJECT_TYPES = ("table", "figure", "equation", "appendix", "annex", "bib", "clause")
-#: Kinds of references in ``cross_ref_df``.
-REF_TYPES = (
-    "section",
-    "table",
-    "figure",
-    "equation",
-    "annex",
-    "appendix",
-    "bib",
-    "external",
-    "clause",
-    "definition",
-    "page",
-    "footnote",
-    "unknown",
-)
-#: What produced a ``cross_ref_df`` row.
-REF_SOURCES = ("native_link", "toc_anchor", "object_registry", "regex", "llm")
+#: Roles a text line can have, kinds of objects and references: declared once in ``kinds``.
+LINE_ROLES = kinds.LINE_ROLES
+OBJECT_TYPES = kinds.OBJECT_TYPES
+REF_TYPES = kinds.TABLE_REF_TYPES
+REF_SOURCES = kinds.REF_SOURCES
 #: Where a ``toc_df`` row came from.
 TOC_SOURCES = ("outline", "contents_page", "heading_detection", "docling")
 #: How a page was parsed.
 PARSE_METHODS = ("fast", "layout", "ocr", "docling", "failed")
 
-_BBOX = [("x0", pa.float64()), ("y0", pa.float64()), ("x1", pa.float64()), ("y1", pa.float64())]
+_BBOX = [("x0", "double"), ("y0", "double"), ("x1", "double"), ("y1", "double")]
 
 
 @dataclass(frozen=True)
@@ -63,7 +36,8 @@ class TableSpec:
 
     name: str
     grain: str
-    columns: list[tuple[str, pa.DataType]]
+    #: (name, Arrow type name as pyarrow prints it: string, int32, int16, double, float, bool)
+    columns: list[tuple[str, str]]
     descriptions: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -72,7 +46,11 @@ class TableSpec:
 
     @property
     def arrow_schema(self) -> pa.Schema:
-        return pa.schema([pa.field(c, t) for c, t in self.columns])
+        import pyarrow as pa
+
+        types = {"string": pa.string, "int32": pa.int32, "int16": pa.int16, "double": pa.float64,
+                 "float": pa.float32, "bool": pa.bool_}  # fmt: skip
+        return pa.schema([pa.field(c, types[t]()) for c, t in self.columns])
 
     def empty(self) -> pd.DataFrame:
         """An empty frame with the right columns and dtypes."""
@@ -92,10 +70,14 @@ class TableSpec:
             if c not in out.columns:
                 out[c] = None
         out = out[self.column_names]
+        import pyarrow as pa
+
         table = pa.Table.from_pandas(out, schema=self.arrow_schema, preserve_index=False)
         return table.to_pandas()
 
     def to_arrow(self, df: pd.DataFrame) -> pa.Table:
+        import pyarrow as pa
+
         return pa.Table.from_pandas(self.conform(df), schema=self.arrow_schema, preserve_index=False)
 
 
@@ -103,21 +85,21 @@ LINE_DF = TableSpec(
     "line_df",
     "one row per text line, in reading order",
     [
-        ("doc_id", pa.string()),
-        ("page", pa.int32()),
-        ("line", pa.int32()),
-        ("text", pa.string()),
+        ("doc_id", "string"),
+        ("page", "int32"),
+        ("line", "int32"),
+        ("text", "string"),
         *_BBOX,
-        ("block", pa.int32()),
-        ("column", pa.int16()),
-        ("font", pa.string()),
-        ("size", pa.float32()),
-        ("bold", pa.bool_()),
-        ("italic", pa.bool_()),
-        ("role", pa.string()),
-        ("section_id", pa.string()),
-        ("object_key", pa.string()),
-        ("parse_method", pa.string()),
+        ("block", "int32"),
+        ("column", "int16"),
+        ("font", "string"),
+        ("size", "float"),
+        ("bold", "bool"),
+        ("italic", "bool"),
+        ("role", "string"),
+        ("section_id", "string"),
+        ("object_key", "string"),
+        ("parse_method", "string"),
     ],
     {
         "doc_id": "sha256 of the PDF bytes, first 16 hex characters",
@@ -147,28 +129,28 @@ PAGE_DF = TableSpec(
     "page_df",
     "one row per page",
     [
-        ("doc_id", pa.string()),
-        ("page", pa.int32()),
-        ("width", pa.float64()),
-        ("height", pa.float64()),
-        ("rotation", pa.int16()),
-        ("n_lines", pa.int32()),
-        ("n_chars", pa.int32()),
-        ("n_words", pa.int32()),
-        ("n_images", pa.int32()),
-        ("image_area", pa.float64()),
-        ("image_coverage", pa.float64()),
-        ("n_drawings", pa.int32()),
-        ("has_text_layer", pa.bool_()),
-        ("image_only", pa.bool_()),
-        ("n_links", pa.int32()),
-        ("n_columns", pa.int16()),
-        ("printed_label", pa.string()),
-        ("label_source", pa.string()),
-        ("parse_method", pa.string()),
-        ("escalation_signals", pa.string()),
-        ("parse_seconds", pa.float64()),
-        ("error", pa.string()),
+        ("doc_id", "string"),
+        ("page", "int32"),
+        ("width", "double"),
+        ("height", "double"),
+        ("rotation", "int16"),
+        ("n_lines", "int32"),
+        ("n_chars", "int32"),
+        ("n_words", "int32"),
+        ("n_images", "int32"),
+        ("image_area", "double"),
+        ("image_coverage", "double"),
+        ("n_drawings", "int32"),
+        ("has_text_layer", "bool"),
+        ("image_only", "bool"),
+        ("n_links", "int32"),
+        ("n_columns", "int16"),
+        ("printed_label", "string"),
+        ("label_source", "string"),
+        ("parse_method", "string"),
+        ("escalation_signals", "string"),
+        ("parse_seconds", "double"),
+        ("error", "string"),
     ],
     {
         "page": "physical page, 1-based",
@@ -203,17 +185,17 @@ TOC_DF = TableSpec(
     "toc_df",
     "one row per section",
     [
-        ("doc_id", pa.string()),
-        ("toc_id", pa.string()),
-        ("number", pa.string()),
-        ("title", pa.string()),
-        ("level", pa.int16()),
-        ("parent_id", pa.string()),
-        ("page_start", pa.int32()),
-        ("line_start", pa.int32()),
-        ("page_end", pa.int32()),
-        ("line_end", pa.int32()),
-        ("source", pa.string()),
+        ("doc_id", "string"),
+        ("toc_id", "string"),
+        ("number", "string"),
+        ("title", "string"),
+        ("level", "int16"),
+        ("parent_id", "string"),
+        ("page_start", "int32"),
+        ("line_start", "int32"),
+        ("page_end", "int32"),
+        ("line_end", "int32"),
+        ("source", "string"),
     ],
     {
         "toc_id": "the section number ('3.2.2', '(q)', 'A') when it has one, else a stable "
@@ -234,20 +216,20 @@ OBJECT_REGISTRY = TableSpec(
     "object_registry",
     "one row per numbered table, figure, equation, appendix/annex or bibliography entry",
     [
-        ("doc_id", pa.string()),
-        ("object_key", pa.string()),
-        ("object_type", pa.string()),
-        ("object_id", pa.string()),
-        ("label", pa.string()),
-        ("caption", pa.string()),
-        ("page", pa.int32()),
-        ("line_start", pa.int32()),
-        ("line_end", pa.int32()),
-        ("page_end", pa.int32()),
+        ("doc_id", "string"),
+        ("object_key", "string"),
+        ("object_type", "string"),
+        ("object_id", "string"),
+        ("label", "string"),
+        ("caption", "string"),
+        ("page", "int32"),
+        ("line_start", "int32"),
+        ("line_end", "int32"),
+        ("page_end", "int32"),
         *_BBOX,
-        ("n_rows", pa.int32()),
-        ("n_cols", pa.int32()),
-        ("source", pa.string()),
+        ("n_rows", "int32"),
+        ("n_cols", "int32"),
+        ("source", "string"),
     ],
     {
         "object_key": "'<object_type>:<object_id>', unique within the document",
@@ -270,14 +252,14 @@ CELL_DF = TableSpec(
     "cell_df",
     "one row per cell of a registered table",
     [
-        ("doc_id", pa.string()),
-        ("object_key", pa.string()),
-        ("page", pa.int32()),
-        ("row", pa.int32()),
-        ("col", pa.int32()),
-        ("text", pa.string()),
-        ("is_header", pa.bool_()),
-        ("row_label", pa.string()),
+        ("doc_id", "string"),
+        ("object_key", "string"),
+        ("page", "int32"),
+        ("row", "int32"),
+        ("col", "int32"),
+        ("text", "string"),
+        ("is_header", "bool"),
+        ("row_label", "string"),
         *_BBOX,
     ],
     {
@@ -294,16 +276,16 @@ CROSS_REF_DF = TableSpec(
     "cross_ref_df",
     "one row per reference mention",
     [
-        ("doc_id", pa.string()),
-        ("origin_page", pa.int32()),
-        ("origin_line", pa.int32()),
-        ("anchor_text", pa.string()),
-        ("ref_type", pa.string()),
-        ("ref_target", pa.string()),
-        ("sub_selector", pa.string()),
-        ("target_page", pa.int32()),
-        ("target_line", pa.int32()),
-        ("source", pa.string()),
+        ("doc_id", "string"),
+        ("origin_page", "int32"),
+        ("origin_line", "int32"),
+        ("anchor_text", "string"),
+        ("ref_type", "string"),
+        ("ref_target", "string"),
+        ("sub_selector", "string"),
+        ("target_page", "int32"),
+        ("target_line", "int32"),
+        ("source", "string"),
     ],
     {
         "origin_page": "page where the reference appears (for toc anchors and registry rows: "

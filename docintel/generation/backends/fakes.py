@@ -3,7 +3,8 @@
 ``FakeBackend([answer1, answer2])`` returns the scripted answers in order, one per
 ``generate`` call; an entry may be a callable ``(question, passages, pass_no, instructions)
 -> ReferenceAwareAnswer`` to compute the answer from what it was given. Every call is
-recorded in ``calls`` so tests can assert what the loop sent.
+recorded in ``calls`` so tests can assert what the loop sent. The loop validates the
+answers, as it does any backend's.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from docintel.errors import UsageError
-from docintel.generation.validator import validate_answer
 from docintel.schema.answer import ReferenceAwareAnswer
 from docintel.schema.evidence import ParsedQuestion, Passage
+from docintel.schema.loop import BackendKind, CallInfo, Generation, Instruction
 
 Script = ReferenceAwareAnswer | Callable[..., ReferenceAwareAnswer]
 
@@ -24,7 +25,7 @@ class FakeCall:
     question: ParsedQuestion
     passages: list[Passage]
     pass_no: int
-    instructions: list[str]
+    instructions: list[Instruction]
 
 
 @dataclass
@@ -33,11 +34,15 @@ class FakeBackend:
 
     answers: Sequence[Script] = ()
     resolutions: dict[str, str | None] = field(default_factory=dict)
-    validate: bool = True
     name: str = "fake"
+    kind: BackendKind = "scripted"
     calls: list[FakeCall] = field(default_factory=list)
     resolve_calls: list[tuple[str, str, list[dict]]] = field(default_factory=list)
-    last_call_info: dict = field(default_factory=dict)
+
+    def enqueue(self, *answers: Script) -> FakeBackend:
+        """Append answers to the script (llm's ``MockModel.enqueue``)."""
+        self.answers = [*self.answers, *answers]
+        return self
 
     def generate(
         self,
@@ -45,9 +50,9 @@ class FakeBackend:
         passages: list[Passage],
         *,
         pass_no: int,
-        instructions: list[str],
-    ) -> ReferenceAwareAnswer:
-        """The next scripted answer (validated against ``passages`` unless ``validate=False``)."""
+        instructions: list[Instruction],
+    ) -> Generation:
+        """The next scripted answer, as written (the loop validates it)."""
         n = len(self.calls)
         self.calls.append(FakeCall(question, list(passages), pass_no, list(instructions)))
         if n >= len(self.answers):
@@ -56,12 +61,8 @@ class FakeBackend:
             )
         item = self.answers[n]
         answer = item(question, passages, pass_no, instructions) if callable(item) else item
-        problems: list[str] = []
-        if self.validate:
-            answer, problems = validate_answer(answer, passages)
-        self.last_call_info = {"backend": self.name, "pass_no": pass_no, "call": n + 1,
-                               "validation_problems": problems}  # fmt: skip
-        return answer
+        info = CallInfo(backend=self.name, pass_no=pass_no, details={"call": n + 1})
+        return Generation(answer=answer, info=info)
 
     def resolve_reference(self, raw_text: str, origin_context: str, sections: list[dict]) -> str | None:
         """The scripted toc_id for ``raw_text`` (None when not scripted)."""

@@ -15,6 +15,7 @@ import pandas as pd
 from docintel.retrieval.bm25 import PageIndex
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import Scope
+from docintel.schema.kinds import FURNITURE_ROLES
 from docintel.text import is_number, normalize, terms
 
 #: A TOC title must share at least this share of its idf mass with the question to count.
@@ -86,7 +87,7 @@ def definition_pages(tables: DocTables, term: str) -> dict[int, int]:
         rf"|^\s*{t}\s*(?::|-|–|—)",
         re.I,
     )
-    lines = tables.line_df[~tables.line_df["role"].fillna("body").isin(["header", "footer", "page_number"])]
+    lines = tables.line_df[~tables.line_df["role"].fillna("body").isin(FURNITURE_ROLES)]
     out: dict[int, int] = {}
     for r in lines.itertuples(index=False):
         if int(r.page) not in out and patterns.search(normalize(str(r.text))):
@@ -126,15 +127,27 @@ def _span(pages: list[int]) -> str:
 
 
 def _page_scope(target: str, tables: DocTables) -> tuple[list[int], str]:
+    page, method = find_page(tables, target)
+    if page is None:
+        return [], ""
+    if method == "page_label":
+        return [page], f"scope: printed page {target} is physical page {page}"
+    return [page], f"scope: page {target} (no printed label {target}; physical page used)"
+
+
+def find_page(tables: DocTables, target: str) -> tuple[int | None, str]:
+    """The physical page a page reference or scope names, and how: its printed label
+    (``page_label``, "47" printed on physical page 51) first, else the physical page number."""
     pdf = tables.page_df
-    labels = pdf["printed_label"].astype("string").str.strip().str.lower() if len(pdf) else pd.Series([])
-    hit = pdf.loc[labels == target.lower(), "page"] if len(pdf) else []
+    if not len(pdf):
+        return None, "none"
+    labels = pdf["printed_label"].astype("string").str.strip().str.lower()
+    hit = pdf.loc[labels == target.strip().lower(), "page"]
     if len(hit):
-        p = int(hit.iloc[0])
-        return [p], f"scope: printed page {target} is physical page {p}"
+        return int(hit.iloc[0]), "page_label"
     if target.isdigit() and int(target) in set(pdf["page"].astype(int)):
-        return [int(target)], f"scope: page {target} (no printed label {target}; physical page used)"
-    return [], ""
+        return int(target), "physical_page"
+    return None, "none"
 
 
 def _object_scope(kind: str, target: str, tables: DocTables) -> list[int]:
@@ -168,6 +181,63 @@ def _section_scope(target: str, tables: DocTables) -> list[int]:
         return []
     r = hit.iloc[0]
     return list(range(int(r["page_start"]), int(r["page_end"]) + 1))
+
+
+# --- what a reference names (resolve.py reads these) -------------------------------------------
+
+
+def norm_id(value: str | None) -> str:
+    """An id as compared: trailing dots, colons and spaces dropped, lower case ("3.2." -> "3.2")."""
+    return re.sub(r"[\s.:]+$", "", str(value or "")).strip().lower()
+
+
+def find_sections(tables: DocTables, target: str | None) -> pd.DataFrame:
+    """toc_df rows a reference names: by id or number ("5.2", "(q)"), else by title
+    ("see the Flightcrew Training section")."""
+    toc = tables.toc_df
+    if toc.empty or not target:
+        return toc.iloc[0:0]
+    key = norm_id(target)
+    ids = toc["toc_id"].map(norm_id)
+    nums = toc["number"].map(norm_id)
+    hit = toc[(ids == key) | (nums == key)]
+    if hit.empty and not key.startswith("("):
+        hit = toc[(ids == f"({key})") | (nums == f"({key})")]
+    if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
+        # a section named, not numbered ("see the Flightcrew Training section")
+        titles = toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower())
+        name = re.sub(r"\W+", " ", key).strip()
+        hit = toc[titles == name]
+        if hit.empty:
+            hit = toc[titles.str.startswith(name)]
+    return hit
+
+
+def find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.DataFrame:
+    """object_registry rows of ``ref_type`` (appendix and annex stand for each other) with id ``target``."""
+    reg = tables.object_registry
+    if reg.empty:
+        return reg
+    types = {"appendix": ("appendix", "annex"), "annex": ("annex", "appendix")}.get(ref_type, (ref_type,))
+    cand = reg[reg["object_type"].isin(types)]
+    if target:
+        cand = cand[cand["object_id"].map(norm_id) == norm_id(target)]
+    return cand
+
+
+def appendix_sections(tables: DocTables) -> pd.DataFrame:
+    """Sections that are appendices: titled so, or top-level sections after the references."""
+    toc = tables.toc_df
+    if toc.empty:
+        return toc
+    titled = toc[toc["title"].str.contains(r"^\s*(?:appendix|annex)\b", case=False, regex=True, na=False)]
+    if not titled.empty:
+        return titled
+    refs = toc[toc["title"].str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False, na=False)]
+    if refs.empty:
+        return toc.iloc[0:0]
+    after = toc[(toc.index > refs.index[-1]) & (toc["level"] <= int(refs.iloc[-1]["level"]))]
+    return after
 
 
 # --- objects a listing question asks for ("how many tables ...", "list all figures") -------------

@@ -4,7 +4,7 @@
 instructor sends ReferenceAwareAnswer's JSON schema (field descriptions included) and, when the
 output does not validate, re-asks with the validation error, up to ``max_retries`` times.
 Mode TOOLS is the default: with small local models the JSON / MD_JSON modes do not hold the
-schema. Every call leaves a report in ``last_call_info`` for the trace.
+schema. ``generate`` returns the answer with its call record (a Generation).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from pydantic import BaseModel, Field, create_model
 from docintel.errors import LLMError, LLMOutputError, MissingDependencyError, UsageError
 from docintel.generation import prompts
 from docintel.generation.errors import LLMAuthError, LLMTimeoutError, LLMUnreachableError
-from docintel.generation.safety import as_base, grammar_safe_model, merge_detected_references
-from docintel.generation.validator import validate_answer
+from docintel.generation.safety import as_base, grammar_safe_model
 from docintel.schema.answer import ReferenceAwareAnswer
 from docintel.schema.evidence import ParsedQuestion, Passage
+from docintel.schema.loop import CallInfo, Generation, Instruction
 from docintel.settings import pick
 
 INSTALL_HINT = "pip install 'docintel[openai]'"
@@ -71,6 +71,7 @@ class OpenAIBackend:
     """Structured answers from an OpenAI-compatible chat endpoint."""
 
     name = "openai"
+    kind = "model"
 
     def __init__(
         self,
@@ -109,7 +110,8 @@ class OpenAIBackend:
         self._http_client = http_client
         self._client: Any = None
         self._raw: list[str] = []
-        self.last_call_info: dict = {}
+        #: Every call's record, oldest first (for inspection; the loop reads the Generation).
+        self.history: list[CallInfo] = []
 
     # -- client ---------------------------------------------------------------------------
     def _instructor(self) -> Any:
@@ -191,10 +193,11 @@ class OpenAIBackend:
         passages: list[Passage],
         *,
         pass_no: int,
-        instructions: list[str],
-    ) -> ReferenceAwareAnswer:
-        """Ask the model for a ReferenceAwareAnswer, then validate its citations."""
-        messages, info = prompts.build_messages(
+        instructions: list[Instruction],
+    ) -> Generation:
+        """Ask the model for a ReferenceAwareAnswer; the loop validates it and runs the
+        reference detector over it (``needs_reference_check``)."""
+        messages, details = prompts.build_messages(
             question,
             passages,
             pass_no=pass_no,
@@ -202,15 +205,17 @@ class OpenAIBackend:
             context_window=self.context_window,
             max_tokens=self.max_tokens,
         )
-        self.last_call_info = {"backend": self.name, "model": self.model, "pass_no": pass_no, **info}
+        info = CallInfo(backend=self.name, model=self.model, pass_no=pass_no, details=details)
+        self.history.append(info)
         try:
             answer, completion = self._call(ReferenceAwareAnswer, messages, self.max_tokens)
-        finally:
-            self.last_call_info["attempts"] = len(self._raw)
-            self.last_call_info["raw_outputs"] = list(self._raw)
+        except LLMOutputError as exc:
+            exc.call_info = self._finish(info).as_dict()
+            raise
+        self._finish(info)
         usage = getattr(completion, "usage", None)
         if usage is not None:
-            self.last_call_info["usage"] = {
+            info.details["usage"] = {
                 "prompt_tokens": getattr(usage, "prompt_tokens", None),
                 "completion_tokens": getattr(usage, "completion_tokens", None),
             }
@@ -224,12 +229,12 @@ class OpenAIBackend:
                     ]
                 }
             )
-        answer, problems = validate_answer(answer, passages)
-        self.last_call_info["validation_problems"] = problems
-        # Small models often cite 'see Table 3' without flagging it: the detector adds it.
-        answer, added = merge_detected_references(answer, passages, question)
-        self.last_call_info["detector_references"] = added
-        return answer
+        return Generation(answer=answer, info=info, needs_reference_check=True)
+
+    def _finish(self, info: CallInfo) -> CallInfo:
+        info.attempts = len(self._raw)
+        info.raw_outputs = list(self._raw)
+        return info
 
     def resolve_reference(self, raw_text: str, origin_context: str, sections: list[dict]) -> str | None:
         """Ask which section an ambiguous reference points at; the answer is bounded to the
@@ -262,12 +267,14 @@ class OpenAIBackend:
                 f"Sections (toc_id: title (page)):\n{listing}",
             },  # fmt: skip
         ]
-        self.last_call_info = {"backend": self.name, "model": self.model, "call": "resolve_reference",
-                               "prompt_tokens_estimate": sum(prompts.estimate_tokens(m["content"]) for m in messages)}  # fmt: skip
+        estimate = sum(prompts.estimate_tokens(m["content"]) for m in messages)
+        info = CallInfo(backend=self.name, model=self.model, prompt_tokens=estimate,
+                        details={"call": "resolve_reference"})  # fmt: skip
+        self.history.append(info)
         try:
             result, _ = self._call(target, messages, 200)
         finally:
-            self.last_call_info["raw_outputs"] = list(self._raw)
+            self._finish(info)
         return result.toc_id
 
     def describe(self) -> dict:

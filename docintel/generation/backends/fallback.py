@@ -2,17 +2,17 @@
 
 ``FallbackBackend(primary, offline)`` calls the primary backend; only an
 :class:`~docintel.errors.LLMOutputError` (every retry failed validation) switches that one call
-to the offline backend. The answer text then starts with a label saying so, and
-``last_call_info`` keeps the model's raw outputs and the error, so the trace shows what the
-model produced. Endpoint failures (auth, timeout, unreachable) are not masked: they still raise.
+to the offline backend. The answer text then starts with a label saying so, and the call record
+keeps the model's raw outputs and the error, so the trace shows what the model produced.
+Endpoint failures (auth, timeout, unreachable) are not masked: they still raise.
 """
 
 from __future__ import annotations
 
 from docintel.errors import LLMOutputError
-from docintel.generation.base import LLMBackend
-from docintel.schema.answer import ReferenceAwareAnswer
+from docintel.generation.protocol import LLMBackend
 from docintel.schema.evidence import ParsedQuestion, Passage
+from docintel.schema.loop import Generation, Instruction
 
 LABEL = "[Offline fallback: the {name} model's output did not validate after {attempts} attempt(s); " "this answer was extracted without the model.]"  # fmt: skip
 
@@ -24,7 +24,7 @@ class FallbackBackend:
         self.primary = primary
         self.offline = offline
         self.name = getattr(primary, "name", "llm")
-        self.last_call_info: dict = {}
+        self.kind = primary.kind
         self.fallbacks = 0  # calls answered by the offline backend so far
 
     def generate(
@@ -33,48 +33,37 @@ class FallbackBackend:
         passages: list[Passage],
         *,
         pass_no: int,
-        instructions: list[str],
-    ) -> ReferenceAwareAnswer:
+        instructions: list[Instruction],
+    ) -> Generation:
         """The primary backend's answer, or the offline one (labelled) after an LLMOutputError."""
         try:
-            answer = self.primary.generate(question, passages, pass_no=pass_no, instructions=instructions)
+            return self.primary.generate(question, passages, pass_no=pass_no, instructions=instructions)
         except LLMOutputError as exc:
-            failed = dict(getattr(self.primary, "last_call_info", None) or {})
-            answer = self.offline.generate(question, passages, pass_no=pass_no, instructions=instructions)
+            gen = self.offline.generate(question, passages, pass_no=pass_no, instructions=instructions)
             self.fallbacks += 1
             label = LABEL.format(name=self.name, attempts=exc.attempts or len(exc.raw_outputs) or "?")
-            answer = answer.model_copy(update={"answer": f"{label} {answer.answer}"[:4000]})
-            self.last_call_info = {
-                **dict(getattr(self.offline, "last_call_info", None) or {}),
+            answer = gen.answer.model_copy(update={"answer": f"{label} {gen.answer.answer}"[:4000]})
+            failed = {k: v for k, v in exc.call_info.items() if k != "raw_outputs"}
+            details = {
+                **gen.info.details,
                 "fallback": "offline",
                 "fallback_reason": str(exc),
                 "llm_output_error": {
                     "backend": self.name,
                     "attempts": exc.attempts,
                     "raw_outputs": list(exc.raw_outputs),
-                    "primary_call_info": {k: v for k, v in failed.items() if k != "raw_outputs"},
+                    "primary_call_info": failed,
                 },
             }
-            return answer
-        self.last_call_info = dict(getattr(self.primary, "last_call_info", None) or {})
-        return answer
+            return Generation(answer=answer, info=gen.info.model_copy(update={"details": details}))
 
     def resolve_reference(self, raw_text: str, origin_context: str, sections: list[dict]) -> str | None:
         """The primary backend's pick, or the offline (deterministic) pick after an LLMOutputError."""
         try:
-            toc_id = self.primary.resolve_reference(raw_text, origin_context, sections)
-        except LLMOutputError as exc:
-            toc_id = self.offline.resolve_reference(raw_text, origin_context, sections)
+            return self.primary.resolve_reference(raw_text, origin_context, sections)
+        except LLMOutputError:
             self.fallbacks += 1
-            self.last_call_info = {
-                "call": "resolve_reference",
-                "fallback": "offline",
-                "fallback_reason": str(exc),
-                "llm_output_error": {"attempts": exc.attempts, "raw_outputs": list(exc.raw_outputs)},
-            }
-            return toc_id
-        self.last_call_info = dict(getattr(self.primary, "last_call_info", None) or {})
-        return toc_id
+            return self.offline.resolve_reference(raw_text, origin_context, sections)
 
     def describe(self) -> dict:
         info = dict(self.primary.describe())

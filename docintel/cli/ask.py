@@ -1,4 +1,4 @@
-"""`docintel ask` and `docintel eval`: argument parsing and printing only."""
+"""`docintel ask`: argument parsing and printing only; the API answers."""
 
 from __future__ import annotations
 
@@ -6,10 +6,37 @@ import argparse
 import json
 import sys
 
-from docintel.settings import pick
+from docintel.cli.common import add_parse_options, parse_kwargs
+from docintel.settings import Settings
+
+VERBS = ("ask",)
 
 
-def _add_backend_options(p: argparse.ArgumentParser) -> None:
+def add_parser(sub) -> None:
+    p = sub.add_parser("ask", help="answer a question about a PDF, following its cross-references")
+    p.add_argument("pdf")
+    p.add_argument("question")
+    add_backend_options(p)
+    p.add_argument(
+        "--top-k",
+        type=int,
+        default=None,
+        help="pages retrieved for pass 1 (default 1; listing questions get one per relevant page)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--trace", default=None, help="write the trace here (default under the artifacts folder)")
+    p.add_argument(
+        "--highlight",
+        default=None,
+        metavar="OUT.pdf",
+        help="write a copy of the PDF with the cited lines highlighted",
+    )
+    p.add_argument("--html", default=None, metavar="OUT.html", help="write a self-contained HTML report")
+    add_parse_options(p)
+    p.set_defaults(func=run)
+
+
+def add_backend_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--backend",
         default=None,
@@ -49,18 +76,14 @@ def _backend_options(args) -> dict:
 
 
 def _backend_and_fallback(args):
-    from docintel.api import default_backend_name
-    from docintel.generation.base import get_backend
+    from docintel.generation.registry import build_backend
 
-    name = pick(args.backend, "backend") or default_backend_name()
-    # model options mean nothing to the model-free backends
-    backend = get_backend(name, **({} if name in ("offline", "fake") else _backend_options(args)))
-    fallback = pick(args.fallback, "fallback", "none")
-    if fallback == "offline" and name != "offline":
-        from docintel.generation.fallback import FallbackBackend
-
-        backend = FallbackBackend(backend, get_backend("offline"))
-    return backend
+    s = Settings.resolve(backend=args.backend, fallback=args.fallback)
+    return build_backend(
+        s.backend,
+        fallback=s.fallback,
+        **_backend_options(args),
+    )
 
 
 def _print_human(result) -> None:
@@ -83,9 +106,7 @@ def _print_human(result) -> None:
         print(f"loop: did not run ({a.answer_completeness}).")
     else:
         done = [
-            f"{r['reference']} -> {r['target']} ({r['method']})"
-            for r in result.resolutions
-            if r["status"] == "resolved"
+            f"{r.reference} -> {r.target} ({r.method})" for r in result.resolutions if r.status == "resolved"
         ]
         print(
             f"loop: ran {result.loop_count} time(s); resolved: {'; '.join(done) or 'nothing'}"
@@ -99,19 +120,19 @@ def _print_human(result) -> None:
         print(f"trace: {result.trace_path}", file=sys.stderr)
 
 
-def cmd_ask(args, parse_kwargs) -> int:
+def run(args) -> int:
     from docintel.api import ask, parse
     from docintel.questions import parse_question
 
-    parse_question(args.question)  # an empty or absurd question fails before any parsing
+    question = parse_question(args.question)  # an empty or absurd question fails before any parsing
     kw = parse_kwargs(args)
     tables = parse(args.pdf, **kw)  # parsed once, shared by ask and the reports
     result = ask(
         args.pdf,
-        args.question,
+        question,
         backend=_backend_and_fallback(args),
         tables=tables,
-        max_loops=args.max_loops if args.max_loops is not None else int(pick(None, "max_loops", 1)),
+        max_loops=Settings.resolve(max_loops=args.max_loops).max_loops,
         top_k=args.top_k,
         trace_path=args.trace,
         out_dir=kw["out_dir"],
@@ -128,67 +149,3 @@ def cmd_ask(args, parse_kwargs) -> int:
             getattr(report, fn)(result, args.pdf, target, tables=tables)
             print(f"{flag}: {target}", file=sys.stderr)
     return 0
-
-
-def cmd_eval(args, parse_kwargs) -> int:
-    from docintel.evaluation import format_summary, run_eval
-
-    kw = parse_kwargs(args)
-    kw.pop("progress", None)
-
-    def progress(i, n, row):
-        mark = "ok" if row["evidence_complete"] else "--"
-        print(
-            f"[{i}/{n}] {row['id']:<12} evidence {mark} loop={'y' if row['loop_fired'] else 'n'} "
-            f"tokens={row['tokens']}",
-            file=sys.stderr,
-        )
-
-    summary = run_eval(
-        args.questions,
-        args.pdf_dir,
-        backend=args.backend,
-        out=args.out,
-        max_loops=args.max_loops if args.max_loops is not None else 1,
-        parse_options=kw,
-        progress=progress,
-    )
-    if args.json:
-        print(json.dumps(summary["groups"], indent=2))
-    else:
-        print(format_summary(summary))
-    return 0
-
-
-def add_ask_commands(sub, add_parse_options, parse_kwargs) -> None:
-    p = sub.add_parser("ask", help="answer a question about a PDF, following its cross-references")
-    p.add_argument("pdf")
-    p.add_argument("question")
-    _add_backend_options(p)
-    p.add_argument(
-        "--top-k",
-        type=int,
-        default=None,
-        help="pages retrieved for pass 1 (default 1; listing questions get one per relevant page)",
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--trace", default=None, help="write the trace here (default under the artifacts folder)")
-    p.add_argument(
-        "--highlight",
-        default=None,
-        metavar="OUT.pdf",
-        help="write a copy of the PDF with the cited lines highlighted",
-    )
-    p.add_argument("--html", default=None, metavar="OUT.html", help="write a self-contained HTML report")
-    add_parse_options(p)
-    p.set_defaults(func=lambda a: cmd_ask(a, parse_kwargs))
-
-    p = sub.add_parser("eval", help="run a question set (JSONL) and print its scores")
-    p.add_argument("questions")
-    p.add_argument("--pdf-dir", required=True)
-    p.add_argument("--backend", default=None)
-    p.add_argument("--max-loops", type=int, default=None)
-    p.add_argument("--out", default=None, help="write one JSON line per question")
-    p.add_argument("--json", action="store_true", help="print the scores as JSON")
-    add_parse_options(p, out_flags=("--artifacts",))
-    p.set_defaults(func=lambda a: cmd_eval(a, parse_kwargs))

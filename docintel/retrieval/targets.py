@@ -9,11 +9,12 @@ import re
 
 import pandas as pd
 
+from docintel.retrieval.lookup import listed_object_type
+from docintel.retrieval.rank import query_terms
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+from docintel.schema.kinds import HEADING_ROLES, NON_EVIDENCE_ROLES
 
-#: Roles that are never evidence: page furniture and the words inside figures.
-NON_EVIDENCE_ROLES = ("header", "footer", "page_number", "figure_text")
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
 
@@ -115,7 +116,7 @@ def _heading_rows(part: pd.DataFrame) -> int:
     """How many leading lines of a section are its (possibly wrapped) heading."""
     n = 0
     for role in part["role"].tolist():
-        if role not in ("heading", "title"):
+        if role not in HEADING_ROLES:
             break
         n += 1
     return max(n, 1)
@@ -322,3 +323,34 @@ def extend_to_sentence_end(tables: DocTables, passage: Passage, *, max_extra: in
     return passage.model_copy(
         update={"lines": passage.lines + extra, "line_end": max([passage.line_end] + [e.line for e in same])}
     )
+
+
+def listed_object_passages(
+    tables: DocTables, q: ParsedQuestion
+) -> tuple[str | None, list[str], list[Passage]]:
+    """A listing question about a registered object type ("how many tables...") is answered
+    from the registry: every such object's caption, not the best-matching page. Returns the
+    object type, the objects' keys and their caption passages (empty when it does not apply)."""
+    if q.shape != "list":
+        return None, [], []
+    otype = listed_object_type(query_terms(q))
+    reg = tables.object_registry
+    objs = reg[reg["object_type"] == otype] if otype else reg.iloc[0:0]
+    if objs.empty:
+        return otype, [], []
+    note = f"every {otype} in object_registry ({len(objs)})"
+    return otype, objs["object_key"].tolist(), caption_passages(tables, objs, note=note)
+
+
+def unread_pages_warning(tables: DocTables) -> list[str]:
+    """Say so when pages could not be read: an empty page is not a page without the answer."""
+    pdf_ = tables.page_df
+    unread = pdf_[pdf_["image_only"].fillna(False).astype(bool) & (pdf_["n_lines"] == 0)]
+    if not len(unread):
+        return []
+    pages = ", ".join(str(int(p)) for p in unread["page"].head(20))
+    return [
+        f"{len(unread)} page(s) have no text layer and no text could be read on them (pages {pages});"
+        " image-only pages are OCR'd only where Tesseract is installed"
+        " (apt-get install tesseract-ocr tesseract-ocr-eng)"
+    ]

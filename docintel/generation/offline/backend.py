@@ -14,15 +14,15 @@ from dataclasses import dataclass, field
 
 from docintel import __version__
 from docintel.generation import refdetect
-from docintel.generation.scoring import Window, pick_windows, question_terms, score_lines
-from docintel.generation.tablerows import is_table_passage, view_table
+from docintel.generation.offline.scoring import Window, pick_windows, question_terms, score_lines
+from docintel.generation.offline.tablerows import is_table_passage, view_table
 from docintel.generation.text import clip, content_stems, join_lines, normalize
-from docintel.generation.validator import validate_answer
 from docintel.schema.answer import Citation, ExternalReference, PendingReference, ReferenceAwareAnswer
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+from docintel.schema.kinds import PULLED_VIA
+from docintel.schema.loop import INSTRUCTIONS, CallInfo, Generation, Instruction
 
-PULLED = ("reference", "definition")
-KNOWN_INSTRUCTIONS = {"state_conditions", "name_external"}
+PULLED = PULLED_VIA
 # Bibliography pointers ('[9]') are only worth following when the question asks about sources;
 # otherwise every cited sentence would trigger a second pass.
 _WANTS_SOURCES = re.compile(
@@ -48,6 +48,7 @@ class OfflineBackend:
     """Extractive answers from the evidence; see the module docstring."""
 
     name = "offline"
+    kind = "rules"
 
     def __init__(
         self,
@@ -62,7 +63,6 @@ class OfflineBackend:
         self.max_windows, self.max_lines = max_windows, max_lines
         self.ref_windows, self.ref_lines, self.ref_whole = ref_windows, ref_lines, ref_whole
         self.ignored_options = sorted(options)  # e.g. a model name given to every backend
-        self.last_call_info: dict = {}
 
     # -- protocol -------------------------------------------------------------------------
     def generate(
@@ -71,8 +71,8 @@ class OfflineBackend:
         passages: list[Passage],
         *,
         pass_no: int,
-        instructions: list[str],
-    ) -> ReferenceAwareAnswer:
+        instructions: list[Instruction],
+    ) -> Generation:
         """Answer from ``passages`` only (deterministic)."""
         instr = set(instructions or [])
         terms = question_terms(question)
@@ -88,17 +88,17 @@ class OfflineBackend:
         hits = set().union(*(set(pc.info.get("hits", [])) for pc in pieces)) if pieces else set()
         # phrases repeat their words, so only word/number terms set how many hits are needed
         need = 1 if sum(t.kind != "phrase" for t in terms) <= 2 else 2
-        self.last_call_info = {
-            "backend": self.name,
-            "pass_no": pass_no,
+        details = {
             "terms": weights,
             "windows": [pc.info for pc in pieces],
             "instructions": sorted(instr),
-            "ignored_instructions": sorted(instr - KNOWN_INSTRUCTIONS),
+            "ignored_instructions": sorted(instr - set(INSTRUCTIONS)),
         }
         if not pieces or len(hits) < need:
-            self.last_call_info["not_found"] = True
-            return self._not_found(question, terms)
+            details["not_found"] = True
+            info = CallInfo(backend=self.name, pass_no=pass_no, details=details)
+            return Generation(answer=self._not_found(question, terms), info=info)
+        info = CallInfo(backend=self.name, pass_no=pass_no, details=details)
 
         used = [ln for pc in pieces for ln in pc.lines]
         near = self._neighbours(passages, pieces, pass_no, 1)
@@ -120,9 +120,7 @@ class OfflineBackend:
             conditions=conditions,
             answer_completeness="references_unresolved" if pending else "complete",
         )
-        answer, problems = validate_answer(answer, passages)
-        self.last_call_info["validation_problems"] = problems
-        return answer
+        return Generation(answer=answer, info=info)
 
     def resolve_reference(self, raw_text: str, origin_context: str, sections: list[dict]) -> str | None:
         """Deterministic guess: a section number written in the reference; 'the previous / next

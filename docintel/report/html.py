@@ -11,19 +11,22 @@ from __future__ import annotations
 
 import base64
 from html import escape
+from pathlib import Path
 
-from docintel.report import (
+from docintel.report.geometry import line_rects, merge_rects, place_label
+from docintel.report.io import load_tables, open_document, write_atomically
+from docintel.report.marks import (
     UNRESOLVED_COLOUR,
     VIA_COLOURS,
     VIA_LABELS,
     Mark,
     citation_how,
     lines_label,
+    page_marks,
     via_key,
 )
-from docintel.report_geometry import line_rects, merge_rects, place_label
-from docintel.schema.answer import AskResult
 from docintel.schema.document import DocTables
+from docintel.schema.result import AskResult
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -337,3 +340,33 @@ def render_report(
         f"<h2>Pages</h2>{omitted}{sections}"
         "</main></body></html>\n"
     )
+
+
+def write_html_report(
+    result: AskResult,
+    pdf_path: str | Path,
+    out_path: str | Path,
+    *,
+    tables: DocTables | None = None,
+    out_dir: str | Path | None = None,
+    password: str | None = None,
+    dpi: int = 100,
+    max_shown_pages: int = 24,
+    **parse_options,
+) -> Path:
+    """Write a self-contained HTML report (inline CSS, page images as base64 PNG, no script,
+    no network) with the question, the answer, the numbered citations, every cited page with
+    its boxes drawn in the colour code, and the loop drawn as a flow. See
+    :func:`write_highlight_pdf` for ``tables`` / ``out_dir``."""
+    tables = load_tables(result, pdf_path, tables, out_dir, {"password": password, **parse_options})
+    marks = page_marks(result, tables)
+
+    def write(tmp: Path) -> None:
+        doc = open_document(pdf_path, password)
+        try:
+            text = render_report(result, tables, doc, marks, dpi=dpi, max_pages=max_shown_pages)
+        finally:
+            doc.close()
+        tmp.write_text(text, encoding="utf-8")
+
+    return write_atomically(out_path, write, source=pdf_path)

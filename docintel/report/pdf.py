@@ -7,9 +7,13 @@ the annotation methods take, so rotated pages need no conversion here.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
-from docintel.report import ANNOT_TITLE, Mark
-from docintel.report_geometry import place_label
+from docintel.report.geometry import place_label
+from docintel.report.io import load_tables, open_document, write_atomically
+from docintel.report.marks import ANNOT_TITLE, Mark, page_marks
+from docintel.schema.document import DocTables
+from docintel.schema.result import AskResult
 
 log = logging.getLogger(__name__)
 
@@ -75,3 +79,45 @@ def annotate_page(page, marks: list[Mark]) -> int:
         label.set_info(title=ANNOT_TITLE, subject=m.note[:200])
         label.update()
     return count
+
+
+def write_highlight_pdf(
+    result: AskResult,
+    pdf_path: str | Path,
+    out_path: str | Path,
+    *,
+    tables: DocTables | None = None,
+    out_dir: str | Path | None = None,
+    password: str | None = None,
+    keep_annots: bool = False,
+    **parse_options,
+) -> Path:
+    """Write a copy of ``pdf_path`` to ``out_path`` with the answer's cited lines highlighted.
+
+    Highlights are coloured by how the evidence was reached (see :data:`VIA_COLOURS`) and
+    carry a note naming the citation ("[2] via reference 'Table 3 row (E)' from page 6,
+    line 28 ..."); the lines where references are written are framed. Pass
+    ``tables`` to skip parsing; otherwise the PDF is parsed (or read from the cache in
+    ``out_dir``; by default the folder ``ask`` used, read from the trace path). Text-markup
+    annotations already in the PDF (someone's highlights) are left out of the copy unless
+    ``keep_annots``, so every highlight in it is a citation. The file is written atomically;
+    the original is never modified.
+    """
+    tables = load_tables(result, pdf_path, tables, out_dir, {"password": password, **parse_options})
+    marks = page_marks(result, tables)
+
+    def write(tmp: Path) -> None:
+        doc = open_document(pdf_path, password)
+        try:
+            if not keep_annots:
+                drop_markup(doc)
+            total = 0
+            for page_no in sorted(marks):
+                if 1 <= page_no <= doc.page_count:
+                    total += annotate_page(doc[page_no - 1], marks[page_no])
+            log.info("highlighted %d marks on %d pages", total, len(marks))
+            doc.save(tmp, garbage=1, deflate=True)
+        finally:
+            doc.close()
+
+    return write_atomically(out_path, write, source=pdf_path)

@@ -25,10 +25,10 @@ from typing import Any
 
 from docintel.errors import LLMError, MissingDependencyError, UsageError
 from docintel.generation import prompts
+from docintel.generation.backends.openai_backend import OpenAIBackend, _version
 from docintel.generation.errors import LLMTimeoutError
-from docintel.generation.openai_backend import OpenAIBackend, _version
-from docintel.schema.answer import ReferenceAwareAnswer
 from docintel.schema.evidence import ParsedQuestion, Passage
+from docintel.schema.loop import Generation
 from docintel.settings import env, pick
 
 INSTALL_HINT = "pip install 'docintel[local]'"
@@ -239,7 +239,7 @@ class LocalBackend(OpenAIBackend):
 
     def generate(
         self, question: ParsedQuestion, passages: list[Passage], *, pass_no: int, instructions: list[str]
-    ) -> ReferenceAwareAnswer:
+    ) -> Generation:
         """As :meth:`OpenAIBackend.generate`, with evidence cut to :meth:`prompt_window`."""
         self.context_window = self.prompt_window()
         return super().generate(question, passages, pass_no=pass_no, instructions=instructions)
@@ -247,7 +247,7 @@ class LocalBackend(OpenAIBackend):
     def _instructor(self) -> Any:
         if self._client is not None:
             return self._client
-        from docintel.generation.openai_backend import _imports
+        from docintel.generation.backends.openai_backend import _imports
 
         instructor, _ = _imports()
         try:
@@ -263,7 +263,7 @@ class LocalBackend(OpenAIBackend):
             mode=mode,
             repeat_penalty=self.repeat_penalty,  # keeps a 135M model from looping inside a string
         )
-        from docintel.generation.openai_backend import _raw_text
+        from docintel.generation.backends.openai_backend import _raw_text
 
         client.on("completion:response", lambda response: self._raw.append(_raw_text(response)))
         self._client = client

@@ -1,9 +1,9 @@
-"""``python -m docintel.generation.llama_server [llama_cpp.server options]``: llama-cpp-python's
+"""``python -m docintel.generation.backends.llama_server [llama_cpp.server options]``: llama-cpp-python's
 OpenAI-compatible server, started the same way as ``python -m llama_cpp.server``, with one
 difference: on machines where llama.cpp's extra CPU buffer types (AMX tiles) crash, they are
-switched off first (see :func:`docintel.generation.local_backend.extra_buffers_work`).
+switched off first (see :func:`docintel.generation.backends.local_backend.extra_buffers_work`).
 
-Example: ``python -m docintel.generation.llama_server --model SmolLM2.gguf --host 127.0.0.1 --port 8011 --n_ctx 4096``
+Example: ``python -m docintel.generation.backends.llama_server --model SmolLM2.gguf --host 127.0.0.1 --port 8011 --n_ctx 4096``
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 
 from docintel.errors import LLMError
-from docintel.generation.local_backend import extra_buffers_work, resolve_model_path
+from docintel.generation.backends.local_backend import extra_buffers_work, resolve_model_path
 
 
 def _model_arg(argv: list[str]) -> str | None:
@@ -72,7 +72,7 @@ def start_server(
     ``/v1/models`` answers; the caller stops it with :func:`stop_server`."""
     out = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115  (closed by the process's end)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "docintel.generation.llama_server", "--model", str(model),
+        [sys.executable, "-m", "docintel.generation.backends.llama_server", "--model", str(model),
          "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx)],
         stdout=out, stderr=subprocess.STDOUT,
     )  # fmt: skip

@@ -1,6 +1,6 @@
 """Explainable line scoring for the offline backend.
 
-How a line scores (every number is reported in ``last_call_info`` for the trace):
+How a line scores (every number is reported in the call record, ``CallInfo.details``, for the trace):
 
 * The question gives *terms*: content-word stems of ``ParsedQuestion.keywords`` (or of the
   question text when the parser gave none), its ``phrases`` and its ``numbers``.
@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 
 from docintel.generation.text import content_stems, ends_sentence, join_lines, normalize, stem, tokens
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+from docintel.schema.kinds import HEADING_ROLES, UNSCANNED_ROLES
 
-_FURNITURE = {"header", "footer", "page_number", "toc_entry"}
+_FURNITURE = UNSCANNED_ROLES
 BACK, FORWARD = 8, 6  # narrow columns (Federal Register, two-column papers) carry long sentences
 
 
@@ -154,7 +155,7 @@ def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
         and end - seed < FORWARD
         and not ends_sentence(rows[end].ln.text)
         and rows[end + 1].ln.role not in _FURNITURE
-        and rows[end + 1].ln.role not in ("heading", "title")
+        and rows[end + 1].ln.role not in HEADING_ROLES
     ):
         end += 1
     return start, end

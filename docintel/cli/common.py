@@ -1,0 +1,76 @@
+"""What several verbs share: the parse options (flag > env > default) and progress on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from docintel.settings import Settings, pick
+
+
+def progress_printer(label: str):
+    """Progress on stderr for long documents: a live counter on a terminal, otherwise a
+    line every few seconds (nothing at all for a parse that finishes quickly)."""
+    tty = sys.stderr.isatty()
+    state = {"start": time.monotonic(), "last": 0.0, "shown": False}
+
+    def report(done: int, total: int) -> None:
+        now = time.monotonic()
+        if tty:
+            if total >= 10 and (now - state["last"] > 0.3 or done == total):
+                state["last"] = now
+                print(f"\r{label}: page {done}/{total}", end="\n" if done == total else "", file=sys.stderr)
+            return
+        if now - state["start"] > 2 and (now - state["last"] > 5 or (done == total and state["shown"])):
+            state["last"], state["shown"] = now, True
+            print(f"{label}: page {done}/{total}", file=sys.stderr)
+
+    return report
+
+
+def add_parse_options(p: argparse.ArgumentParser, out_flags: tuple[str, ...] = ("-o", "--out")) -> None:
+    p.add_argument(
+        *out_flags,
+        dest="artifacts",
+        default=None,
+        help="artifacts folder (env DOCINTEL_ARTIFACTS; default ./artifacts)",
+    )
+    p.add_argument(
+        "--layout",
+        choices=["auto", "always", "never"],
+        default=None,
+        help="escalate pages to the layout model: auto (default), always, never (env DOCINTEL_LAYOUT)",
+    )
+    p.add_argument(
+        "--ocr",
+        choices=["auto", "never"],
+        default=None,
+        help="read image-only pages with Tesseract when installed: auto (default), never (env DOCINTEL_OCR)",
+    )
+    p.add_argument("--parser", default=None, help="pymupdf (default) or docling (env DOCINTEL_PARSER)")
+    p.add_argument("--docling-json", default=None, help="map an existing Docling JSON export of this PDF")
+    p.add_argument("--password", default=None, help="password of an encrypted PDF (env DOCINTEL_PASSWORD)")
+    p.add_argument(
+        "--eager-refs", action="store_true", help="run the in-prose reference extractor over every line"
+    )
+    p.add_argument("--no-cache", action="store_true", help="parse again even when cached tables exist")
+    p.add_argument("--max-pages", type=int, default=None, help="refuse documents with more pages")
+
+
+def parse_kwargs(args) -> dict:
+    s = Settings.resolve(layout=args.layout, ocr=args.ocr, parser=args.parser)
+    kw = {
+        "layout": s.layout,
+        "ocr": s.ocr,
+        "parser": s.parser,
+        "docling_json": args.docling_json,
+        "password": pick(args.password, "password"),
+        "eager_refs": args.eager_refs,
+        "out_dir": args.artifacts,
+        "use_cache": not args.no_cache,
+        "progress": progress_printer("parse"),
+    }
+    if args.max_pages:
+        kw["max_pages"] = args.max_pages
+    return kw
