@@ -163,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         add_ask_commands(sub, _add_parse_options, _parse_kwargs)
+    from docintel.cli_export import add_parsers as add_export_parsers
+
+    add_export_parsers(sub, _add_parse_options)
     return ap
 
 
