@@ -28,12 +28,14 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from docintel.errors import DocumentError, MissingDependencyError, UsageError
-from docintel.schema.document import DocTables
-from docintel.schema.tables import TABLES
+
+if TYPE_CHECKING:  # the CLI reads the defaults at start-up: importing this module stays cheap
+    import pandas as pd
+
+    from docintel.schema.document import DocTables
 
 INSTALL_HINT = "pip install 'docintel[sql]'"
 #: Rows returned unless the caller asks for more (``--limit``; 0 means no cap).
@@ -157,6 +159,8 @@ def run_query(
 
 def document_views(tables: DocTables) -> dict[str, Path]:
     """Every table of a parsed document -> its cached Parquet file (the document must be cached)."""
+    from docintel.schema.tables import TABLES
+
     cache = (tables.manifest or {}).get("cache_dir")
     if not cache:
         raise UsageError("docintel sql reads the cached Parquet tables: parse with an artifacts folder")

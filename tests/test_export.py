@@ -194,3 +194,15 @@ def test_cli_export_writes_a_file_or_stdout(report, tmp_path, capsys):
     assert first["page"] == 1 and first["kind"] == "heading"
     assert main(["export", str(pdf), "-o", str(tmp_path), "--artifacts", art]) == 1
     assert "is a folder" in capsys.readouterr().err
+
+
+def test_the_new_verbs_keep_cli_start_up_free_of_pandas_and_duckdb():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from docintel.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('pandas', 'pyarrow', 'duckdb', 'docling_core') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

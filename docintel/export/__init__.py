@@ -11,10 +11,13 @@ and never import the API; :func:`export` is the one convenience that parses a pa
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docintel.errors import UsageError
-from docintel.export.base import Writer
-from docintel.schema.document import DocTables
+
+if TYPE_CHECKING:  # the CLI reads FORMATS at start-up: importing this package stays cheap (no pandas)
+    from docintel.export.base import Writer
+    from docintel.schema.document import DocTables
 
 __all__ = [
     "FORMATS",
@@ -59,12 +62,12 @@ def get_writer(format: str) -> Writer:
 def export(source: str | Path | DocTables, *, format: str = "markdown", **parse_options) -> str:
     """``source`` (a PDF path, parsed first with ``parse_options``, or DocTables) as ``format``."""
     writer = get_writer(format)
-    if isinstance(source, DocTables):
-        tables = source
-    else:
+    if isinstance(source, str | Path):
         from docintel.api import parse  # the one place here that parses: writers never do
 
         tables = parse(source, **parse_options)
+    else:
+        tables = source
     return writer.render(tables)
 
 
