@@ -17,7 +17,9 @@ page (docintel's page anchors, pymupdf4llm's page chunks), is scored as a sectio
 the structure ground truth (``../shared/eval/structure/<stem>.json``) with its own scorer:
 recall and precision, page exact. Tables kept: Markdown tables (a ``|`` row followed by a
 ``|---`` row) on the page of a ground-truth table (one-to-one per page), and the total
-number of Markdown tables written. It prints one table and asserts nothing.
+number of Markdown tables written. Last column: the ``toc_df`` headings (number, title, level,
+page) found again after ``--format docling-json`` is mapped back by ``parse --docling-json``.
+It prints one table and asserts nothing.
 """
 
 from __future__ import annotations
@@ -118,6 +120,27 @@ def run_docintel(pdf: Path, out_dir: Path) -> tuple[dict[int, str], float, float
     return split_docintel(md), wall, cpu, time.perf_counter() - t1
 
 
+def docling_round_trip(pdf: Path, out_dir: Path) -> str:
+    """'same/total' toc_df headings (number, title, level, page) after export -> Docling mapping."""
+    try:
+        from docintel.export.docling_json import to_docling_json
+    except ImportError:
+        return "-"
+    from docintel.parsing import parse_document
+
+    tables = parse_document(pdf, out_dir=out_dir)
+    path = out_dir / f"{pdf.stem}.docling.json"
+    try:
+        path.write_text(to_docling_json(tables))
+    except Exception as exc:  # docling-core missing: the column says so
+        return type(exc).__name__
+    back = parse_document(pdf, docling_json=path, out_dir=None)
+    cols = ["number", "title", "level", "page_start"]
+    a = [tuple(r) for r in tables.toc_df[cols].astype(str).values.tolist()]
+    b = {tuple(r) for r in back.toc_df[cols].astype(str).values.tolist()}
+    return f"{sum(1 for r in a if r in b)}/{len(a)}"
+
+
 def run_pymupdf4llm(pdf: Path) -> tuple[dict[int, str], float, float]:
     import pymupdf4llm
 
@@ -153,7 +176,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("pdfs", nargs="*", type=Path)
     ap.add_argument("--gt", type=Path, default=SHARED / "eval" / "structure", help="structure ground truth")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows as JSON here")
+    ap.add_argument("--table-from", type=Path, default=None, help="print the table of an earlier --json run")
     a = ap.parse_args(argv)
+    if a.table_from:
+        print_table(json.loads(a.table_from.read_text()))
+        return 0
     pdfs = a.pdfs or dev_pdfs()
     if not pdfs:
         print("bench_export: no PDFs given and no dev set at ../shared/eval/pdfs", file=sys.stderr)
@@ -180,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 pages, wall, cpu, rerender = run_docintel(pdf, Path(tmp) / "art")
                 row["docintel"] = {"wall": wall, "cpu": cpu, "reexport": rerender, **score(pages, gt, scorer)}
+                row["docintel"]["docling_round_trip"] = docling_round_trip(pdf, Path(tmp) / "art")
             except Exception as exc:  # a parse failure is a row, not the end of the run
                 row["docintel"] = {"error": f"{type(exc).__name__}: {exc}"}
             pages, wall, cpu = run_pymupdf4llm(pdf)
@@ -200,9 +228,10 @@ def print_table(rows: list[dict]) -> None:
     print(
         "| PDF | docintel s wall / CPU (re-export s) | pymupdf4llm s wall / CPU | ratio p4l/docintel wall, CPU "
         "| section recall / precision: docintel | pymupdf4llm | headings written: docintel / p4l "
-        "| GT tables on their page: docintel / p4l | Markdown tables: docintel / p4l |"
+        "| GT tables on their page: docintel / p4l | Markdown tables: docintel / p4l "
+        "| headings kept by docling-json round trip |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     tot = {"d": 0.0, "p": 0.0, "dc": 0.0, "pc": 0.0}
     for r in rows:
         d, p = r["docintel"], r["pymupdf4llm"]
@@ -225,12 +254,13 @@ def print_table(rows: list[dict]) -> None:
             f"| {p['wall'] / d['wall']:.1f}x, {p['cpu'] / d['cpu']:.1f}x "
             f"| {_cell(d, 'sec_recall', '{:.2f}')} / {_cell(d, 'sec_precision', '{:.2f}')} "
             f"| {_cell(p, 'sec_recall', '{:.2f}')} / {_cell(p, 'sec_precision', '{:.2f}')} "
-            f"| {d['headings']} / {p['headings']} | {gt_tab} | {d['tables']} / {p['tables']} |"
+            f"| {d['headings']} / {p['headings']} | {gt_tab} | {d['tables']} / {p['tables']} "
+            f"| {d.get('docling_round_trip', '-')} |"
         )
     if tot["d"]:
         print(
-            f"\ntotal over the parsed PDFs: docintel {tot['d']:.1f} s, pymupdf4llm {tot['p']:.1f} s, "
-            f"ratio {tot['p'] / tot['d']:.1f}x"
+            f"\ntotal over the PDFs docintel parsed: wall docintel {tot['d']:.1f} s, pymupdf4llm {tot['p']:.1f} s "
+            f"({tot['p'] / tot['d']:.1f}x); CPU {tot['dc']:.1f} s vs {tot['pc']:.1f} s ({tot['pc'] / tot['dc']:.1f}x)"
         )
 
 
