@@ -206,3 +206,15 @@ def test_the_new_verbs_keep_cli_start_up_free_of_pandas_and_duckdb():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_table_block_spans_the_tables_own_lines(report):
+    _, tables = report
+    block = next(b for b in document_blocks(tables) if b.kind == "table")
+    own = tables.line_df[(tables.line_df["object_key"] == "table:1") & (tables.line_df["role"] == "table")]
+    assert (block.page, block.line_start, block.line_end) == (
+        2,
+        int(own["line"].min()),
+        int(own["line"].max()),
+    )
+    assert block.header_rows == 1 and block.rows[0] == ["Site", "Cost (k)", "Staff"]

@@ -214,6 +214,14 @@ def document_blocks(tables: DocTables, *, furniture: bool = False) -> list[Block
     table_keys = set(cells["object_key"].dropna()) if not cells.empty else set()
     registry = {r.object_key: r for r in tables.object_registry.itertuples(index=False)}
     done_tables: set[str] = set()
+    # line span of each table's own lines (not its caption) on its first page
+    spans: dict[str, tuple[int, int, int]] = {}
+    for r in rows:
+        k = _none(r.object_key)
+        if k in table_keys and r.role != "caption":
+            p0, a, b = spans.get(k, (int(r.page), int(r.line), int(r.line)))
+            if int(r.page) == p0:
+                spans[k] = (p0, min(a, int(r.line)), max(b, int(r.line)))
     out: list[Block] = []
     cur: Block | None = None
     cur_sig = None
@@ -231,11 +239,15 @@ def document_blocks(tables: DocTables, *, furniture: bool = False) -> list[Block
         grid, n_header = table_grid(tcells)
         bbox = _union([(reg.x0, reg.y0, reg.x1, reg.y1)]) if reg is not None else None
         page = int(_none(reg.page) or tcells["page"].min()) if reg is not None else int(tcells["page"].min())
+        line_start = int(_none(getattr(reg, "line_start", None)) or 1)
+        line_end = int(_none(getattr(reg, "line_end", None)) or line_start)
+        if key in spans:
+            page, line_start, line_end = spans[key]
         return Block(
             kind="table",
             page=page,
-            line_start=int(_none(getattr(reg, "line_start", None)) or 1),
-            line_end=int(_none(getattr(reg, "line_end", None)) or 1),
+            line_start=line_start,
+            line_end=line_end,
             text="\n".join(" | ".join(r) for r in grid),
             bbox=bbox,
             object_key=key,
