@@ -92,13 +92,12 @@ class DoclingWriter(Writer):
                     b.text, level=max(1, min(b.level or 1, 100)), prov=prov(b.page, b.bbox, b.text)
                 )
             elif b.kind == "table":
-                item = ddoc.add_table(
+                ddoc.add_table(
                     data=self._table_data(dc, b, heights),
                     caption=captions.get(b.object_key),
                     prov=prov(b.page, b.bbox),
                 )
                 placed.add(b.object_key)
-                del item
             else:
                 self._text(ddoc, dc, b, prov, captions, lists)
             key = b.object_key
