@@ -6,7 +6,7 @@ enforce the brick rules.
 - A brick (``parsing/``, ``questions/``, ``retrieval/``, ``generation/``) imports only the
   kernel and itself.
 - ``decide.py`` is the one composer of bricks; ``api.py`` sits on it; the output packages
-  (``report/``, ``evaluation``, ``cli/``) sit on the API. Nothing imports upward.
+  (``report/``, ``evaluation``, ``export/``, ``sql``, ``cli/``) sit on the API. Nothing imports upward.
 - No import cycles between modules, whatever the layer.
 - ``schema/`` imports without pandas or pyarrow.
 """
@@ -32,7 +32,7 @@ BRICKS = ("docintel.parsing", "docintel.questions", "docintel.retrieval", "docin
 UPPER = (
     ("docintel.decide",),
     ("docintel.api",),
-    ("docintel.report", "docintel.evaluation"),
+    ("docintel.report", "docintel.evaluation", "docintel.export", "docintel.sql"),
     ("docintel.cli", "docintel.__main__"),
 )
 #: Other corpus-level packages (docintel/corpus/) sit beside the API and are checked when present.
