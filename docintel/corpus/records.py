@@ -107,6 +107,7 @@ class RecordType:
     mention_scope: Literal["corpus", "document"] = "document"
     intro_pattern: str = ""  # announced_list / child_headings: the announcing text
     columns: tuple[str, ...] = ()  # table_rows: header words, left to right, one per field
+    defined_by: str = ""  # regex a document's text must contain for the type to be read there
     bold_only: bool = False  # anchors must be bold (a bare "IR-1" cell is not a catalog entry)
     body: Literal["block", "indented"] = "indented"  # continuation: same block, or also indented
     min_per_doc: int = 1  # fewer anchors than this in a document are mentions, not a definition
@@ -282,7 +283,7 @@ RECORD_TYPES: dict[str, RecordType] = {
             r"^(?P<key>[A-Z][A-Za-z0-9()/'\- ]{1,80}?)\s?–\s*(?P<definition>.*)$",
             fields=("definition",),
             second_count="anchor_lines",
-            mention_pattern=r"^SOURCE:",
+            mention_pattern=r"^[A-Z][^–]{0,80}\s–(?:\s|$)",
             min_per_doc=50,
             nouns=r"terms|definitions",
             context=r"glossary|defined",
@@ -306,7 +307,8 @@ RECORD_TYPES: dict[str, RecordType] = {
             fields=("title",),
             second_count="identifiers",
             mention_pattern=r"\bparagraph \((?P<key>[a-z])\)",
-            min_per_doc=2,
+            defined_by=r"\bAirworthiness Directive\b|\bAD \d{4}-\d{2}-\d{2}\b",
+            min_per_doc=3,
             nouns=r"paragraphs",
             context=r"\bAD\b|airworthiness directive",
         ),
@@ -396,8 +398,11 @@ def _anchored(rt: RecordType, doc_id: str, lines: pd.DataFrame, headings_only: b
     anchor = re.compile(rt.key_pattern)
     out = []
     for i, text in enumerate(lines["text"]):
-        if lines["role"].iloc[i] in _FURNITURE or (headings_only and lines["role"].iloc[i] != "heading"):
+        role = lines["role"].iloc[i]
+        if role in _FURNITURE or (headings_only and role != "heading"):
             continue
+        if not headings_only and role in ("heading", "toc_entry"):
+            continue  # a heading is a section, not an item; a contents line points at one
         if rt.bold_only and not bool(lines["bold"].iloc[i]):
             continue
         m = anchor.match(_clean(text))
@@ -432,7 +437,8 @@ def _announced(rt: RecordType, doc_id: str, lines: pd.DataFrame) -> list[dict]:
             m = item.match(texts[j]) if role == "list_item" else None
             if m:
                 end = _body_end(lines, j, item)
-                items.append(_row(rt, doc_id, m["key"].strip(), {}, lines, j, end))
+                intro_text = " ".join(texts[max(0, i - 3) : i + 1])
+                items.append(_row(rt, doc_id, m["key"].strip(), {"intro": intro_text}, lines, j, end))
                 j = end + 1
             elif items:
                 break  # the first line after the items that is neither an item nor furniture
@@ -463,13 +469,17 @@ def _children(rt: RecordType, doc_id: str, lines: pd.DataFrame, toc: pd.DataFram
         is_child = toc["parent_id"].astype(str) == str(sec.toc_id)
         if num:  # the parser's toc may hang numbered children elsewhere; the numbers say whose
             is_child |= toc["toc_id"].astype(str).str.fullmatch(re.escape(num) + r"\.\d+")
+        # The sentence of the section's opening that names the most children announces the set.
+        kids = [_squash(_clean(c.title)) for c in toc[is_child].itertuples()]
+        sentences = re.split(r"(?<=[.:])\s+", head)
+        announce = max(sentences, key=lambda t: sum(k in _squash(t) for k in kids)) if sentences else ""
         for child in toc[is_child].itertuples():
             child_lines = lines.index[lines["section_id"].astype(str) == str(child.toc_id)]
             m = title.match(_clean(child.title))
             if m is None or not len(child_lines) or _squash(m["key"]) not in _squash(head):
                 continue  # only the children the announcing text names (not "Recommendations")
             i = int(child_lines[0])
-            out.append(_row(rt, doc_id, m["key"], {}, lines, i, i))
+            out.append(_row(rt, doc_id, m["key"], {"intro": announce}, lines, i, i))
     return out
 
 
@@ -517,8 +527,12 @@ def _group_names(rt: RecordType, lines: pd.DataFrame, toc: pd.DataFrame) -> dict
         return {}
     names: dict[str, str] = {}
     if gn.mode == "inline":
-        joined = "\n".join(_clean(t) for t in lines["text"])
-        for m in re.finditer(gn.pattern, joined):
+        # A name sits in one text block (a table cell); joining across blocks would glue the
+        # previous cell or page ("Informative References") onto it.
+        blocks = [
+            "\n".join(_clean(t) for t in g["text"]) for _, g in lines.groupby(["page", "block"], sort=False)
+        ]
+        for m in (m for b in blocks for m in re.finditer(gn.pattern, b)):
             parts = m["name"].split("\n")
             # Leading one-word or all-caps lines are column headers ("Function", "Category",
             # "IDENTIFY") that reading order put before the name; the name's own lines follow.
@@ -566,7 +580,10 @@ def extract_records(tables: Any, types: Iterable[RecordType] | None = None) -> p
     """
     doc_id, lines, toc = _frames(tables)
     rows: list[dict] = []
+    joined = "\n".join(_clean(t) for t in lines["text"])
     for rt in types if types is not None else RECORD_TYPES.values():
+        if rt.defined_by and not re.search(rt.defined_by, joined):
+            continue
         if rt.source in ("line_pattern", "heading_pattern"):
             recs = _anchored(rt, doc_id, lines, headings_only=rt.source == "heading_pattern")
         elif rt.source == "announced_list":

@@ -62,8 +62,8 @@ _WHICH_PLURAL = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s+){0,3}?[\w-]+s)\b",
 #: Words ending in "s" that are not plural nouns ("what is", "which does").
 _NOT_PLURAL = {"is", "was", "does", "has", "its", "this", "thus", "us", "as", "always", "across", "process"}
 _RELATION = re.compile(
-    r"\bcit(?:e|es|ed|ing)\b|\brefer(?:s|red)? to\b|\breferences?\b(?! a\b)|\bmapp?(?:ed|s)? to\b|"
-    r"\bderived from\b|\bdepends? on\b|\btied to\b|\bappl(?:y|ies) to\b|\bcovered elsewhere\b|"
+    r"\bcit(?:e|es|ed|ing)\b|\brefer(?:s|red)? to\b|\breferenc(?:es|ed|ing)\b|\bmapp?(?:ed|s)? to\b|"
+    r"\bderived from\b|\bdepends? on\b|\btied to\b|\bwhat (?:does|do)\b.{1,60}\bapply to\b|\bcovered elsewhere\b|"
     r"\bwhich (?:other )?(?:documents|guidance|publications)\b|\bother (?:documents|guidance)\b|"
     r"\bwhat do (?:the )?[\w\s,-]+ say about\b",
     re.IGNORECASE,
@@ -104,7 +104,7 @@ def match_record_type(
     After a list word the noun may be singular ("list every phase"); with only "which"/"what" as
     the list signal (``plural_only``) it must be plural: "which level requires ..." has one answer.
     """
-    best: tuple[int, int, RecordType] | None = None
+    best: tuple[int, int, int, RecordType] | None = None
     for rt in types.values():
         if not rt.nouns:
             continue
@@ -112,10 +112,14 @@ def match_record_type(
         m = re.search(rf"\b(?:{nouns})\b", question, re.IGNORECASE)
         if not m or (rt.context and not re.search(rt.context, question, re.IGNORECASE)):
             continue
-        rank = (m.start(), -len(m.group(0)), rt)
-        if best is None or rank[:2] < best[:2]:
+        # Ties (two types share a noun): the type whose filter words the question uses is meant.
+        hits = sum(
+            bool(re.search(p, question, re.IGNORECASE)) for w in rt.filter_words.values() for p in w.values()
+        )
+        rank = (m.start(), -len(m.group(0)), -hits, rt)
+        if best is None or rank[:3] < best[:3]:
             best = rank
-    return best[2] if best else None
+    return best[3] if best else None
 
 
 def _filters(
