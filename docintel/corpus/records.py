@@ -247,8 +247,9 @@ RECORD_TYPES: dict[str, RecordType] = {
             "announced_list",
             r"^[•\-–]\s*(?P<key>[A-Z][a-z]+)\b(?P<summary>.*)$",
             fields=("summary",),
-            intro_pattern=r"\b(?:RMF|Risk Management Framework) steps\b|\bsteps of the (?:RMF|Risk Management Framework)\b",
-            second_count="none",
+            intro_pattern=r"\b(?:RMF|Risk Management Framework) steps\b|\bsteps (?:of|in) the (?:RMF|Risk Management Framework)\b",
+            second_count="stated_total",
+            mention_pattern=r"\b(?P<n>\w+) steps in the (?:RMF|Risk Management Framework)\b",
             min_per_doc=3,
             nouns=r"steps",
             context=r"\bRMF\b|risk management framework",
@@ -333,6 +334,25 @@ def _frames(tables: Any) -> tuple[str, pd.DataFrame, pd.DataFrame]:
     return doc_id, lines, toc
 
 
+class _Cols:
+    """The line_df columns as plain lists: row access by position without pandas overhead
+    (per-row ``iloc`` made one 13k-line document take a minute)."""
+
+    def __init__(self, lines: pd.DataFrame) -> None:
+        self.text = [_clean(t) for t in lines["text"]]
+        self.role = lines["role"].tolist()
+        self.block = lines["block"].tolist()
+        self.page = [int(p) for p in lines["page"]]
+        self.line = [int(n) for n in lines["line"]]
+        self.x0 = [float(x) for x in lines["x0"]]
+        self.bold = [bool(b) for b in lines["bold"]] if "bold" in lines else [False] * len(self.text)
+        sec = lines["section_id"] if "section_id" in lines else pd.Series([None] * len(self.text))
+        self.section = [str(v) for v in sec]
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+
 def _clean(text: Any) -> str:
     return re.sub(r"\s+", " ", str(text or "")).strip()
 
@@ -357,27 +377,23 @@ def number_value(word: str) -> int | None:
     return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
 
 
-def _body_end(lines: pd.DataFrame, i: int, anchor: re.Pattern[str], indented: bool = True) -> int:
+def _body_end(c: _Cols, i: int, anchor: re.Pattern[str], indented: bool = True) -> int:
     """Index of the last line of the record starting at line ``i`` (see CONTINUATION_INDENT)."""
-    start = lines.iloc[i]
     end = i
-    for j in range(i + 1, min(i + MAX_BODY_LINES, len(lines))):
-        row = lines.iloc[j]
-        if row["page"] != start["page"] or row["role"] in _FURNITURE or row["role"] == "heading":
+    for j in range(i + 1, min(i + MAX_BODY_LINES, len(c))):
+        if c.page[j] != c.page[i] or c.role[j] in _FURNITURE or c.role[j] == "heading":
             break
-        text = _clean(row["text"])
-        if anchor.match(text):
+        if anchor.match(c.text[j]):
             break
-        same_block = row["block"] == start["block"]
-        if not same_block and not (indented and row["x0"] >= start["x0"] + CONTINUATION_INDENT):
+        same_block = c.block[j] == c.block[i]
+        if not same_block and not (indented and c.x0[j] >= c.x0[i] + CONTINUATION_INDENT):
             break
         end = j
     return end
 
 
-def _row(rt: RecordType, doc_id: str, key: str, fields: dict, lines: pd.DataFrame, i: int, j: int) -> dict:
-    first, last = lines.iloc[i], lines.iloc[j]
-    text = " ".join(_clean(t) for t in lines["text"].iloc[i : j + 1])
+def _row(rt: RecordType, doc_id: str, key: str, fields: dict, c: _Cols, i: int, j: int) -> dict:
+    text = " ".join(c.text[i : j + 1])
     return {
         "record_id": record_id(doc_id, rt.name, key),
         "record_type": rt.name,
@@ -385,86 +401,98 @@ def _row(rt: RecordType, doc_id: str, key: str, fields: dict, lines: pd.DataFram
         "fields": fields,
         "text": text,
         "doc_id": doc_id,
-        "page": int(first["page"]),
-        "line_start": int(first["line"]),
-        "page_end": int(last["page"]),
-        "line_end": int(last["line"]),
+        "page": c.page[i],
+        "line_start": c.line[i],
+        "page_end": c.page[j],
+        "line_end": c.line[j],
         "source": "extracted",
         "note": "",
     }
 
 
-def _anchored(rt: RecordType, doc_id: str, lines: pd.DataFrame, headings_only: bool) -> list[dict]:
+def _anchored(rt: RecordType, doc_id: str, c: _Cols, headings_only: bool) -> list[dict]:
     anchor = re.compile(rt.key_pattern)
     out = []
-    for i, text in enumerate(lines["text"]):
-        role = lines["role"].iloc[i]
+    for i, text in enumerate(c.text):
+        role = c.role[i]
         if role in _FURNITURE or (headings_only and role != "heading"):
             continue
         if not headings_only and role in ("heading", "toc_entry"):
             continue  # a heading is a section, not an item; a contents line points at one
-        if rt.bold_only and not bool(lines["bold"].iloc[i]):
+        if rt.bold_only and not c.bold[i]:
             continue
-        m = anchor.match(_clean(text))
+        m = anchor.match(text)
         if not m:
             continue
-        j = i if headings_only else _body_end(lines, i, anchor, rt.body == "indented")
-        body = " ".join(_clean(t) for t in lines["text"].iloc[i + 1 : j + 1])
+        j = i if headings_only else _body_end(c, i, anchor, rt.body == "indented")
+        body = " ".join(c.text[i + 1 : j + 1])
         fields = {k: _clean(v) for k, v in m.groupdict().items() if k != "key" and v}
         for name in rt.fields:
             if name in m.groupdict() and body:
                 fields[name] = _clean(f"{fields.get(name, '')} {body}")
-        out.append(_row(rt, doc_id, m["key"], fields, lines, i, j))
+        out.append(_row(rt, doc_id, m["key"], fields, c, i, j))
     return out
 
 
-def _announced(rt: RecordType, doc_id: str, lines: pd.DataFrame) -> list[dict]:
-    """Bullet items right after a paragraph matching ``intro_pattern`` (footnotes may interleave)."""
+def _announced(rt: RecordType, doc_id: str, c: _Cols, toc: pd.DataFrame) -> list[dict]:
+    """Bullet items right after a paragraph that ends with ":" and matches ``intro_pattern``.
+
+    The announcing context is that paragraph (the lines of its block) plus its section's title;
+    page furniture and footnotes may sit between the items. One list per document: the longest.
+    """
     intro = re.compile(rt.intro_pattern, re.IGNORECASE)
     item = re.compile(rt.key_pattern)
+    titles = {str(r.toc_id): _clean(r.title) for r in toc.itertuples()} if len(toc) else {}
+    texts, roles, blocks, pages = c.text, c.role, c.block, c.page
     runs: list[list[dict]] = []
-    texts = [_clean(t) for t in lines["text"]]
-    for i in range(len(lines)):
-        window = " ".join(texts[max(0, i - 3) : i + 1])
-        if not intro.search(window) or intro.search(" ".join(texts[max(0, i - 3) : i])):
+    for i, text in enumerate(texts):
+        if not text.endswith(":") or roles[i] in _FURNITURE or roles[i] == "list_item":
             continue
+        k = i
+        while (
+            k > 0
+            and blocks[k - 1] == blocks[i]
+            and pages[k - 1] == pages[i]
+            and roles[k - 1] not in _FURNITURE
+        ):
+            k -= 1
+        paragraph = " ".join(texts[k : i + 1])
+        section = titles.get(c.section[i], "")
+        last = re.split(r"(?<=[.;])\s+(?=[A-Z])", paragraph)[-1]
+        if not (intro.search(last) or intro.search(section)):
+            continue  # the announcement is the sentence that opens the list, or its section title
         j, items = i + 1, []
-        while j < len(lines) and j < i + 200:
-            role = lines["role"].iloc[j]
-            if role in _FURNITURE:
+        while j < len(c):
+            if roles[j] in _FURNITURE:
                 j += 1
                 continue
-            m = item.match(texts[j]) if role == "list_item" else None
-            if m:
-                end = _body_end(lines, j, item)
-                intro_text = " ".join(texts[max(0, i - 3) : i + 1])
-                items.append(_row(rt, doc_id, m["key"].strip(), {"intro": intro_text}, lines, j, end))
-                j = end + 1
-            elif items:
-                break  # the first line after the items that is neither an item nor furniture
-            else:
-                j += 1
-                if j > i + 8:
-                    break
-        runs.append(items)
-    # One announced list per document: a later "the RMF steps and ..." followed by unrelated
-    # bullets is a mention. The longest run is the document's list.
+            m = item.match(texts[j]) if roles[j] == "list_item" else None
+            if not m:
+                break  # the first line that is neither an item nor furniture ends the list
+            end = _body_end(c, j, item)
+            items.append(_row(rt, doc_id, m["key"].strip(), {"intro": paragraph}, c, j, end))
+            j = end + 1
+        if items:
+            runs.append(items)
     return max(runs, key=len) if runs else []
 
 
-def _children(rt: RecordType, doc_id: str, lines: pd.DataFrame, toc: pd.DataFrame) -> list[dict]:
+def _children(rt: RecordType, doc_id: str, c: _Cols, toc: pd.DataFrame) -> list[dict]:
     """Child sections of every section whose heading or first lines match ``intro_pattern``."""
     intro = re.compile(rt.intro_pattern, re.IGNORECASE)
     title = re.compile(rt.key_pattern)
     out = []
+    where: dict[str, list[int]] = {}
+    for i, sec_id in enumerate(c.section):
+        where.setdefault(sec_id, []).append(i)
     for sec in toc.itertuples():
-        sec_lines = lines[lines["section_id"].astype(str) == str(sec.toc_id)]
-        head = " ".join(_clean(t) for t in sec_lines["text"].head(20))
+        sec_rows = where.get(str(sec.toc_id), [])
+        head = " ".join(c.text[i] for i in sec_rows[:20])
         if not intro.search(f"{_clean(sec.title)} {head}"):
             continue
         num = _clean(getattr(sec, "number", "") or "")
         if not num or num == "nan":
-            first = _clean(sec_lines["text"].iloc[0]) if len(sec_lines) else ""
+            first = c.text[sec_rows[0]] if sec_rows else ""
             num = m[1] if (m := re.match(r"^(\d+(?:\.\d+)*)\.?\s", first)) else ""
         is_child = toc["parent_id"].astype(str) == str(sec.toc_id)
         if num:  # the parser's toc may hang numbered children elsewhere; the numbers say whose
@@ -474,39 +502,39 @@ def _children(rt: RecordType, doc_id: str, lines: pd.DataFrame, toc: pd.DataFram
         sentences = re.split(r"(?<=[.:])\s+", head)
         announce = max(sentences, key=lambda t: sum(k in _squash(t) for k in kids)) if sentences else ""
         for child in toc[is_child].itertuples():
-            child_lines = lines.index[lines["section_id"].astype(str) == str(child.toc_id)]
+            child_lines = where.get(str(child.toc_id), [])
             m = title.match(_clean(child.title))
-            if m is None or not len(child_lines) or _squash(m["key"]) not in _squash(head):
+            if m is None or not child_lines or _squash(m["key"]) not in _squash(head):
                 continue  # only the children the announcing text names (not "Recommendations")
             i = int(child_lines[0])
-            out.append(_row(rt, doc_id, m["key"], {"intro": announce}, lines, i, i))
+            out.append(_row(rt, doc_id, m["key"], {"intro": announce}, c, i, i))
     return out
 
 
-def _table_rows(rt: RecordType, doc_id: str, lines: pd.DataFrame) -> list[dict]:
+def _table_rows(rt: RecordType, doc_id: str, c: _Cols) -> list[dict]:
     """Rows whose first cell matches the key; cells go to the nearest header column by x."""
     anchor = re.compile(rt.key_pattern)
     header_x: dict[str, float] = {}
     out = []
     i = 0
-    while i < len(lines):
-        text = _clean(lines["text"].iloc[i])
+    while i < len(c):
+        text = c.text[i]
         for word in rt.columns:
             if text.upper().endswith(word) and len(text) <= len(word) + 10:
-                header_x[word] = float(lines["x0"].iloc[i])
+                header_x[word] = c.x0[i]
         m = anchor.match(text)
-        if not m or len(header_x) < len(rt.columns) or lines["x0"].iloc[i] > min(header_x.values()):
+        if not m or len(header_x) < len(rt.columns) or c.x0[i] > min(header_x.values()):
             i += 1
             continue
         j = i + 1
         cells: dict[str, list[str]] = {c: [] for c in rt.columns}
-        while j < len(lines) and lines["page"].iloc[j] == lines["page"].iloc[i]:
-            t = _clean(lines["text"].iloc[j])
-            if anchor.match(t) and lines["x0"].iloc[j] <= lines["x0"].iloc[i] + 5:
+        while j < len(c) and c.page[j] == c.page[i]:
+            t = c.text[j]
+            if anchor.match(t) and c.x0[j] <= c.x0[i] + 5:
                 break
-            if lines["role"].iloc[j] in _FURNITURE:
+            if c.role[j] in _FURNITURE:
                 break
-            col = min(rt.columns, key=lambda c: abs(header_x[c] - float(lines["x0"].iloc[j])))
+            col = min(rt.columns, key=lambda name: abs(header_x[name] - c.x0[j]))
             cells[col].append(t)
             j += 1
         fields = {f: " ".join(cells[c]) for f, c in zip(rt.fields, rt.columns, strict=False)}
@@ -515,7 +543,7 @@ def _table_rows(rt: RecordType, doc_id: str, lines: pd.DataFrame) -> list[dict]:
             fields["baselines"] = " ".join(
                 v for f, v in levels.items() if fields.get(f) and "not selected" not in fields[f].lower()
             )
-        out.append(_row(rt, doc_id, m["key"], fields, lines, i, j - 1))
+        out.append(_row(rt, doc_id, m["key"], fields, c, i, j - 1))
         i = j
     return out
 
@@ -580,18 +608,19 @@ def extract_records(tables: Any, types: Iterable[RecordType] | None = None) -> p
     """
     doc_id, lines, toc = _frames(tables)
     rows: list[dict] = []
-    joined = "\n".join(_clean(t) for t in lines["text"])
+    cols = _Cols(lines)
+    joined = "\n".join(cols.text)
     for rt in types if types is not None else RECORD_TYPES.values():
         if rt.defined_by and not re.search(rt.defined_by, joined):
             continue
         if rt.source in ("line_pattern", "heading_pattern"):
-            recs = _anchored(rt, doc_id, lines, headings_only=rt.source == "heading_pattern")
+            recs = _anchored(rt, doc_id, cols, headings_only=rt.source == "heading_pattern")
         elif rt.source == "announced_list":
-            recs = _announced(rt, doc_id, lines)
+            recs = _announced(rt, doc_id, cols, toc)
         elif rt.source == "child_headings":
-            recs = _children(rt, doc_id, lines, toc)
+            recs = _children(rt, doc_id, cols, toc)
         else:
-            recs = _table_rows(rt, doc_id, lines)
+            recs = _table_rows(rt, doc_id, cols)
         seen: dict[str, dict] = {}
         for r in recs:
             seen.setdefault(r["key"], r)
