@@ -99,7 +99,7 @@ def completeness(
                     first_page.setdefault(key, page)
                 own = set(mine["key"])
                 for key, page in sorted(first_page.items(), key=lambda kv: (kv[1], kv[0])):
-                    if key in all_keys:
+                    if key in own or (key in all_keys and rt.mention_scope == "corpus"):
                         continue  # recorded here, or cited here and defined by another document
                     missing.append(key)
                     review.append(f"{key} is mentioned in {doc} p.{page} but has no record")
