@@ -207,3 +207,22 @@ def test_records_json_is_deterministic_and_shows_a_change_as_a_diff(tmp_path):
     assert "ID.SC-3" in first and "ID.SC-3" not in path.read_text()
     write_records_json(recs.iloc[0:0], tmp_path)
     assert not path.exists()  # a type with no records loses its file
+
+
+def test_a_curated_record_answers_the_needs_review_line_and_is_counted():
+    docs = {"framework0000001": framework_doc(), "draftdoc00000001": draft_doc()}
+    recs = pd.concat(
+        [extract_records(d, CSF) for d in docs.values()] + [load_curated(DATA)], ignore_index=True
+    )
+    rep = completeness(recs, docs, CSF)
+    assert [m for r in rep["needs_review"] for m in json.loads(r)] == []
+    assert "(1 curated by a person)" in render_completeness(rep, recs)
+
+
+def test_report_as_a_user_says_nothing_about_unreadable_documents():
+    docs = {"framework0000001": framework_doc(), "draftdoc00000001": draft_doc()}
+    recs = pd.concat([extract_records(d, CSF) for d in docs.values()], ignore_index=True)
+    rep = completeness(recs, docs, CSF, readable_doc_ids={"framework0000001"})
+    assert set(rep["doc_id"]) == {"framework0000001"}
+    text = render_completeness(rep, recs, readable_doc_ids={"framework0000001"})
+    assert "RC.MI-1" not in text and text.startswith("Records: 7 csf_subcategory")

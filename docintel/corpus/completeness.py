@@ -75,12 +75,20 @@ def completeness(
     *,
     previous: pd.DataFrame | None = None,
     doc_names: Mapping[str, str] | None = None,
+    readable_doc_ids: Iterable[str] | None = None,
 ) -> pd.DataFrame:
     """One row per (record type, document) with records or mentions; see the module docstring.
 
     ``tables_by_doc`` maps doc_id -> DocTables (or a mapping with ``line_df``). ``previous`` is the
     last build's records: a record whose page/line changed, or that disappeared, is reported.
+    ``readable_doc_ids`` (``--as USER``) restricts everything, records and mentions, to the
+    documents that user may read, so the report says nothing about the others.
     """
+    if readable_doc_ids is not None:
+        keep = set(readable_doc_ids)
+        tables_by_doc = {k: v for k, v in tables_by_doc.items() if k in keep}
+        records = records[records["doc_id"].isin(keep)]
+        previous = previous[previous["doc_id"].isin(keep)] if previous is not None else None
     names = dict(doc_names or {})
     types = list(types if types is not None else RECORD_TYPES.values())
     rows = []
@@ -163,9 +171,15 @@ def _moved(records: pd.DataFrame, previous: pd.DataFrame, names: Mapping[str, st
 
 
 def render_completeness(
-    report: pd.DataFrame, records: pd.DataFrame, *, doc_names: Mapping[str, str] | None = None
+    report: pd.DataFrame,
+    records: pd.DataFrame,
+    *,
+    doc_names: Mapping[str, str] | None = None,
+    readable_doc_ids: Iterable[str] | None = None,
 ) -> str:
     """The text ``docintel records`` prints: totals, "N of M" per document, NEEDS REVIEW lines."""
+    if readable_doc_ids is not None:
+        records = records[records["doc_id"].isin(set(readable_doc_ids))]
     names = dict(doc_names or {})
     counts = records.groupby("record_type").size().to_dict() if len(records) else {}
     curated = int((records["source"] == "curated").sum()) if len(records) else 0
