@@ -226,3 +226,109 @@ def test_report_as_a_user_says_nothing_about_unreadable_documents():
     assert set(rep["doc_id"]) == {"framework0000001"}
     text = render_completeness(rep, recs, readable_doc_ids={"framework0000001"})
     assert "RC.MI-1" not in text and text.startswith("Records: 7 csf_subcategory")
+
+
+def test_every_declared_type_is_consistent_data():
+    import re
+
+    for rt in RECORD_TYPES.values():
+        for pat in (
+            rt.key_pattern,
+            rt.mention_pattern,
+            rt.intro_pattern,
+            rt.defined_by,
+            rt.nouns,
+            rt.context,
+        ):
+            re.compile(pat)
+        assert set(rt.derived) <= set(rt.fields), rt.name
+        if rt.second_count in ("identifiers", "stated_total", "anchor_lines"):
+            assert rt.mention_pattern, rt.name
+        if rt.second_count == "stated_total":
+            assert "(?P<n>" in rt.mention_pattern, rt.name
+        assert rt.nouns, f"{rt.name}: the router needs a noun for it"
+
+
+def test_announced_list_takes_the_bullets_after_the_announcing_sentence_only():
+    rows = (
+        [
+            (1, "Organizations follow the RMF steps. Other activities include:", 1, 90),
+        ]
+        + [(1, f"• Unrelated bullet {n}", n + 1, 90, "list_item") for n in range(5)]
+        + [
+            (1, "A paragraph ends the stray list.", 9, 90),
+            (2, "The framework is a process. The RMF steps include:", 1, 90),
+            (2, "• Categorize the system", 2, 90, "list_item"),
+            (2, "and its information.", 2, 108),
+            (2, "19 A footnote between items.", 3, 90, "footnote"),
+            (2, "• Select controls", 4, 90, "list_item"),
+            (2, "• Implement controls", 5, 90, "list_item"),
+            (2, "• Assess controls", 6, 90, "list_item"),
+            (2, "Chapter Three describes each step.", 7, 90),
+        ]
+    )
+    recs = extract_records({"doc_id": "d", "line_df": lines("d", rows)}, [RECORD_TYPES["process_step"]])
+    assert recs["key"].tolist() == ["Categorize", "Select", "Implement", "Assess"]
+    assert recs.iloc[0]["text"] == "• Categorize the system and its information."
+    assert record_fields(recs.iloc[0])["intro"].endswith("The RMF steps include:")
+
+
+def test_child_headings_keep_only_the_subsections_the_opening_names():
+    rows = [
+        (1, "3. Handling an Incident", 1, 72, "heading", True, "3"),
+        (
+            1,
+            "The incident response process has several phases: preparation, detection and",
+            2,
+            72,
+            "body",
+            False,
+            "3",
+        ),
+        (1, "analysis, and post-incident activity.", 2, 72, "body", False, "3"),
+        (1, "3.1 Preparation", 3, 72, "heading", True, "3.1"),
+        (2, "3.2 Detection and Analysis", 1, 72, "heading", True, "3.2"),
+        (3, "3.3 Post-Incident Activity", 1, 72, "heading", True, "3.3"),
+        (3, "3.4 Recommendations", 2, 72, "heading", True, "3.4"),
+    ]
+    toc = pd.DataFrame(
+        {
+            "toc_id": ["3", "3.1", "3.2", "3.3", "3.4"],
+            "title": [
+                "Handling an Incident",
+                "Preparation",
+                "Detection and Analysis",
+                "Post-Incident Activity",
+                "Recommendations",
+            ],
+            "parent_id": [None, "x", "x", "x", "x"],  # the toc hangs them elsewhere: numbers decide
+        }
+    )
+    recs = extract_records(
+        {"doc_id": "d", "line_df": lines("d", rows), "toc_df": toc}, [RECORD_TYPES["lifecycle_phase"]]
+    )
+    assert recs["key"].tolist() == ["Preparation", "Detection and Analysis", "Post-Incident Activity"]
+    assert (recs.iloc[1]["page"], recs.iloc[1]["line_start"]) == (2, 1)
+
+
+def test_table_rows_assign_cells_to_header_columns_and_derive_baselines():
+    rows = [
+        (1, "CNTL NO.", 0, 100),
+        (1, "CONTROL NAME", 0, 170),
+        (1, "PRIORITY", 0, 300),
+        (1, "LOW", 0, 346),
+        (1, "MOD", 0, 412),
+        (1, "HIGH", 0, 479),
+    ]
+    for i, (key, name, low) in enumerate(
+        [("IR-1", "Policy", "IR-1"), ("IR-3", "Testing", "Not Selected")] * 1
+    ):
+        rows += [(1, key, i + 1, 100), (1, name, i + 1, 133), (1, "P1", i + 1, 302), (1, low, i + 1, 340)]
+        rows += [(1, key, i + 1, 410), (1, f"{key} (1)", i + 1, 470)]
+    rows += [(1, f"XX-{n}", 10 + n, 100) for n in range(1, 19)]  # more rows to pass min_per_doc
+    rows += [(1, "Not Selected", 40, 340)]
+    recs = extract_records({"doc_id": "d", "line_df": lines("d", rows)}, [RECORD_TYPES["control_baseline"]])
+    f = {r["key"]: record_fields(r) for r in recs.to_dict("records")}
+    assert f["IR-1"]["baselines"] == "low moderate high" and f["IR-1"]["title"] == "Policy"
+    assert f["IR-3"]["baselines"] == "moderate high" and f["IR-3"]["low"] == "Not Selected"
+    assert f["IR-3"]["high"] == "IR-3 (1)" and f["IR-3"]["priority"] == "P1"
