@@ -332,3 +332,39 @@ def test_table_rows_assign_cells_to_header_columns_and_derive_baselines():
     assert f["IR-1"]["baselines"] == "low moderate high" and f["IR-1"]["title"] == "Policy"
     assert f["IR-3"]["baselines"] == "moderate high" and f["IR-3"]["low"] == "Not Selected"
     assert f["IR-3"]["high"] == "IR-3 (1)" and f["IR-3"]["priority"] == "P1"
+
+
+def test_contract_defined_terms_and_their_second_count():
+    rows = [
+        (1, "1. DEFINITIONS", 0, 72),
+        (1, "“Affiliate” means any entity that controls a Party.", 1, 72),
+        (1, "“Confidential Information” means all non-public information", 2, 72),
+        (1, "disclosed by a Party.", 2, 72),
+        (2, "The parties agree that “Services” means the work in Exhibit A.", 3, 72),
+    ]
+    types = [RECORD_TYPES["defined_term"]]
+    doc = {"doc_id": "contract", "line_df": lines("contract", rows)}
+    recs = extract_records(doc, types)
+    assert recs["key"].tolist() == ["Affiliate", "Confidential Information"]
+    assert record_fields(recs.iloc[1])["definition"] == "all non-public information disclosed by a Party."
+    rep = completeness(recs, {"contract": doc}, types)
+    # "Services" is defined inside a sentence, not as a definition line: the second count finds it
+    assert json.loads(rep.iloc[0]["missing"]) == ["Services"]
+
+
+def test_ad_paragraphs_only_in_an_airworthiness_directive_and_cited_letters_checked():
+    rows = [
+        (1, "Airworthiness Directive AD 2020-01-02", 0, 72),
+        (1, "(a) Effective Date", 1, 72),
+        (1, "(b) Affected ADs", 2, 72),
+        (1, "(c) Applicability", 3, 72),
+        (1, "Do the actions in paragraph (g) of this AD, and paragraph (c).", 4, 72),
+    ]
+    types = [RECORD_TYPES["ad_paragraph"]]
+    doc = {"doc_id": "ad", "line_df": lines("ad", rows)}
+    recs = extract_records(doc, types)
+    assert recs["key"].tolist() == ["a", "b", "c"]
+    review = json.loads(completeness(recs, {"ad": doc}, types).iloc[0]["needs_review"])
+    assert review == ["g is mentioned in ad p.1 but has no record"]
+    not_an_ad = {"doc_id": "x", "line_df": lines("x", rows[1:])}
+    assert extract_records(not_an_ad, types).empty

@@ -284,7 +284,7 @@ RECORD_TYPES: dict[str, RecordType] = {
             "line_pattern",
             r"^[“\"](?P<key>[A-Z][^”\"]{1,60})[”\"]\s+(?:means|shall mean|has the meaning)\b(?P<definition>.*)$",
             fields=("definition",),
-            second_count="anchor_lines",
+            second_count="identifiers",
             mention_pattern=r"[“\"](?P<key>[A-Z][^”\"]{1,60})[”\"]\s+(?:means|shall mean|has the meaning)\b",
             nouns=r"defined terms|definitions",
             context=r"contract|agreement|defined",
