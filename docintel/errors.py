@@ -37,3 +37,11 @@ class LLMOutputError(LLMError):
         super().__init__(message)
         self.raw_outputs = raw_outputs or []
         self.attempts = attempts
+
+
+class StorageError(DocintelError):
+    """The tables could not be written (a full disk, no permission); earlier tables are untouched."""
+
+
+class BudgetError(DocumentError):
+    """Parsing the document went over its time or memory budget (a hostile or pathological file)."""
