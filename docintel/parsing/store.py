@@ -228,7 +228,7 @@ def save(tables: DocTables, directory: Path) -> Path:
             "rows": {n: int(len(tables.table(n))) for n in TABLES},
             "checksums": checksums,
         }
-        manifest.pop("cache_hit", None)
+        hit = manifest.pop("cache_hit", False)  # a property of the read, not of the entry
         _write_file(tmp / MANIFEST, json.dumps(manifest, indent=2, default=str).encode())
         _publish(tmp, directory)
     except OSError as exc:
@@ -237,7 +237,7 @@ def save(tables: DocTables, directory: Path) -> Path:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    tables.manifest = manifest
+    tables.manifest = {**manifest, "cache_hit": hit}
     return directory
 
 
