@@ -20,7 +20,9 @@ PARSE = (
 )
 
 
-def _run(pdf: Path, out: Path, *, cache: bool = True, fault: str | None = None) -> subprocess.CompletedProcess:
+def _run(
+    pdf: Path, out: Path, *, cache: bool = True, fault: str | None = None
+) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("DOCINTEL_FAULT", None)
     if fault:
@@ -80,7 +82,10 @@ def test_two_processes_parsing_one_file_at_once(small_pdf, tmp_path):
     out = tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     cmd = [sys.executable, "-c", PARSE, str(small_pdf), str(out), "1"]
-    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    procs = [
+        subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        for _ in range(2)
+    ]
     results = [p.communicate(timeout=300) + (p.returncode,) for p in procs]
     assert [r[2] for r in results] == [0, 0], [r[1] for r in results]
     kinds = sorted(r[0].split()[0] for r in results)

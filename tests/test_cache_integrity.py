@@ -30,7 +30,9 @@ def _snapshot(directory: Path) -> dict[str, bytes]:
 def _leftovers(directory: Path) -> list[str]:
     """Everything in the document folder but the link and the version it names."""
     live = directory.resolve()
-    return sorted(p.name for p in directory.parent.iterdir() if p not in (directory, live) and p.name != "traces")
+    return sorted(
+        p.name for p in directory.parent.iterdir() if p not in (directory, live) and p.name != "traces"
+    )
 
 
 def _parse(pdf, out, **kw):
@@ -40,7 +42,14 @@ def _parse(pdf, out, **kw):
 def test_entry_records_source_and_table_checksums(small_pdf, artifacts):
     t = _parse(small_pdf, artifacts)
     m = t.manifest
-    assert set(m["checksums"]) == {"line_df", "page_df", "toc_df", "object_registry", "cell_df", "cross_ref_df"}
+    assert set(m["checksums"]) == {
+        "line_df",
+        "page_df",
+        "toc_df",
+        "object_registry",
+        "cell_df",
+        "cross_ref_df",
+    }
     again, problem = store.load_checked(Path(m["cache_dir"]), source_sha256=m["source_sha256"])
     assert problem is None and again.line_df.equals(t.line_df)
     _, problem = store.load_checked(Path(m["cache_dir"]), source_sha256="0" * 64)
