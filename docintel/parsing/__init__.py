@@ -17,7 +17,7 @@ from typing import Literal
 import pandas as pd
 
 from docintel import __version__
-from docintel.errors import StorageError, UsageError
+from docintel.errors import DocumentError, StorageError, UsageError
 from docintel.parsing import pdf as pdfmod
 from docintel.parsing import store
 from docintel.parsing.budget import Budget, run_budgeted
@@ -177,6 +177,12 @@ class _Job:
         return tables
 
     def _work(self, progress) -> DocTables:
+        try:
+            return self._parse_open(progress)
+        except RecursionError:  # deeper than the raised limit of the budget module
+            raise DocumentError(f"{self.name}: its structure is nested too deeply to read") from None
+
+    def _parse_open(self, progress) -> DocTables:
         doc = pdfmod.open_pdf(self.data, name=self.name, password=self.password, max_pages=self.max_pages)
         try:
             if progress:

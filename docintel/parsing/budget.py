@@ -94,6 +94,24 @@ def run_in_process(work: Callable[..., Any], progress, *args: Any) -> Any:
         sys.setrecursionlimit(old)
 
 
+class _PipeQueue:
+    def __init__(self, conn):
+        self.conn = conn
+
+    def put_nowait(self, record) -> None:
+        self.conn.send(("log", record))
+
+
+def _forward_logs(conn) -> None:  # pragma: no cover - runs in the worker
+    """The worker's log records go to the parent, which hands them to its own handlers (the
+    CLI's stderr line, pytest's caplog) as if the parse had run there."""
+    import logging
+    import logging.handlers
+
+    root = logging.getLogger()
+    root.handlers = [logging.handlers.QueueHandler(_PipeQueue(conn))]
+
+
 def _child(conn, work, args, memory_bytes) -> None:  # pragma: no cover - runs in the worker
     import resource
 
@@ -101,6 +119,7 @@ def _child(conn, work, args, memory_bytes) -> None:  # pragma: no cover - runs i
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     _deep_recursion()
+    _forward_logs(conn)
 
     def progress(done: int, total: int) -> None:
         conn.send(("progress", done, total))
@@ -173,7 +192,12 @@ def run_budgeted(
                     hint = " (out of memory?)" if code == -9 else ""
                     raise DocumentError(f"{name}: the parser was killed by signal {-code}{hint}") from None
                 raise DocumentError(f"{name}: the parser stopped without a result (exit {code})") from None
-            if msg[0] == "progress":
+            if msg[0] == "log":
+                import logging
+
+                record = msg[1]
+                logging.getLogger(record.name).handle(record)
+            elif msg[0] == "progress":
                 done, pages = msg[1], msg[2]
                 page_start = time.monotonic()
                 if progress and done:  # (0, n) only tells the budget the page count
