@@ -22,6 +22,8 @@ _DAMAGE = (
     "truncated",
     "treating as end of file",
     "not a",
+    "can't",
+    "unable",
 )
 _NOISE = ("repeated", "ignoring", "font", "cmap", "glyph", "encoding")
 
@@ -32,15 +34,20 @@ def reset() -> None:
     pymupdf.TOOLS.reset_mupdf_warnings()
 
 
-def messages(*, reset_after: bool = True) -> list[str]:
-    """The distinct damage messages MuPDF stored since the last reset (in order)."""
+def messages(*, reset_after: bool = True, every: bool = False) -> list[str]:
+    """The distinct damage messages MuPDF stored since the last reset (in order); ``every``
+    keeps the notes too (font substitutions...)."""
     import pymupdf
 
     raw = pymupdf.TOOLS.mupdf_warnings(reset=reset_after) or ""
+    # MuPDF quotes the damaged bytes ("unknown keyword: '\\xb0'"), which arrive as lone surrogates
+    raw = raw.encode("utf-8", "backslashreplace").decode("utf-8", "replace")
     out: list[str] = []
     for line in raw.splitlines():
         low = line.strip().lower()
-        if not low or any(n in low for n in _NOISE) or not any(d in low for d in _DAMAGE):
+        if not low or low.startswith("... repeated"):
+            continue
+        if not every and (any(n in low for n in _NOISE) or not any(d in low for d in _DAMAGE)):
             continue
         if line.strip() not in out:
             out.append(line.strip())
@@ -50,7 +57,8 @@ def messages(*, reset_after: bool = True) -> list[str]:
 def page_problem(page, n_lines: int, n_images: int) -> tuple[str | None, bool]:
     """``(reason, failed)`` for the page just parsed: why it is damaged (None when it is not),
     and whether nothing of it could be read (the page is then recorded as failed)."""
-    found = messages()
+    # a page that came back empty: any message at all says why (a note on a page with text does not)
+    found = messages(every=n_lines == 0)
     if found:
         reason = "MuPDF: " + "; ".join(found[:3])
         return reason[:300], n_lines == 0
