@@ -155,11 +155,16 @@ def no_contents() -> bytes:
     return build_pdf(objs)
 
 
-def wrong_filter() -> bytes:
-    """Page 2's content stream claims LZWDecode but is deflated."""
+def wrong_filter(filter_name: bytes = b"/LZWDecode") -> bytes:
+    """Page 2's content stream claims another filter (LZWDecode) but is deflated."""
     objs = _objects(text_pdf(2))
-    objs[6] = objs[6].replace(b"/FlateDecode", b"/LZWDecode")
+    objs[6] = objs[6].replace(b"/FlateDecode", filter_name)
     return build_pdf(objs)
+
+
+def image_filter() -> bytes:
+    """Page 2's content stream claims DCTDecode: MuPDF refuses it without an error, only a note."""
+    return wrong_filter(b"/DCTDecode")
 
 
 def halved_streams() -> bytes:
@@ -169,6 +174,21 @@ def halved_streams() -> bytes:
         m = re.match(rb"(<<.*?>>\nstream\n)(.*)(\nendstream)$", body, flags=re.S)
         if m:
             objs[i] = m.group(1) + m.group(2)[: len(m.group(2)) // 2] + m.group(3)
+    return build_pdf(objs)
+
+
+def bad_keyword() -> bytes:
+    """Page 1's content stream holds a number-like keyword with a non-UTF-8 byte, which MuPDF
+    quotes in its message (``unknown keyword: '-\\xb0.6'``)."""
+    body = b"BT /F1 11 Tf 72 700 Td -\xb0.6 (Hello there, the quick brown fox.) Tj ET"
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> >>",
+        stream(body),
+        FONT,
+    ]
     return build_pdf(objs)
 
 
@@ -187,6 +207,8 @@ HOSTILE: dict[str, tuple[Callable[[], bytes], str]] = {
     "junk_prefix": (junk_prefix, "parse"),
     "no_contents": (no_contents, "flagged"),
     "wrong_filter": (wrong_filter, "flagged"),
+    "image_filter": (image_filter, "flagged"),
     "halved_streams": (halved_streams, "flagged"),
+    "bad_keyword": (bad_keyword, "flagged"),
     "encrypted": (encrypted, "error"),
 }
