@@ -29,6 +29,7 @@ def test_hostile_file_is_one_clear_error(tmp_path, capsys, tight_budget, name):
     code, err, out = _cli(tmp_path, capsys, name, hostile.HOSTILE[name][0]())
     assert code == 1 and out == ""
     assert len(err) == 1 and err[0].startswith("Error: ") and "unexpected" not in err[0], err
+    assert not (tmp_path / "out").exists()  # a failed first parse leaves no (empty) folder
 
 
 def test_bomb_stopped_by_the_time_budget_names_it(tmp_path, capsys, tight_budget):

@@ -17,7 +17,7 @@ from typing import Literal
 import pandas as pd
 
 from docintel import __version__
-from docintel.errors import DocumentError, StorageError, UsageError
+from docintel.errors import DocumentError, UsageError
 from docintel.parsing import pdf as pdfmod
 from docintel.parsing import store
 from docintel.parsing.budget import Budget, run_budgeted
@@ -152,8 +152,8 @@ def parse_document(
             tables.manifest["cache_dir"] = str(directory)
             store.save(tables, directory)
             return tables
-    except StorageError:
-        for d in reversed(made):  # a first parse into a full disk leaves no empty folders
+    except BaseException:
+        for d in reversed(made):  # a failed first parse (bad file, full disk) leaves no empty folders
             with contextlib.suppress(OSError):
                 d.rmdir()
         raise

@@ -61,13 +61,17 @@ def _fault_point(name: str) -> None:
 def locked(directory: Path) -> Iterator[None]:
     """Exclusive lock on the document's folder (``<root>/<doc_id>``) for a load-parse-save."""
     folder = Path(directory).parent
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as exc:  # a read-only or full artifacts folder
+        raise _storage_error(folder, exc) from exc
     try:
         import fcntl
     except ImportError:  # not POSIX: no lock (the atomic swap still keeps every entry whole)
+        os.close(fd)
         yield
         return
-    fd = os.open(folder, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
