@@ -117,6 +117,11 @@ def main() -> int:
         if rec.get("error", "").find("budget") >= 0:
             counts["stopped by a budget"] += 1
         counts["partial writes"] += _partial(artifacts, tables)
+        if tables is None and rec["outcome"] == "error":  # a failed first parse leaves no folder
+            import hashlib
+
+            doc_dir = artifacts / hashlib.sha256(data).hexdigest()[:16]
+            counts["partial writes"] += int(doc_dir.exists() and not any(doc_dir.iterdir()))
         if tables is not None:
             silent = _silent_pages(tables, base_lines.get(base))
             rec["silent_empty_pages"] = silent
