@@ -20,7 +20,7 @@ from docintel import __version__
 from docintel.errors import DocumentError, UsageError
 from docintel.parsing import pdf as pdfmod
 from docintel.parsing import store
-from docintel.parsing.budget import Budget, run_budgeted
+from docintel.parsing.budget import Budget, run_budgeted, run_in_process
 from docintel.schema.document import DocTables
 
 LayoutMode = Literal["auto", "always", "never"]
@@ -169,12 +169,21 @@ class _Job:
         self.sha256 = hashlib.sha256(data).hexdigest()
 
     def parse(self, budget: Budget, progress) -> DocTables:
+        t0 = time.perf_counter()
         if self.parser == "pymupdf":
             import docintel.parsing.pymupdf_backend  # noqa: F401  (loaded before the fork, once)
-        t0 = time.perf_counter()
-        tables = run_budgeted(self._work, name=self.name, budget=budget, progress=progress)
+
+            tables = run_budgeted(self._work, name=self.name, budget=budget, progress=progress)
+        else:
+            # Docling runs its own pipeline (and torch, which does not survive a fork): only the
+            # risky open and first-page check of the file run in the budgeted worker.
+            run_budgeted(self._probe, name=self.name, budget=budget)
+            tables = run_in_process(self._work, progress)
         self._manifest(tables, time.perf_counter() - t0)
         return tables
+
+    def _probe(self, progress) -> None:
+        pdfmod.open_pdf(self.data, name=self.name, password=self.password, max_pages=self.max_pages).close()
 
     def _work(self, progress) -> DocTables:
         try:

@@ -87,9 +87,10 @@ def _deep_recursion():
 
 
 def run_in_process(work: Callable[..., Any], progress, *args: Any) -> Any:
+    """``work(progress, *args)`` here, without budgets (``progress(0, n)`` is not passed on)."""
     old = _deep_recursion()
     try:
-        return work(progress, *args)
+        return work((lambda d, n: d and progress(d, n)) if progress else None, *args)
     finally:
         sys.setrecursionlimit(old)
 
@@ -154,7 +155,7 @@ def run_budgeted(
     import multiprocessing as mp
 
     if not budget.worker or "fork" not in mp.get_all_start_methods():
-        return run_in_process(work, (lambda d, n: d and progress(d, n)) if progress else None, *args)
+        return run_in_process(work, progress, *args)
     ctx = mp.get_context("fork")  # inherits the loaded modules: no second pymupdf import
     recv, send = ctx.Pipe(duplex=False)
     vm = _vm_bytes()
