@@ -62,6 +62,17 @@ def _flip(path: Path, offset: int) -> None:
     path.write_bytes(bytes(data))
 
 
+@pytest.fixture(scope="module")
+def two_cached_docs(tmp_path_factory):
+    """An artifacts folder holding two parsed documents (copied per test, parsed once)."""
+    root = tmp_path_factory.mktemp("two")
+    (root / "small.pdf").write_bytes(hostile.text_pdf(3))
+    (root / "other.pdf").write_bytes(hostile.text_pdf(2))
+    small = _parse(root / "small.pdf", root / "artifacts")
+    other = _parse(root / "other.pdf", root / "artifacts")
+    return root, small, Path(other.manifest["cache_dir"]).relative_to(root / "artifacts")
+
+
 @pytest.mark.parametrize(
     "damage",
     [
@@ -74,13 +85,15 @@ def _flip(path: Path, offset: int) -> None:
     ],
     ids=["flip-line_df", "flip-page_df", "garbage", "missing", "truncated-manifest", "other-docs-line_df"],
 )
-def test_damaged_entry_is_a_miss_with_one_warning_then_healed(tmp_path, small_pdf, artifacts, caplog, damage):
-    good = _parse(small_pdf, artifacts)
-    other_pdf = tmp_path / "other.pdf"
-    other_pdf.write_bytes(hostile.text_pdf(2))
-    other = Path(_parse(other_pdf, artifacts).manifest["cache_dir"]).resolve()
-    cache = Path(good.manifest["cache_dir"])
-    damage(cache.resolve(), other)
+def test_damaged_entry_is_a_miss_with_one_warning_then_healed(tmp_path, two_cached_docs, caplog, damage):
+    import shutil
+
+    root, good, other_rel = two_cached_docs
+    artifacts = tmp_path / "artifacts"
+    shutil.copytree(root / "artifacts", artifacts, symlinks=True)
+    small_pdf = root / "small.pdf"
+    cache = artifacts / Path(good.manifest["cache_dir"]).relative_to(root / "artifacts")
+    damage(cache.resolve(), (artifacts / other_rel).resolve())
     with caplog.at_level(logging.WARNING, logger="docintel"):
         again = _parse(small_pdf, artifacts)
     warnings = [r for r in caplog.records if "not used" in r.getMessage()]
