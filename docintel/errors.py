@@ -46,3 +46,11 @@ class LLMOutputError(LLMError):
         self.attempts = attempts
         #: The failed call's record (prompt size, cut lines ...), for the trace.
         self.call_info = call_info or {}
+
+
+class StorageError(DocintelError):
+    """The tables could not be written (a full disk, no permission); earlier tables are untouched."""
+
+
+class BudgetError(DocumentError):
+    """Parsing the document went over its time or memory budget (a hostile or pathological file)."""

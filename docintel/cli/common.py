@@ -71,6 +71,6 @@ def parse_kwargs(args) -> dict:
         "use_cache": not args.no_cache,
         "progress": progress_printer("parse"),
     }
-    if args.max_pages:
+    if args.max_pages is not None:  # 0 or a negative is refused by the API, never "no limit"
         kw["max_pages"] = args.max_pages
     return kw

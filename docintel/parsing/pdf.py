@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from docintel.errors import DocumentError, EncryptedDocumentError, UsageError
+from docintel.errors import BudgetError, DocumentError, EncryptedDocumentError, UsageError
 
 #: Refuse documents above these limits (override with max_pages / max_bytes).
 DEFAULT_MAX_PAGES = 5000
@@ -32,9 +32,52 @@ def read_pdf_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> b
             "(raise it with --max-bytes)"
         )
     data = p.read_bytes()
-    if b"%PDF-" not in data[:1024]:
+    # MuPDF finds a header after leading junk (a mail or HTTP wrapper) and repairs the file;
+    # only bytes with no PDF header anywhere are refused here.
+    if b"%PDF-" not in data[:1024] and b"%PDF-" not in data:
         raise DocumentError(f"{p}: not a PDF (no %PDF- header)")
     return data
+
+
+def is_encrypted(data: bytes) -> bool:
+    """Whether the bytes may be an encrypted PDF: ``/Encrypt`` sits in the trailer or the xref
+    stream's dictionary, which are never compressed, so its absence rules encryption out."""
+    return b"/Encrypt" in data
+
+
+def check_password(data: bytes, *, password: str | None, name: str = "document") -> None:
+    """Raise EncryptedDocumentError unless the PDF is unencrypted or ``password`` opens it.
+
+    Called before cached tables are served: they hold the decrypted text.
+    """
+    if not is_encrypted(data):
+        return
+    import pymupdf
+
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception:  # unreadable: open_pdf says why when the file is parsed
+        return
+    try:
+        _authenticate(doc, password, name)
+    finally:
+        doc.close()
+
+
+def _authenticate(doc, password: str | None, name: str) -> None:
+    if doc.needs_pass:
+        if not password:
+            raise EncryptedDocumentError(f"{name}: the PDF is encrypted; give its --password")
+        if not doc.authenticate(password):
+            raise EncryptedDocumentError(f"{name}: wrong password for the encrypted PDF")
+
+
+def check_page_limit(pages: int, max_pages: int, name: str = "document") -> None:
+    if pages > max_pages:
+        raise DocumentError(
+            f"{name}: {pages} pages is over the {max_pages}-page limit (raise it with --max-pages)"
+        )
 
 
 def open_pdf(
@@ -51,21 +94,40 @@ def open_pdf(
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # pymupdf raises FileDataError and friends
-        raise DocumentError(f"{name}: corrupt or unreadable PDF ({exc})") from exc
-    if doc.needs_pass:
-        if not password:
-            raise EncryptedDocumentError(f"{name}: the PDF is encrypted; give its --password")
-        if not doc.authenticate(password):
-            raise EncryptedDocumentError(f"{name}: wrong password for the encrypted PDF")
-    if doc.page_count == 0:
-        raise DocumentError(f"{name}: the PDF has no pages")
-    if doc.page_count > max_pages:
-        raise DocumentError(
-            f"{name}: {doc.page_count} pages is over the {max_pages}-page limit (raise it with --max-pages)"
-        )
-    # A truncated file often opens but fails on its first page: check now.
+        raise DocumentError(f"{name}: corrupt or unreadable PDF ({_short(exc)})") from exc
     try:
-        doc[0].get_text("text")
-    except Exception as exc:
-        raise DocumentError(f"{name}: corrupt PDF, its first page cannot be read ({exc})") from exc
+        _authenticate(doc, password, name)
+        try:
+            pages = doc.page_count
+        except Exception as exc:  # a broken page tree ("Invalid number of pages")
+            raise DocumentError(f"{name}: corrupt PDF, its page tree cannot be read ({_short(exc)})") from exc
+        if pages <= 0:
+            raise DocumentError(f"{name}: the PDF has no pages")
+        check_page_limit(pages, max_pages, name)
+        # A truncated file often opens but fails on its first page: check now.
+        try:
+            doc[0].get_text("text")
+        except Exception as exc:
+            if _out_of_memory(exc):
+                raise BudgetError(
+                    f"{name}: its first page needs more memory than the budget allows "
+                    "(the file looks hostile; raise it with DOCINTEL_MAX_MEMORY_MB)"
+                ) from exc
+            raise DocumentError(
+                f"{name}: corrupt PDF, its first page cannot be read ({_short(exc)})"
+            ) from exc
+    except BaseException:
+        doc.close()
+        raise
     return doc
+
+
+def _out_of_memory(exc: BaseException) -> bool:
+    text = str(exc)
+    return isinstance(exc, MemoryError) or any(f"{f} (" in text for f in ("malloc", "calloc", "realloc"))
+
+
+def _short(exc: BaseException) -> str:
+    """MuPDF's message on one line, without its ``code=N:`` prefix."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text.split(": ", 1)[1] if text.startswith("code=") and ": " in text else text

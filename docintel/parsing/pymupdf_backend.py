@@ -9,7 +9,18 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from docintel.parsing import crossrefs, furniture, headings, layout, lines, objects, ocr, signals, toc
+from docintel.parsing import (
+    crossrefs,
+    furniture,
+    headings,
+    layout,
+    lines,
+    mupdf_log,  # issue 11
+    objects,
+    ocr,
+    signals,
+    toc,
+)
 from docintel.schema.document import DocTables
 from docintel.schema.tables import CELL_DF, CROSS_REF_DF, LINE_DF, OBJECT_REGISTRY, PAGE_DF, TOC_DF
 
@@ -47,6 +58,7 @@ def parse_with_pymupdf(
         page_no = i + 1
         t0 = time.perf_counter()
         prow: dict = {"page": page_no, "parse_method": "fast", "escalation_signals": None}
+        mupdf_log.reset()  # issue 11: MuPDF's messages for this page only
         try:
             page = doc[i]
             prow.update(signals.page_signals(page, page_no))
@@ -78,6 +90,13 @@ def parse_with_pymupdf(
             prow.update(parse_method="failed", error=str(exc), n_lines=0, n_chars=0, n_words=0)
             prow.setdefault("has_text_layer", False)
             rows = []
+        # -- issue 11: damage MuPDF swallowed (cut streams, bad filters) is recorded, not silent
+        if prow["parse_method"] != "failed":
+            problem, lost = mupdf_log.page_problem(page, len(rows), int(prow.get("n_images") or 0))
+            if problem:
+                prow["error"] = problem
+                prow["parse_method"] = "failed" if lost else prow["parse_method"]
+        # -- end issue 11
         prow["parse_seconds"] = time.perf_counter() - t0
         all_lines.extend(rows)
         pages.append({k: v for k, v in prow.items() if not k.startswith("_")})

@@ -1,24 +1,40 @@
 """Parquet cache of the tables: keyed by content hash and everything that changes output.
 
-Layout: ``<root>/<doc_id>/<options_key>/<table>.parquet`` + ``manifest.json``.
-Writes go to a temporary sibling folder that is renamed into place, so an
-interrupted parse never leaves half-written tables and never damages the
-previous good output.
+Layout: ``<root>/<doc_id>/<options_key>`` is a symlink to a complete, never-modified version
+folder ``.<options_key>.v-<ns>-<pid>/`` holding ``<table>.parquet`` + ``manifest.json``.
+
+- **Bound to what produced it**: the manifest records the source sha256 and the sha256 of every
+  Parquet file; :func:`load_checked` verifies both on every read, so a flipped byte, a table
+  copied in from another document or an unreadable file is a miss (with its reason), never served.
+- **Never loses the last good tables**: a save writes a temporary folder, renames it into a new
+  version (complete, fsynced) and swaps the symlink with one ``os.replace``; at every instant the
+  link names a complete version. An interrupted save is repaired by :func:`recover` on the next
+  run (stale temp folders of dead processes removed, a missing link restored to the newest
+  complete version, versions nothing points to removed).
+- **Serialised**: :func:`locked` takes an exclusive ``flock`` on the ``<doc_id>`` folder, so two
+  processes parsing one file never interleave; the second waits and then reads the first's result.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import os
 import shutil
+import signal
 import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
-from docintel.errors import DocumentError
+from docintel.atomic import clean_stale_temps, fsync_dir, temp_name
+from docintel.errors import DocumentError, StorageError
 from docintel.schema.document import DocTables
 from docintel.schema.tables import SCHEMA_VERSION, TABLES, schema_major
 
@@ -35,45 +51,171 @@ def cache_dir(root: Path, doc_id: str, options: dict) -> Path:
     return Path(root) / doc_id / options_key(options)
 
 
-def load(directory: Path) -> DocTables | None:
-    """Load cached tables, or None when absent, incomplete or of another major schema."""
+def _fault_point(name: str) -> None:
+    """Test hook: ``DOCINTEL_FAULT=<name>`` kills this process right here (kill -9 mid-save)."""
+    if os.environ.get("DOCINTEL_FAULT") == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def locked(directory: Path) -> Iterator[None]:
+    """Exclusive lock on the document's folder (``<root>/<doc_id>``) for a load-parse-save."""
+    folder = Path(directory).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as exc:  # a read-only or full artifacts folder
+        raise _storage_error(folder, exc) from exc
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock (the atomic swap still keeps every entry whole)
+        os.close(fd)
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def _live(directory: Path) -> Path | None:
+    """The version folder the link names (a legacy plain folder is its own version)."""
+    if directory.is_symlink():
+        target = directory.parent / os.readlink(directory)
+        return target if target.is_dir() else None
+    return directory if directory.is_dir() else None
+
+
+def load_checked(directory: Path, *, source_sha256: str | None = None) -> tuple[DocTables | None, str | None]:
+    """Cached tables and ``None``, or ``None`` and why the entry cannot be served.
+
+    The reason is ``None`` for a plain miss (nothing cached, another major schema); otherwise it
+    names the damage (checksum mismatch, other source, unreadable file).
+    """
     directory = Path(directory)
-    mpath = directory / MANIFEST
+    live = _live(directory)
+    if live is None:
+        return None, None
+    mpath = live / MANIFEST
     if not mpath.exists():
-        return None
+        return None, "no manifest.json (incomplete entry)"
     try:
         manifest = json.loads(mpath.read_text())
-    except (OSError, ValueError):
-        return None
-    version = manifest.get("schema_version", "0")
+        version = manifest.get("schema_version", "0")
+        schema_major(version)
+    except (OSError, ValueError, AttributeError) as exc:
+        return None, f"unreadable manifest.json ({exc})"
     if schema_major(version) > schema_major(SCHEMA_VERSION):
         raise DocumentError(
             f"{directory}: tables written by schema {version}, newer than this docintel "
             f"({SCHEMA_VERSION}); upgrade docintel or parse again into another folder"
         )
     if schema_major(version) != schema_major(SCHEMA_VERSION):
-        return None
+        return None, None
+    if source_sha256 is not None and manifest.get("source_sha256") != source_sha256:
+        return None, "written for other source bytes (source sha256 differs)"
+    checksums = manifest.get("checksums")
+    if not isinstance(checksums, dict):
+        return None, "no table checksums in manifest.json"
     frames = {}
     for name in TABLES:
-        f = directory / f"{name}.parquet"
-        if not f.exists():
-            return None
-        frames[name] = pq.read_table(f).to_pandas()
-    return DocTables(doc_id=manifest["doc_id"], manifest=manifest, path=manifest.get("source_path"), **frames)
+        try:
+            data = (live / f"{name}.parquet").read_bytes()
+        except OSError as exc:
+            return None, f"{name}.parquet unreadable ({exc.strerror or exc})"
+        if hashlib.sha256(data).hexdigest() != checksums.get(name):
+            return None, f"{name}.parquet checksum mismatch"
+        try:
+            table = pq.read_table(pa.BufferReader(data))
+            frames[name] = table.to_pandas()
+        except Exception as exc:  # ArrowInvalid and friends: a damaged file is a miss
+            return None, f"{name}.parquet unreadable ({type(exc).__name__})"
+        meta = table.schema.metadata or {}
+        embedded = meta.get(b"docintel.source_sha256", b"").decode(errors="replace")
+        if source_sha256 is not None and embedded and embedded != source_sha256:
+            return None, f"{name}.parquet belongs to another document"
+    rows = manifest.get("rows") or {}
+    for name, df in frames.items():
+        if name in rows and int(rows[name]) != len(df):
+            return None, f"{name}.parquet has {len(df)} rows, manifest.json says {rows[name]}"
+    tables = DocTables(
+        doc_id=manifest["doc_id"], manifest=manifest, path=manifest.get("source_path"), **frames
+    )
+    return tables, None
 
 
-def _write_table(df: pd.DataFrame, name: str, path: Path, meta: dict) -> None:
+def load(directory: Path, *, source_sha256: str | None = None) -> DocTables | None:
+    """Load cached tables, or None when absent, damaged, incomplete or of another major schema."""
+    return load_checked(directory, source_sha256=source_sha256)[0]
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+def _table_bytes(df: pd.DataFrame, name: str, meta: dict) -> bytes:
     table = TABLES[name].to_arrow(df)
     md = dict(table.schema.metadata or {})
     md.update({f"docintel.{k}".encode(): str(v).encode() for k, v in meta.items()})
-    pq.write_table(table.replace_schema_metadata(md), path)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table.replace_schema_metadata(md), sink)
+    return sink.getvalue().to_pybytes()
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    """Write and flush one file (a full disk raises OSError ENOSPC from here)."""
+    with open(path, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _publish(tmp: Path, directory: Path) -> Path:
+    """Make the complete folder ``tmp`` the live version of ``directory`` (one atomic swap)."""
+    parent = directory.parent
+    fsync_dir(tmp)
+    version = parent / f".{directory.name}.v-{time.time_ns()}-{os.getpid()}"
+    os.rename(tmp, version)
+    _fault_point("after-version")
+    previous = _live(directory)
+    if directory.exists() and not directory.is_symlink():
+        # tables written by docintel before versioned folders: move them aside first (recover()
+        # restores them if we are killed before the link exists)
+        previous = parent / f".{directory.name}.v-0-legacy-{os.getpid()}"
+        os.rename(directory, previous)
+    link = parent / f"{temp_name(directory, 'link')}{time.time_ns()}"
+    os.symlink(version.name, link)
+    os.replace(link, directory)
+    fsync_dir(parent)
+    _fault_point("after-swap")
+    if previous is not None and previous != version:
+        shutil.rmtree(previous, ignore_errors=True)
+    return version
+
+
+def _new_temp(directory: Path) -> Path:
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=temp_name(directory), dir=directory.parent))
+
+
+def _storage_error(directory: Path, exc: OSError) -> StorageError:
+    what = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+    return StorageError(
+        f"could not save the tables to {directory}: {what}; the earlier tables there (if any) are untouched"
+    )
 
 
 def save(tables: DocTables, directory: Path) -> Path:
-    """Write every table plus the manifest atomically into ``directory``."""
+    """Write every table plus the manifest as a new version of ``directory``, atomically.
+
+    Call it inside :func:`locked`. On any failure nothing is left behind and the previous
+    version stays live; an OSError (a full disk) becomes a :class:`StorageError`.
+    """
     directory = Path(directory)
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.tmp-", dir=directory.parent))
+    tmp = _new_temp(directory)
     try:
         meta = {
             "schema_version": SCHEMA_VERSION,
@@ -81,32 +223,78 @@ def save(tables: DocTables, directory: Path) -> Path:
             "parser_version": tables.manifest.get("parser_version"),
             "source_sha256": tables.manifest.get("source_sha256"),
         }
+        checksums = {}
         for name in TABLES:
-            _write_table(tables.table(name), name, tmp / f"{name}.parquet", meta)
+            data = _table_bytes(tables.table(name), name, meta)
+            checksums[name] = hashlib.sha256(data).hexdigest()
+            _write_file(tmp / f"{name}.parquet", data)
+            _fault_point("mid-tables")
         manifest = {
             **tables.manifest,
             "schema_version": SCHEMA_VERSION,
             "rows": {n: int(len(tables.table(n))) for n in TABLES},
+            "checksums": checksums,
         }
-        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str))
-        tables.manifest = manifest
-        old = None
-        if directory.exists():
-            old = directory.with_name(f".{directory.name}.old-{os.getpid()}")
-            directory.rename(old)
-        tmp.rename(directory)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        hit = manifest.pop("cache_hit", False)  # a property of the read, not of the entry
+        _write_file(tmp / MANIFEST, json.dumps(manifest, indent=2, default=str).encode())
+        _publish(tmp, directory)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise _storage_error(directory, exc) from exc
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    tables.manifest = {**manifest, "cache_hit": hit}
     return directory
+
+
+def recover(directory: Path) -> list[str]:
+    """Repair what an interrupted save left (call inside :func:`locked`); returns what was done.
+
+    Stale temp folders/links of dead writers go; a missing or dangling link is pointed at the
+    newest complete version (or at the ``.old-<pid>`` folder older docintel versions left); the
+    versions nothing points to are removed.
+    """
+    directory = Path(directory)
+    parent = directory.parent
+    done = [
+        f"removed {p.name}" for p in clean_stale_temps(parent) if p.name.startswith(f".{directory.name}.")
+    ]
+    prefix_v, prefix_old = f".{directory.name}.v-", f".{directory.name}.old-"
+    candidates = sorted(
+        (p for p in parent.iterdir() if p.name.startswith((prefix_v, prefix_old)) and p.is_dir()),
+        key=lambda p: (p.name.startswith(prefix_v), p.name),
+    )
+    live = _live(directory)
+    if live is None:
+        complete = [p for p in candidates if (p / MANIFEST).exists()]
+        if complete:
+            best = complete[-1]
+            if directory.is_symlink():
+                directory.unlink()
+            if best.name.startswith(prefix_old):  # adopt it as a version
+                renamed = parent / f"{prefix_v}0-adopted-{os.getpid()}"
+                os.rename(best, renamed)
+                best = renamed
+            link = parent / f"{temp_name(directory, 'link')}{time.time_ns()}"
+            os.symlink(best.name, link)
+            os.replace(link, directory)
+            fsync_dir(parent)
+            live = best
+            done.append(f"restored {directory.name} from an interrupted save")
+    for p in candidates:
+        if p.exists() and (live is None or p.resolve() != live.resolve()):
+            shutil.rmtree(p, ignore_errors=True)
+            done.append(f"removed {p.name}")
+    return done
 
 
 def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
     """Append on-demand (regex/llm) rows to cross_ref_df, in memory and in the cache.
 
-    Rows already present (same origin, anchor and source) are not duplicated.
+    Rows already present (same origin, anchor and source) are not duplicated. The cached entry
+    gets a new version (unchanged tables hard-linked, cross_ref_df and manifest rewritten) swapped
+    in atomically, so the manifest's checksums always match the tables next to it.
     """
     from docintel.schema.tables import CROSS_REF_DF
 
@@ -119,8 +307,41 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
         return
     tables.cross_ref_df = CROSS_REF_DF.conform(merged)
     cache = tables.manifest.get("cache_dir")
-    if cache and Path(cache).exists():
-        path = Path(cache) / "cross_ref_df.parquet"
-        tmp = path.with_suffix(".parquet.tmp")
-        _write_table(tables.cross_ref_df, "cross_ref_df", tmp, {"schema_version": SCHEMA_VERSION})
-        os.replace(tmp, path)
+    if not cache or not Path(cache).exists():
+        return
+    directory = Path(cache)
+    with locked(directory):
+        live = _live(directory)
+        if live is None:
+            return
+        manifest = json.loads((live / MANIFEST).read_text())
+        if manifest.get("source_sha256") != tables.manifest.get("source_sha256"):
+            return  # the entry was replaced under us; it is not ours to extend
+        tmp = _new_temp(directory)
+        try:
+            for name in TABLES:
+                if name != "cross_ref_df":
+                    _link_or_copy(live / f"{name}.parquet", tmp / f"{name}.parquet")
+            meta = {"schema_version": SCHEMA_VERSION, "source_sha256": manifest.get("source_sha256")}
+            data = _table_bytes(tables.cross_ref_df, "cross_ref_df", meta)
+            _write_file(tmp / "cross_ref_df.parquet", data)
+            manifest.setdefault("checksums", {})["cross_ref_df"] = hashlib.sha256(data).hexdigest()
+            manifest.setdefault("rows", {})["cross_ref_df"] = int(len(tables.cross_ref_df))
+            _write_file(tmp / MANIFEST, json.dumps(manifest, indent=2, default=str).encode())
+            _publish(tmp, directory)
+        except OSError as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise _storage_error(directory, exc) from exc
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+    tables.manifest["checksums"] = manifest["checksums"]
+    tables.manifest["rows"] = manifest["rows"]
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    """Versions are never modified in place, so a hard link shares an unchanged table safely."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copyfile(src, dst)

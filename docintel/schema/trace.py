@@ -47,12 +47,11 @@ class Trace:
         self.data["events"].append({"kind": kind, **data})
 
     def write(self, path: str | Path) -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.data, indent=2, default=_default, ensure_ascii=False))
-        tmp.replace(path)
-        return path
+        from docintel.atomic import atomic_write_text
+
+        # all or nothing: a full disk or a kill never leaves a truncated trace behind
+        text = json.dumps(self.data, indent=2, default=_default, ensure_ascii=False)
+        return atomic_write_text(Path(path), text)
 
 
 def _default(obj: Any) -> Any:
