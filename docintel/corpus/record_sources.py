@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
-if TYPE_CHECKING:
-    from docintel.corpus.records import RecordType
+from docintel.corpus.record_types import RecordType
 
 #: Line roles that end a record's body: page furniture never belongs to an item.
 _FURNITURE = {"header", "footer", "page_number", "footnote"}
