@@ -37,7 +37,8 @@ def test_layout_imports_and_activates_afterwards():
 
 
 def test_escalated_page_loads_the_model(tmp_path):
-    # layout='always' escalates every page with text: the model must load on demand
+    # layout='always' escalates every page with text: the model must load on demand (in this
+    # process: the budgeted parse worker is off, else it loads in the worker)
     code = (
         "import sys, docintel, pymupdf\n"
         "from docintel.parsing import parse_document\n"
@@ -48,7 +49,7 @@ def test_escalated_page_loads_the_model(tmp_path):
         f"t = parse_document({str(tmp_path / 'one.pdf')!r}, layout='always', ocr='never', out_dir=None)\n"
         "print('pymupdf.layout' in sys.modules, (t.page_df.parse_method == 'layout').any())"
     )
-    assert _run(code) == "True True"
+    assert _run(code, DOCINTEL_PARSE_WORKER="0") == "True True"
 
 
 def test_eager_switch_keeps_pymupdf_default():
