@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "ask", "parse"]
+__all__ = ["Corpus", "__version__", "ask", "parse"]
 
 
 def __getattr__(name: str):
@@ -13,4 +13,8 @@ def __getattr__(name: str):
         from docintel import api
 
         return getattr(api, name)
+    if name == "Corpus":
+        from docintel.corpus import Corpus
+
+        return Corpus
     raise AttributeError(name)

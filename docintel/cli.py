@@ -163,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         add_ask_commands(sub, _add_parse_options, _parse_kwargs)
+    from docintel.corpus.cli import add_parsers as add_corpus_parsers
+
+    add_corpus_parsers(sub)
     return ap
 
 
@@ -170,7 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv  # accepted anywhere on the line, not only before the command
     ap = build_parser()
-    args = ap.parse_args([a for a in argv if a != "--debug"])
+    from docintel.corpus.cli import corpus_argv  # `ask/eval --corpus STORE` are corpus verbs
+
+    args = ap.parse_args(corpus_argv([a for a in argv if a != "--debug"]))
     args.debug = debug
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.WARNING,

@@ -1,0 +1,95 @@
+"""Blocks: the corpus retrieval unit, bounded by the document's own structure.
+
+A block is a run of lines of one section (``line_df.section_id``) on one page, split at a size
+cap at a paragraph boundary where one is near. It never crosses a section or a page, so its
+page/line span and bbox always highlight in the PDF.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from docintel.text import dehyphenate, terms
+
+#: Line roles that are not content: running headers/footers, page numbers, figure internals,
+#: contents-page entries (they only echo other pages' headings).
+SKIP_ROLES = frozenset({"header", "footer", "page_number", "figure_text", "toc_entry"})
+MAX_CHARS = 1500
+
+BLOCK_COLUMNS = [
+    "block_id",
+    "doc_id",
+    "page",
+    "line_start",
+    "line_end",
+    "section_id",
+    "section_title",
+    "text",
+    "terms",
+    "x0",
+    "y0",
+    "x1",
+    "y1",
+]
+
+
+def empty_blocks() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype="object") for c in BLOCK_COLUMNS})
+
+
+def _emit(out: list[dict], doc_id: str, rows: list, titles: dict) -> None:
+    if not rows:
+        return
+    text = dehyphenate([str(r.text) for r in rows]).strip()
+    if not text:
+        return
+    sec = rows[0].section_id if isinstance(rows[0].section_id, str) else None
+    title = titles.get(sec, "") if sec else ""
+    out.append(
+        {
+            "block_id": f"{doc_id}:{int(rows[0].page)}:{int(rows[0].line)}",
+            "doc_id": doc_id,
+            "page": int(rows[0].page),
+            "line_start": int(rows[0].line),
+            "line_end": int(rows[-1].line),
+            "section_id": sec,
+            "section_title": title,
+            "text": text,
+            # the section title is indexed with every block of the section
+            "terms": " ".join(terms(f"{title} {text}")),
+            "x0": float(min(r.x0 for r in rows)),
+            "y0": float(min(r.y0 for r in rows)),
+            "x1": float(max(r.x1 for r in rows)),
+            "y1": float(max(r.y1 for r in rows)),
+        }
+    )
+
+
+def make_blocks(tables, max_chars: int = MAX_CHARS) -> pd.DataFrame:
+    """Blocks of one parsed document (DocTables), in reading order."""
+    lines = tables.line_df
+    if lines.empty:
+        return empty_blocks()
+    lines = lines[~lines["role"].isin(SKIP_ROLES)].sort_values(["page", "line"])
+    titles = dict(zip(tables.toc_df["toc_id"], tables.toc_df["title"].astype(str), strict=False))
+    out: list[dict] = []
+    cur: list = []
+    size = 0
+    for r in lines.itertuples(index=False):
+        if cur and (r.page != cur[0].page or r.section_id != cur[0].section_id):
+            _emit(out, tables.doc_id, cur, titles)
+            cur, size = [], 0
+        if cur and size + len(str(r.text)) > max_chars:
+            # break at the last paragraph (text block) change in the second half, else here
+            cut = len(cur)
+            for i in range(len(cur) - 1, len(cur) // 2, -1):
+                if cur[i].block != cur[i - 1].block:
+                    cut = i
+                    break
+            _emit(out, tables.doc_id, cur[:cut], titles)
+            cur = cur[cut:]
+            size = sum(len(str(x.text)) for x in cur)
+        cur.append(r)
+        size += len(str(r.text)) + 1
+    _emit(out, tables.doc_id, cur, titles)
+    return pd.DataFrame(out, columns=BLOCK_COLUMNS) if out else empty_blocks()
