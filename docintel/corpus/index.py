@@ -76,8 +76,9 @@ class KeywordIndex:
             return {"backend": "tantivy", "added": 0, "deleted": 0}
         ix = self._open()
         writer = ix.writer(heap_size=64_000_000, num_threads=1)
+        delete = getattr(writer, "delete_documents_by_term", None) or writer.delete_documents
         for d in drop + add:  # re-adding a document replaces it
-            writer.delete_documents_by_term("doc_id", d)
+            delete("doc_id", d)
         for start in range(0, len(add), 50):
             blocks = store.doc_blocks(add[start : start + 50])
             for b in blocks.itertuples(index=False):
