@@ -27,7 +27,9 @@ def _tables(loc):
 def test_dask_ingest_equals_serial(tmp_path):
     folder = make_corpus(tmp_path / "in", bad=True)
     opts = {"layout": "never", "ocr": "never"}
-    serial = Corpus.ingest(tmp_path / "serial", [folder], groups_file=folder / "groups.json", parse_options=opts)
+    serial = Corpus.ingest(
+        tmp_path / "serial", [folder], groups_file=folder / "groups.json", parse_options=opts
+    )
     dask = Corpus.ingest(
         tmp_path / "dask", [folder], groups_file=folder / "groups.json", parse_options=opts, workers=2
     )

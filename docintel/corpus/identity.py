@@ -103,10 +103,18 @@ def canonical(name: str) -> tuple[str, str | None] | None:
     return base, rev
 
 
+#: A document names itself near the top of its cover or title page; later mentions on those
+#: pages are citations of other publications ("... maps to SP 800-53 Rev. 4").
+HEAD_WORDS = 100
+
+
 def _first_pages_text(tables, pages: int = 2) -> str:
     lines = tables.line_df
-    first = lines[lines["page"] <= pages]
-    return " ".join(first["text"].astype(str).tolist())
+    heads = []
+    for p in range(1, pages + 1):
+        words = " ".join(lines.loc[lines["page"] == p, "text"].astype(str).tolist()).split()
+        heads.append(" ".join(words[:HEAD_WORDS]))
+    return " ".join(heads)
 
 
 def content_sha(tables) -> str:
