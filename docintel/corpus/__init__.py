@@ -22,6 +22,7 @@ class Corpus:
         self.store = open_store(location, **({"docs_dir": docs_dir} if docs_dir else {}))
         self.index = KeywordIndex(self.store.index_dir, backend=index_backend)
         self.index.sync(self.store)  # a no-op unless another process committed since
+        self.tables_cache: dict = {}  # cache_dir -> DocTables of recently answered documents
 
     @staticmethod
     def ingest(location, inputs, **options):

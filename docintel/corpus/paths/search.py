@@ -16,6 +16,8 @@ from docintel.corpus.access import NO_MATCH
 
 #: How many blocks the index returns before the winning document is chosen.
 TOP_BLOCKS = 20
+#: Parsed documents kept in memory between asks (the per-document cache is the source of truth).
+TABLES_HELD = 8
 
 
 def doc_info(row) -> dict:
@@ -52,16 +54,24 @@ def not_found(question: str, trace: dict) -> dict:
     }
 
 
-def _load_tables(row):
+def _load_tables(corpus, row):
+    """The winning document's tables from the per-document cache (a few stay in memory)."""
     from docintel.errors import DocumentError
     from docintel.parsing import store as cache
 
+    held = corpus.tables_cache
+    if row["cache_dir"] in held:
+        held[row["cache_dir"]] = held.pop(row["cache_dir"])  # most recent last
+        return held[row["cache_dir"]]
     tables = cache.load(row["cache_dir"]) if row["cache_dir"] else None
     if tables is None:
         raise DocumentError(
             f"{row['file']}: its parsed tables are missing from the store ({row['cache_dir']}); ingest it again"
         )
     tables.path = row["path"]
+    held[row["cache_dir"]] = tables
+    while len(held) > TABLES_HELD:
+        held.pop(next(iter(held)))
     return tables
 
 
@@ -158,7 +168,7 @@ def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | N
     )
     win = by_id.loc[_winner(hits)]
     trace["events"].append({"event": "winner", "file": win["file"], "doc_id": win["doc_id"]})
-    tables = _load_tables(win)
+    tables = _load_tables(corpus, win)
     t1 = time.perf_counter()
     result = ask_document(tables, question, backend=backend, top_k=top_k)
     trace["timings"]["document_ask"] = round(time.perf_counter() - t1, 6)
