@@ -5,6 +5,7 @@ Usage:
   python benchmarks/bench_corpus.py ingest  --pdfs DIR --work DIR [--layout never] [--workers 2]
   python benchmarks/bench_corpus.py latency --store STORE --pdfs DIR --questions Q.jsonl --work DIR
   python benchmarks/bench_corpus.py size    --store STORE --pdfs DIR
+  python benchmarks/bench_corpus.py eval    --store STORE [--postgres]
 
 `ingest` runs each mode in its own process (so peak memory is per mode): a serial ingest and a
 Dask ingest with N local worker processes into fresh stores, then the serial store again
@@ -183,11 +184,58 @@ def cmd_latency(args) -> int:
     return 0
 
 
+def cmd_eval(args) -> int:
+    """Dev-question scores and the access sweep on the embedded store, then on PostgreSQL."""
+    from docintel.corpus import Corpus
+    from docintel.corpus.evaluate import load_questions, run_eval
+
+    qs = load_questions(args.questions)
+    users = ["analyst", "reviewer"]
+    stores = [("embedded", args.store, None)]
+    cluster = None
+    if args.postgres:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from tests.corpus_fixtures import PgCluster, pg_bin
+
+        cluster = PgCluster(pg_bin()).start()
+        dsn = cluster.create_db("bench")
+        docs = Path(args.store) / "docs"  # the embedded store's parse cache: no re-parse
+        t0 = time.perf_counter()
+        s = Corpus.ingest(dsn, [args.pdfs], groups_file=args.groups, docs_dir=docs)
+        print(f"postgres ingest from the parse cache: {time.perf_counter() - t0:.1f}s, {s.parsed} documents")
+        stores.append(("postgres", dsn, docs))
+    try:
+        for kind, loc, docs in stores:
+            c = Corpus(loc, docs_dir=docs)
+            t0 = time.perf_counter()
+            res = run_eval(c, qs, routes=("search",), users=users)
+            n = res["questions"]
+            print(
+                f"{kind}: search evidence complete {res['evidence_complete']}/{n}, answer complete "
+                f"{res['answer_complete']}/{n}, route {res['route_ok']}/{n}, leaks {res['leaks']}; "
+                f"access sweep {res['sweep_runs']} runs as {', '.join(users)}: leaks {res['sweep_leaks']}; "
+                f"median ask {res['ask_seconds_median']}s; {time.perf_counter() - t0:.0f}s",
+                flush=True,
+            )
+            for r in res["rows"]:
+                if not r["evidence_complete"] or r["leaks"]:
+                    print(
+                        f"  miss {r['id']} {r['document']} pages {r['pages']} missing {r['missing']} leaks {r['leaks']}"
+                    )
+            for sw in res["sweep"]:
+                print(f"  LEAK {sw}")
+            c.close()
+    finally:
+        if cluster is not None:
+            cluster.stop()
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     nist = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "nist"
-    for name in ("ingest", "_ingest", "latency", "size"):
+    for name in ("ingest", "_ingest", "latency", "size", "eval"):
         p = sub.add_parser(name)
         p.add_argument("--pdfs", default=str(nist / "pdfs"))
         p.add_argument("--groups", default=str(nist / "groups.json"))
@@ -197,10 +245,15 @@ def main() -> int:
         p.add_argument("--layout", default="auto")
         p.add_argument("--workers", type=int, default=2)
         p.add_argument("--repeat", type=int, default=3)
+        p.add_argument("--postgres", action="store_true", help="eval: also on a throwaway PostgreSQL")
     args = ap.parse_args()
-    return {"ingest": cmd_ingest, "_ingest": _child_ingest, "latency": cmd_latency, "size": cmd_size}[
-        args.cmd
-    ](args)
+    return {
+        "ingest": cmd_ingest,
+        "_ingest": _child_ingest,
+        "latency": cmd_latency,
+        "size": cmd_size,
+        "eval": cmd_eval,
+    }[args.cmd](args)
 
 
 if __name__ == "__main__":

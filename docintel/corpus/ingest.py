@@ -99,6 +99,7 @@ def parse_task(path: str, docs_dir: str, options: dict) -> dict:
     except Exception:  # metadata is optional; the text identifies the document
         title = None
     m = tables.manifest
+    ident = identify(tables, title)
     return {
         "ok": True,
         "file": name,
@@ -112,9 +113,9 @@ def parse_task(path: str, docs_dir: str, options: dict) -> dict:
             "content_sha": content_sha(tables),
             "cache_dir": m.get("cache_dir"),
             "parser_version": m.get("parser_version"),
-            **identify(tables, title),
+            **ident,
         },
-        "blocks": make_blocks(tables),
+        "blocks": make_blocks(tables, context=f"{ident['title']} {ident['publication_id'] or ''}"),
         "cache_hit": bool(m.get("cache_hit")),
         "seconds": round(time.perf_counter() - t0, 3),
     }
