@@ -192,3 +192,24 @@ def test_identity_patterns_are_one_normalizer():
         "FIPS 200",
         "SP 800-37 Rev. 2",
     ]
+
+
+def test_postgres_reader_is_select_only_under_rls_with_timeout(pg, tmp_path):
+    import psycopg
+
+    folder = make_corpus(tmp_path / "in")
+    dsn = pg.create_db("t_reader_role")
+    Corpus.ingest(
+        dsn, [folder], groups_file=folder / "groups.json", parse_options=OPTS, docs_dir=tmp_path / "d"
+    )
+    store = Corpus(dsn, docs_dir=tmp_path / "d").store
+    con = store._reader()
+    assert con.execute("SHOW statement_timeout").fetchone()[0] == "10s"
+    assert con.execute("SELECT count(*) FROM blocks").fetchone()[0] == 0  # no user set: no rows
+    with con.transaction():
+        con.execute("SELECT set_config('docintel.user', 'analyst', true)")
+        files = {r[0] for r in con.execute("SELECT file FROM documents")}
+    assert files == {"sp800-901.pdf", "sp800-902.pdf"}  # RLS alone, without the store's join
+    for stmt in ("DELETE FROM blocks", "INSERT INTO members VALUES ('analyst', 'reviewers')"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            con.execute(stmt)

@@ -136,7 +136,7 @@ def _docs(args) -> int:
         print("no document you can access")
     else:
         for r in docs.itertuples(index=False):
-            pub = r.publication_id or "-"
+            pub = r.publication_id if isinstance(r.publication_id, str) else "-"
             print(f"{r.file}  {pub}  {r.status}  {r.pages}p  v{r.version}  {str(r.title)[:60]}")
     return 0
 
