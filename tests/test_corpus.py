@@ -213,3 +213,14 @@ def test_postgres_reader_is_select_only_under_rls_with_timeout(pg, tmp_path):
     for stmt in ("DELETE FROM blocks", "INSERT INTO members VALUES ('analyst', 'reviewers')"):
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             con.execute(stmt)
+
+
+def test_twins_in_one_run_are_one_document(tmp_path):
+    folder = make_corpus(tmp_path / "in")
+    shutil.copy(folder / "sp800-902.pdf", folder / "sp800-902-copy.pdf")
+    s = _ingest((str(tmp_path / "store"), None), folder, group=["public"])
+    # files are taken in name order: the copy comes first and the original is its alias
+    assert s.parsed == 3 and s.duplicates == [("sp800-902.pdf", "sp800-902-copy.pdf (byte-identical)")]
+    docs = Corpus(str(tmp_path / "store")).store.table("documents")
+    assert len(docs) == 3 and docs["doc_id"].is_unique
+    assert docs.set_index("file").loc["sp800-902-copy.pdf", "aliases"] == "sp800-902.pdf"

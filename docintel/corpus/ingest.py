@@ -204,6 +204,8 @@ def ingest(
         change = Change()
         change.members = [(u, g) for u, gs in user_groups.items() for g in gs]
         jobs = []
+        batch: dict[str, str] = {}  # sha256 -> first file of this run with those bytes
+        twins: list[tuple[str, str, list[str]]] = []  # (first file, twin file, twin's groups)
         for f in files:
             groups = doc_groups.get(f.name) or list(group or [])
             sha = sha256_file(f)
@@ -219,7 +221,11 @@ def ingest(
                 if f.name not in known:
                     row = {**twin._asdict(), "aliases": "|".join(sorted({*known, f.name}))}
                     change.documents = pd.concat([change.documents, pd.DataFrame([row])], ignore_index=True)
+            elif sha in batch:
+                summary.duplicates.append((f.name, f"{batch[sha]} (byte-identical)"))
+                twins.append((batch[sha], f.name, groups))
             else:
+                batch[sha] = f.name
                 jobs.append(f)
         options = {"progress": None, **(parse_options or {})}
         run = (
@@ -231,6 +237,18 @@ def ingest(
         acc = store.table("access")
         old_access = acc.groupby("doc_id")["grp"].apply(list).to_dict() if len(acc) else {}
         _apply(results, change, summary, by_file, live, doc_groups, group, old_access)
+        docs_new = change.documents
+        for first, twin, groups in twins:  # twins within this run: an alias of the parsed one
+            hit = docs_new.index[docs_new["file"] == first]
+            if len(hit):
+                i = hit[0]
+                known = (
+                    str(docs_new.at[i, "aliases"]).split("|")
+                    if isinstance(docs_new.at[i, "aliases"], str)
+                    else []
+                )
+                docs_new.at[i, "aliases"] = "|".join(sorted({*known, twin}))
+                change.access += [(docs_new.at[i, "doc_id"], g) for g in groups]
         # re-granting what is already granted is not a change (an unchanged corpus is a no-op)
         have_acc = set(map(tuple, acc[["doc_id", "grp"]].itertuples(index=False, name=None)))
         mem = store.table("members")
