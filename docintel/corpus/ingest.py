@@ -25,6 +25,7 @@ from docintel.errors import DocintelError, UsageError
 class Summary:
     documents: int = 0  # files considered
     parsed: int = 0
+    cache_hits: int = 0  # parsed documents whose tables came from the per-document cache
     unchanged: int = 0
     duplicates: list[tuple[str, str]] = field(default_factory=list)  # (file, of)
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (file, old doc_id)
@@ -43,7 +44,9 @@ class Summary:
 
     def lines(self) -> list[str]:
         out = [
-            f"documents: {self.documents} (parsed {self.parsed}, unchanged {self.unchanged}, "
+            f"documents: {self.documents} (parsed {self.parsed}"
+            + (f" of which {self.cache_hits} from the parse cache" if self.cache_hits else "")
+            + f", unchanged {self.unchanged}, "
             f"duplicates {len(self.duplicates)}, new versions {len(self.superseded)}, failed {len(self.failures)})",
             f"pages parsed: {self.pages}",
         ]
@@ -287,6 +290,7 @@ def _apply(results, change, summary, by_file, live, doc_groups, group, old_acces
             continue
         doc = dict(res["doc"])
         summary.parsed += 1
+        summary.cache_hits += bool(res.get("cache_hit"))
         summary.pages += int(doc["pages"] or 0)
         old = by_file.get(doc["file"])
         groups = doc_groups.get(doc["file"]) or list(group or [])
