@@ -16,6 +16,7 @@ from docintel.text import dehyphenate, terms
 SKIP_ROLES = frozenset({"header", "footer", "page_number", "figure_text", "toc_entry"})
 #: Measured on the NIST dev corpus (1000 beat 600 and 1500 for the winning document).
 MAX_CHARS = 1000
+_CONTROLS = {c: None for c in range(32) if c not in (9, 10, 13)}
 
 BLOCK_COLUMNS = [
     "block_id",
@@ -41,11 +42,12 @@ def empty_blocks() -> pd.DataFrame:
 def _emit(out: list[dict], doc_id: str, rows: list, titles: dict, context: str) -> None:
     if not rows:
         return
-    text = dehyphenate([str(r.text) for r in rows]).strip()
+    # NUL and other C0 controls are extraction debris (a Postgres text field cannot hold NUL)
+    text = dehyphenate([str(r.text) for r in rows]).translate(_CONTROLS).strip()
     if not text:
         return
     sec = rows[0].section_id if isinstance(rows[0].section_id, str) else None
-    title = titles.get(sec, "") if sec else ""
+    title = (titles.get(sec, "") if sec else "").translate(_CONTROLS)
     out.append(
         {
             "block_id": f"{doc_id}:{int(rows[0].page)}:{int(rows[0].line)}",

@@ -222,5 +222,5 @@ def _row(r, cols) -> list:
         elif c in INT_COLUMNS or c in ("page", "line_start", "line_end"):
             out.append(int(v))
         else:
-            out.append(v if isinstance(v, float) else str(v) if not isinstance(v, (int, float)) else v)
+            out.append(v if isinstance(v, (int, float)) else str(v).replace("\x00", ""))
     return out
