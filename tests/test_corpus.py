@@ -224,3 +224,20 @@ def test_twins_in_one_run_are_one_document(tmp_path):
     docs = Corpus(str(tmp_path / "store")).store.table("documents")
     assert len(docs) == 3 and docs["doc_id"].is_unique
     assert docs.set_index("file").loc["sp800-902-copy.pdf", "aliases"] == "sp800-902.pdf"
+
+
+def test_blocks_follow_sections_and_drop_control_characters(tmp_path):
+    from docintel.corpus.blocks import make_blocks
+    from docintel.parsing import parse_document
+
+    pdf = make_pdf(tmp_path / "a.pdf", PUBLIC_A)
+    tables = parse_document(pdf, out_dir=None, **OPTS)
+    tables.line_df.loc[tables.line_df.index[-1], "text"] += "\x00\x07"
+    blocks = make_blocks(tables, context="SP 800-901")
+    assert not blocks["text"].str.contains("[\x00-\x08]").any()
+    lines = tables.line_df.set_index(["page", "line"])["section_id"]
+    for b in blocks.itertuples():  # one section, one page per block
+        assert {
+            lines[(b.page, n)] for n in range(b.line_start, b.line_end + 1) if (b.page, n) in lines.index
+        } == {b.section_id}
+    assert all("800" in t.split() for t in blocks["terms"])  # the context is indexed with each block
