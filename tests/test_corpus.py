@@ -241,3 +241,19 @@ def test_blocks_follow_sections_and_drop_control_characters(tmp_path):
             lines[(b.page, n)] for n in range(b.line_start, b.line_end + 1) if (b.page, n) in lines.index
         } == {b.section_id}
     assert all("800" in t.split() for t in blocks["terms"])  # the context is indexed with each block
+
+
+def test_new_block_rules_rebuild_unchanged_files(tmp_path, monkeypatch):
+    from docintel.corpus import blocks
+
+    folder = make_corpus(tmp_path / "in")
+    loc = (str(tmp_path / "store"), None)
+    first = _ingest(loc, folder, groups_file=folder / "groups.json")
+    monkeypatch.setattr(blocks, "BLOCKS_VERSION", "test-next")
+    again = _ingest(loc, folder, groups_file=folder / "groups.json")
+    assert again.refreshed == 3 and again.cache_hits == 3 and again.generation != first.generation
+    assert again.index["added"] == 3 and again.index["deleted"] == 0
+    c = _open(loc)
+    assert set(c.store.table("documents")["version"]) == {1}
+    assert c.ask(RETAIN_Q, "analyst")["document"]["file"] == "sp800-901.pdf"
+    assert _ingest(loc, folder, groups_file=folder / "groups.json").generation == again.generation

@@ -69,9 +69,15 @@ class KeywordIndex:
         if self.tv is None:
             return {"backend": "bm25", "added": 0, "deleted": 0}
         docs = store.table("documents")
-        want = set(docs.loc[docs["superseded_by"].isna(), "doc_id"])
-        have = set(self._state()["docs"])
-        add, drop = sorted(want - have), sorted(have - want)
+        live = docs[docs["superseded_by"].isna()]
+        want = {
+            d: f"{b}@{t}"
+            for d, b, t in zip(live["doc_id"], live["parser_version"], live["ingested_at"], strict=True)
+        }
+        state = self._state()
+        have = state.get("stamps") or dict.fromkeys(state.get("docs", []), "")
+        add = sorted(d for d in want if have.get(d) != want[d])  # new, or rebuilt in the store
+        drop = sorted(set(have) - set(want))
         if not add and not drop:
             return {"backend": "tantivy", "added": 0, "deleted": 0}
         ix = self._open()
@@ -89,7 +95,7 @@ class KeywordIndex:
         writer.wait_merging_threads()
         self.dir.mkdir(parents=True, exist_ok=True)
         tmp = self.dir / (STATE + ".tmp")
-        tmp.write_text(json.dumps({"docs": sorted(want), "generation": store.generation()}))
+        tmp.write_text(json.dumps({"stamps": want, "generation": store.generation()}))
         os.replace(tmp, self.dir / STATE)
         ix.reload()
         return {"backend": "tantivy", "added": len(add), "deleted": len(drop)}

@@ -26,6 +26,7 @@ class Summary:
     documents: int = 0  # files considered
     parsed: int = 0
     cache_hits: int = 0  # parsed documents whose tables came from the per-document cache
+    refreshed: int = 0  # unchanged files rebuilt because the parser or the block rules changed
     unchanged: int = 0
     duplicates: list[tuple[str, str]] = field(default_factory=list)  # (file, of)
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (file, old doc_id)
@@ -46,6 +47,7 @@ class Summary:
         out = [
             f"documents: {self.documents} (parsed {self.parsed}"
             + (f" of which {self.cache_hits} from the parse cache" if self.cache_hits else "")
+            + (f", rebuilt for a new parser {self.refreshed}" if self.refreshed else "")
             + f", unchanged {self.unchanged}, "
             f"duplicates {len(self.duplicates)}, new versions {len(self.superseded)}, failed {len(self.failures)})",
             f"pages parsed: {self.pages}",
@@ -57,6 +59,19 @@ class Summary:
         rate = f", {self.pages / self.seconds:.1f} pages/s" if self.seconds and self.pages else ""
         out.append(f"generation {self.generation} ({self.executor}), time {self.seconds:.1f}s{rate}")
         return out
+
+
+def build_version(parser_version: str | None) -> str:
+    """What the stored rows of a document depend on: the parser's version and the block rules'."""
+    from docintel.corpus.blocks import BLOCKS_VERSION
+
+    return f"{parser_version}|blocks-{BLOCKS_VERSION}"
+
+
+def current_build() -> str:
+    from docintel.parsing import PARSER_VERSION
+
+    return build_version(PARSER_VERSION)
 
 
 def sha256_file(path: Path) -> str:
@@ -115,7 +130,7 @@ def parse_task(path: str, docs_dir: str, options: dict) -> dict:
             "pages": m.get("pages"),
             "content_sha": content_sha(tables),
             "cache_dir": m.get("cache_dir"),
-            "parser_version": m.get("parser_version"),
+            "parser_version": build_version(m.get("parser_version")),
             **ident,
         },
         "blocks": make_blocks(tables, context=f"{ident['title']} {ident['publication_id'] or ''}"),
@@ -206,6 +221,7 @@ def ingest(
         by_sha = {r.sha256: r for r in live.itertuples(index=False)}
         change = Change()
         change.members = [(u, g) for u, gs in user_groups.items() for g in gs]
+        build = current_build()
         jobs = []
         batch: dict[str, str] = {}  # sha256 -> first file of this run with those bytes
         twins: list[tuple[str, str, list[str]]] = []  # (first file, twin file, twin's groups)
@@ -213,10 +229,10 @@ def ingest(
             groups = doc_groups.get(f.name) or list(group or [])
             sha = sha256_file(f)
             old = by_file.get(f.name)
-            if old is not None and old.sha256 == sha:
+            if old is not None and old.sha256 == sha and old.parser_version == build:
                 summary.unchanged += 1
                 change.access += [(old.doc_id, g) for g in groups]
-            elif sha in by_sha:
+            elif sha in by_sha and by_sha[sha].file != f.name:
                 twin = by_sha[sha]
                 summary.duplicates.append((f.name, f"{twin.file} (byte-identical)"))
                 change.access += [(twin.doc_id, g) for g in groups]
@@ -295,6 +311,9 @@ def _apply(results, change, summary, by_file, live, doc_groups, group, old_acces
         old = by_file.get(doc["file"])
         groups = doc_groups.get(doc["file"]) or list(group or [])
         doc.update(version=1, supersedes=None, superseded_by=None, aliases=None, ingested_at=stamp)
+        if old is not None and old.doc_id == doc["doc_id"]:  # same bytes, newer parser or block rules
+            doc.update(version=old.version, supersedes=old.supersedes, aliases=old.aliases)
+            summary.refreshed += 1
         if old is not None and old.doc_id != doc["doc_id"]:
             doc.update(version=int(old.version or 1) + 1, supersedes=old.doc_id)
             rows.append({**old._asdict(), "superseded_by": doc["doc_id"]})
