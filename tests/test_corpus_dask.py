@@ -24,16 +24,22 @@ def _tables(loc):
     return docs, blocks, access
 
 
-def test_dask_ingest_equals_serial(tmp_path):
+def test_dask_ingest_equals_serial(tmp_path, monkeypatch):
+    from dask.distributed import LocalCluster
+
     folder = make_corpus(tmp_path / "in", bad=True)
     opts = {"layout": "never", "ocr": "never"}
     serial = Corpus.ingest(
         tmp_path / "serial", [folder], groups_file=folder / "groups.json", parse_options=opts
     )
-    dask = Corpus.ingest(
-        tmp_path / "dask", [folder], groups_file=folder / "groups.json", parse_options=opts, workers=2
-    )
-    assert dask.executor == "dask 2 workers"
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", cluster.scheduler_address)  # as on a real cluster
+        dask = Corpus.ingest(
+            tmp_path / "dask", [folder], groups_file=folder / "groups.json", parse_options=opts
+        )
+    assert dask.executor == f"dask {cluster.scheduler_address}"
     assert sorted(dask.failures) == sorted(serial.failures) and len(dask.failures) == 3
     assert (dask.parsed, dask.pages) == (serial.parsed, serial.pages) == (3, 10)
     for a, b in zip(_tables(tmp_path / "serial"), _tables(tmp_path / "dask"), strict=True):
