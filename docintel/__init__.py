@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 
 _lazy_layout.install()  # pymupdf's layout model loads when a page escalates, not at import
 
-__all__ = ["__version__", "ask", "parse"]
+__all__ = ["Corpus", "__version__", "ask", "parse"]
 
 
 def __getattr__(name: str):
@@ -17,4 +17,8 @@ def __getattr__(name: str):
         from docintel import api
 
         return getattr(api, name)
+    if name == "Corpus":
+        from docintel.corpus import Corpus
+
+        return Corpus
     raise AttributeError(name)

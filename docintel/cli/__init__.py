@@ -13,13 +13,14 @@ import sys
 
 from docintel import __version__
 from docintel.cli import ask as ask_verb
+from docintel.cli import corpus as corpus_verbs
 from docintel.cli import eval as eval_verb
 from docintel.cli import export as export_verb
 from docintel.cli import parse as parse_verb
 from docintel.errors import DocintelError
 
 #: The verb modules, in help order: each has ``add_parser(subparsers)``. Add one to add a verb.
-VERB_MODULES = [parse_verb, ask_verb, eval_verb, export_verb]
+VERB_MODULES = [parse_verb, ask_verb, eval_verb, export_verb, corpus_verbs]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,7 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv  # accepted anywhere on the line, not only before the command
     ap = build_parser()
-    args = ap.parse_args([a for a in argv if a != "--debug"])
+    # `ask/eval --corpus STORE` are the corpus verbs; `ask PDF QUESTION` keeps its arguments
+    args = ap.parse_args(corpus_verbs.corpus_argv([a for a in argv if a != "--debug"]))
     args.debug = debug
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.WARNING,

@@ -1,0 +1,80 @@
+"""Corpus mode: many documents in one store, access groups enforced on every read.
+
+``Corpus(location)`` opens a store (a folder: embedded Parquet + DuckDB; a ``postgresql://``
+DSN: PostgreSQL with row-level security). No brick imports this package; it composes them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class Corpus:
+    """A corpus store plus its keyword index: what ``docintel ask --corpus`` uses."""
+
+    def __init__(
+        self, location: str | Path, *, docs_dir: str | Path | None = None, index_backend: str | None = None
+    ):
+        from docintel.corpus.index import KeywordIndex
+        from docintel.corpus.store import open_store
+
+        self.location = str(location)
+        self.store = open_store(location, **({"docs_dir": docs_dir} if docs_dir else {}))
+        self.index = KeywordIndex(self.store.index_dir, backend=index_backend)
+        self.index.sync(self.store)  # a no-op unless another process committed since
+        self.tables_cache: dict = {}  # cache_dir -> DocTables of recently answered documents
+
+    @staticmethod
+    def ingest(location, inputs, **options):
+        """Ingest files/folders into the store (created when absent); returns the Summary."""
+        from docintel.corpus.ingest import ingest
+
+        return ingest(location, [inputs] if isinstance(inputs, (str, Path)) else list(inputs), **options)
+
+    def documents(self, user: str | None):
+        """The current documents ``user`` may read (a DataFrame; empty for an unknown user)."""
+        return self.store.readable_documents(user)
+
+    def groups(self, user: str | None) -> list[str]:
+        return self.store.user_groups(user)
+
+    def ask(self, question: str, user: str | None, *, backend=None, top_k: int | None = None) -> dict:
+        """Route ``question`` and answer it for ``user``; the ``ask --corpus --json`` object."""
+        from docintel.corpus.paths import PATHS
+        from docintel.corpus.router import route
+
+        proposal, span = route(question)
+        # Only the search path is wired to the store so far (list/follow/agent: NOTES.md); a
+        # proposal for another path is answered by search, and the answer says what was proposed.
+        path = proposal.path if proposal.path in PATHS else "search"
+        out = PATHS[path](self, question, user, backend=backend, top_k=top_k)
+        out["route_proposed"] = proposal.path
+        out.setdefault("trace", {}).setdefault("events", []).append({"router": span})
+        return out
+
+    def grant(self, document: str, group: str) -> str:
+        """Let ``group`` read ``document`` (file name, doc_id or publication id); new generation."""
+        from docintel.corpus.store import Change
+        from docintel.errors import UsageError
+
+        docs = self.store.table("documents")
+        live = docs[docs["superseded_by"].isna()]
+        hit = live[
+            (live["file"] == document) | (live["doc_id"] == document) | (live["publication_id"] == document)
+        ]
+        if hit.empty:
+            raise UsageError(f"no document {document!r} in the store")
+        gen = self.store.commit(Change(access=[(d, group) for d in hit["doc_id"]]))
+        self.index.sync(self.store)
+        return gen
+
+    def member(self, user: str, group: str) -> str:
+        from docintel.corpus.store import Change
+
+        return self.store.commit(Change(members=[(user, group)]))
+
+    def close(self) -> None:
+        self.store.close()
+
+
+__all__ = ["Corpus"]

@@ -1,0 +1,199 @@
+"""The embedded store: corpus tables as Parquet generations, queried with DuckDB. No server.
+
+Layout::
+
+    STORE/CURRENT                 name of the readable generation (swapped with os.replace)
+    STORE/tables/<gen>/*.parquet  documents, access, members, blocks (one committer writes a
+                                  whole new generation; unchanged tables are hard links)
+    STORE/docs/                   the per-document Parquet cache (docintel.parsing), reused as is
+    STORE/index/                  the keyword index (docintel.corpus.index)
+
+A reader opens the generation CURRENT names and keeps it: an ingest that is interrupted, or
+still running, never shows it a half-written corpus.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from pathlib import Path
+
+import pandas as pd
+
+from docintel.corpus.store import (
+    READABLE_DOCS,
+    READABLE_IDS,
+    TABLE_COLUMNS,
+    USER_GROUPS,
+    Change,
+    empty,
+    merge_change,
+)
+from docintel.errors import MissingDependencyError, UsageError
+
+KEEP_GENERATIONS = 3
+
+
+def arrow_schema(name: str):
+    import pyarrow as pa
+
+    ints = {"bytes", "pages", "version", "page", "line_start", "line_end"}
+    floats = {"x0", "y0", "x1", "y1"}
+    return pa.schema(
+        [
+            (c, pa.int64() if c in ints else pa.float64() if c in floats else pa.string())
+            for c in TABLE_COLUMNS[name]
+        ]
+    )
+
+
+def write_parquet(df: pd.DataFrame, name: str, path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = arrow_schema(name)
+    df = df.reindex(columns=TABLE_COLUMNS[name])
+    df = df.astype(object).where(df.notna(), None)
+    pq.write_table(pa.Table.from_pandas(df, schema=schema, preserve_index=False), path)
+
+
+@contextlib.contextmanager
+def writer_lock(root: Path):
+    """One committer per store: an exclusive lock on STORE/.lock (released on exit or crash)."""
+    import fcntl
+
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".lock", "w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UsageError(
+                f"{root}: another ingest is writing this store; try again when it ends"
+            ) from None
+        yield
+
+
+class EmbeddedStore:
+    kind = "embedded"
+
+    def __init__(self, root: Path, *, create: bool = False, docs_dir: str | Path | None = None):
+        self.root = Path(root)
+        self.location = str(self.root)
+        if not create and not (self.root / "CURRENT").exists():
+            raise UsageError(
+                f"{self.root}: not a corpus store (run `docintel ingest DIR --corpus {self.root}`)"
+            )
+        self.docs_dir = Path(docs_dir) if docs_dir else self.root / "docs"
+        self.index_dir = self.root / "index"
+        self._con = None
+        self._gen = self._read_current()
+
+    def _read_current(self) -> str | None:
+        try:
+            return (self.root / "CURRENT").read_text().strip() or None
+        except FileNotFoundError:
+            return None
+
+    def generation(self) -> str:
+        return self._gen or "0"
+
+    def writer_lock(self):
+        return writer_lock(self.root)
+
+    def _connect(self):
+        if self._con is not None:
+            return self._con
+        try:
+            import duckdb
+        except ImportError:
+            raise MissingDependencyError("corpus mode needs DuckDB: pip install 'docintel[corpus]'") from None
+        con = duckdb.connect(":memory:")
+        for name in TABLE_COLUMNS:
+            f = self.root / "tables" / str(self._gen) / f"{name}.parquet"
+            if self._gen and f.exists():
+                con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{f.as_posix()}')")
+            else:
+                import pyarrow as pa
+
+                con.register(f"_{name}", pa.Table.from_pylist([], schema=arrow_schema(name)))
+                con.execute(f"CREATE VIEW {name} AS SELECT * FROM _{name}")
+        self._con = con
+        return con
+
+    def _query(self, sql: str, params: dict | None = None) -> pd.DataFrame:
+        sql = sql.replace(":user", "$user").replace(":ids", "$ids")
+        return self._connect().execute(sql, params or {}).df()
+
+    # -- reads (every one takes the user; the filter is in the SQL) --
+    def user_groups(self, user: str | None) -> list[str]:
+        return self._query(USER_GROUPS, {"user": user or ""})["grp"].tolist()
+
+    def readable_documents(self, user: str | None) -> pd.DataFrame:
+        return self._query(READABLE_DOCS, {"user": user or ""})
+
+    def blocks(self, user: str | None, block_ids: list[str]) -> pd.DataFrame:
+        sql = (
+            f"SELECT b.* FROM blocks b WHERE list_contains(:ids, b.block_id) AND b.doc_id IN ({READABLE_IDS})"
+        )
+        return self._query(sql, {"user": user or "", "ids": list(block_ids)})
+
+    # -- writer side --
+    def table(self, name: str) -> pd.DataFrame:
+        if name not in TABLE_COLUMNS:
+            raise KeyError(name)
+        return self._query(f"SELECT * FROM {name}")
+
+    def doc_blocks(self, doc_ids: list[str]) -> pd.DataFrame:
+        return self._query("SELECT * FROM blocks WHERE list_contains(:ids, doc_id)", {"ids": list(doc_ids)})
+
+    def commit(self, change: Change) -> str:
+        """Write a new generation and swap CURRENT to it; the old one stays readable until then."""
+        if self._gen and change.is_empty() and not change.drop_blocks_of:
+            return self._gen
+        current = {n: self.table(n) for n in ("documents", "access", "members")}
+        small = merge_change(current, change)
+        gen = f"{int(self._gen or 0) + 1:06d}"
+        tables = self.root / "tables"
+        tables.mkdir(parents=True, exist_ok=True)
+        tmp = tables / f".tmp-{gen}-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        try:
+            for name, df in small.items():
+                write_parquet(df, name, tmp / f"{name}.parquet")
+            prev = tables / str(self._gen) / "blocks.parquet" if self._gen else None
+            if change.blocks.empty and not change.drop_blocks_of and prev is not None and prev.exists():
+                try:
+                    os.link(prev, tmp / "blocks.parquet")  # unchanged: shared, not copied
+                except OSError:
+                    shutil.copy2(prev, tmp / "blocks.parquet")
+            else:
+                old = self.table("blocks")
+                old = old[~old["doc_id"].isin(change.drop_blocks_of | set(change.blocks["doc_id"]))]
+                parts = [df for df in (old, change.blocks) if not df.empty]
+                blocks = pd.concat(parts, ignore_index=True) if parts else empty("blocks")
+                write_parquet(blocks, "blocks", tmp / "blocks.parquet")
+            tmp.rename(tables / gen)
+            pointer = self.root / "CURRENT.tmp"
+            pointer.write_text(gen + "\n")
+            os.replace(pointer, self.root / "CURRENT")  # the atomic step
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        self.close()
+        self._gen = gen
+        self._prune()
+        return gen
+
+    def _prune(self) -> None:
+        gens = sorted(
+            p for p in (self.root / "tables").iterdir() if p.is_dir() and not p.name.startswith(".")
+        )
+        for old in gens[:-KEEP_GENERATIONS]:
+            shutil.rmtree(old, ignore_errors=True)
+
+    def close(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
