@@ -16,7 +16,7 @@ class Corpus:
         self, location: str | Path, *, docs_dir: str | Path | None = None, index_backend: str | None = None
     ):
         from docintel.corpus.index import KeywordIndex
-        from docintel.corpus.store import open_store
+        from docintel.corpus.stores import open_store
 
         self.location = str(location)
         self.store = open_store(location, **({"docs_dir": docs_dir} if docs_dir else {}))

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from docintel.corpus.store import DOCUMENT_COLUMNS, Change, open_store
+from docintel.corpus.store import DOCUMENT_COLUMNS, Change
+from docintel.corpus.stores import open_store
 from docintel.errors import DocintelError, UsageError
 
 

@@ -11,7 +11,6 @@ or returned. Writes go through :meth:`Store.commit`, one committer at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Protocol
 
 import pandas as pd
@@ -113,14 +112,3 @@ def merge_change(current: dict[str, pd.DataFrame], change: Change) -> dict[str, 
 
 def is_postgres(location: str) -> bool:
     return str(location).startswith(("postgresql://", "postgres://"))
-
-
-def open_store(location: str | Path, **options) -> Store:
-    """A store by location: a folder (embedded) or a ``postgresql://`` DSN."""
-    if is_postgres(str(location)):
-        from docintel.corpus.pgstore import PostgresStore
-
-        return PostgresStore(str(location), **options)
-    from docintel.corpus.embedded import EmbeddedStore
-
-    return EmbeddedStore(Path(location), **options)

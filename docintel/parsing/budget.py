@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 import time
 import traceback
@@ -140,6 +141,46 @@ def _child(conn, work, args, memory_bytes) -> None:  # pragma: no cover - runs i
         conn.close()
 
 
+class _Forked:
+    """The worker as a bare ``os.fork``: ``multiprocessing.Process`` refuses to start a child of a
+    daemonic process, and a Dask worker process is one (``distributed.worker.daemon``), so the
+    corpus ingest ran every document without its budget. Same surface as the Process used before."""
+
+    def __init__(self, target: Callable[..., None], args: tuple, close_in_child: Any = None):
+        self.exitcode: int | None = None
+        self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover - the worker
+            code = 1
+            try:
+                if close_in_child is not None:
+                    close_in_child.close()
+                target(*args)
+                code = 0
+            finally:
+                os._exit(code)
+
+    def _reap(self) -> None:
+        if self.exitcode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.exitcode = os.waitstatus_to_exitcode(status)
+
+    def join(self, timeout: float | None = None) -> None:
+        deadline = time.monotonic() + (timeout or 0.0)
+        self._reap()
+        while self.exitcode is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+            self._reap()
+
+    def is_alive(self) -> bool:
+        self._reap()
+        return self.exitcode is None
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+
+
 def run_budgeted(
     work: Callable[..., Any],
     *args: Any,
@@ -160,8 +201,7 @@ def run_budgeted(
     recv, send = ctx.Pipe(duplex=False)
     vm = _vm_bytes()
     memory = int(vm + budget.memory_mb * 2**20) if (vm and budget.memory_mb) else None
-    proc = ctx.Process(target=_child, args=(send, work, args, memory), daemon=True)
-    proc.start()
+    proc = _Forked(_child, (send, work, args, memory), close_in_child=recv)
     send.close()
     start = page_start = time.monotonic()
     pages = done = 0
