@@ -3,7 +3,8 @@
 One pipeline for questions and page text: Unicode NFKC (ligatures such as
 "fi" become two letters), lower case, words split on anything that is not a
 letter, digit, underscore, or an inner '.'/''' (so "28.4", "rv_length_indicator"
-and "sp800" survive, while "sine/cosine" and "english-to-german" split), English
+and "sp800" survive, while "sine/cosine" and "english-to-german" split; runs of scripts
+written without spaces, such as Chinese or Thai, become character bigrams), English
 stop words dropped, then the Porter stem. Retrieval imports these functions
 from here: tokenising the two sides differently is the classic silent
 retrieval bug.

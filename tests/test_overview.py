@@ -162,3 +162,10 @@ def test_a_document_without_text_gets_an_answer_not_a_crash(tmp_path, artifacts)
     doc.save(tmp_path / "blank.pdf")
     res = _ask(tmp_path / "blank.pdf", "What is this document about?", artifacts)
     assert res.answer.answer_completeness == "not_found"
+
+
+def test_a_contents_page_heading_or_a_numbered_section_is_not_the_title(artifacts):
+    res = _ask(FIXTURES / "contents_page.pdf", "What is this document about?", artifacts)
+    assert "Table of Contents" not in res.answer.answer and "Title:" not in res.answer.answer
+    assert "Purpose:" in res.answer.answer and "2 Procedure" in res.answer.answer
+    assert res.answer.answer_completeness == "partial" and "no title found" in res.warnings

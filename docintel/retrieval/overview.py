@@ -30,7 +30,8 @@ SUMMARY_TITLES = (
 )  # fmt: skip
 #: Titles of the section that opens the body, when there is no summary.
 FIRST_SECTION_TITLES = (
-    "introduction", "purpose", "scope", "background", "preface", "foreword", "einleitung",
+    "introduction", "purpose", "scope", "background", "preface", "foreword", "einleitung", "vorwort",
+    "avant propos", "préface", "prólogo", "prefazione",
     "einführung", "introducción", "introduzione", "inleiding", "wprowadzenie", "введение",
     "引言", "前言", "はじめに", "序論", "서론", "머리말",
 )  # fmt: skip
@@ -85,10 +86,13 @@ def _opening(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def title_lines(tables: DocTables) -> pd.DataFrame:
-    """The title: the run of largest-type lines on the first page that has text (lines the
-    parser marked ``title`` when no size is known)."""
+    """The title: the run of largest-type lines on the first page that has text and is not a
+    contents page (lines the parser marked ``title`` when no size is known). A numbered
+    section's heading is not a title: a document that opens with "1 Purpose" has none."""
     lines = evidence_lines(tables)
     lines = lines[lines["text"].astype(str).str.strip().str.len() > 1]
+    contents = lines.groupby("page")["role"].apply(lambda r: (r == "toc_entry").mean() >= 0.5)
+    lines = lines[~lines["page"].map(contents).fillna(False).astype(bool)]
     if lines.empty:
         return lines
     page = lines[lines["page"] == lines["page"].min()]
@@ -97,9 +101,12 @@ def title_lines(tables: DocTables) -> pd.DataFrame:
         big = (sizes >= sizes.max() - 0.5).tolist()
         start = big.index(True)
         n = next((i for i in range(start, len(big)) if not big[i]), len(big)) - start
-        return page.iloc[start : start + min(n, TITLE_MAX_LINES)]
-    titled = page[page["role"] == "title"]
-    return titled.iloc[:TITLE_MAX_LINES] if not titled.empty else page.iloc[:1]
+        run = page.iloc[start : start + min(n, TITLE_MAX_LINES)]
+    else:
+        titled = page[page["role"] == "title"]
+        run = titled.iloc[:TITLE_MAX_LINES] if not titled.empty else page.iloc[:1]
+    first = (int(run.iloc[0]["page"]), int(run.iloc[0]["line"]))
+    return run.iloc[0:0] if first in _starts(tables, numbered=True) else run
 
 
 def _inline_summary(tables: DocTables, pages: int = 3) -> pd.DataFrame:
@@ -137,9 +144,12 @@ def _heading(rows: pd.DataFrame, starts: set[tuple[int, int]] = frozenset()) -> 
     return rows.iloc[: max(n, 1)]
 
 
-def _starts(tables: DocTables) -> set[tuple[int, int]]:
+def _starts(tables: DocTables, *, numbered: bool = False) -> set[tuple[int, int]]:
+    """Where the toc's sections start (page, line); only numbered sections with ``numbered``."""
     toc = tables.toc_df
     ok = toc[toc["page_start"].notna() & toc["line_start"].notna()]
+    if numbered:
+        ok = ok[ok["number"].notna()]
     return set(zip(ok["page_start"].astype(int), ok["line_start"].astype(int), strict=True))
 
 
