@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from docintel.errors import LLMError, LLMOutputError
 from docintel.generation.protocol import LLMBackend
 from docintel.generation.validator import check_generation
+from docintel.questions.parse import answer_shape
 from docintel.refscan import memo, references_in
 from docintel.retrieval import best_passage, count_tokens, retrieve, suggested_top_k
+from docintel.retrieval.overview import Overview, overview_passages
 from docintel.retrieval.resolve import model_brief, model_may_help, resolve_in_tables, section_resolution
 from docintel.retrieval.targets import extend_to_sentence_end, listed_object_passages, unread_pages_warning
 from docintel.schema.answer import (
@@ -268,8 +270,12 @@ def run_loop(
 
 
 def _run(loop: _Loop, max_loops: int, top_k: int | None) -> AskResult:
+    overview = _overview(loop) if loop.q.shape == "overview" else None  # may reset loop.q's shape
     tables, q, trace = loop.tables, loop.q, loop.trace
-    passages = _same_page_targets(loop, first_passages(tables, q, trace, top_k))
+    if overview is not None:  # answered from the structure: nothing to follow
+        passages, max_loops = overview.passages, 0
+    else:
+        passages = _same_page_targets(loop, first_passages(tables, q, trace, top_k))
     loop_count = 0
     while True:
         answer, problems, info = loop.generate(passages, loop_count + 1)
@@ -287,6 +293,9 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None) -> AskResult:
             break
         passages = passages + added
     answer = _finish(loop, answer)
+    if overview is not None and overview.missing and answer.answer_completeness == "complete":
+        answer = answer.model_copy(update={"answer_completeness": "partial"})
+        loop.warnings.extend(overview.missing)
     loop.warnings.extend(unread_pages_warning(tables))
     return AskResult(
         question=q.text,
@@ -340,6 +349,18 @@ def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
                 )
         answer = answer.model_copy(update={"answer_completeness": "partial"})
     return answer
+
+
+def _overview(loop: _Loop) -> Overview | None:
+    """The structure's answer to an overview question; None when the document has no usable
+    structure or the named scope is not in the tables: the question is then asked as usual."""
+    with loop.trace.stage("retrieval"):
+        ov = overview_passages(loop.tables, loop.q)
+    used = bool(ov.passages and ov.scope_found)
+    loop.trace.event("overview_path", used=used, parts=[p.note for p in ov.passages], missing=ov.missing)
+    if not used:
+        loop.q = loop.q.model_copy(update={"shape": answer_shape(loop.q.text)})
+    return ov if used else None
 
 
 def _listed_objects(tables: DocTables, q: ParsedQuestion, trace: Trace) -> list[Passage]:

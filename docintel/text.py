@@ -3,7 +3,8 @@
 One pipeline for questions and page text: Unicode NFKC (ligatures such as
 "fi" become two letters), lower case, words split on anything that is not a
 letter, digit, underscore, or an inner '.'/''' (so "28.4", "rv_length_indicator"
-and "sp800" survive, while "sine/cosine" and "english-to-german" split), English
+and "sp800" survive, while "sine/cosine" and "english-to-german" split; runs of scripts
+written without spaces, such as Chinese or Thai, become character bigrams), English
 stop words dropped, then the Porter stem. Retrieval imports these functions
 from here: tokenising the two sides differently is the classic silent
 retrieval bug.
@@ -27,13 +28,23 @@ def stem(word: str) -> str:
     Identifiers and numbers ("rv_length_indicator", "28.4", "sp800") are index
     keys as written: only plain alphabetic words are stemmed.
     """
-    if not word.isalpha():
+    if not word.isalpha() or _NO_SPACE_RUN.search(word):
         return word
     return _PORTER.stemWord(word) or word  # Porter strips a lone 's' to ''
 
 
+#: Scripts written without spaces between words: Han, Hiragana, Katakana, Hangul, Thai, Lao,
+#: Myanmar, Khmer. A run of them is indexed as overlapping character bigrams ("数据安全" ->
+#: 数据 据安 安全), so any string of two or more characters present in the text is found
+#: without a dictionary; Thai/Lao/Myanmar/Khmer vowel signs (combining marks) stay in the run.
+_NO_SPACE = (
+    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u1100-\u11ff\u3040-\u30ff\u3130-\u318f"
+    "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+)
+_NO_SPACE_RUN = re.compile(f"[{_NO_SPACE}]+")
+_LETTER = rf"(?:[^\W_]|[{_NO_SPACE}])"
 # Words: letters/digits (any script), inner '_', '.', ''' kept ("28.4", "don't").
-_WORD = re.compile(r"[^\W_]+(?:[_.'’][^\W_]+)*|[\u2200-\u22ff\u2a00-\u2aff]")
+_WORD = re.compile(rf"{_LETTER}+(?:[_.'’]{_LETTER}+)*|[\u2200-\u22ff\u2a00-\u2aff]")
 #: Mathematical operators (⊕, ∥, ≤ ...) are one-character words: standards define them and users ask.
 _MATH_SYMBOL = re.compile(r"^[\u2200-\u22ff\u2a00-\u2aff]$")
 _NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
@@ -94,13 +105,29 @@ def comparison_form(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-cased word tokens in order (stop words kept); possessive 's dropped."""
-    out = []
+    out: list[str] = []
     for w in _WORD.findall(normalize(text).lower()):
         w = w.strip("._'")
         if w.endswith("'s"):
             w = w[:-2]
-        if w:
+        if w and _NO_SPACE_RUN.search(w):
+            out.extend(_split_no_space(w))
+        elif w:
             out.append(w)
+    return out
+
+
+def _split_no_space(word: str) -> list[str]:
+    """A token holding a no-space script: its other parts as words, each run as bigrams
+    (a one-character run as itself)."""
+    out: list[str] = []
+    pos = 0
+    for m in _NO_SPACE_RUN.finditer(word):
+        out += [w for w in re.split(r"[_.']+", word[pos : m.start()]) if w]
+        run = m.group(0)
+        out += [run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)]
+        pos = m.end()
+    out += [w for w in re.split(r"[_.']+", word[pos:]) if w]
     return out
 
 
@@ -110,7 +137,9 @@ def is_number(word: str) -> bool:
 
 def is_content(word: str) -> bool:
     """A word worth indexing: not a stop word, and a number or at least two characters."""
-    return word not in STOP_WORDS and (len(word) > 1 or word.isdigit() or bool(_MATH_SYMBOL.match(word)))
+    return word not in STOP_WORDS and (
+        len(word) > 1 or word.isdigit() or bool(_MATH_SYMBOL.match(word)) or bool(_NO_SPACE_RUN.match(word))
+    )
 
 
 def terms(text: str) -> list[str]:

@@ -92,9 +92,9 @@ def parse_question(text: str) -> ParsedQuestion:
     keywords = _keywords(clean)
     # The number in "Table 2" / "page 8" names the region, it is not a search term.
     numbers = _numbers(clean.replace(scope.text, " ") if scope else clean)
-    if not keywords and not numbers and scope is None:
+    if not keywords and not numbers and scope is None and not is_overview(clean, scope):
         raise UsageError(f"the question {text.strip()!r} has no content words to search for; rephrase it")
-    shape = answer_shape(clean)
+    shape = "overview" if is_overview(clean, scope) else answer_shape(clean)
     return ParsedQuestion(
         text=clean,
         keywords=keywords,
@@ -189,6 +189,43 @@ def defined_term(text: str) -> str | None:
             if m:
                 return m.group("term").strip()
     return None
+
+
+# --- overview: "what is this document about", "summarize section 3" ------------------------------
+_OVERVIEW_CUE = re.compile(
+    r"\b(?:summari[sz]e|summary|summarization|overview|gist|tl;?dr|about|cover(?:s|ed)?|main (?:points?|topics?|ideas?)"
+    r"|key (?:points?|topics?|ideas?)|purpose|outline)\b",
+    re.I,
+)
+#: Words an overview question may hold besides its cue: the document's own name, the asking verbs.
+#: Any other content word is a topic ("summarize the hashing rules"), and the question is not one.
+_OVERVIEW_WORDS = frozenset(
+    """
+    about summarize summarise summary summarization overview gist tl tldr dr cover covers covered main
+    key point points topic topics idea ideas purpose outline brief briefly short quick give me tell
+    document documents paper report pdf file publication article text standard guideline guidelines
+    guide specification notice rule rules whole entire content contents chapter section appendix annex
+    describe describes discuss discusses discussed deal deals us provide
+    """.split()  # noqa: SIM905 (a word block reads better than a long list literal)
+)
+_OVERVIEW_SCOPES = frozenset({"section", "appendix", "annex"})
+
+
+def is_overview(text: str, scope: Scope | None = None) -> bool:
+    """An overview question: an overview cue ("about", "summarize", "overview", "cover") and no
+    topic word besides the document's name, optionally scoped to a section or appendix
+    ("What does Appendix B cover?"). "Summarize the hashing rules" names a topic: not one."""
+    if scope is not None and scope.kind not in _OVERVIEW_SCOPES:
+        return False
+    rest = text.replace(scope.text, " ") if scope else text
+    if not _OVERVIEW_CUE.search(rest):
+        return False
+    topic = [
+        w
+        for w in words(rest)
+        if is_content(w) and w not in QUESTION_WORDS and w not in _OVERVIEW_WORDS and not is_number(w)
+    ]
+    return not topic
 
 
 def answer_shape(text: str) -> AnswerShape:

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-AnswerShape = Literal["fact", "comparison", "list", "definition", "yes_no", "procedure", "number"]
+AnswerShape = Literal["fact", "comparison", "list", "definition", "yes_no", "procedure", "number", "overview"]
 ScopeKind = Literal["section", "page", "table", "figure", "equation", "appendix", "annex", "clause"]
 
 

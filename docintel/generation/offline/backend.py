@@ -19,7 +19,7 @@ from docintel.generation.offline.tablerows import is_table_passage, view_table
 from docintel.generation.text import clip, content_stems, join_lines, normalize
 from docintel.schema.answer import Citation, ExternalReference, PendingReference, ReferenceAwareAnswer
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
-from docintel.schema.kinds import PULLED_VIA
+from docintel.schema.kinds import HEADING_ROLES, PULLED_VIA
 from docintel.schema.loop import INSTRUCTIONS, CallInfo, Generation, Instruction
 
 PULLED = PULLED_VIA
@@ -75,6 +75,8 @@ class OfflineBackend:
     ) -> Generation:
         """Answer from ``passages`` only (deterministic)."""
         instr = set(instructions or [])
+        if question.shape == "overview" and passages:
+            return self._overview(passages, pass_no)
         terms = question_terms(question)
         grouped, weights = score_lines(passages, terms)
         primary = [i for i, p in enumerate(passages) if p.retrieved_via not in PULLED]
@@ -120,6 +122,28 @@ class OfflineBackend:
             conditions=conditions,
             answer_completeness="references_unresolved" if pending else "complete",
         )
+        return Generation(answer=answer, info=info)
+
+    def _overview(self, passages: list[Passage], pass_no: int) -> Generation:
+        """An overview answer: each part of the structure the evidence holds (title, summary,
+        contents ...; the passage's note names it), in order, cited line by line. No pointer
+        is followed: the question asks what the document is, not what it refers to."""
+        parts: dict[str, list[str]] = {}
+        listing: set[str] = set()
+        citations: list[Citation] = []
+        for p in passages:
+            label = p.note or "Evidence"
+            if all(ln.role in HEADING_ROLES for ln in p.lines) and len(p.lines) <= 3:
+                listing.add(label)  # a heading standing alone is a contents entry
+            parts.setdefault(label, []).append(join_lines(ln.text for ln in p.lines))
+            citations += self._citations(Piece(p, p.lines, "", p.lines[0]))
+        text = "\n".join(
+            f"{label}: " + ("; " if label in listing else " ").join(texts) for label, texts in parts.items()
+        )
+        answer = ReferenceAwareAnswer(
+            answer=clip(text, 4000), citations=citations[:20], answer_completeness="complete"
+        )
+        info = CallInfo(backend=self.name, pass_no=pass_no, details={"overview": list(parts)})
         return Generation(answer=answer, info=info)
 
     def resolve_reference(self, raw_text: str, origin_context: str, sections: list[dict]) -> str | None:
