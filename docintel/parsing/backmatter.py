@@ -37,12 +37,13 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
     after_refs = False
     n_unnum = 0
     for t in toc_df.sort_values(["page_start", "line_start"]).itertuples():
-        full = f"{t.number or ''} {t.title}".strip()
+        number = t.number if isinstance(t.number, str) else None  # NaN / NA when unnumbered
+        full = f"{number or ''} {t.title}".strip()
         m = _APPENDIX.match(full) or _APPENDIX.match(str(t.title))
         kind = oid = None
         if m:
             kind = "annex" if m.group("kw").lower() == "annex" else "appendix"
-            oid = m.group("id") or m.group("num") or (t.number.rstrip(".") if t.number else None)
+            oid = m.group("id") or m.group("num") or (number.rstrip(".") if number else None)
         elif after_refs and t.level == 1 and not t.number:
             kind = "appendix"
         if _BIB_HEAD.search(str(t.title)) and t.level <= 2:

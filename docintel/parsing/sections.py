@@ -44,8 +44,11 @@ def _ids(entries: list[dict]) -> list[str]:
     ids: list[str] = []
     seen: set[str] = set()
     roman = None
-    for i, e in enumerate(entries):
-        tid = toc_id_for(e["kind"], e["number"]) or f"s{i + 1}"
+    n_plain = 0  # synthetic ids count headings only, so adding provisions never renames them
+    for e in entries:
+        if e.get("source") != "provision":
+            n_plain += 1
+        tid = e.get("toc_id") or toc_id_for(e["kind"], e["number"]) or f"s{n_plain}"
         if e["kind"] == "roman":
             roman = tid
         elif e["kind"] == "letter" and roman:
@@ -68,6 +71,16 @@ def to_frame(
     max_page = int(line_df["page"].max())
     if ids is None:
         ids = _ids(entries)
+    # each section ends just before the next section of the same or a higher level: one
+    # backward pass with a stack of (level, index) finds it for every entry (linear, not n^2)
+    nxt_of: list[int | None] = [None] * len(entries)
+    open_: list[int] = []
+    for i in range(len(entries) - 1, -1, -1):
+        lvl = entries[i]["level"]
+        while open_ and entries[open_[-1]]["level"] > lvl:
+            open_.pop()
+        nxt_of[i] = open_[-1] if open_ else None
+        open_.append(i)
     rows = []
     stack: list[tuple[int, str]] = []
     for i, e in enumerate(entries):
@@ -75,8 +88,7 @@ def to_frame(
             stack.pop()
         parent = stack[-1][1] if stack else None
         stack.append((e["level"], ids[i]))
-        # the section ends just before the next section of the same or a higher level
-        nxt = next((f for f in entries[i + 1 :] if f["level"] <= e["level"]), None)
+        nxt = entries[nxt_of[i]] if nxt_of[i] is not None else None
         if nxt is None:
             page_end, line_end = max_page, last_line.get(max_page)
         else:

@@ -14,7 +14,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import contents_page
+from docintel.parsing import contents_page, provisions
 from docintel.parsing.headings import (
     Candidate,
     body_size,
@@ -160,6 +160,13 @@ def _title_line(cands: list[Candidate], body: float) -> Candidate | None:
     if best.size < 1.3 * body or best.y0 > first_numbered or (others and best.size < max(others) + 1):
         return None
     return best
+
+
+def title_c_rows(title_c: Candidate | None, line_df: pd.DataFrame) -> list:
+    """line_df index of the document title's lines (never a provision)."""
+    if title_c is None:
+        return []
+    return list(line_df.index[(line_df["page"] == title_c.page) & line_df["line"].isin(title_c.lines)])
 
 
 def _match(title: str, number: str | None, cands: list[Candidate], pages: list[int]) -> Candidate | None:
@@ -395,8 +402,14 @@ def build_toc(
             )
         )
 
-    entries.sort(key=lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6))
+    order = lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6)  # noqa: E731
+    entries.sort(key=order)
     relative_levels(entries)
+    # numbered clauses / paragraphs in body type, vouched for by the document's numbering
+    entries += provisions.find_provisions(
+        line_df[~line_df.index.isin(title_c_rows(title_c, line_df))], entries, feats["lead"]
+    )
+    entries.sort(key=order)
     toc_df = to_frame(entries, line_df, doc_id)
 
     # roles: headings, title, contents entries

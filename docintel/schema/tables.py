@@ -50,7 +50,7 @@ REF_TYPES = (
 #: What produced a ``cross_ref_df`` row.
 REF_SOURCES = ("native_link", "toc_anchor", "object_registry", "regex", "llm")
 #: Where a ``toc_df`` row came from.
-TOC_SOURCES = ("outline", "contents_page", "heading_detection", "docling")
+TOC_SOURCES = ("outline", "contents_page", "heading_detection", "provision", "docling")
 #: How a page was parsed.
 PARSE_METHODS = ("fast", "layout", "ocr", "docling", "failed")
 
