@@ -17,8 +17,12 @@ _BIB_START = re.compile(
     r"^\[(?P<id>[0-9]{1,4}|[A-Za-z][\w\-+./ ]{0,40}?)\]\s*(?P<rest>\S.*)?$|^(?P<num>[0-9]{1,3})\.\s+(?P<rest2>[A-Z\u00c0-\u024f].*)$"
 )
 _APPENDIX = re.compile(
-    r"^(?:(?P<num>[0-9]{1,2})\.?\s+)?(?P<kw>appendix|annex)\b\s*(?P<id>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b", re.I
+    r"^(?:(?P<num>[0-9]{1,2})\.?\s+)?(?P<kw>appendix|annex|exhibit|schedule|attachment)\b\s*"
+    r"(?P<id>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b",
+    re.I,
 )
+#: "A Additional Details" / "B. Setup" after the References: a lettered appendix
+_LETTERED = re.compile(r"^(?P<id>[A-H])\.?(?:\s+|$)")
 
 
 def _section_lines(line_df: pd.DataFrame, t) -> pd.DataFrame:
@@ -36,16 +40,31 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
     out = []
     after_refs = False
     n_unnum = 0
+    if toc_df.empty:
+        return out
+    top = int(toc_df["level"].min())
+    heads = {
+        (int(p), int(ln)): str(tx).strip()
+        for p, ln, tx in zip(line_df["page"], line_df["line"], line_df["text"], strict=False)
+        if ln is not None
+    }
     for t in toc_df.sort_values(["page_start", "line_start"]).itertuples():
         number = t.number if isinstance(t.number, str) else None  # NaN / NA when unnumbered
         full = f"{number or ''} {t.title}".strip()
-        m = _APPENDIX.match(full) or _APPENDIX.match(str(t.title))
+        head = heads.get((int(t.page_start), int(t.line_start))) if pd.notna(t.line_start) else None
+        m = (
+            _APPENDIX.match(full)
+            or _APPENDIX.match(str(t.title))
+            or (_APPENDIX.match(head) if head else None)
+        )
         kind = oid = None
         if m:
-            kind = "annex" if m.group("kw").lower() == "annex" else "appendix"
+            kind = m.group("kw").lower()
             oid = m.group("id") or m.group("num") or (number.rstrip(".") if number else None)
-        elif after_refs and t.level == 1 and not t.number:
+        elif after_refs and t.level <= top and (_LETTERED.match(full) or not number):
             kind = "appendix"
+            lm = _LETTERED.match(full)
+            oid = lm.group("id") if lm else None
         if _BIB_HEAD.search(str(t.title)) and t.level <= 2:
             after_refs = True
         if kind is None:

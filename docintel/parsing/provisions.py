@@ -134,7 +134,8 @@ def _title_of(rest: str, lead: str | None, alone: bool = False) -> str:
         if 0 < len(t) <= 100:
             return t
     m = re.match(r"^(?P<t>[A-Z][^.:;!?]{1,80}?)[.:\u2014]\s+(?=\S)", rest)
-    cand = m.group("t") if m else (rest if alone and not re.search(r"[.;,]$", rest) else "")
+    dangling = re.search(r"[.;,]$|\b(?:and|or|the|of|to|in|for|a|an|with|by|on)$", rest)
+    cand = m.group("t") if m else (rest if alone and not dangling else "")
     words = cand.split()
     long_words = [w for w in words if len(w) > 3]
     if (

@@ -131,7 +131,10 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
     gone = [
         r.source == "heading_detection"
         and pd.notna(r.line_start)
-        and roles.get((int(r.page_start), int(r.line_start))) in ("figure_text", "table")
+        and (
+            roles.get((int(r.page_start), int(r.line_start))) in ("figure_text", "table")
+            or _beside_table(line_df, int(r.page_start), int(r.line_start))
+        )
         for r in toc_df.itertuples()
     ]
     if not any(gone):
@@ -149,6 +152,22 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
         for r in kept.itertuples()
     ]
     return to_frame(entries, line_df, str(toc_df["doc_id"].iloc[0]), ids=kept["toc_id"].tolist())
+
+
+def _beside_table(line_df: pd.DataFrame, page: int, line: int) -> bool:
+    """The heading line shares its baseline with table cells: it is a cell (a row label) too."""
+    pl = line_df[line_df["page"] == page]
+    me = pl[pl["line"] == line]
+    if me.empty:
+        return False
+    y0, y1 = float(me["y0"].iloc[0]), float(me["y1"].iloc[0])
+    cells = pl[(pl["role"] == "table") & (pl["y0"] < y1) & (pl["y1"] > y0)]
+    if "column" in pl and pd.notna(me["column"].iloc[0]):
+        cells = cells[
+            cells["column"].isna() | (cells["column"] == me["column"].iloc[0])
+        ]  # not a table beside
+    overlap = (cells["y1"].clip(upper=y1) - cells["y0"].clip(lower=y0)) / max(y1 - y0, 1.0)
+    return bool((overlap >= 0.5).any())
 
 
 def assign_sections(line_df: pd.DataFrame, toc_df: pd.DataFrame) -> pd.DataFrame:

@@ -19,6 +19,7 @@ from docintel.parsing.headings import (
     Candidate,
     body_size,
     candidates,
+    first_sentence,
     looks_like_heading,
     span_features,
     split_number,
@@ -144,6 +145,91 @@ def _label_stacks(heads: list[Candidate], line_df: pd.DataFrame) -> list[Candida
             if len(chain) >= LABEL_STACK:
                 out += chain
     return out
+
+
+def _not_sections(
+    heads: list[Candidate], line_df: pd.DataFrame, title_c: Candidate | None
+) -> list[Candidate]:
+    """Heading-styled lines that are not sections: front matter, form labels, glossary terms.
+
+    - the title's wrapped lines, author names and affiliations: unnumbered lines above an
+      "Abstract" heading on its page (a paper's front matter), and lines stacked under the
+      title in its size;
+    - one label printed several times on a page ("SIGNED BY" in each signature block);
+    - a definition list: three or more bold terms at one left edge, each with its regular
+      definition on the same baseline starting at one common x (a glossary).
+    """
+    out: list[Candidate] = []
+    abstract = [c for c in heads if re.fullmatch(r"abstract\W*", c.text.strip(), re.I) and c.page <= 2]
+    for a in abstract[:1]:
+        out += [c for c in heads if c.page == a.page and c.number is None and c.y1 <= a.y0 + 1 and c is not a]
+    if title_c is not None:
+        y = title_c.y1
+        for c in sorted(
+            (c for c in heads if c.page == title_c.page and c.y0 >= title_c.y1 - 1), key=lambda c: c.y0
+        ):
+            if c.y0 - y > 1.2 * title_c.size or c.size < 0.8 * title_c.size:
+                break
+            out.append(c)
+            title_c.lines = title_c.lines + c.lines
+            y = c.y1
+    seen: dict[tuple, list[Candidate]] = {}
+    for c in heads:
+        if c.number is None:
+            seen.setdefault((c.page, norm(c.title or c.text)), []).append(c)
+    out += [c for cs in seen.values() if len(cs) >= 2 for c in cs]
+    by_page: dict[int, list[Candidate]] = {}
+    for c in heads:
+        if c.number is None and c.bold and not c.run_in:
+            by_page.setdefault(c.page, []).append(c)
+    for page, cs in by_page.items():
+        if len(cs) < 3:
+            continue
+        pl = line_df[(line_df["page"] == page) & ~line_df["bold"].fillna(False).astype(bool)]
+        starts = []
+        for c in cs:
+            right = pl[(pl["x0"] > c.x1) & ((pl["y0"] - c.y0).abs() <= 0.4 * c.size)]
+            starts.append(round(float(right["x0"].min()) / 4) if len(right) else None)
+        common = pd.Series([x for x in starts if x is not None]).value_counts()
+        if len(common) and common.iloc[0] >= 3:
+            out += [
+                c for c, x in zip(cs, starts, strict=True) if x is not None and abs(x - common.index[0]) <= 1
+            ]
+    return out
+
+
+_REFS = re.compile(r"(references|bibliography|works cited|literature cited|citations)")
+_APPX = re.compile(r"^(appendix|annex|exhibit|schedule|attachment)\b", re.I)
+_GROUP = re.compile(r"^(appendices|annexes|exhibits|schedules|attachments)\b", re.I)
+
+
+def _renest_back_matter(entries: list[dict]) -> None:
+    """Appendices nest by their labels, not by where an outline or a style rank put them.
+
+    An outline that files "Appendix D" under the last section makes that section run to the
+    end; lettered appendices after the References ("A Additional Details", "B. Setup") are
+    top-level sections numbered by their letter. Appendices under an "Appendices" group
+    heading stay under it.
+    """
+    if not entries:
+        return
+    top = min(e["level"] for e in entries)
+    refs_level = None
+    group_level = None
+    for e in entries:
+        title = str(e["title"] or "")
+        if not e["number"] and _REFS.fullmatch(norm(title)):
+            refs_level = e["level"]
+            continue
+        if e["level"] == top:
+            group_level = top if _GROUP.match(title) else None
+        if refs_level is not None and not e["number"] and e["source"] == "heading_detection":
+            m = re.match(r"^([A-H])\s+([A-Z].*)$", title)
+            if m:
+                e["number"], e["title"], e["kind"] = m.group(1), m.group(2), "letter"
+        lettered = refs_level is not None and re.fullmatch(r"[A-H]\.?", str(e["number"] or ""))
+        if (lettered or _APPX.match(title) or e["kind"] == "appendix") and group_level is None:
+            e["level"] = top
 
 
 def _title_line(cands: list[Candidate], body: float) -> Candidate | None:
@@ -295,6 +381,8 @@ def build_toc(
         )
     for c in _label_stacks([c for c in cands if c.extra["heading_like"]], line_df):
         c.extra["heading_like"] = False
+    for c in _not_sections([c for c in cands if c.extra["heading_like"]], line_df, title_c):
+        c.extra["heading_like"] = False
     detected = [c for c in cands if c.extra["heading_like"]]
     n_pages = int(page_df["page"].max()) if len(page_df) else doc.page_count
 
@@ -390,6 +478,8 @@ def build_toc(
         else:
             lvl = levels.get((round(c.size), c.bold), 1)
         title = c.text if c.kind in ("part", "appendix") else (c.title or c.text)
+        if c.kind is None and not c.run_in:
+            title = first_sentence(title)  # "Methods. In Table 4": the heading ends at its stop
         entries.append(
             _entry(
                 c,
@@ -404,6 +494,7 @@ def build_toc(
 
     order = lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6)  # noqa: E731
     entries.sort(key=order)
+    _renest_back_matter(entries)
     relative_levels(entries)
     # numbered clauses / paragraphs in body type, vouched for by the document's numbering
     entries += provisions.find_provisions(
@@ -414,7 +505,10 @@ def build_toc(
 
     # roles: headings, title, contents entries
     key = list(zip(line_df["page"], line_df["line"], strict=False))
-    heading_lines = {(e["page_start"], ln) for e in entries for ln in e["lines"]}
+    # a provision's line stays body text: it has a number, not heading typography
+    heading_lines = {
+        (e["page_start"], ln) for e in entries if e["source"] != "provision" for ln in e["lines"]
+    }
     line_df.loc[[k in heading_lines for k in key], "role"] = "heading"
     if title_c is not None:
         tl = {(title_c.page, ln) for ln in title_c.lines}
