@@ -97,6 +97,13 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
                 "source": "outline" if t.source == "outline" else "heading",
             }
         )
+    # an unnumbered "Appendix for ..." part title over lettered appendices groups them: not one itself
+    numbered = [o for o in out if not o["object_id"].startswith("u")]
+    if numbered:
+        gone = [o for o in out if o["object_id"].startswith("u") and o["page"] <= numbered[0]["page"]]
+        for o in gone:
+            seen.discard(o["object_key"])
+        out = [o for o in out if o not in gone]
     return out
 
 

@@ -167,7 +167,16 @@ def _beside_table(line_df: pd.DataFrame, page: int, line: int) -> bool:
             cells["column"].isna() | (cells["column"] == me["column"].iloc[0])
         ]  # not a table beside
     overlap = (cells["y1"].clip(upper=y1) - cells["y0"].clip(lower=y0)) / max(y1 - y0, 1.0)
-    return bool((overlap >= 0.5).any())
+    if bool((overlap >= 0.5).any()):
+        return True
+    # between table rows, with cells right above and right below it: a row label of that table
+    cells = pl[pl["role"] == "table"]
+    if "column" in pl and pd.notna(me["column"].iloc[0]):
+        cells = cells[cells["column"].isna() | (cells["column"] == me["column"].iloc[0])]
+    h = max(y1 - y0, 1.0)
+    above = ((cells["y1"] <= y0 + 0.2 * h) & (cells["y1"] >= y0 - 1.5 * h)).any()
+    below = ((cells["y0"] >= y1 - 0.2 * h) & (cells["y0"] <= y1 + 1.5 * h)).any()
+    return bool(above and below)
 
 
 def assign_sections(line_df: pd.DataFrame, toc_df: pd.DataFrame) -> pd.DataFrame:

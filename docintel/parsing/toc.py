@@ -192,8 +192,13 @@ def _not_sections(
             starts.append(round(float(right["x0"].min()) / 4) if len(right) else None)
         common = pd.Series([x for x in starts if x is not None]).value_counts()
         if len(common) and common.iloc[0] >= 3:
-            out += [
+            terms = [
                 c for c, x in zip(cs, starts, strict=True) if x is not None and abs(x - common.index[0]) <= 1
+            ]
+            left = pd.Series([c.x0 for c in terms]).median()
+            # a term and its definition fused into one line ("Risk Management The process ...")
+            out += terms + [
+                c for c in heads if c.page == page and c.run_in and c.number is None and abs(c.x0 - left) <= 2
             ]
     return out
 
