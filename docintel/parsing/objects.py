@@ -58,7 +58,14 @@ def _is_paragraph_continuation(pl: pd.DataFrame, r) -> bool:
         return False
     prev = above.loc[above.y1.idxmax()]
     text = str(prev.text).rstrip()
-    return abs(prev["size"] - r.size) < 0.6 and not text.endswith((".", ":", ")")) and prev.role == "body"
+    # prose runs on in sentences: a figure label or a table cell above ("relu", "25.03") does not
+    prose = len(text.split()) >= 5 and len(re.findall(r"[^\W\d_]{2,}", text)) >= 4
+    return (
+        prose
+        and abs(prev["size"] - r.size) < 0.6
+        and not text.endswith((".", ":", ")"))
+        and prev.role == "body"
+    )
 
 
 def _caption_block(pl: pd.DataFrame, r) -> pd.DataFrame:
