@@ -229,6 +229,21 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
 def _accept_chains(cands: list[dict], known: dict[tuple, tuple[int, int]]) -> list[dict]:
     """Decimal / section-sign candidates the sequence vouches for (see the module doc)."""
     accepted: list[dict] = []
+    known = dict(known)
+    # keyword numbers: rising chains per keyword ("SEC. 101." "SEC. 102.")
+    for kw in sorted({c["kw"] for c in cands if c["scheme"] == "kw"}):
+        chain, cur = [], None
+        for c in (c for c in cands if c["scheme"] == "kw" and c["kw"] == kw):
+            if (cur is None and c["val"] <= 2) or (cur is not None and cur < c["val"] <= cur + 2):
+                chain.append(c)
+                cur = c["val"]
+            elif cur is not None and c["val"] <= 2 and c["kw"] in ("article", "rule"):
+                chain.append(c)  # a new part restarts the numbering
+                cur = c["val"]
+        if len(chain) >= 2:
+            accepted += chain
+            for c in chain:  # "ARTICLE II" is the parent of "Section 2.01"
+                known.setdefault((c["val"],), (c["page"], c["line"]))
     for scheme in ("dec", "ss"):
         pool = [c for c in cands if c["scheme"] == scheme]
         have = dict(known) if scheme == "dec" else {}
@@ -254,18 +269,6 @@ def _accept_chains(cands: list[dict], known: dict[tuple, tuple[int, int]]) -> li
                     for c in chain:
                         have[c["num"]] = (c["page"], c["line"])
                         accepted.append(c)
-    # keyword numbers: rising chains per keyword ("SEC. 101." "SEC. 102.")
-    for kw in sorted({c["kw"] for c in cands if c["scheme"] == "kw"}):
-        chain, cur = [], None
-        for c in (c for c in cands if c["scheme"] == "kw" and c["kw"] == kw):
-            if (cur is None and c["val"] <= 2) or (cur is not None and cur < c["val"] <= cur + 2):
-                chain.append(c)
-                cur = c["val"]
-            elif cur is not None and c["val"] <= 2 and c["kw"] in ("article", "rule"):
-                chain.append(c)  # a new part restarts the numbering
-                cur = c["val"]
-        if len(chain) >= 2:
-            accepted += chain
     return accepted
 
 
