@@ -96,8 +96,10 @@ def test_keyword_and_regulation_numbering():
         [
             [
                 ("ARTICLE I", "helv", 10),
-                ("Section 1.01 Definitions. Terms used here have these meanings.", "helv", 10),
-                ("Section 1.02 Interpretation. Headings are for convenience only.", "helv", 10),
+                ("Section 1.01 Definitions. Terms used here have these meanings, as", "helv", 10),
+                ("set out in this Article.", "helv", 10, 73),
+                ("Section 1.02 Interpretation. Headings are for convenience only and", "helv", 10),
+                ("do not affect the meaning.", "helv", 10, 73),
                 ("ARTICLE II", "helv", 10),
                 ("Section 2.01 Payment. The Buyer pays within thirty days.", "helv", 10),
                 ("(a) Interest accrues on late payments at the agreed rate.", "helv", 10),
@@ -121,6 +123,23 @@ def test_keyword_and_regulation_numbering():
     reg = tables.object_registry.set_index("object_key")
     assert reg.loc["clause:1.01"].label == "Section 1.01"
     assert reg.loc["clause:II"].label == "Article II"
+
+
+def test_a_printed_list_of_sections_is_not_the_sections():
+    listing = [("Contents of this Act", "hebo", 12)]
+    listing += [(f"SEC. {n}. TITLE OF SECTION {n}.", "helv", 10) for n in (101, 102, 103, 104, 105)]
+    body = [("An Act to do things", "hebo", 12)]
+    for n in (101, 102, 103, 104, 105):
+        body += [
+            (f"SEC. {n}. TITLE OF SECTION {n}.", "hebo", 10),
+            ("The Secretary shall act under", "helv", 10),
+        ]
+        body += [("this section as it provides.", "helv", 10, 73)]
+    tables = _parse([listing, body])
+    t = tables.toc_df
+    prov = t[t.source == "provision"]
+    assert set(prov.page_start) == {2} and len(prov) == 5
+    assert prov.set_index("toc_id").loc["Section 101"].title == "TITLE OF SECTION 101"
 
 
 def test_roman_numerals():

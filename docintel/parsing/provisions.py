@@ -46,6 +46,7 @@ _SKIP_ROLES = {
     "figure_text",
     "caption",
 }
+_KW_FAMILY = {"sec.": "section", "art.": "article"}
 _KW_RANK = {"article": 0, "art.": 0, "rule": 0, "regulation": 0, "section": 1, "sec.": 1, "clause": 2}
 
 
@@ -134,6 +135,8 @@ def _title_of(rest: str, lead: str | None, alone: bool = False) -> str:
         if 0 < len(t) <= 100:
             return t
     m = re.match(r"^(?P<t>[A-Z][^.:;!?]{1,80}?)[.:\u2014]\s+(?=\S)", rest)
+    if alone and re.fullmatch(r"[^.;,]{2,100}\.", rest):
+        rest = rest[:-1]  # "SEC. 101. DEFINITIONS." on a line of its own
     dangling = re.search(r"[.;,]$|\b(?:and|or|the|of|to|in|for|a|an|with|by|on)$", rest)
     cand = m.group("t") if m else (rest if alone and not dangling else "")
     words = cand.split()
@@ -182,7 +185,7 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             raw = m.group("num")
             val = int(raw) if raw.isdigit() else roman_value(raw)
             if val and (not m.group("rest") or _OPEN.match(m.group("rest"))):
-                kw = m.group("kw").lower()
+                kw = _KW_FAMILY.get(m.group("kw").lower(), m.group("kw").lower())
                 out.append(
                     {
                         **base,
@@ -226,6 +229,41 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     return out
 
 
+#: This many numbered one-line entries in a row are a printed list of contents, not provisions.
+LISTING_RUN = 5
+
+
+def _drop_listings(cands: list[dict]) -> list[dict]:
+    """Drop runs of numbered lines that follow each other line by line ("SEC. 101. Definitions."
+    / "SEC. 102. ..." in a bill's table of contents): provisions have bodies between them."""
+    numbered = [c for c in cands if c["scheme"] != "par"]
+    gone: set[int] = set()
+
+    # a number printed twice: the copy with no body under it (a contents line) is not the provision
+    def key(c: dict) -> tuple:
+        return (c["scheme"], c["kw"], c.get("num") or c.get("val"))
+
+    def bare(i: int) -> bool:
+        c, n = numbered[i], numbered[i + 1] if i + 1 < len(numbered) else None
+        return n is not None and n["page"] == c["page"] and n["line"] - c["line"] <= 2
+
+    copies: dict[tuple, list[int]] = {}
+    for i, c in enumerate(numbered):
+        copies.setdefault(key(c), []).append(i)
+    for ix in copies.values():
+        if len(ix) > 1 and not all(bare(i) for i in ix):
+            gone |= {id(numbered[i]) for i in ix if bare(i)}
+    run: list[dict] = []
+    for c in numbered + [None]:
+        if c is not None and run and c["page"] == run[-1]["page"] and c["line"] == run[-1]["line"] + 1:
+            run.append(c)
+            continue
+        if len(run) >= LISTING_RUN:
+            gone |= {id(x) for x in run}
+        run = [c] if c is not None else []
+    return [c for c in cands if id(c) not in gone]
+
+
 def _accept_chains(cands: list[dict], known: dict[tuple, tuple[int, int]]) -> list[dict]:
     """Decimal / section-sign candidates the sequence vouches for (see the module doc)."""
     accepted: list[dict] = []
@@ -234,9 +272,14 @@ def _accept_chains(cands: list[dict], known: dict[tuple, tuple[int, int]]) -> li
     for kw in sorted({c["kw"] for c in cands if c["scheme"] == "kw"}):
         chain, cur = [], None
         for c in (c for c in cands if c["scheme"] == "kw" and c["kw"] == kw):
-            if (cur is None and c["val"] <= 2) or (cur is not None and cur < c["val"] <= cur + 2):
+            v = c["val"]
+            # bills number sections by title: SEC. 101 ... then SEC. 201 under TITLE II
+            first = v <= 2 or v % 100 == 1
+            if (cur is None and first) or (
+                cur is not None and (cur < v <= cur + 2 or (v > cur and v % 100 == 1))
+            ):
                 chain.append(c)
-                cur = c["val"]
+                cur = v
             elif cur is not None and c["val"] <= 2 and c["kw"] in ("article", "rule"):
                 chain.append(c)  # a new part restarts the numbering
                 cur = c["val"]
@@ -293,6 +336,7 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
                 tuple(int(x) for x in n.strip().rstrip(".").split(".")),
                 (e["page_start"], e["line_start"] or 0),
             )
+    cands = _drop_listings(cands)
     good = {id(c) for c in _accept_chains(cands, known)}
     stream = [("e", (e["page_start"], e["line_start"] or 0), e) for e in entries]
     stream += [("c", (c["page"], c["line"]), c) for c in cands if c["scheme"] == "par" or id(c) in good]
@@ -303,8 +347,10 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
 def _assign(stream: list) -> list[dict]:
     """Levels, path ids and paragraph nesting, walking headings and provisions in reading order."""
     out: list[dict] = []
-    ctx_level = 0  # level of the heading / provision the next provisions nest under
+    ctx_level = 0  # level of the heading / provision the next paragraphs nest under
+    head_level = 0  # level of the last heading: numbered provisions with no parent go under it
     nodes: dict[tuple, tuple[int, str]] = {}  # decimal number -> (level, toc_id)
+    sib_level: dict[tuple, int] = {}  # parent number -> level of its children seen so far
     kw_stack: list[tuple[int, int]] = []  # (keyword rank, level) of open keyword provisions
     par: list[list] = []  # open paragraph levels: [scheme, value, level, label]
     owner = ""  # toc_id prefix of the open paragraph levels ("1.1" -> "1.1(a)")
@@ -321,8 +367,11 @@ def _assign(stream: list) -> list[dict]:
             continue
         if kind == "e":
             ctx_level, owner, par, kw_stack = x["level"], (n or "").rstrip("."), [], []
-            if n and re.fullmatch(r"[0-9]{1,3}(?:\.[0-9]{1,3}){0,4}\.?", n):
-                nodes[tuple(int(v) for v in n.rstrip(".").split("."))] = (x["level"], owner)
+            head_level = x["level"]
+            if n and re.fullmatch(r"(?:\u00a7\s*)?[0-9]{1,4}(?:\.[0-9]{1,4}){0,4}\.?", n):
+                num = tuple(int(v) for v in re.findall(r"[0-9]+", n))
+                nodes[num] = (x["level"], owner)
+                sib_level[num[:-1]] = x["level"]
             continue
         c = x
         if c["scheme"] == "par":
@@ -343,9 +392,9 @@ def _assign(stream: list) -> list[dict]:
             continue
         if c["scheme"] in ("dec", "ss"):
             parent = nodes.get(c["num"][:-1])
-            level = parent[0] + 1 if parent else ctx_level + 1
-            while kw_stack and kw_stack[-1][1] >= level:
-                kw_stack.pop()
+            # under its parent; else level with its previous sibling ("§ 1308.13" after "§ 1308.12")
+            level = parent[0] + 1 if parent else sib_level.get(c["num"][:-1], head_level + 1)
+            sib_level[c["num"][:-1]] = level
             if kw_stack and not parent:
                 level = kw_stack[-1][1] + 1
             tid = ("\u00a7 " if c["scheme"] == "ss" else "") + c["printed"]
@@ -353,9 +402,10 @@ def _assign(stream: list) -> list[dict]:
         else:
             while kw_stack and kw_stack[-1][0] >= c["kwrank"]:
                 kw_stack.pop()
-            level = (kw_stack[-1][1] + 1) if kw_stack else ctx_level + 1
+            level = (kw_stack[-1][1] + 1) if kw_stack else head_level + 1
             kw_stack.append((c["kwrank"], level))
             tid = f"{c['kw'].rstrip('.').capitalize()} {c['printed']}"
+            nodes[(c["val"],)] = (level, tid)  # "ARTICLE II" parents "Section 2.01"
         e = _entry(c, level, tid, c["printed"])
         ctx_level, owner, par = level, tid, []
         out.append(e)
