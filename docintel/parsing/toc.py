@@ -237,6 +237,22 @@ def _renest_back_matter(entries: list[dict]) -> None:
             e["level"] = top
 
 
+#: A heading title is at most this long; an outline entry holding a whole paragraph is cut.
+MAX_TITLE = 160
+MAX_WORDS = 25
+
+
+def short_title(title: str) -> str:
+    """At most a sentence and :data:`MAX_TITLE` characters (cut at a word, marked with an ellipsis)."""
+    if len(title) <= MAX_TITLE and len(title.split()) <= MAX_WORDS:
+        return title
+    t = first_sentence(title)
+    if len(t) <= MAX_TITLE and len(t.split()) <= MAX_WORDS:
+        return t
+    cut = " ".join(t[:MAX_TITLE].split()[:MAX_WORDS])
+    return cut.rsplit(" ", 1)[0].rstrip(" ,;:") + "\u2026"
+
+
 def _title_line(cands: list[Candidate], body: float) -> Candidate | None:
     """The document title: on the first text page, above any numbered heading, clearly the largest text."""
     if not cands:
@@ -408,7 +424,7 @@ def build_toc(
             entries.append(
                 _entry(
                     c,
-                    title=title,
+                    title=short_title(title),
                     number=num,
                     kind=kind,
                     level=lvl,
