@@ -369,14 +369,34 @@ def _respace(lead: str, text: str) -> str:
     return text.strip() if j == len(want) else lead
 
 
-_ABBREV = {"vs", "e.g", "i.e", "etc", "fig", "no", "eq", "cf", "al", "sec", "ch", "mr", "dr", "st"}
+_ABBREV = {
+    "vs",
+    "e.g",
+    "i.e",
+    "etc",
+    "fig",
+    "no",
+    "eq",
+    "cf",
+    "al",
+    "sec",
+    "ch",
+    "mr",
+    "dr",
+    "st",
+    "ltd",
+    "inc",
+    "co",
+}
+_ABBREV |= {"corp", "jr", "sr", "u.s", "dept", "vol", "art", "para"}
 
 
 def first_sentence(t: str) -> str:
     """A heading is at most a sentence: cut a run-in lead at its first full stop."""
     for m in re.finditer(r"[.!?](?=\s+[A-Z])", t):
         word = re.findall(r"[\w.]+$", t[: m.start()])
-        if word and len(word[0]) > 1 and word[0].lower().rstrip(".") not in _ABBREV:
+        rest = t[m.end() :].split()
+        if word and len(word[0]) > 1 and word[0].lower().rstrip(".") not in _ABBREV and len(rest) >= 2:
             return t[: m.end()]
     return t
 

@@ -113,7 +113,8 @@ def _para_starts(lines: pd.DataFrame) -> list[bool]:
         else:
             t = str(prev.text).rstrip()
             out.append(
-                t.endswith((".", ":", ";", "!", "?", "]", ")"))
+                r.role == "list_item"
+                or t.endswith((".", ":", ";", "!", "?", "]", ")"))
                 or re.search(r"[;,]\s+(?:and|or)$", t) is not None
                 or r.y0 - prev.y1 > 0.5 * max(float(r.size), 4.0)
                 or r.y0 < prev.y0 - 1  # a new column

@@ -185,10 +185,15 @@ def _not_sections(
     for page, cs in by_page.items():
         if len(cs) < 3:
             continue
-        pl = line_df[(line_df["page"] == page) & ~line_df["bold"].fillna(False).astype(bool)]
+        on_page = line_df[line_df["page"] == page]
+        pl = on_page[~on_page["bold"].fillna(False).astype(bool)]
+        col_of = dict(zip(on_page["line"], on_page["column"], strict=False)) if "column" in on_page else {}
         starts = []
         for c in cs:
             right = pl[(pl["x0"] > c.x1) & ((pl["y0"] - c.y0).abs() <= 0.4 * c.size)]
+            col = col_of.get(c.line)
+            if col is not None and pd.notna(col):
+                right = right[right["column"].isna() | (right["column"] == col)]  # not the next column
             starts.append(round(float(right["x0"].min()) / 4) if len(right) else None)
         common = pd.Series([x for x in starts if x is not None]).value_counts()
         if len(common) and common.iloc[0] >= 3:
