@@ -388,7 +388,7 @@ _ABBREV = {
     "inc",
     "co",
 }
-_ABBREV |= {"corp", "jr", "sr", "u.s", "dept", "vol", "art", "para"}
+_ABBREV |= {"corp", "jr", "sr", "u.s", "dept", "vol"}
 
 
 def first_sentence(t: str) -> str:
