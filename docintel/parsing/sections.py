@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from docintel.schema.tables import TOC_DF
@@ -128,12 +129,14 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
     if toc_df.empty:
         return toc_df
     roles = dict(zip(zip(line_df["page"], line_df["line"], strict=False), line_df["role"], strict=False))
+    # one frame per page, built once: a per-row filter of the whole line_df was quadratic
+    pages = _page_arrays(line_df)
     gone = [
         r.source == "heading_detection"
         and pd.notna(r.line_start)
         and (
             roles.get((int(r.page_start), int(r.line_start))) in ("figure_text", "table")
-            or _beside_table(line_df, int(r.page_start), int(r.line_start))
+            or _beside_table(pages.get(int(r.page_start)), int(r.line_start))
         )
         for r in toc_df.itertuples()
     ]
@@ -154,28 +157,43 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
     return to_frame(entries, line_df, str(toc_df["doc_id"].iloc[0]), ids=kept["toc_id"].tolist())
 
 
-def _beside_table(line_df: pd.DataFrame, page: int, line: int) -> bool:
-    """The heading line shares its baseline with table cells: it is a cell (a row label) too."""
-    pl = line_df[line_df["page"] == page]
-    me = pl[pl["line"] == line]
-    if me.empty:
+def _page_arrays(line_df: pd.DataFrame) -> dict[int, dict]:
+    """Per page, as numpy arrays: line numbers, y0, y1, column (NaN = none) and the table-cell mask.
+    Built once, so each heading's test is a few vector operations (no per-row frame filtering)."""
+    col = line_df["column"] if "column" in line_df.columns else pd.Series(np.nan, index=line_df.index)
+    arr = {
+        "line": line_df["line"].to_numpy(),
+        "y0": line_df["y0"].to_numpy(dtype=float),
+        "y1": line_df["y1"].to_numpy(dtype=float),
+        "col": pd.to_numeric(col, errors="coerce").to_numpy(dtype=float),
+        "table": (line_df["role"] == "table").to_numpy(),
+    }
+    out = {}
+    for p, ix in line_df.groupby("page").indices.items():
+        if arr["table"][ix].any():
+            out[int(p)] = {k: v[ix] for k, v in arr.items()}
+    return out
+
+
+def _beside_table(pl: dict | None, line: int) -> bool:
+    """The heading line sits among table cells: on their baseline, or between a row just above
+    and one just below (a row label of that table). ``pl``: :func:`_page_arrays` of its page."""
+    if pl is None:
         return False
-    y0, y1 = float(me["y0"].iloc[0]), float(me["y1"].iloc[0])
-    cells = pl[(pl["role"] == "table") & (pl["y0"] < y1) & (pl["y1"] > y0)]
-    if "column" in pl and pd.notna(me["column"].iloc[0]):
-        cells = cells[
-            cells["column"].isna() | (cells["column"] == me["column"].iloc[0])
-        ]  # not a table beside
-    overlap = (cells["y1"].clip(upper=y1) - cells["y0"].clip(lower=y0)) / max(y1 - y0, 1.0)
-    if bool((overlap >= 0.5).any()):
-        return True
-    # between table rows, with cells right above and right below it: a row label of that table
-    cells = pl[pl["role"] == "table"]
-    if "column" in pl and pd.notna(me["column"].iloc[0]):
-        cells = cells[cells["column"].isna() | (cells["column"] == me["column"].iloc[0])]
+    me = np.flatnonzero(pl["line"] == line)
+    if not len(me):
+        return False
+    y0, y1, col = pl["y0"][me[0]], pl["y1"][me[0]], pl["col"][me[0]]
+    cells = pl["table"].copy()
+    if not np.isnan(col):
+        cells &= np.isnan(pl["col"]) | (pl["col"] == col)  # not a table in the next column
+    cy0, cy1 = pl["y0"][cells], pl["y1"][cells]
     h = max(y1 - y0, 1.0)
-    above = ((cells["y1"] <= y0 + 0.2 * h) & (cells["y1"] >= y0 - 1.5 * h)).any()
-    below = ((cells["y0"] >= y1 - 0.2 * h) & (cells["y0"] <= y1 + 1.5 * h)).any()
+    overlap = (np.minimum(cy1, y1) - np.maximum(cy0, y0)) / h
+    if (overlap >= 0.5).any():
+        return True
+    above = ((cy1 <= y0 + 0.2 * h) & (cy1 >= y0 - 1.5 * h)).any()
+    below = ((cy0 >= y1 - 0.2 * h) & (cy0 <= y1 + 1.5 * h)).any()
     return bool(above and below)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 
+import numpy as np
 import pandas as pd
 
 from docintel.parsing import contents_page, provisions
@@ -182,25 +183,37 @@ def _not_sections(
     for c in heads:
         if c.number is None and c.bold and not c.run_in:
             by_page.setdefault(c.page, []).append(c)
+    if not any(len(cs) >= 3 for cs in by_page.values()):
+        return out
+    # numpy columns once; a page's rows by position (no per-candidate frame filtering)
+    idx = line_df.groupby("page").indices
+    x0s, y0s = line_df["x0"].to_numpy(dtype=float), line_df["y0"].to_numpy(dtype=float)
+    lines_ = line_df["line"].to_numpy()
+    plain = ~line_df["bold"].fillna(False).astype(bool).to_numpy()
+    cols = (
+        pd.to_numeric(line_df["column"], errors="coerce").to_numpy(dtype=float)
+        if "column" in line_df.columns
+        else np.full(len(line_df), np.nan)
+    )
     for page, cs in by_page.items():
-        if len(cs) < 3:
+        if len(cs) < 3 or page not in idx:
             continue
-        on_page = line_df[line_df["page"] == page]
-        pl = on_page[~on_page["bold"].fillna(False).astype(bool)]
-        col_of = dict(zip(on_page["line"], on_page["column"], strict=False)) if "column" in on_page else {}
+        ix = idx[page]
+        px0, py0, pcol, pplain, pline = x0s[ix], y0s[ix], cols[ix], plain[ix], lines_[ix]
         starts = []
         for c in cs:
-            right = pl[(pl["x0"] > c.x1) & ((pl["y0"] - c.y0).abs() <= 0.4 * c.size)]
-            col = col_of.get(c.line)
-            if col is not None and pd.notna(col):
-                right = right[right["column"].isna() | (right["column"] == col)]  # not the next column
-            starts.append(round(float(right["x0"].min()) / 4) if len(right) else None)
+            right = pplain & (px0 > c.x1) & (np.abs(py0 - c.y0) <= 0.4 * c.size)
+            me = np.flatnonzero(pline == c.line)
+            col = pcol[me[0]] if len(me) else np.nan
+            if not np.isnan(col):
+                right &= np.isnan(pcol) | (pcol == col)  # the definition is in the term's column
+            starts.append(round(float(px0[right].min()) / 4) if right.any() else None)
         common = pd.Series([x for x in starts if x is not None]).value_counts()
         if len(common) and common.iloc[0] >= 3:
             terms = [
                 c for c, x in zip(cs, starts, strict=True) if x is not None and abs(x - common.index[0]) <= 1
             ]
-            left = pd.Series([c.x0 for c in terms]).median()
+            left = float(np.median([c.x0 for c in terms]))
             # a term and its definition fused into one line ("Risk Management The process ...")
             out += terms + [
                 c for c in heads if c.page == page and c.run_in and c.number is None and abs(c.x0 - left) <= 2
