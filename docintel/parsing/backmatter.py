@@ -97,10 +97,11 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
                 "source": "outline" if t.source == "outline" else "heading",
             }
         )
-    # an unnumbered "Appendix for ..." part title over lettered appendices groups them: not one itself
+    # Where appendices carry labels ("Appendix A", "B Setup"), an unlabelled section after the
+    # References is not one: an "Appendix for ..." part title over them, or a bold entry of a list.
     numbered = [o for o in out if not o["object_id"].startswith("u")]
     if numbered:
-        gone = [o for o in out if o["object_id"].startswith("u") and o["page"] <= numbered[0]["page"]]
+        gone = [o for o in out if o["object_id"].startswith("u")]
         for o in gone:
             seen.discard(o["object_key"])
         out = [o for o in out if o not in gone]
