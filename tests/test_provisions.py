@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pymupdf
 import pytest
 
-from docintel.parsing import pymupdf_backend, toc
+from docintel.parsing import parse_document, pymupdf_backend, toc
 from docintel.parsing.headings import first_sentence
 from docintel.parsing.provisions import roman_value
 from docintel.parsing.pymupdf_backend import parse_with_pymupdf
@@ -269,3 +271,34 @@ def test_toc_ends_are_linear_in_the_number_of_rows():
     assert len(frame) == 3000
     row = frame.iloc[0]  # level 1: ends before the next level-1 row (index 3)
     assert row.line_end == 3
+
+
+ROBUST = Path(__file__).parent / "data" / "robust"
+
+
+def _robust(name: str):
+    return parse_document(ROBUST / name, layout="never", ocr="never", out_dir=None, use_cache=False)
+
+
+def test_enrolled_bill_sections_under_their_titles():
+    t = _robust("us_hr1904_healthy_forests_act_enrolled_bill_2003.pdf").toc_df.set_index("toc_id")
+    assert t.loc["Section 101"].title == "DEFINITIONS" and t.loc["Section 101"].page_start == 3
+    assert t.loc["Section 201"].page_start > 3  # the body's SEC. 201, not its line in the contents list
+    assert t.loc["Section 101"].level == t.loc["Section 201"].level
+
+
+def test_cfr_sections_keep_one_level_and_nest_their_paragraphs():
+    t = _robust("cfr_title21_part1308_dea_controlled_substance_schedules.pdf").toc_df.set_index("toc_id")
+    assert t.loc["\u00a7 1308.13"].level == t.loc["\u00a7 1308.14"].level
+    assert t.loc["\u00a7 1308.13(b)"].parent_id == "\u00a7 1308.13"
+    assert t.loc["\u00a7 1308.13(b)"].title == "Stimulants"
+
+
+def test_licence_agreement_numbered_articles_and_lettered_definitions():
+    tables = _robust("contract_nasa_open_source_agreement_v1.3.pdf")
+    t = tables.toc_df.set_index("toc_id")
+    assert t.loc["1"].title == "DEFINITIONS" and t.loc["2"].title == "GRANT OF RIGHTS"
+    assert {f"1({c})" for c in "ABCDEFGHIJKLM"} <= set(t.index)
+    assert t.loc["2(B)"].title == "Under Patent Rights" and t.loc["2(B)"].parent_id == "2"
+    reg = tables.object_registry.set_index("object_key")
+    assert {"clause:1", "clause:2", "clause:5"} <= set(reg.index)

@@ -33,6 +33,12 @@ _KWNUM = re.compile(
 )
 _SS = re.compile(r"^\u00a7\s*(?P<num>[0-9]+(?:\.[0-9]+)+[a-z]?)\.?\s+(?P<rest>.*)$")
 _PAR = re.compile(r"^(?P<labs>(?:\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)){1,4})\s+(?P<rest>\S.*)$")
+#: "2. GRANT OF RIGHTS": a one-level number is a provision only with a title in capitals
+_TOP = re.compile(r"^(?P<num>[0-9]{1,2})\.\s+(?P<rest>[A-Z][A-Z0-9 ,;:'\u2019&/-]{3,}(?:[.:]\s*.*)?)$")
+#: "B. Under Patent Rights: ...": a capital letter and a stop opens a lettered paragraph
+_LETTER = re.compile(r"^(?P<lab>[A-Z])\.\s+(?P<rest>[\"\u201c\u2018(\[]?[A-Z].*)$")
+#: A line holding only a label ("H.", "(a)", "1.1"), its text set on the same baseline
+_BARE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,4}[.)]|[0-9]{1,3}(?:\.[0-9]{1,3})+\.?)$")
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 _OPEN = re.compile(r"^[\"\u201c\u2018'\[(]?[A-Z\u00c0-\u024f]")
 _SKIP_ROLES = {
@@ -157,11 +163,17 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     starts = _para_starts(lines)
     out = []
     pages = lines["page"].tolist()
-    for i, (r, start) in enumerate(zip(lines.itertuples(), starts, strict=True)):
+    recs = list(lines.itertuples())
+    for i, (r, start) in enumerate(zip(recs, starts, strict=True)):
         if not start or r.role in _SKIP_ROLES:
             continue
         alone = i + 1 >= len(starts) or starts[i + 1] or pages[i + 1] != r.page
         text = re.sub(r"\s+", " ", str(r.text)).strip()
+        if _BARE.match(text) and i + 1 < len(recs):
+            n = recs[i + 1]  # "H." then "“Recipient” means ..." on its baseline
+            if n.page == r.page and abs(n.y0 - r.y0) <= 0.3 * max(float(r.size), 4.0) and n.x0 > r.x1:
+                text = text + " " + re.sub(r"\s+", " ", str(n.text)).strip()
+                alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
         base = {"page": int(r.page), "line": int(r.line), "text": text, "idx": r.Index}
         lead = leads.get(r.Index) if leads is not None else None
         m = _DEC.match(text)
@@ -212,6 +224,32 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                     "kw": "\u00a7",
                     "title": _title_of(m.group("rest"), lead, alone),
                     "rest": m.group("rest"),
+                }
+            )
+            continue
+        m = _TOP.match(text)
+        if m:
+            out.append(
+                {
+                    **base,
+                    "scheme": "dec",
+                    "num": (int(m.group("num")),),
+                    "printed": m.group("num"),
+                    "kw": "",
+                    "title": _title_of(m.group("rest"), lead, alone),
+                    "rest": m.group("rest"),
+                }
+            )
+            continue
+        m = _LETTER.match(text)
+        if m:
+            out.append(
+                {
+                    **base,
+                    "scheme": "par",
+                    "labs": [m.group("lab")],
+                    "rest": m.group("rest"),
+                    "title": _title_of(m.group("rest"), lead),
                 }
             )
             continue
