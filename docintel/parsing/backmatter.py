@@ -48,6 +48,12 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
         for p, ln, tx in zip(line_df["page"], line_df["line"], line_df["text"], strict=False)
         if ln is not None
     }
+    body = line_df[~line_df.role.isin(_FURNITURE)]
+    # the heading line's box, looked up once per line (a section's line frame per appendix was slow)
+    boxes = {
+        (int(p), int(ln)): (a, b, c, d)
+        for p, ln, a, b, c, d in zip(body.page, body.line, body.x0, body.y0, body.x1, body.y1, strict=False)
+    }
     for t in toc_df.sort_values(["page_start", "line_start"]).itertuples():
         number = t.number if isinstance(t.number, str) else None  # NaN / NA when unnumbered
         full = f"{number or ''} {t.title}".strip()
@@ -76,9 +82,8 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
         if key in seen:
             continue
         seen.add(key)
-        sec = _section_lines(line_df, t)
         label = f"{kind.capitalize()} {oid}" if not oid.startswith("u") else kind.capitalize()
-        head = sec[sec.page == t.page_start].head(1)
+        box = boxes.get((int(t.page_start), int(t.line_start))) if pd.notna(t.line_start) else None
         out.append(
             {
                 "object_key": key,
@@ -90,10 +95,10 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
                 "line_start": t.line_start,
                 "line_end": t.line_end,
                 "page_end": int(t.page_end),
-                "x0": head.x0.min() if len(head) else None,
-                "y0": head.y0.min() if len(head) else None,
-                "x1": head.x1.max() if len(head) else None,
-                "y1": head.y1.max() if len(head) else None,
+                "x0": box[0] if box else None,
+                "y0": box[1] if box else None,
+                "x1": box[2] if box else None,
+                "y1": box[3] if box else None,
                 "source": "outline" if t.source == "outline" else "heading",
             }
         )
