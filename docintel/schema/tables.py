@@ -30,7 +30,18 @@ LINE_ROLES = (
     "toc_entry",
 )
 #: Kinds of numbered / registered objects.
-OBJECT_TYPES = ("table", "figure", "equation", "appendix", "annex", "bib", "clause")
+OBJECT_TYPES = (
+    "table",
+    "figure",
+    "equation",
+    "appendix",
+    "annex",
+    "exhibit",
+    "schedule",
+    "attachment",
+    "bib",
+    "clause",
+)
 #: Kinds of references in ``cross_ref_df``.
 REF_TYPES = (
     "section",
