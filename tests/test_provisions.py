@@ -302,3 +302,22 @@ def test_licence_agreement_numbered_articles_and_lettered_definitions():
     assert t.loc["2(B)"].title == "Under Patent Rights" and t.loc["2(B)"].parent_id == "2"
     reg = tables.object_registry.set_index("object_key")
     assert {"clause:1", "clause:2", "clause:5"} <= set(reg.index)
+
+
+def test_headings_printed_as_sections_are_clause_objects():
+    tables = _parse(
+        [
+            [
+                ("MASTER SERVICES AGREEMENT", "hebo", 18),
+                ("This Agreement is made between the parties named on the cover page.", "helv", 10),
+                ("ARTICLE I DEFINITIONS", "hebo", 13),
+                ("Section 1.01 Defined Terms", "hebo", 11),
+                ("Capitalised terms used in this Agreement have the meanings given here.", "helv", 10),
+                ("Section 1.02 Interpretation", "hebo", 11),
+                ("Headings are for convenience only and do not affect the meaning.", "helv", 10),
+            ]
+        ]
+    )
+    reg = tables.object_registry.set_index("object_key")
+    assert reg.loc["clause:1.01"].label == "Section 1.01" and reg.loc["clause:1.01"].page == 1
+    assert reg.loc["clause:I"].label == "Article I"

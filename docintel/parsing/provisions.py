@@ -482,6 +482,9 @@ def _entry(c: dict, level: int, tid: str, number: str) -> dict:
     }
 
 
+_KW_HEAD = re.compile(
+    r"^(Section|SECTION|Article|ARTICLE|Clause|CLAUSE)\s+([0-9]{1,3}(?:\.[0-9]{1,3})*\.?|[IVXLC]{1,7}\b)"
+)
 _CITED = re.compile(r"\b(Clause|Section|Article|Paragraph|Rule)s?\s+(?:[0-9]|[IVX]+\b)", re.I)
 
 
@@ -496,19 +499,30 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
         return []
     nums = toc_df["number"].astype("string")
     prov = toc_df[(toc_df["source"] == "provision") & ~nums.str.startswith("(").fillna(True)]
-    if prov.empty:
+    first = line_df.drop_duplicates(["page", "line"]).set_index(["page", "line"])
+    # headings printed with a clause keyword ("Section 6.03 Payment", "ARTICLE IV") are clauses
+    kw_of: dict[str, tuple[str, str]] = {}
+    for t in toc_df[toc_df["source"] != "provision"].itertuples():
+        k = (int(t.page_start), int(t.line_start)) if pd.notna(t.line_start) else None
+        if k is not None and k in first.index:
+            m = _KW_HEAD.match(str(first.loc[k]["text"]).strip())
+            if m:
+                kw_of[str(t.toc_id)] = (m.group(1).capitalize(), m.group(2).rstrip("."))
+    if prov.empty and not kw_of:
         return []
     parents = set(prov["parent_id"].dropna())
     heads = toc_df[
-        toc_df["toc_id"].isin(parents)
+        (
+            toc_df["toc_id"].isin(parents)
+            & nums.str.fullmatch(r"[0-9]{1,3}(?:\.[0-9]{1,3})*\.?").fillna(False)
+            | toc_df["toc_id"].isin(list(kw_of))
+        )
         & (toc_df["source"] != "provision")
-        & nums.str.fullmatch(r"[0-9]{1,3}(?:\.[0-9]{1,3})*\.?").fillna(False)
     ]
     words = [
         m.group(1).capitalize() for m in _CITED.finditer(" ".join(line_df["text"].astype(str).head(20000)))
     ]
     word = max(("Clause", "Section", "Article"), key=lambda w: (words.count(w), w == "Clause"))
-    first = line_df.drop_duplicates(["page", "line"]).set_index(["page", "line"])
     out = []
     for t in pd.concat([heads, prov]).sort_values(["page_start", "line_start"]).itertuples():
         tid = str(t.toc_id)
@@ -517,6 +531,9 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
         label = (
             f"{m.group(1)} {oid}" if m else (f"\u00a7 {oid}" if tid.startswith("\u00a7") else f"{word} {oid}")
         )
+        if tid in kw_of:
+            label = " ".join(kw_of[tid])
+            oid = kw_of[tid][1]
         key = f"clause:{oid}"
         if key in seen:
             continue
