@@ -15,7 +15,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import graphics, provisions, tables_cells
+from docintel.parsing import clauses, graphics, tables_cells
 from docintel.parsing.backmatter import appendices, bibliography
 from docintel.parsing.headings import body_size
 from docintel.schema.tables import CELL_DF, OBJECT_REGISTRY
@@ -315,7 +315,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
         if eq_rows:
             reg += _equations(line_df, usable.iloc[pos] if pl is None else pl, eq_rows, page, seen)
     reg += appendices(toc_df, line_df, seen)
-    reg += provisions.clause_objects(toc_df, line_df, seen)
+    reg += clauses.clause_objects(toc_df, line_df, seen)
     reg += bibliography(toc_df, line_df, seen)
     registry = pd.DataFrame(reg) if reg else OBJECT_REGISTRY.empty()
     registry["doc_id"] = doc_id
