@@ -47,6 +47,8 @@ def structure_json(tables) -> dict:
             "source": r.source,
         }
         for r in toc.itertuples()
+        # an untitled numbered provision ("8.6 Nothing in this Agreement ...") is not a heading
+        if isinstance(r.title, str) and r.title.strip()
     ]
     reg = tables.object_registry
     objects = [
@@ -72,7 +74,11 @@ def main(argv: list[str] | None = None) -> int:
     pdfs = args.pdfs or sorted((SHARED / "eval" / "pdfs").glob("*.pdf"))
     args.out.mkdir(parents=True, exist_ok=True)
     for pdf in pdfs:
-        tables = parse_document(pdf, layout=args.layout, out_dir=None, use_cache=False)
+        try:
+            tables = parse_document(pdf, layout=args.layout, out_dir=None, use_cache=False)
+        except Exception as exc:  # noqa: BLE001 - one failing PDF is scored as empty, not fatal
+            print(f"{pdf.name}: parse failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+            continue
         data = structure_json(tables)
         (args.out / f"{pdf.stem}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))
         print(

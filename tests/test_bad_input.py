@@ -124,7 +124,8 @@ def test_failed_reparse_keeps_earlier_good_output(tmp_path, nist_pdf, monkeypatc
     def boom(*a, **k):
         raise RuntimeError("interrupted mid-parse")
 
-    monkeypatch.setattr(pymupdf_backend.toc, "build_toc", boom)
+    # (a failing structure stage is isolated and recorded now, so the whole parse is interrupted)
+    monkeypatch.setattr(pymupdf_backend, "parse_with_pymupdf", boom)
     with pytest.raises(RuntimeError):
         parse(nist_pdf, out_dir=out, use_cache=False)
     after = {p.name: p.read_bytes() for p in cache.iterdir()}

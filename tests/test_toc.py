@@ -91,7 +91,8 @@ def test_nist_sections_are_assigned_to_lines(nist):
 
 def test_faa_without_outline_detects_paragraph_headings(faa):
     t = faa.toc_df
-    assert set(t.source) == {"heading_detection"}
+    # sub-paragraphs "(h)(1)" in body type are provisions; every heading is detected
+    assert set(t.source) == {"heading_detection", "provision"}
     ids = set(t.toc_id)
     assert {f"({c})" for c in "abcdefghijklmnopq"} <= ids
     a = t.set_index("toc_id").loc["(a)"]

@@ -17,8 +17,12 @@ _BIB_START = re.compile(
     r"^\[(?P<id>[0-9]{1,4}|[A-Za-z][\w\-+./ ]{0,40}?)\]\s*(?P<rest>\S.*)?$|^(?P<num>[0-9]{1,3})\.\s+(?P<rest2>[A-Z\u00c0-\u024f].*)$"
 )
 _APPENDIX = re.compile(
-    r"^(?:(?P<num>[0-9]{1,2})\.?\s+)?(?P<kw>appendix|annex)\b\s*(?P<id>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b", re.I
+    r"^(?:(?P<num>[0-9]{1,2})\.?\s+)?(?P<kw>appendix|annex|exhibit|schedule|attachment)\b\s*"
+    r"(?P<id>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b",
+    re.I,
 )
+#: "A Additional Details" / "B. Setup" after the References: a lettered appendix
+_LETTERED = re.compile(r"^(?P<id>[A-H])\.?(?:\s+|$)")
 
 
 def _section_lines(line_df: pd.DataFrame, t) -> pd.DataFrame:
@@ -36,17 +40,37 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
     out = []
     after_refs = False
     n_unnum = 0
+    if toc_df.empty:
+        return out
+    top = int(toc_df["level"].min())
+    heads = {
+        (int(p), int(ln)): str(tx).strip()
+        for p, ln, tx in zip(line_df["page"], line_df["line"], line_df["text"], strict=False)
+        if ln is not None
+    }
+    body = line_df[~line_df.role.isin(_FURNITURE)]
+    # the heading line's box, looked up once per line (a section's line frame per appendix was slow)
+    boxes = {
+        (int(p), int(ln)): (a, b, c, d)
+        for p, ln, a, b, c, d in zip(body.page, body.line, body.x0, body.y0, body.x1, body.y1, strict=False)
+    }
     for t in toc_df.sort_values(["page_start", "line_start"]).itertuples():
-        # a missing number is NaN, not None, once pandas reads the column back (pandas >= 3)
-        number = t.number if isinstance(t.number, str) and t.number else None
+        number = t.number if isinstance(t.number, str) else None  # NaN / NA when unnumbered
         full = f"{number or ''} {t.title}".strip()
-        m = _APPENDIX.match(full) or _APPENDIX.match(str(t.title))
+        head = heads.get((int(t.page_start), int(t.line_start))) if pd.notna(t.line_start) else None
+        m = (
+            _APPENDIX.match(full)
+            or _APPENDIX.match(str(t.title))
+            or (_APPENDIX.match(head) if head else None)
+        )
         kind = oid = None
         if m:
-            kind = "annex" if m.group("kw").lower() == "annex" else "appendix"
+            kind = m.group("kw").lower()
             oid = m.group("id") or m.group("num") or (number.rstrip(".") if number else None)
-        elif after_refs and t.level == 1 and not number:
+        elif after_refs and t.level <= top and (_LETTERED.match(full) or not number):
             kind = "appendix"
+            lm = _LETTERED.match(full)
+            oid = lm.group("id") if lm else None
         if _BIB_HEAD.search(str(t.title)) and t.level <= 2:
             after_refs = True
         if kind is None:
@@ -58,9 +82,8 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
         if key in seen:
             continue
         seen.add(key)
-        sec = _section_lines(line_df, t)
         label = f"{kind.capitalize()} {oid}" if not oid.startswith("u") else kind.capitalize()
-        head = sec[sec.page == t.page_start].head(1)
+        box = boxes.get((int(t.page_start), int(t.line_start))) if pd.notna(t.line_start) else None
         out.append(
             {
                 "object_key": key,
@@ -72,13 +95,21 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
                 "line_start": t.line_start,
                 "line_end": t.line_end,
                 "page_end": int(t.page_end),
-                "x0": head.x0.min() if len(head) else None,
-                "y0": head.y0.min() if len(head) else None,
-                "x1": head.x1.max() if len(head) else None,
-                "y1": head.y1.max() if len(head) else None,
+                "x0": box[0] if box else None,
+                "y0": box[1] if box else None,
+                "x1": box[2] if box else None,
+                "y1": box[3] if box else None,
                 "source": "outline" if t.source == "outline" else "heading",
             }
         )
+    # Where appendices carry labels ("Appendix A", "B Setup"), an unlabelled section after the
+    # References is not one: an "Appendix for ..." part title over them, or a bold entry of a list.
+    numbered = [o for o in out if not o["object_id"].startswith("u")]
+    if numbered:
+        gone = [o for o in out if o["object_id"].startswith("u")]
+        for o in gone:
+            seen.discard(o["object_key"])
+        out = [o for o in out if o not in gone]
     return out
 
 

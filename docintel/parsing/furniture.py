@@ -276,6 +276,19 @@ def _labels(page_df: pd.DataFrame, candidates: dict, pdf_labels: list[str] | Non
         for p, (s, v, t, prio) in parsed.items()
         if support[(s, v - p)] >= 2 or (prio == 0 and len(parsed) <= 2)
     }
+    first = min(accepted, default=None)
+    for p, (s, v, t, prio) in parsed.items():
+        # a lone roman number on a page-number line before the body's numbering: front matter
+        # ("ii" on the contents page) counts from the first sheet, so it cannot exceed the page
+        if (
+            p not in accepted
+            and first is not None
+            and p < first
+            and s.lower() == "roman"
+            and prio == 0
+            and v <= p
+        ):
+            accepted[p] = (s, v, t)
     labels: dict[int, tuple[str, str]] = {p: (t, "printed") for p, (s, v, t) in accepted.items()}
     pages = sorted(int(p) for p in page_df["page"])
     known = sorted(accepted)
@@ -305,6 +318,11 @@ def _plausible(pdf_labels: list[str], accepted: dict) -> bool:
             1 for p, (_s, _v, t) in accepted.items() if p - 1 < len(pdf_labels) and pdf_labels[p - 1] == t
         )
         return agree >= 0.8 * len(accepted)
+    # Nothing printed to check them against: labels that restart within one style (an arXiv
+    # appendix numbered 1, 2, ... again, with no number on the page) describe no printed page.
+    nums = [int(lab) for lab in pdf_labels if lab and lab.isdigit()]
+    if any(b < a for a, b in zip(nums, nums[1:], strict=False)):
+        return False
     return any(lab and lab != str(i + 1) for i, lab in enumerate(pdf_labels))
 
 

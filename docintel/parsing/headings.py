@@ -30,7 +30,8 @@ NUMBERING: list[tuple[str, re.Pattern]] = [
     (
         "appendix",
         re.compile(
-            r"^(?P<kw>appendix|annex)\s*(?P<num>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b\s*[:.\-\u2013\u2014]?\s*(?P<title>.*)$",
+            r"^(?P<kw>appendix|annex|exhibit|schedule|attachment)\s*(?P<num>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b"
+            r"\s*[:.\-\u2013\u2014]?\s*(?P<title>.*)$",
             re.I,
         ),
     ),
@@ -337,7 +338,7 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
         and not _emphasised_subject(first["lead"], first["text"])
     ):
         # the line starts with a bold lead-in followed by regular text: a run-in heading
-        lead = {**first, "text": first["lead"], "bf": 1.0}
+        lead = {**first, "text": first_sentence(_respace(first["lead"], first["text"])), "bf": 1.0}
         return _candidate_from(page_no, [lead], [], run_in=True)
     if len(head) > 1 and first["bf"] >= 0.8:
         nb = [r for r in head if r["bf"] < 0.5]
@@ -353,6 +354,53 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
     return _candidate_from(page_no, head, dropped, run_in=run_in)
 
 
+def _respace(lead: str, text: str) -> str:
+    """The line's own spelling of a bold lead joined from spans without spaces ("NoNSP" -> "No NSP")."""
+    want = lead.replace(" ", "")
+    j = 0
+    for i, ch in enumerate(text):
+        if j == len(want):
+            return text[:i].strip()
+        if ch == " ":
+            continue
+        if ch != want[j]:
+            return lead
+        j += 1
+    return text.strip() if j == len(want) else lead
+
+
+_ABBREV = {
+    "vs",
+    "e.g",
+    "i.e",
+    "etc",
+    "fig",
+    "no",
+    "eq",
+    "cf",
+    "al",
+    "sec",
+    "ch",
+    "mr",
+    "dr",
+    "st",
+    "ltd",
+    "inc",
+    "co",
+}
+_ABBREV |= {"corp", "jr", "sr", "u.s", "dept", "vol"}
+
+
+def first_sentence(t: str) -> str:
+    """A heading is at most a sentence: cut a run-in lead at its first full stop."""
+    for m in re.finditer(r"[.!?](?=\s+[A-Z])", t):
+        word = re.findall(r"[\w.]+$", t[: m.start()])
+        rest = t[m.end() :].split()
+        if word and len(word[0]) > 1 and word[0].lower().rstrip(".") not in _ABBREV and len(rest) >= 2:
+            return t[: m.end()]
+    return t
+
+
 def _emphasised_subject(lead: str, text: str) -> bool:
     """True when a bold lead-in is the subject of its sentence, not a run-in heading.
 
@@ -365,6 +413,8 @@ def _emphasised_subject(lead: str, text: str) -> bool:
         return False
     i = text.find(lead)
     rest = text[i + len(lead) :] if i >= 0 else ""
+    if re.match(r"\s*[(=,]", rest):
+        return True  # "BERTBASE (L=12, ...)": a term being defined, not a heading
     m = re.match(r"\s*([^\W\d_])", rest)
     return bool(m) and m.group(1).islower()
 

@@ -15,7 +15,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import graphics, tables_cells
+from docintel.parsing import clauses, graphics, tables_cells
 from docintel.parsing.backmatter import appendices, bibliography
 from docintel.parsing.headings import body_size
 from docintel.schema.tables import CELL_DF, OBJECT_REGISTRY
@@ -58,7 +58,14 @@ def _is_paragraph_continuation(pl: pd.DataFrame, r) -> bool:
         return False
     prev = above.loc[above.y1.idxmax()]
     text = str(prev.text).rstrip()
-    return abs(prev["size"] - r.size) < 0.6 and not text.endswith((".", ":", ")")) and prev.role == "body"
+    # prose runs on in sentences: a figure label or a table cell above ("relu", "25.03") does not
+    prose = len(text.split()) >= 5 and len(re.findall(r"[^\W\d_]{2,}", text)) >= 4
+    return (
+        prose
+        and abs(prev["size"] - r.size) < 0.6
+        and not text.endswith((".", ":", ")"))
+        and prev.role == "body"
+    )
 
 
 def _caption_block(pl: pd.DataFrame, r) -> pd.DataFrame:
@@ -308,6 +315,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
         if eq_rows:
             reg += _equations(line_df, usable.iloc[pos] if pl is None else pl, eq_rows, page, seen)
     reg += appendices(toc_df, line_df, seen)
+    reg += clauses.clause_objects(toc_df, line_df, seen)
     reg += bibliography(toc_df, line_df, seen)
     registry = pd.DataFrame(reg) if reg else OBJECT_REGISTRY.empty()
     registry["doc_id"] = doc_id

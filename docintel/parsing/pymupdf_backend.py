@@ -109,12 +109,25 @@ def parse_with_pymupdf(
     page_df["doc_id"] = doc_id
     labels = _pdf_labels(doc)
     raw_lines, raw_pages = line_df, page_df
-    line_df, page_df = furniture.mark_furniture(raw_lines, raw_pages, pdf_labels=labels)
+    errors: dict[str, str] = {}
+    stage = _Stages(errors)
+    no_furniture = (raw_lines.assign(role="body"), raw_pages)
+    line_df, page_df = stage.run(
+        "furniture", lambda: furniture.mark_furniture(raw_lines, raw_pages, pdf_labels=labels), no_furniture
+    )
     # Image-only pages are known once furniture is: OCR them, then mark furniture again over
     # the whole document (the recognised running head repeats like the others).
-    raw_lines, done = ocr.ocr_image_only_pages(doc, raw_lines, line_df, page_df, mode=ocr_mode)
+    raw_lines, done = stage.run(
+        "ocr",
+        lambda: ocr.ocr_image_only_pages(doc, raw_lines, line_df, page_df, mode=ocr_mode),
+        (raw_lines, {}),
+    )
     if done:
-        line_df, page_df = furniture.mark_furniture(raw_lines, raw_pages, pdf_labels=labels)
+        line_df, page_df = stage.run(
+            "furniture",
+            lambda: furniture.mark_furniture(raw_lines, raw_pages, pdf_labels=labels),
+            (raw_lines.assign(role="body"), raw_pages),
+        )
         base = dict(zip(raw_pages["page"].astype(int), raw_pages["escalation_signals"], strict=False))
         ocr.mark_ocr_pages(page_df, done, base)
         for p, info in done.items():
@@ -122,7 +135,7 @@ def parse_with_pymupdf(
     # Private hints ("_rot", "_marker", ...) served lines/furniture/layout; the contract has none.
     line_df = line_df.drop(columns=[c for c in line_df.columns if c.startswith("_")])
     if pages_only:
-        return DocTables(
+        tables = DocTables(
             doc_id=doc_id,
             line_df=LINE_DF.conform(line_df),
             page_df=PAGE_DF.conform(page_df),
@@ -131,20 +144,35 @@ def parse_with_pymupdf(
             cell_df=CELL_DF.empty(),
             cross_ref_df=CROSS_REF_DF.empty(),
         )
+        tables.manifest["stage_errors"] = errors
+        return tables
     # build_toc reads the spans from a private page_df column (its signature stays the stubbable one)
     page_df["_spans"] = pd.Series(
         [spans.get(int(p)) for p in page_df["page"]], index=page_df.index, dtype=object
     )
-    toc_df, line_df = toc.build_toc(doc, line_df, page_df, doc_id)
+    toc_df, line_df = stage.run(
+        "toc", lambda: toc.build_toc(doc, line_df, page_df, doc_id), (_empty_toc(line_df), line_df)
+    )
     page_df = page_df.drop(columns="_spans")
-    registry, cells, line_df = objects.build_objects(doc, line_df, page_df, toc_df, doc_id)
-    toc_df = toc.drop_demoted(toc_df, line_df)  # labels inside figures / tables are not sections
-    line_df = toc.assign_sections(line_df, toc_df)
-    xref = crossrefs.parse_time_refs(doc, line_df, toc_df, registry, doc_id)
+    registry, cells, line_df = stage.run(
+        "objects",
+        lambda: objects.build_objects(doc, line_df, page_df, toc_df, doc_id),
+        (OBJECT_REGISTRY.empty(), CELL_DF.empty(), line_df),
+    )
+    # labels inside figures / tables are not sections
+    toc_df = stage.run("toc_demote", lambda: toc.drop_demoted(toc_df, line_df), toc_df)
+    line_df = stage.run("sections", lambda: toc.assign_sections(line_df, toc_df), line_df)
+    xref = stage.run(
+        "crossrefs",
+        lambda: crossrefs.parse_time_refs(doc, line_df, toc_df, registry, doc_id),
+        CROSS_REF_DF.empty(),
+    )
     if eager_refs:
-        xref = pd.concat([xref, crossrefs.extract_references(line_df, doc_id)], ignore_index=True)
+        more = stage.run("crossrefs_eager", lambda: crossrefs.extract_references(line_df, doc_id), None)
+        if more is not None:
+            xref = pd.concat([xref, more], ignore_index=True)
 
-    return DocTables(
+    tables = DocTables(
         doc_id=doc_id,
         line_df=LINE_DF.conform(line_df),
         page_df=PAGE_DF.conform(page_df),
@@ -153,6 +181,36 @@ def parse_with_pymupdf(
         cell_df=CELL_DF.conform(cells),
         cross_ref_df=CROSS_REF_DF.conform(xref),
     )
+    tables.manifest["stage_errors"] = errors
+    return tables
+
+
+class _Stages:
+    """Run one structure stage; a stage that raises is logged, recorded and replaced by its fallback.
+
+    One stage failing on an odd document (a NaN number in the appendix pass) must not lose
+    the pages, lines and every other table: the failure is kept in the manifest's
+    ``stage_errors`` ({stage: "ExcType: message"}) and the stage's table stays empty.
+    """
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        self.errors = errors
+
+    def run(self, name: str, fn, fallback):
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001 - isolation is the point
+            log.warning("stage %s failed (%s: %s); its table is left empty", name, type(exc).__name__, exc)
+            self.errors[name] = f"{type(exc).__name__}: {exc}"
+            return fallback
+
+
+def _empty_toc(line_df: pd.DataFrame) -> pd.DataFrame:
+    """What a failed toc stage leaves: no sections, and the role columns later stages read."""
+    for col in ("role", "section_id", "object_key"):
+        if col not in line_df.columns:
+            line_df[col] = "body" if col == "role" else None
+    return TOC_DF.empty()
 
 
 def _pdf_labels(doc) -> list[str] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from docintel.schema.tables import TOC_DF
@@ -44,8 +45,11 @@ def _ids(entries: list[dict]) -> list[str]:
     ids: list[str] = []
     seen: set[str] = set()
     roman = None
-    for i, e in enumerate(entries):
-        tid = toc_id_for(e["kind"], e["number"]) or f"s{i + 1}"
+    n_plain = 0  # synthetic ids count headings only, so adding provisions never renames them
+    for e in entries:
+        if e.get("source") != "provision":
+            n_plain += 1
+        tid = e.get("toc_id") or toc_id_for(e["kind"], e["number"]) or f"s{n_plain}"
         if e["kind"] == "roman":
             roman = tid
         elif e["kind"] == "letter" and roman:
@@ -68,6 +72,16 @@ def to_frame(
     max_page = int(line_df["page"].max())
     if ids is None:
         ids = _ids(entries)
+    # each section ends just before the next section of the same or a higher level: one
+    # backward pass with a stack of (level, index) finds it for every entry (linear, not n^2)
+    nxt_of: list[int | None] = [None] * len(entries)
+    open_: list[int] = []
+    for i in range(len(entries) - 1, -1, -1):
+        lvl = entries[i]["level"]
+        while open_ and entries[open_[-1]]["level"] > lvl:
+            open_.pop()
+        nxt_of[i] = open_[-1] if open_ else None
+        open_.append(i)
     rows = []
     stack: list[tuple[int, str]] = []
     for i, e in enumerate(entries):
@@ -75,8 +89,7 @@ def to_frame(
             stack.pop()
         parent = stack[-1][1] if stack else None
         stack.append((e["level"], ids[i]))
-        # the section ends just before the next section of the same or a higher level
-        nxt = next((f for f in entries[i + 1 :] if f["level"] <= e["level"]), None)
+        nxt = entries[nxt_of[i]] if nxt_of[i] is not None else None
         if nxt is None:
             page_end, line_end = max_page, last_line.get(max_page)
         else:
@@ -116,10 +129,15 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
     if toc_df.empty:
         return toc_df
     roles = dict(zip(zip(line_df["page"], line_df["line"], strict=False), line_df["role"], strict=False))
+    # one frame per page, built once: a per-row filter of the whole line_df was quadratic
+    pages = _page_arrays(line_df)
     gone = [
         r.source == "heading_detection"
         and pd.notna(r.line_start)
-        and roles.get((int(r.page_start), int(r.line_start))) in ("figure_text", "table")
+        and (
+            roles.get((int(r.page_start), int(r.line_start))) in ("figure_text", "table")
+            or _beside_table(pages.get(int(r.page_start)), int(r.line_start))
+        )
         for r in toc_df.itertuples()
     ]
     if not any(gone):
@@ -137,6 +155,46 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
         for r in kept.itertuples()
     ]
     return to_frame(entries, line_df, str(toc_df["doc_id"].iloc[0]), ids=kept["toc_id"].tolist())
+
+
+def _page_arrays(line_df: pd.DataFrame) -> dict[int, dict]:
+    """Per page, as numpy arrays: line numbers, y0, y1, column (NaN = none) and the table-cell mask.
+    Built once, so each heading's test is a few vector operations (no per-row frame filtering)."""
+    col = line_df["column"] if "column" in line_df.columns else pd.Series(np.nan, index=line_df.index)
+    arr = {
+        "line": line_df["line"].to_numpy(),
+        "y0": line_df["y0"].to_numpy(dtype=float),
+        "y1": line_df["y1"].to_numpy(dtype=float),
+        "col": pd.to_numeric(col, errors="coerce").to_numpy(dtype=float),
+        "table": (line_df["role"] == "table").to_numpy(),
+    }
+    out = {}
+    for p, ix in line_df.groupby("page").indices.items():
+        if arr["table"][ix].any():
+            out[int(p)] = {k: v[ix] for k, v in arr.items()}
+    return out
+
+
+def _beside_table(pl: dict | None, line: int) -> bool:
+    """The heading line sits among table cells: on their baseline, or between a row just above
+    and one just below (a row label of that table). ``pl``: :func:`_page_arrays` of its page."""
+    if pl is None:
+        return False
+    me = np.flatnonzero(pl["line"] == line)
+    if not len(me):
+        return False
+    y0, y1, col = pl["y0"][me[0]], pl["y1"][me[0]], pl["col"][me[0]]
+    cells = pl["table"].copy()
+    if not np.isnan(col):
+        cells &= np.isnan(pl["col"]) | (pl["col"] == col)  # not a table in the next column
+    cy0, cy1 = pl["y0"][cells], pl["y1"][cells]
+    h = max(y1 - y0, 1.0)
+    overlap = (np.minimum(cy1, y1) - np.maximum(cy0, y0)) / h
+    if (overlap >= 0.5).any():
+        return True
+    above = ((cy1 <= y0 + 0.2 * h) & (cy1 >= y0 - 1.5 * h)).any()
+    below = ((cy0 >= y1 - 0.2 * h) & (cy0 <= y1 + 1.5 * h)).any()
+    return bool(above and below)
 
 
 def assign_sections(line_df: pd.DataFrame, toc_df: pd.DataFrame) -> pd.DataFrame:

@@ -14,26 +14,23 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import contents_page
+from docintel.parsing import contents_page, provisions
 from docintel.parsing.headings import (
     Candidate,
     body_size,
     candidates,
+    first_sentence,
     looks_like_heading,
     span_features,
     split_number,
 )
 from docintel.parsing.sections import assign_sections, drop_demoted, relative_levels, to_frame
+from docintel.parsing.toc_rules import norm, not_sections, renest_back_matter, short_title
 from docintel.schema.tables import TOC_DF
 
 log = logging.getLogger(__name__)
 
 __all__ = ["assign_sections", "build_toc", "drop_demoted", "norm"]
-
-
-def norm(text: str | None) -> str:
-    """Lower-case alphanumerics only: for matching titles across sources."""
-    return re.sub(r"[^0-9a-z]+", " ", str(text or "").lower()).strip()
 
 
 def _size_tolerance(a: float, b: float, body: float) -> float:
@@ -162,6 +159,13 @@ def _title_line(cands: list[Candidate], body: float) -> Candidate | None:
     return best
 
 
+def title_c_rows(title_c: Candidate | None, line_df: pd.DataFrame) -> list:
+    """line_df index of the document title's lines (never a provision)."""
+    if title_c is None:
+        return []
+    return list(line_df.index[(line_df["page"] == title_c.page) & line_df["line"].isin(title_c.lines)])
+
+
 def _match(title: str, number: str | None, cands: list[Candidate], pages: list[int]) -> Candidate | None:
     """The candidate line that shows this entry's heading, searched page by page."""
     nt = norm(title)
@@ -288,6 +292,8 @@ def build_toc(
         )
     for c in _label_stacks([c for c in cands if c.extra["heading_like"]], line_df):
         c.extra["heading_like"] = False
+    for c in not_sections([c for c in cands if c.extra["heading_like"]], line_df, title_c):
+        c.extra["heading_like"] = False
     detected = [c for c in cands if c.extra["heading_like"]]
     n_pages = int(page_df["page"].max()) if len(page_df) else doc.page_count
 
@@ -308,7 +314,7 @@ def build_toc(
             entries.append(
                 _entry(
                     c,
-                    title=title,
+                    title=short_title(title),
                     number=num,
                     kind=kind,
                     level=lvl,
@@ -383,6 +389,8 @@ def build_toc(
         else:
             lvl = levels.get((round(c.size), c.bold), 1)
         title = c.text if c.kind in ("part", "appendix") else (c.title or c.text)
+        if c.kind is None and not c.run_in:
+            title = first_sentence(title)  # "Methods. In Table 4": the heading ends at its stop
         entries.append(
             _entry(
                 c,
@@ -395,13 +403,23 @@ def build_toc(
             )
         )
 
-    entries.sort(key=lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6))
+    order = lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6)  # noqa: E731
+    entries.sort(key=order)
+    renest_back_matter(entries)
     relative_levels(entries)
+    # numbered clauses / paragraphs in body type, vouched for by the document's numbering
+    entries += provisions.find_provisions(
+        line_df[~line_df.index.isin(title_c_rows(title_c, line_df))], entries, feats["lead"]
+    )
+    entries.sort(key=order)
     toc_df = to_frame(entries, line_df, doc_id)
 
     # roles: headings, title, contents entries
     key = list(zip(line_df["page"], line_df["line"], strict=False))
-    heading_lines = {(e["page_start"], ln) for e in entries for ln in e["lines"]}
+    # a provision's line stays body text: it has a number, not heading typography
+    heading_lines = {
+        (e["page_start"], ln) for e in entries if e["source"] != "provision" for ln in e["lines"]
+    }
     line_df.loc[[k in heading_lines for k in key], "role"] = "heading"
     if title_c is not None:
         tl = {(title_c.page, ln) for ln in title_c.lines}

@@ -59,7 +59,9 @@ RefType = Literal[TableRefType, "condition"]
 REF_TYPES: tuple[str, ...] = (*TABLE_REF_TYPES, "condition")
 
 #: Kinds of numbered / registered objects in ``object_registry``.
-ObjectType = Literal["table", "figure", "equation", "appendix", "annex", "bib", "clause"]
+ObjectType = Literal[
+    "table", "figure", "equation", "appendix", "annex", "exhibit", "schedule", "attachment", "bib", "clause"
+]
 OBJECT_TYPES: tuple[str, ...] = get_args(ObjectType)
 #: Reference types whose target is looked up in ``object_registry``.
 OBJECT_REF_TYPES: frozenset[str] = frozenset({"table", "figure", "equation", "appendix", "annex", "bib"})

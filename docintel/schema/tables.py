@@ -23,7 +23,7 @@ OBJECT_TYPES = kinds.OBJECT_TYPES
 REF_TYPES = kinds.TABLE_REF_TYPES
 REF_SOURCES = kinds.REF_SOURCES
 #: Where a ``toc_df`` row came from.
-TOC_SOURCES = ("outline", "contents_page", "heading_detection", "docling")
+TOC_SOURCES = ("outline", "contents_page", "heading_detection", "provision", "docling")
 #: How a page was parsed.
 PARSE_METHODS = ("fast", "layout", "ocr", "docling", "failed")
 
@@ -208,7 +208,8 @@ TOC_DF = TableSpec(
         "line_start": "line of the heading on page_start",
         "page_end": "last page of the section (before the next section of the same or higher level)",
         "line_end": "last line of the section on page_end",
-        "source": "outline, contents_page, heading_detection or docling",
+        "source": "outline, contents_page, heading_detection, provision (a numbered clause / "
+        "paragraph in body type; title '' when it has none) or docling",
     },
 )
 
@@ -233,7 +234,8 @@ OBJECT_REGISTRY = TableSpec(
     ],
     {
         "object_key": "'<object_type>:<object_id>', unique within the document",
-        "object_type": "table, figure, equation, appendix, annex, bib or clause",
+        "object_type": "table, figure, equation, appendix, annex, exhibit, schedule, attachment, "
+        "bib or clause",
         "object_id": "'3', 'A', '18', '(q)' ... (for an unnumbered object a synthetic id)",
         "label": "how the document names it: 'Table 3', 'Appendix A', '[18]'",
         "caption": "the caption or entry text",

@@ -1,0 +1,93 @@
+"""Registry rows of type ``clause``: the numbered provisions of :mod:`provisions` and the headings
+they hang under, plus headings printed with a clause keyword ("Section 6.03 ...", "ARTICLE IV")."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+_KW_HEAD = re.compile(
+    r"^(Section|SECTION|Article|ARTICLE|Clause|CLAUSE)\s+([0-9]{1,3}(?:\.[0-9]{1,3})*\.?|[IVXLC]{1,7}\b)"
+)
+_CITED = re.compile(r"\b(Clause|Section|Article|Paragraph|Rule)s?\s+(?:[0-9]|[IVX]+\b)", re.I)
+
+
+def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> list[dict]:
+    """Registry rows (type ``clause``) for numbered provisions and the headings they hang under.
+
+    Paragraph labels ("(a)") stay sections only: documents cite them as paragraphs of a
+    clause. The label uses the word the document cites its provisions with ("Clause 5.1",
+    "Section 6.03"), found by counting those citations in the text.
+    """
+    if toc_df.empty or "source" not in toc_df:
+        return []
+    nums = toc_df["number"].astype("string")
+    prov = toc_df[(toc_df["source"] == "provision") & ~nums.str.startswith("(").fillna(True)]
+    first = line_df.drop_duplicates(["page", "line"]).set_index(["page", "line"])
+    # headings printed with a clause keyword ("Section 6.03 Payment", "ARTICLE IV") are clauses
+    kw_of: dict[str, tuple[str, str]] = {}
+    for t in toc_df[toc_df["source"] != "provision"].itertuples():
+        k = (int(t.page_start), int(t.line_start)) if pd.notna(t.line_start) else None
+        if k is not None and k in first.index:
+            m = _KW_HEAD.match(str(first.loc[k]["text"]).strip())
+            if m:
+                kw_of[str(t.toc_id)] = (m.group(1).capitalize(), m.group(2).rstrip("."))
+    if prov.empty and not kw_of:
+        return []
+    parents = set(prov["parent_id"].dropna())
+    heads = toc_df[
+        (
+            toc_df["toc_id"].isin(parents)
+            & nums.str.fullmatch(r"[0-9]{1,3}(?:\.[0-9]{1,3})*\.?").fillna(False)
+            | toc_df["toc_id"].isin(list(kw_of))
+        )
+        & (toc_df["source"] != "provision")
+    ]
+    words = [
+        m.group(1).capitalize() for m in _CITED.finditer(" ".join(line_df["text"].astype(str).head(20000)))
+    ]
+    word = max(("Clause", "Section", "Article"), key=lambda w: (words.count(w), w == "Clause"))
+    out = []
+    for t in pd.concat([heads, prov]).sort_values(["page_start", "line_start"]).itertuples():
+        tid = str(t.toc_id)
+        m = re.match(r"^(Article|Section|Clause|Sec|Rule|Regulation|Art)\s+(.+)$", tid)
+        oid = m.group(2) if m else str(t.number).rstrip(".").replace("\u00a7", "").strip()
+        label = (
+            f"{m.group(1)} {oid}" if m else (f"\u00a7 {oid}" if tid.startswith("\u00a7") else f"{word} {oid}")
+        )
+        if tid in kw_of:
+            label = " ".join(kw_of[tid])
+            oid = kw_of[tid][1]
+        key = f"clause:{oid}"
+        if key in seen:
+            continue
+        seen.add(key)
+        ls = int(t.line_start) if pd.notna(t.line_start) else None
+        row = (
+            first.loc[(int(t.page_start), ls)]
+            if ls is not None and (int(t.page_start), ls) in first.index
+            else None
+        )
+        caption = str(t.title) if isinstance(t.title, str) and t.title else ""
+        if not caption and row is not None:
+            caption = re.sub(r"^\S+\s*", "", str(row["text"]).strip())
+        out.append(
+            {
+                "object_key": key,
+                "object_type": "clause",
+                "object_id": oid,
+                "label": label,
+                "caption": caption,
+                "page": int(t.page_start),
+                "line_start": ls,
+                "line_end": int(t.line_end) if pd.notna(t.line_end) else None,
+                "page_end": int(t.page_end) if pd.notna(t.page_end) else int(t.page_start),
+                "x0": None if row is None else float(row["x0"]),
+                "y0": None if row is None else float(row["y0"]),
+                "x1": None if row is None else float(row["x1"]),
+                "y1": None if row is None else float(row["y1"]),
+                "source": "provision" if t.source == "provision" else "heading",
+            }
+        )
+    return out

@@ -1,0 +1,140 @@
+"""Rules that keep headings honest: what is not a section, how back matter nests, how long a title is.
+
+Used by :mod:`toc`. Front matter, repeated form labels and glossary terms are not sections;
+appendices nest by their labels; a heading title is at most a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from docintel.parsing.headings import Candidate, first_sentence
+
+
+def norm(text: str | None) -> str:
+    """Lower-case alphanumerics only: for matching titles across sources."""
+    return re.sub(r"[^0-9a-z]+", " ", str(text or "").lower()).strip()
+
+
+def not_sections(heads: list[Candidate], line_df: pd.DataFrame, title_c: Candidate | None) -> list[Candidate]:
+    """Heading-styled lines that are not sections: front matter, form labels, glossary terms.
+
+    - the title's wrapped lines, author names and affiliations: unnumbered lines above an
+      "Abstract" heading on its page (a paper's front matter), and lines stacked under the
+      title in its size;
+    - one label printed several times on a page ("SIGNED BY" in each signature block);
+    - a definition list: three or more bold terms at one left edge, each with its regular
+      definition on the same baseline starting at one common x (a glossary).
+    """
+    out: list[Candidate] = []
+    abstract = [c for c in heads if re.fullmatch(r"abstract\W*", c.text.strip(), re.I) and c.page <= 2]
+    for a in abstract[:1]:
+        out += [c for c in heads if c.page == a.page and c.number is None and c.y1 <= a.y0 + 1 and c is not a]
+    if title_c is not None:
+        y = title_c.y1
+        for c in sorted(
+            (c for c in heads if c.page == title_c.page and c.y0 >= title_c.y1 - 1), key=lambda c: c.y0
+        ):
+            if c.y0 - y > 1.2 * title_c.size or c.size < 0.8 * title_c.size:
+                break
+            out.append(c)
+            title_c.lines = title_c.lines + c.lines
+            y = c.y1
+    seen: dict[tuple, list[Candidate]] = {}
+    for c in heads:
+        if c.number is None:
+            seen.setdefault((c.page, norm(c.title or c.text)), []).append(c)
+    out += [c for cs in seen.values() if len(cs) >= 2 for c in cs]
+    by_page: dict[int, list[Candidate]] = {}
+    for c in heads:
+        if c.number is None and c.bold and not c.run_in:
+            by_page.setdefault(c.page, []).append(c)
+    if not any(len(cs) >= 3 for cs in by_page.values()):
+        return out
+    # numpy columns once; a page's rows by position (no per-candidate frame filtering)
+    idx = line_df.groupby("page").indices
+    x0s, y0s = line_df["x0"].to_numpy(dtype=float), line_df["y0"].to_numpy(dtype=float)
+    lines_ = line_df["line"].to_numpy()
+    plain = ~line_df["bold"].fillna(False).astype(bool).to_numpy()
+    cols = (
+        pd.to_numeric(line_df["column"], errors="coerce").to_numpy(dtype=float)
+        if "column" in line_df.columns
+        else np.full(len(line_df), np.nan)
+    )
+    for page, cs in by_page.items():
+        if len(cs) < 3 or page not in idx:
+            continue
+        ix = idx[page]
+        px0, py0, pcol, pplain, pline = x0s[ix], y0s[ix], cols[ix], plain[ix], lines_[ix]
+        starts = []
+        for c in cs:
+            right = pplain & (px0 > c.x1) & (np.abs(py0 - c.y0) <= 0.4 * c.size)
+            me = np.flatnonzero(pline == c.line)
+            col = pcol[me[0]] if len(me) else np.nan
+            if not np.isnan(col):
+                right &= np.isnan(pcol) | (pcol == col)  # the definition is in the term's column
+            starts.append(round(float(px0[right].min()) / 4) if right.any() else None)
+        common = pd.Series([x for x in starts if x is not None]).value_counts()
+        if len(common) and common.iloc[0] >= 3:
+            terms = [
+                c for c, x in zip(cs, starts, strict=True) if x is not None and abs(x - common.index[0]) <= 1
+            ]
+            left = float(np.median([c.x0 for c in terms]))
+            # a term and its definition fused into one line ("Risk Management The process ...")
+            out += terms + [
+                c for c in heads if c.page == page and c.run_in and c.number is None and abs(c.x0 - left) <= 2
+            ]
+    return out
+
+
+_REFS = re.compile(r"(references|bibliography|works cited|literature cited|citations)")
+_APPX = re.compile(r"^(appendix|annex|exhibit|schedule|attachment)\b", re.I)
+_GROUP = re.compile(r"^(appendices|annexes|exhibits|schedules|attachments)\b", re.I)
+
+
+def renest_back_matter(entries: list[dict]) -> None:
+    """Appendices nest by their labels, not by where an outline or a style rank put them.
+
+    An outline that files "Appendix D" under the last section makes that section run to the
+    end; lettered appendices after the References ("A Additional Details", "B. Setup") are
+    top-level sections numbered by their letter. Appendices under an "Appendices" group
+    heading stay under it.
+    """
+    if not entries:
+        return
+    top = min(e["level"] for e in entries)
+    refs_level = None
+    group_level = None
+    for e in entries:
+        title = str(e["title"] or "")
+        if not e["number"] and _REFS.fullmatch(norm(title)):
+            refs_level = e["level"]
+            continue
+        if e["level"] == top:
+            group_level = top if _GROUP.match(title) else None
+        if refs_level is not None and not e["number"] and e["source"] == "heading_detection":
+            m = re.match(r"^([A-H])\s+([A-Z].*)$", title)
+            if m:
+                e["number"], e["title"], e["kind"] = m.group(1), m.group(2), "letter"
+        lettered = refs_level is not None and re.fullmatch(r"[A-H]\.?", str(e["number"] or ""))
+        if (lettered or _APPX.match(title) or e["kind"] == "appendix") and group_level is None:
+            e["level"] = top
+
+
+#: A heading title is at most this long; an outline entry holding a whole paragraph is cut.
+MAX_TITLE = 160
+MAX_WORDS = 25
+
+
+def short_title(title: str) -> str:
+    """At most a sentence and :data:`MAX_TITLE` characters (cut at a word, marked with an ellipsis)."""
+    if len(title) <= MAX_TITLE and len(title.split()) <= MAX_WORDS:
+        return title
+    t = first_sentence(title)
+    if len(t) <= MAX_TITLE and len(t.split()) <= MAX_WORDS:
+        return t
+    cut = " ".join(t[:MAX_TITLE].split()[:MAX_WORDS])
+    return cut.rsplit(" ", 1)[0].rstrip(" ,;:") + "\u2026"
