@@ -213,16 +213,26 @@ def find_sections(tables: DocTables, target: str | None) -> pd.DataFrame:
     return hit
 
 
+#: Object types of the back matter, which references name interchangeably.
+BACK_MATTER = ("appendix", "annex", "exhibit", "schedule", "attachment")
+
+
 def find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.DataFrame:
-    """object_registry rows of ``ref_type`` (appendix and annex stand for each other) with id ``target``."""
+    """object_registry rows of ``ref_type`` with id ``target``.
+
+    The back-matter kinds stand for each other (the reference grammar types "Exhibit B",
+    "Schedule I" and "Attachment 2" as ``appendix``; a document calls its annex what it likes):
+    rows of the reference's own type come first, then the others.
+    """
     reg = tables.object_registry
     if reg.empty:
         return reg
-    types = {"appendix": ("appendix", "annex"), "annex": ("annex", "appendix")}.get(ref_type, (ref_type,))
+    types = (ref_type, *(t for t in BACK_MATTER if t != ref_type)) if ref_type in BACK_MATTER else (ref_type,)
     cand = reg[reg["object_type"].isin(types)]
     if target:
         cand = cand[cand["object_id"].map(norm_id) == norm_id(target)]
-    return cand
+    order = cand["object_type"].map({t: i for i, t in enumerate(types)})
+    return cand.assign(_o=order).sort_values("_o", kind="stable").drop(columns="_o")
 
 
 def appendix_sections(tables: DocTables) -> pd.DataFrame:
@@ -230,7 +240,11 @@ def appendix_sections(tables: DocTables) -> pd.DataFrame:
     toc = tables.toc_df
     if toc.empty:
         return toc
-    titled = toc[toc["title"].str.contains(r"^\s*(?:appendix|annex)\b", case=False, regex=True, na=False)]
+    titled = toc[
+        toc["title"].str.contains(
+            r"^\s*(?:appendix|annex|exhibit|schedule|attachment)\b", case=False, regex=True, na=False
+        )
+    ]
     if not titled.empty:
         return titled
     refs = toc[toc["title"].str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False, na=False)]
@@ -251,6 +265,9 @@ OBJECT_WORDS = {
     "appendix": "appendix",
     "appendic": "appendix",
     "annex": "annex",
+    "exhibit": "exhibit",
+    "schedul": "schedule",
+    "attach": "attachment",
 }
 
 
