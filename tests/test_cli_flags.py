@@ -115,3 +115,11 @@ def test_export_structure_without_the_evaluation_set_is_one_error_line(tmp_path)
         lines = proc.stderr.strip().splitlines()
         assert proc.returncode == 1 and len(lines) == 1, proc.stderr
         assert lines[0].startswith("Error: ") and "evaluation set" in lines[0]
+
+
+def test_a_cut_download_is_reported_as_truncated_not_as_empty(tmp_path, nist_pdf, capsys):
+    f = tmp_path / "cut.pdf"
+    f.write_bytes(nist_pdf.read_bytes()[:2000])
+    assert main(["parse", str(f), "--artifacts", str(tmp_path / "o"), *QUIET]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "damaged or truncated" in err[0], err

@@ -50,14 +50,37 @@ def run_parse(args) -> int:
             print(f"  page {page}: {why}")
     else:
         print("escalated to layout: none")
-    if m.get("image_only_pages"):
-        print(f"image-only pages (no text layer, need OCR): {m['image_only_pages']}")
+    for line in _image_only_lines(m):
+        print(line)
     if m.get("failed_pages"):
         print(f"failed pages (document is partial): {m['failed_pages']}")
     hit = " (cache hit)" if m.get("cache_hit") else ""
     print(f"tables: {m.get('cache_dir')}{hit}")
     print(f"time: {time.perf_counter() - t0:.2f}s")
     return 0
+
+
+def _image_only_lines(m: dict) -> list[str]:
+    """What happened to the image-only pages, as it happened: read by OCR, or not and why."""
+    pages = m.get("image_only_pages") or []
+    read = [p for p in pages if p in set(m.get("ocr_pages") or [])]
+    unread = [p for p in pages if p not in read]
+    out = []
+    if read:
+        out.append(f"image-only pages read by OCR (Tesseract; may contain recognition errors): {read}")
+    if unread:
+        if (m.get("options") or {}).get("ocr") == "never":
+            why = "OCR off: --ocr never"
+        else:
+            from docintel.parsing.ocr import INSTALL_HINT, tessdata
+
+            why = (
+                "OCR read nothing or failed, see the warning"
+                if tessdata()
+                else f"Tesseract is not installed: {INSTALL_HINT}"
+            )
+        out.append(f"image-only pages not read ({why}): {unread}")
+    return out
 
 
 def _check_table_args(args) -> list[str]:
