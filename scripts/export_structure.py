@@ -65,10 +65,10 @@ def structure_json(tables) -> dict:
 def _missing_eval_set(pdfs: list[Path], scorer: Path | None) -> str | None:
     """What is missing to run at all, as one line (checked before any parsing), else None."""
     where = f"{SHARED}/eval (set DOCINTEL_SHARED to the folder holding eval/)"
-    if not pdfs:
-        return f"no PDFs given and no evaluation set at {where}; pass PDF paths to export them"
     if scorer is not None and not scorer.is_file():
         return f"--score needs an evaluation set with its structure ground truth and scorer, not found at {where}"
+    if not pdfs:
+        return f"no PDFs given and no evaluation set at {where}; pass PDF paths to export them"
     absent = [str(p) for p in pdfs if not p.is_file()]
     return f"no such PDF: {absent[0]}" if absent else None
 
