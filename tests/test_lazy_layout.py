@@ -48,7 +48,8 @@ def test_escalated_page_loads_the_model(tmp_path):
         f"t = parse_document({str(tmp_path / 'one.pdf')!r}, layout='always', ocr='never', out_dir=None)\n"
         "print('pymupdf.layout' in sys.modules, (t.page_df.parse_method == 'layout').any())"
     )
-    assert _run(code) == "True True"
+    # in-process parse: the forked parse worker would load the model in the child only
+    assert _run(code, DOCINTEL_PARSE_WORKER="0") == "True True"
 
 
 def test_eager_switch_keeps_pymupdf_default():
