@@ -27,8 +27,11 @@ def normalize(text: str) -> str:
 
 def load_questions(path: str | Path) -> list[dict]:
     p = Path(path)
-    if not p.exists():
-        raise UsageError(f"{p}: no such questions file")
+    if not p.is_file():
+        raise UsageError(
+            f"{p}: no such questions file; eval needs an evaluation set (questions JSONL and its PDFs,"
+            " format in docs/evaluation.md), which the repository does not ship"
+        )
     out = []
     for i, line in enumerate(p.read_text().splitlines(), start=1):
         if not line.strip():
@@ -42,6 +45,18 @@ def load_questions(path: str | Path) -> list[dict]:
                 raise UsageError(f"{p}:{i}: missing field {key!r}")
         out.append(q)
     return out
+
+
+def check_pdfs(questions: list[dict], pdf_dir: Path) -> None:
+    """Every PDF the questions name is in ``pdf_dir``, checked before the first (slow) parse."""
+    if not pdf_dir.is_dir():
+        raise UsageError(f"--pdf-dir {pdf_dir}: no such folder (the evaluation set's PDFs)")
+    missing = sorted({q["pdf"] for q in questions if not (pdf_dir / q["pdf"]).is_file()})
+    if missing:
+        raise UsageError(
+            f"--pdf-dir {pdf_dir} lacks {len(missing)} PDF(s) the questions name: {', '.join(missing[:3])}"
+            + (" ..." if len(missing) > 3 else "")
+        )
 
 
 def contains_all(haystack: str, needles: list[str]) -> bool:
@@ -75,6 +90,7 @@ def run_eval(
 
     questions = load_questions(questions_path)
     pdf_dir = Path(pdf_dir)
+    check_pdfs(questions, pdf_dir)
     rows = []
     out_f = open(out, "w") if out else None  # noqa: SIM115 - closed below
     tables_cache: dict[str, object] = {}

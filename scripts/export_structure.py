@@ -64,6 +64,17 @@ def structure_json(tables) -> dict:
     return {"sections": sections, "objects": objects, "page_labels": labels}
 
 
+def _missing_eval_set(pdfs: list[Path], scorer: Path | None) -> str | None:
+    """What is missing to run at all, as one line (checked before any parsing), else None."""
+    where = f"{SHARED}/eval (set DOCINTEL_SHARED to the folder holding eval/)"
+    if scorer is not None and not scorer.is_file():
+        return f"--score needs an evaluation set with its structure ground truth and scorer, not found at {where}"
+    if not pdfs:
+        return f"no PDFs given and no evaluation set at {where}; pass PDF paths to export them"
+    absent = [str(p) for p in pdfs if not p.is_file()]
+    return f"no such PDF: {absent[0]}" if absent else None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("pdfs", nargs="*", type=Path)
@@ -72,6 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--score", action="store_true", help="run the eval scorer on the output")
     args = ap.parse_args(argv)
     pdfs = args.pdfs or sorted((SHARED / "eval" / "pdfs").glob("*.pdf"))
+    scorer = SHARED / "eval" / "structure" / "score.py"
+    missing = _missing_eval_set(pdfs, scorer if args.score else None)
+    if missing:
+        print(f"Error: {missing}", file=sys.stderr)
+        return 1
     args.out.mkdir(parents=True, exist_ok=True)
     for pdf in pdfs:
         try:
@@ -87,7 +103,6 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
     if args.score:
-        scorer = SHARED / "eval" / "structure" / "score.py"
         return subprocess.call([sys.executable, str(scorer), str(args.out)])
     return 0
 

@@ -94,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--sample-all", type=int, default=0, help="a sample of N mentions over all families")
     args = ap.parse_args(argv)
+    if not any(Path(p).exists() for p in args.paths):  # the defaults live beside a clone, not in it
+        print(
+            f"Error: none of {', '.join(args.paths)} exists; give folders or PDFs to census", file=sys.stderr
+        )
+        return 1
     counts: dict[str, Counter] = defaultdict(Counter)
     docs: Counter = Counter()
     selfs: Counter = Counter()

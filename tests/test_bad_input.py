@@ -47,7 +47,7 @@ def test_bad_bytes_give_one_error_line(tmp_path, content, expected):
     f = tmp_path / "bad.pdf"
     f.write_bytes(content)
     out = tmp_path / "out"
-    code, stdout, err = run_cli("parse", str(f), "-o", str(out))
+    code, stdout, err = run_cli("parse", str(f), "--artifacts", str(out))
     assert code == 1
     assert expected in _one_error_line(err)
     assert stdout == ""
@@ -66,7 +66,7 @@ def test_truncated_pdf(tmp_path, nist_pdf):
     f = tmp_path / "truncated.pdf"
     f.write_bytes(data[: len(data) // 3])
     out = tmp_path / "out"
-    code, _, err = run_cli("parse", str(f), "-o", str(out))
+    code, _, err = run_cli("parse", str(f), "--artifacts", str(out))
     # MuPDF repairs some truncated files; then the surviving pages parse and the rest are recorded.
     if code == 1:
         _one_error_line(err)
@@ -80,17 +80,17 @@ def test_encrypted_pdf_needs_password(tmp_path):
         tmp_path / "enc.pdf", encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="o", user_pw="secret"
     )
     out = tmp_path / "out"
-    code, _, err = run_cli("parse", str(f), "-o", str(out))
+    code, _, err = run_cli("parse", str(f), "--artifacts", str(out))
     assert code == 1 and "encrypted" in _one_error_line(err)
-    code, _, err = run_cli("parse", str(f), "-o", str(out), "--password", "wrong")
+    code, _, err = run_cli("parse", str(f), "--artifacts", str(out), "--password", "wrong")
     assert code == 1 and "wrong password" in _one_error_line(err)
-    code, stdout, _ = run_cli("parse", str(f), "-o", str(out), "--password", "secret")
+    code, stdout, _ = run_cli("parse", str(f), "--artifacts", str(out), "--password", "secret")
     assert code == 0 and "page_df 1" in stdout
 
 
 def test_page_limit_refuses_huge_documents(tmp_path):
     f = _make_pdf(tmp_path / "many.pdf", pages=12)
-    code, _, err = run_cli("parse", str(f), "-o", str(tmp_path / "out"), "--max-pages", "10")
+    code, _, err = run_cli("parse", str(f), "--artifacts", str(tmp_path / "out"), "--max-pages", "10")
     assert code == 1 and "12 pages" in _one_error_line(err)
 
 
@@ -102,7 +102,7 @@ def test_image_only_page_is_flagged_not_silently_empty(tmp_path, artifacts):
     page.insert_image(pymupdf.Rect(50, 50, 500, 700), pixmap=pix)
     f = tmp_path / "scan.pdf"
     src.save(f)
-    code, stdout, _ = run_cli("parse", str(f), "-o", str(artifacts))
+    code, stdout, _ = run_cli("parse", str(f), "--artifacts", str(artifacts))
     assert code == 0
     assert "image-only pages" in stdout
     from docintel.api import parse
@@ -155,13 +155,13 @@ def test_unexpected_errors_are_one_line_too(tmp_path, monkeypatch, capsys, nist_
         raise ValueError("something odd")
 
     monkeypatch.setattr(api, "parse", explode)
-    code = main(["parse", str(nist_pdf), "-o", str(tmp_path)])
+    code = main(["parse", str(nist_pdf), "--artifacts", str(tmp_path)])
     err = capsys.readouterr().err
     assert code == 1 and "something odd" in _one_error_line(err)
 
 
 def test_empty_question_is_an_error(tmp_path, nist_pdf):
-    code, _, err = run_cli("ask", str(nist_pdf), "   ", "-o", str(tmp_path))
+    code, _, err = run_cli("ask", str(nist_pdf), "   ", "--artifacts", str(tmp_path))
     assert code == 1
     _one_error_line(err)
 
@@ -173,7 +173,7 @@ def test_no_pages_pdf(tmp_path):
         b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"
         b"trailer<</Root 1 0 R>>\n%%EOF\n"
     )
-    code, _, err = run_cli("parse", str(f), "-o", str(tmp_path / "o"))
+    code, _, err = run_cli("parse", str(f), "--artifacts", str(tmp_path / "o"))
     assert code == 1
     line = _one_error_line(err)
     assert "no pages" in line or "corrupt" in line
@@ -181,13 +181,13 @@ def test_no_pages_pdf(tmp_path):
 
 def test_existing_artifacts_untouched_by_bad_input(tmp_path, nist_pdf):
     out = tmp_path / "out"
-    code, _, _ = run_cli("parse", str(nist_pdf), "-o", str(out))
+    code, _, _ = run_cli("parse", str(nist_pdf), "--artifacts", str(out))
     assert code == 0
     snapshot = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
     bad = tmp_path / "bad.pdf"
     shutil.copy(nist_pdf, bad)
     bad.write_bytes(b"not a pdf at all")
-    code, _, _ = run_cli("parse", str(bad), "-o", str(out))
+    code, _, _ = run_cli("parse", str(bad), "--artifacts", str(out))
     assert code == 1
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == snapshot
 

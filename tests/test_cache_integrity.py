@@ -169,7 +169,9 @@ def test_full_disk_is_one_error_line_from_the_cli(small_pdf, tmp_path, monkeypat
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
 
     monkeypatch.setattr(store, "_write_file", full_disk)
-    code = main(["parse", str(small_pdf), "-o", str(tmp_path / "o"), "--layout", "never", "--ocr", "never"])
+    code = main(
+        ["parse", str(small_pdf), "--artifacts", str(tmp_path / "o"), "--layout", "never", "--ocr", "never"]
+    )
     err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
     assert code == 1 and len(err) == 1 and err[0].startswith("Error: could not save the tables")
 

@@ -291,7 +291,7 @@ def test_cli_parse_with_docling_json(tmp_path, capsys):
             str(DATA / "amt_handbook_sample.pdf"),
             "--docling-json",
             str(DATA / "amt_handbook_sample.docling.json"),
-            "-o",
+            "--artifacts",
             str(tmp_path),
         ]
     )

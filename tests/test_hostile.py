@@ -19,7 +19,9 @@ def tight_budget(monkeypatch):
 def _cli(tmp_path, capsys, name: str, data: bytes) -> tuple[int, list[str], str]:
     f = tmp_path / f"{name}.pdf"
     f.write_bytes(data)
-    code = main(["parse", str(f), "-o", str(tmp_path / "out"), "--layout", "never", "--ocr", "never"])
+    code = main(
+        ["parse", str(f), "--artifacts", str(tmp_path / "out"), "--layout", "never", "--ocr", "never"]
+    )
     cap = capsys.readouterr()
     return code, [ln for ln in cap.err.splitlines() if ln.strip() and "page " not in ln[:12]], cap.out
 

@@ -95,7 +95,7 @@ def test_ask_cli_against_llama_server_runs_both_passes(server, nist_pdf, tmp_pat
     }
     cmd = [sys.executable, "-m", "docintel", "ask", str(pdf), question, "--backend", "openai",
            "--base-url", server, "--model", "smollm2", "--json", "--trace", str(trace_path),
-           "-o", str(tmp_path / "art")]  # fmt: skip
+           "--artifacts", str(tmp_path / "art")]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1200, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout)

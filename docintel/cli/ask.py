@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
+from docintel.atomic import atomic_write_text
 from docintel.cli.common import add_parse_options, parse_kwargs
+from docintel.errors import UsageError
 from docintel.settings import Settings
 
 VERBS = ("ask",)
@@ -24,6 +27,13 @@ def add_parser(sub) -> None:
         help="pages retrieved for pass 1 (default 1; listing questions get one per relevant page)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        metavar="FILE.json",
+        help="also write the answer's JSON object to this file",
+    )
     p.add_argument("--trace", default=None, help="write the trace here (default under the artifacts folder)")
     p.add_argument(
         "--highlight",
@@ -120,11 +130,20 @@ def _print_human(result) -> None:
         print(f"trace: {result.trace_path}", file=sys.stderr)
 
 
+def _check_output(output: str | None) -> None:
+    """``-o`` is the answer file on every verb, never the artifacts folder: refuse a folder."""
+    if output and Path(output).is_dir():
+        raise UsageError(
+            f"-o {output} is a folder; -o is the answer's JSON file (the artifacts folder is --artifacts)"
+        )
+
+
 def run(args) -> int:
     from docintel.api import ask, parse
     from docintel.questions import parse_question
 
     question = parse_question(args.question)  # an empty or absurd question fails before any parsing
+    _check_output(args.output)
     kw = parse_kwargs(args)
     tables = parse(args.pdf, **kw)  # parsed once, shared by ask and the reports
     result = ask(
@@ -137,8 +156,13 @@ def run(args) -> int:
         trace_path=args.trace,
         out_dir=kw["out_dir"],
     )
+    if args.json or args.output:
+        text = json.dumps(result.to_json_dict(), indent=2, ensure_ascii=False, default=str)
+        if args.output:
+            atomic_write_text(Path(args.output), text + "\n")
+            print(f"answer: {args.output}", file=sys.stderr)
     if args.json:
-        print(json.dumps(result.to_json_dict(), indent=2, ensure_ascii=False, default=str))
+        print(text)
     else:
         _print_human(result)
     for flag, fn in (("highlight", "write_highlight_pdf"), ("html", "write_html_report")):

@@ -29,13 +29,23 @@ def progress_printer(label: str):
     return report
 
 
-def add_parse_options(p: argparse.ArgumentParser, out_flags: tuple[str, ...] = ("-o", "--out")) -> None:
+#: Flags that meant the artifacts folder before ``-o`` became "the output file" everywhere.
+DEPRECATED_ARTIFACT_FLAGS = ("-o", "--out")
+
+
+def add_parse_options(p: argparse.ArgumentParser, *, deprecated_out: bool = False) -> None:
+    """The parse options every verb that parses shares. ``--artifacts DIR`` is the cache folder
+    on every verb; ``deprecated_out`` also accepts the old ``-o/--out DIR`` (parse, tables),
+    with a warning, for scripts written before ``-o`` meant an output file."""
     p.add_argument(
-        *out_flags,
+        "--artifacts",
         dest="artifacts",
         default=None,
-        help="artifacts folder (env DOCINTEL_ARTIFACTS; default ./artifacts)",
+        metavar="DIR",
+        help="artifacts (cache) folder (env DOCINTEL_ARTIFACTS; default ./artifacts)",
     )
+    if deprecated_out:
+        p.add_argument(*DEPRECATED_ARTIFACT_FLAGS, dest="artifacts_old", default=None, help=argparse.SUPPRESS)
     p.add_argument(
         "--layout",
         choices=["auto", "always", "never"],
@@ -58,6 +68,18 @@ def add_parse_options(p: argparse.ArgumentParser, out_flags: tuple[str, ...] = (
     p.add_argument("--max-pages", type=int, default=None, help="refuse documents with more pages")
 
 
+def artifacts_dir(args) -> str | None:
+    """``--artifacts``, or the deprecated ``-o/--out`` of parse/tables (with a warning)."""
+    old = getattr(args, "artifacts_old", None)
+    if old is not None and args.artifacts is None:
+        print(
+            f"warning: -o/--out for the artifacts folder is deprecated; use --artifacts {old}",
+            file=sys.stderr,
+        )
+        args.artifacts, args.artifacts_old = old, None
+    return args.artifacts
+
+
 def parse_kwargs(args) -> dict:
     s = Settings.resolve(layout=args.layout, ocr=args.ocr, parser=args.parser)
     kw = {
@@ -67,7 +89,7 @@ def parse_kwargs(args) -> dict:
         "docling_json": args.docling_json,
         "password": pick(args.password, "password"),
         "eager_refs": args.eager_refs,
-        "out_dir": args.artifacts,
+        "out_dir": artifacts_dir(args),
         "use_cache": not args.no_cache,
         "progress": progress_printer("parse"),
     }

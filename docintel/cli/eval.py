@@ -17,9 +17,17 @@ def add_parser(sub) -> None:
     p.add_argument("--pdf-dir", required=True)
     p.add_argument("--backend", default=None)
     p.add_argument("--max-loops", type=int, default=None)
-    p.add_argument("--out", default=None, help="write one JSON line per question")
+    p.add_argument(
+        "-o",
+        "--output",
+        "--out",
+        dest="output",
+        default=None,
+        metavar="FILE.jsonl",
+        help="write one JSON line per question to this file",
+    )
     p.add_argument("--json", action="store_true", help="print the scores as JSON")
-    add_parse_options(p, out_flags=("--artifacts",))
+    add_parse_options(p)
     p.set_defaults(func=run)
 
 
@@ -41,7 +49,7 @@ def run(args) -> int:
         args.questions,
         args.pdf_dir,
         backend=args.backend,
-        out=args.out,
+        out=args.output,
         max_loops=args.max_loops if args.max_loops is not None else DEFAULTS.max_loops,
         parse_options=kw,
         progress=progress,

@@ -16,7 +16,7 @@ COMMANDS = ("export", "sql")
 def add_parser(subparsers) -> None:
     """Add the ``export`` and ``sql`` verbs to ``docintel``'s subparsers.
 
-    ``-o`` of these verbs is the output file, so the artifacts folder is ``--artifacts`` here.
+    ``-o`` is the output file and ``--artifacts`` the cache folder, as on every verb.
     """
     from docintel.cli.common import add_parse_options
     from docintel.export import FORMATS
@@ -28,7 +28,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("pdf")
     p.add_argument("--format", choices=list(FORMATS), default="markdown", help="default markdown")
     p.add_argument("-o", "--output", default=None, help="output file (default: stdout)")
-    add_parse_options(p, out_flags=("--artifacts",))
+    add_parse_options(p)
     p.set_defaults(func=run)
 
     p = subparsers.add_parser(
@@ -51,7 +51,7 @@ def add_parser(subparsers) -> None:
         default=DEFAULT_TIMEOUT,
         help=f"seconds before the query is stopped (default {DEFAULT_TIMEOUT:g})",
     )
-    add_parse_options(p, out_flags=("--artifacts",))
+    add_parse_options(p)
     p.set_defaults(func=run)
 
 

@@ -19,6 +19,11 @@ looks larger or bolder than the text around it: recognised text of a figure
 body never becomes a heading. The page keeps ``image_only=True`` (it has no
 text layer there) and its ``escalation_signals`` say ``image_only: ocr``.
 
+Recognised lines that read as noise (:func:`looks_like_noise`: mostly letter runs no
+language spells, "eee—SSCSCSCsés") are dropped before they reach the index. PyMuPDF's OCR
+text page carries no Tesseract confidence, and asking Tesseract again for its per-word
+confidences would double the OCR time, so the filter judges the text itself.
+
 Only image-only pages are OCR'd and Tesseract is looked up only when a
 document has one, so text-only documents parse exactly as before.
 """
@@ -26,8 +31,10 @@ document has one, so text-only documents parse exactly as before.
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
 import os
+import re
 import shutil
 import time
 
@@ -88,8 +95,66 @@ def ocr_page_lines(page, page_no: int, *, image_boxes=None) -> tuple[list[dict],
         flags=_fast_flags(), language=LANGUAGE, dpi=DPI, full=False, tessdata=tessdata()
     )
     rows, sig = extract_page_lines(page, page_no, image_boxes=image_boxes, textpage=tp)
+    kept = [r for r in rows if r["parse_method"] != "ocr" or not looks_like_noise(r["text"])]
+    if len(kept) < len(rows):
+        for i, r in enumerate(kept, start=1):
+            r["line"] = i
+        sig.update(
+            n_lines=len(kept),
+            n_chars=sum(len(r["text"].replace(" ", "")) for r in kept),
+            n_words=sum(len(r["text"].split()) for r in kept),
+            n_noise=len(rows) - len(kept),
+        )
+        rows = kept
     _mark_picture_text(rows, image_boxes or [], float(page.rect.width * page.rect.height))
     return rows, sig, sig.pop("_page_dict")
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+_VOWEL = re.compile(r"[aeiouy]")
+_TRIPLE = re.compile(r"(.)\1\1")
+_ROMAN = re.compile(r"[ivxlcdm]+")
+#: A recognised line is noise when more than this share of its letters is in implausible words.
+NOISE_SHARE = 0.5
+
+
+def _plausible_word(word: str) -> bool:
+    """A letter run a language could spell: a roman numeral, a word of an uncased script
+    (CJK, Hangul, Arabic ...), or one with a plausible case pattern, no letter three times
+    in a row and, for a longer ASCII word, a vowel (a short one may be an abbreviation)."""
+    low = word.lower()
+    if len(word) <= 2 or _ROMAN.fullmatch(low) or low == word.upper():
+        return True
+    if _TRIPLE.search(low) or not _case_ok(word):
+        return False
+    return len(word) <= 4 or not word.isascii() or bool(_VOWEL.search(low))
+
+
+def _case_ok(word: str) -> bool:
+    """lower, UPPER, UPPERs, Capitalised, CamelCase (GoogLeNet, FedRAMP): at most five case
+    changes, and no run of three capitals going on in lower case ("SSCSCSCsés")."""
+    if word.islower() or word.isupper() or (word[-1] == "s" and word[:-1].isupper()):
+        return True
+    runs = [(upper, len(list(g))) for upper, g in itertools.groupby(word, key=str.isupper)]
+    caps_then_lower = any(
+        u and n >= 3 and not u2 and n2 >= 2 for (u, n), (u2, n2) in itertools.pairwise(runs)
+    )
+    return len(runs) <= 6 and not caps_then_lower
+
+
+def looks_like_noise(text: str) -> bool:
+    """True for an OCR line that is recognition noise rather than text: symbols only, or
+    most of its letters in words no language spells. Numbers, short words, acronyms and
+    ordinary prose pass; judged on the line's text alone, the same for every document."""
+    chars = text.replace(" ", "")
+    if not chars:
+        return True
+    words = [w for w in _LETTERS.findall(text) if len(w) > 2]
+    if not words:
+        return len(chars) >= 3 and not any(c.isalnum() for c in chars)
+    letters = sum(len(w) for w in words)
+    bad = sum(len(w) for w in words if not _plausible_word(w))
+    return bad > NOISE_SHARE * letters
 
 
 def _mark_picture_text(rows: list[dict], boxes: list[tuple], page_area: float) -> None:
@@ -167,6 +232,7 @@ def ocr_image_only_pages(
             "n_chars": sig["n_chars"],
             "n_words": sig["n_words"],
             "n_ocr_lines": sum(1 for r in rows if r["parse_method"] == "ocr"),
+            "n_noise": sig.get("n_noise", 0),
         }
     if not done:
         return raw_lines, {}
@@ -199,7 +265,9 @@ def mark_ocr_pages(page_df: pd.DataFrame, done: dict[int, dict], base_signals: d
         page_df.at[i, "parse_seconds"] = float(page_df.at[i, "parse_seconds"] or 0.0) + info["seconds"]
         note = (
             f"image_only: ocr ({float(page_df.at[i, 'image_coverage'] or 0):.0%} of the page is raster images; "
-            f"{info['n_ocr_lines']} lines read by OCR (Tesseract, {DPI} dpi), may contain recognition errors)"
+            f"{info['n_ocr_lines']} lines read by OCR (Tesseract, {DPI} dpi), may contain recognition errors"
+            + (f"; {info['n_noise']} noise lines dropped" if info.get("n_noise") else "")
+            + ")"
         )
         prev = base_signals.get(p)
         page_df.at[i, "escalation_signals"] = f"{prev}; {note}" if isinstance(prev, str) and prev else note

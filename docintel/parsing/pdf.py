@@ -102,6 +102,8 @@ def open_pdf(
         except Exception as exc:  # a broken page tree ("Invalid number of pages")
             raise DocumentError(f"{name}: corrupt PDF, its page tree cannot be read ({_short(exc)})") from exc
         if pages <= 0:
+            if doc.is_repaired:  # its xref was broken: a cut download, not an empty document
+                raise DocumentError(f"{name}: the PDF is damaged or truncated (repaired, no pages recovered)")
             raise DocumentError(f"{name}: the PDF has no pages")
         check_page_limit(pages, max_pages, name)
         # A truncated file often opens but fails on its first page: check now.

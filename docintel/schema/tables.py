@@ -165,8 +165,9 @@ PAGE_DF = TableSpec(
         "image_coverage": "image_area / page area, 0..1",
         "n_drawings": "vector drawing paths (a table grid or a chart shows up here)",
         "has_text_layer": "the page has extractable text",
-        "image_only": "no text layer of its own, only images: its lines (if any) come from OCR "
-        "(parse_method ocr) or it is empty when Tesseract is not installed",
+        "image_only": "its content is raster images: its own text layer holds at most furniture or a "
+        "short note (so has_text_layer can be true); the rest of its lines come from OCR (parse_method "
+        "ocr) or are missing when OCR did not run",
         "n_links": "native link annotations on the page",
         "n_columns": "text columns detected on the page",
         "printed_label": "the page number printed on the page (e.g. '8' on physical page 12), "
