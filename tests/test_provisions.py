@@ -321,3 +321,23 @@ def test_headings_printed_as_sections_are_clause_objects():
     reg = tables.object_registry.set_index("object_key")
     assert reg.loc["clause:1.01"].label == "Section 1.01" and reg.loc["clause:1.01"].page == 1
     assert reg.loc["clause:I"].label == "Article I"
+
+
+def test_parse_summary_names_a_failed_stage(monkeypatch, tmp_path, capsys):
+    import pymupdf
+
+    from docintel.cli import main
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "1 Scope", fontname="hebo", fontsize=14)
+    page.insert_text((72, 100), "Body text of the only page ends here.", fontsize=10)
+    doc.save(tmp_path / "one.pdf")
+
+    def boom(*a, **k):
+        raise ValueError("cannot convert float NaN to integer")
+
+    monkeypatch.setattr(pymupdf_backend.objects, "build_objects", boom)
+    assert main(["parse", str(tmp_path / "one.pdf"), "--artifacts", str(tmp_path / "art")]) == 0
+    out = capsys.readouterr().out
+    assert "stage failed, its table left empty: objects: ValueError" in out

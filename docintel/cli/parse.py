@@ -54,6 +54,10 @@ def run_parse(args) -> int:
         print(line)
     if m.get("failed_pages"):
         print(f"failed pages (document is partial): {m['failed_pages']}")
+    if m.get("damaged_pages"):
+        print(f"damaged pages (read as far as MuPDF could): {m['damaged_pages']}")
+    for stage, why in (m.get("stage_errors") or {}).items():
+        print(f"stage failed, its table left empty: {stage}: {why}")
     hit = " (cache hit)" if m.get("cache_hit") else ""
     print(f"tables: {m.get('cache_dir')}{hit}")
     print(f"time: {time.perf_counter() - t0:.2f}s")
