@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from docintel.errors import BudgetError, DocumentError
+from docintel.errors import BudgetError, DocintelError, DocumentError
 
 
 def _env_float(name: str, default: float | None) -> float | None:
@@ -130,6 +130,11 @@ def _child(conn, work, args, memory_bytes) -> None:  # pragma: no cover - runs i
         conn.send(("ok", work(progress, *args)))
     except MemoryError:
         conn.send(("err", BudgetError("over the memory budget (raise it with DOCINTEL_MAX_MEMORY_MB)")))
+    except DocintelError as exc:  # ours: the message is the whole story, sent as a fresh copy
+        try:
+            conn.send(("err", type(exc)(*exc.args)))
+        except Exception:
+            conn.send(("err", DocumentError(str(exc))))
     except BaseException as exc:
         with contextlib.suppress(Exception):
             exc.add_note("in the parse worker:\n" + "".join(traceback.format_exception(exc)))
