@@ -17,8 +17,10 @@ a ``SELECT`` (``duckdb.extract_statements``): a ``WITH ... INSERT`` is an INSERT
 statements are refused. Results stop at a row cap (saying so) and a timer thread interrupts
 a query that runs past its time limit.
 
-:func:`guarded_connection` takes any mapping view name -> Parquet paths, so one guard serves
-one document here and a user's slice of a corpus elsewhere.
+:func:`guarded_connection` takes any mapping view name -> Parquet paths; one guard serves
+one document (:func:`query_document`) and one user's slice of an embedded corpus store
+(:func:`corpus_connection`: the corpus tables copied in memory with only the user's rows, the
+per-document tables as views over only the readable documents' files).
 """
 
 from __future__ import annotations
