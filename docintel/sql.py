@@ -17,8 +17,10 @@ a ``SELECT`` (``duckdb.extract_statements``): a ``WITH ... INSERT`` is an INSERT
 statements are refused. Results stop at a row cap (saying so) and a timer thread interrupts
 a query that runs past its time limit.
 
-:func:`guarded_connection` takes any mapping view name -> Parquet paths, so one guard serves
-one document here and a user's slice of a corpus elsewhere.
+:func:`guarded_connection` takes any mapping view name -> Parquet paths; one guard serves
+one document (:func:`query_document`) and one user's slice of an embedded corpus store
+(:func:`corpus_connection`: the corpus tables copied in memory with only the user's rows, the
+per-document tables as views over only the readable documents' files).
 """
 
 from __future__ import annotations
@@ -70,14 +72,9 @@ def _literal(text: str) -> str:
     return "'" + str(text).replace("'", "''") + "'"
 
 
-def guarded_connection(views: Mapping[str, str | Path | Sequence[str | Path]]):
-    """An in-memory DuckDB connection holding ``views`` (name -> Parquet file(s)) and nothing else.
-
-    See the module docstring for what is locked and in which order. Raises UsageError for
-    a view name that is not a plain identifier and DocumentError for a missing file.
-    """
-    duckdb = _duckdb()
-    con = duckdb.connect(
+def _open():
+    """A fresh in-memory DuckDB that never installs or loads an extension by itself."""
+    return _duckdb().connect(
         ":memory:",
         config={
             "autoinstall_known_extensions": False,
@@ -85,26 +82,70 @@ def guarded_connection(views: Mapping[str, str | Path | Sequence[str | Path]]):
             "allow_community_extensions": False,
         },
     )
+
+
+def _lock_down(con, allowed: Sequence[str]) -> None:
+    """Steps 3-4 of the module docstring: only ``allowed`` files, no outside access, config locked."""
+    con.execute(f"SET allowed_paths = [{', '.join(_literal(f) for f in allowed)}]")
+    con.execute("SET enable_external_access = false")
+    con.execute(f"SET memory_limit = {_literal(MEMORY_LIMIT)}")
+    con.execute(f"SET threads = {THREADS}")
+    con.execute("SET lock_configuration = true")
+
+
+def _checked_files(name: str, paths: str | Path | Sequence[str | Path]) -> list[str]:
+    if not _IDENT.match(name):
+        raise UsageError(f"view name {name!r} is not a plain SQL identifier")
+    files = [paths] if isinstance(paths, str | Path) else list(paths)
+    if not files:
+        raise UsageError(f"view {name!r} has no Parquet file")
+    for f in files:
+        if not Path(f).is_file():
+            raise DocumentError(f"{f}: no such Parquet file (parse the document again)")
+    return [str(Path(f).resolve()) for f in files]
+
+
+def _view_sql(name: str, paths) -> tuple[str, list[str]]:
+    """The SELECT a view is made of, and the files it reads.
+
+    ``paths`` is a file, a list of files, or a mapping doc_id -> file: then each file's rows
+    carry that doc_id and the files are stacked by column name.
+    """
+    if isinstance(paths, Mapping):
+        parts, files = [], []
+        for doc_id, path in paths.items():
+            (f,) = _checked_files(name, path)
+            files.append(f)
+            parts.append(
+                f"SELECT * REPLACE ({_literal(doc_id)}::VARCHAR AS doc_id) FROM read_parquet({_literal(f)})"
+            )
+        if not parts:
+            raise UsageError(f"view {name!r} has no Parquet file")
+        return " UNION ALL BY NAME ".join(parts), files
+    files = _checked_files(name, paths)
+    return "SELECT * FROM read_parquet([" + ", ".join(_literal(f) for f in files) + "])", files
+
+
+def guarded_connection(views: Mapping[str, str | Path | Sequence[str | Path] | Mapping], *, load=None):
+    """An in-memory DuckDB connection holding ``views`` (name -> Parquet file(s)) and nothing else.
+
+    A view's files are a path, a list of paths, or a mapping doc_id -> path (see :func:`_view_sql`).
+
+    ``load(con)``, when given, runs first, while files can still be opened: it may create
+    in-memory tables (copies of rows, not file references). See the module docstring for what
+    is locked and in which order. Raises UsageError for a view name that is not a plain
+    identifier and DocumentError for a missing file.
+    """
+    con = _open()
     allowed: list[str] = []
     try:
+        if load is not None:
+            load(con)
         for name, paths in views.items():
-            if not _IDENT.match(name):
-                raise UsageError(f"view name {name!r} is not a plain SQL identifier")
-            files = [paths] if isinstance(paths, str | Path) else list(paths)
-            if not files:
-                raise UsageError(f"view {name!r} has no Parquet file")
-            for f in files:
-                if not Path(f).is_file():
-                    raise DocumentError(f"{f}: no such Parquet file (parse the document again)")
-            resolved = [str(Path(f).resolve()) for f in files]
-            allowed += resolved
-            files_sql = "[" + ", ".join(_literal(f) for f in resolved) + "]"
-            con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM read_parquet({files_sql})')
-        con.execute(f"SET allowed_paths = [{', '.join(_literal(f) for f in allowed)}]")
-        con.execute("SET enable_external_access = false")
-        con.execute(f"SET memory_limit = {_literal(MEMORY_LIMIT)}")
-        con.execute(f"SET threads = {THREADS}")
-        con.execute("SET lock_configuration = true")
+            select, files = _view_sql(name, paths)
+            allowed += files
+            con.execute(f'CREATE VIEW "{name}" AS {select}')
+        _lock_down(con, allowed)
     except BaseException:
         con.close()
         raise
@@ -173,6 +214,100 @@ def query_document(
     """Run one SELECT over the document's tables (views ``line_df``, ``toc_df`` ...)."""
     check_select(sql)  # refuse before opening anything
     con = guarded_connection(document_views(tables))
+    try:
+        return run_query(con, sql, limit=limit, timeout=timeout)
+    finally:
+        con.close()
+
+
+# -- a user's slice of a corpus (embedded store) -------------------------------------------
+
+POSTGRES_REFUSED = "sql --corpus works on an embedded store; on PostgreSQL use a SELECT-only role: issue #15"
+
+
+def _corpus_file(store, name: str) -> Path | None:
+    f = Path(store.root) / "tables" / store.generation() / f"{name}.parquet"
+    return f if f.is_file() else None
+
+
+def _row_filter(name: str, columns: Sequence[str]) -> str | None:
+    """The WHERE that keeps a corpus table's rows the user may see; None: the table is left out."""
+    if "doc_id" in columns:
+        return "doc_id IN (SELECT doc_id FROM _readable)"
+    if name == "members":
+        return "usr = $user"  # the user's own memberships, never who else is in a group
+    return None
+
+
+def corpus_connection(corpus, user: str | None):
+    """A guarded connection over what ``user`` may read in an embedded corpus store.
+
+    ``corpus`` is a :class:`docintel.corpus.Corpus` or its store; a PostgreSQL store is refused.
+
+    - Corpus tables (documents, access, blocks, members and any later one) are IN-MEMORY
+      tables holding only the user's rows (documents the user may read; their own
+      memberships). They are copied while files are still open and their Parquet files are
+      never allowed, so ``read_parquet`` of a corpus file is refused: it holds other users' rows.
+    - Per-document tables (``line_df`` ...) are views over only the readable documents'
+      cached Parquet files (one ``doc_id`` per file), and ``allowed_paths`` is exactly those.
+    - A user who may read nothing gets every table with its columns and no rows.
+    """
+    import pyarrow as pa
+
+    from docintel.corpus.embedded import arrow_schema
+    from docintel.corpus.store import TABLE_COLUMNS
+    from docintel.schema.tables import TABLES
+
+    store = getattr(corpus, "store", corpus)  # a Corpus or its store
+    if getattr(store, "kind", None) != "embedded":
+        raise UsageError(POSTGRES_REFUSED)
+    docs = store.readable_documents(user)
+    readable = [str(d) for d in docs["doc_id"]]
+    views: dict[str, dict[str, Path]] = {}
+    for name in TABLES:
+        files = {}
+        for doc_id, cache in zip(docs["doc_id"], docs["cache_dir"], strict=True):
+            f = Path(str(cache)) / f"{name}.parquet" if isinstance(cache, str) and cache else None
+            if f is not None and f.is_file():
+                files[str(doc_id)] = f
+        views[name] = files
+
+    def load(con) -> None:
+        con.register("_readable_src", pa.table({"doc_id": pa.array(readable, pa.string())}))
+        con.execute("CREATE TEMP TABLE _readable AS SELECT * FROM _readable_src")
+        con.unregister("_readable_src")
+        for name, columns in TABLE_COLUMNS.items():
+            where = _row_filter(name, columns)
+            if where is None:
+                continue
+            f = _corpus_file(store, name)
+            if f is not None:
+                src = f"read_parquet({_literal(str(f.resolve()))})"
+            else:
+                con.register(f"_{name}_src", pa.Table.from_pylist([], schema=arrow_schema(name)))
+                src = f"_{name}_src"
+            con.execute(
+                f'CREATE TABLE "{name}" AS SELECT * FROM {src} WHERE {where}',
+                {"user": user or ""} if "$user" in where else None,
+            )
+            if f is None:
+                con.unregister(f"_{name}_src")
+        con.execute("DROP TABLE _readable")
+        for name, files in views.items():
+            if not files:  # nobody's rows: the table's columns, empty (doc_id stays first)
+                con.register(f"_{name}_src", TABLES[name].arrow_schema.empty_table())
+                con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _{name}_src')
+                con.unregister(f"_{name}_src")
+
+    return guarded_connection({n: f for n, f in views.items() if f}, load=load)
+
+
+def query_corpus(
+    corpus, user: str | None, sql: str, *, limit: int = DEFAULT_ROW_LIMIT, timeout: float = DEFAULT_TIMEOUT
+) -> SqlResult:
+    """Run one SELECT over ``user``'s slice of the corpus (see :func:`corpus_connection`)."""
+    check_select(sql)
+    con = corpus_connection(corpus, user)
     try:
         return run_query(con, sql, limit=limit, timeout=timeout)
     finally:

@@ -32,11 +32,22 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
     p = subparsers.add_parser(
-        "sql", help="run one read-only SELECT over the document's tables (DuckDB views)"
+        "sql",
+        help="run one read-only SELECT over a document's tables, or a corpus as one user (DuckDB)",
     )
-    p.add_argument("pdf")
+    p.add_argument("pdf", nargs="?", default=None, help="the document (or --corpus STORE --as USER)")
     p.add_argument(
-        "query", help="one SELECT over line_df, page_df, toc_df, object_registry, cell_df, cross_ref_df"
+        "query",
+        help="one SELECT over line_df, page_df, toc_df, object_registry, cell_df, cross_ref_df"
+        " (with --corpus also documents, access, members, blocks: the user's rows only)",
+    )
+    p.add_argument("--corpus", default=None, metavar="STORE", help="an embedded corpus store folder")
+    p.add_argument(
+        "--as",
+        dest="user",
+        default=None,
+        metavar="USER",
+        help="with --corpus: read as USER (env DOCINTEL_USER)",
     )
     p.add_argument("--format", choices=["text", "csv", "json"], default="text")
     p.add_argument(
@@ -83,10 +94,18 @@ def cmd_export(args) -> int:
 def cmd_sql(args) -> int:
     import pandas as pd
 
+    from docintel.errors import UsageError
     from docintel.sql import check_select, query_document
 
-    check_select(args.query)  # a refused query fails before parsing
-    result = query_document(_parse(args), args.query, limit=args.limit, timeout=args.timeout)
+    if (args.pdf is None) == (args.corpus is None):
+        raise UsageError("give either a PDF or --corpus STORE --as USER, not both or neither")
+    if args.user and not args.corpus:
+        raise UsageError("--as USER reads a corpus: give --corpus STORE instead of the PDF")
+    check_select(args.query)  # a refused query fails before parsing or opening the store
+    if args.corpus:
+        result = _query_corpus(args)
+    else:
+        result = query_document(_parse(args), args.query, limit=args.limit, timeout=args.timeout)
     df = result.frame
     more = f"more rows left out after the first {result.limit} (--limit 0 for all)"
     if args.format == "csv":
@@ -101,6 +120,25 @@ def cmd_sql(args) -> int:
     if result.truncated:
         print(more, file=sys.stderr)
     return 0
+
+
+def _query_corpus(args):
+    from docintel.corpus.access import current_user
+    from docintel.corpus.store import is_postgres
+    from docintel.errors import UsageError
+    from docintel.sql import POSTGRES_REFUSED, query_corpus
+
+    if is_postgres(args.corpus):
+        raise UsageError(POSTGRES_REFUSED)  # before connecting to the server
+    from docintel.corpus import Corpus
+
+    corpus = Corpus(args.corpus)
+    try:
+        return query_corpus(
+            corpus, current_user(args.user), args.query, limit=args.limit, timeout=args.timeout
+        )
+    finally:
+        corpus.close()
 
 
 def run(args: argparse.Namespace) -> int:
