@@ -16,6 +16,7 @@ import pandas as pd
 
 from docintel.parsing import contents_page, provisions
 from docintel.parsing.headings import (
+    LARGER_BY_PT,
     Candidate,
     body_size,
     candidates,
@@ -32,6 +33,16 @@ log = logging.getLogger(__name__)
 
 __all__ = ["assign_sections", "build_toc", "drop_demoted", "norm"]
 
+#: Lines of one heading may differ in size by this many points, or by SIZE_TOLERANCE_SHARE of
+#: their size when both are DISPLAY_SIZE_RATIO x body or more (set by hand on the dev PDFs; not measured).
+SIZE_TOLERANCE_PT = 0.3
+SIZE_TOLERANCE_SHARE = 0.12
+DISPLAY_SIZE_RATIO = 1.8
+#: A document title is set at least this many times the body size (set by hand; not measured).
+TITLE_MIN_BODY_RATIO = 1.3
+#: Longest heading joined from wrapped lines, in characters (set by hand; not measured).
+MAX_JOINED_CHARS = 200
+
 
 def _size_tolerance(a: float, b: float, body: float) -> float:
     """How far two lines' sizes may differ and still be one heading.
@@ -39,7 +50,9 @@ def _size_tolerance(a: float, b: float, body: float) -> float:
     Body-size headings keep one size; display titles are often fitted line by line
     (33 pt then 30 pt), so lines well above body size may differ by a tenth.
     """
-    return max(0.3, 0.12 * max(a, b)) if min(a, b) >= 1.8 * body else 0.3
+    if min(a, b) >= DISPLAY_SIZE_RATIO * body:
+        return max(SIZE_TOLERANCE_PT, SIZE_TOLERANCE_SHARE * max(a, b))
+    return SIZE_TOLERANCE_PT
 
 
 def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
@@ -59,14 +72,14 @@ def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
                 and c.kind is None
                 and p.bold == c.bold
                 # only styled lines continue a heading; plain body lines never do
-                and (p.bold or p.extra.get("italic") or p.size >= body + 0.9)
+                and (p.bold or p.extra.get("italic") or p.size >= body + LARGER_BY_PT)
                 and p.extra.get("italic") == c.extra.get("italic")
                 and abs(p.size - c.size) < _size_tolerance(p.size, c.size, body)
                 and p.font == c.font
                 and -1 <= c.x0 - p.x0 <= 3 * c.size
                 and -0.5 <= c.y0 - p.y1 <= 0.45 * c.size
                 and not p.text.rstrip().endswith((".", ":"))
-                and len(p.text) + len(c.text) < 200
+                and len(p.text) + len(c.text) < MAX_JOINED_CHARS
             ):
                 prev = p
                 break
@@ -154,7 +167,11 @@ def _title_line(cands: list[Candidate], body: float) -> Candidate | None:
     best = max(page_c, key=lambda c: c.size)
     others = [c.size for c in cands if c is not best and c.bold and len(c.text) > 3]
     first_numbered = min((c.y0 for c in cands if c.page == first_page and c.kind), default=1e9)
-    if best.size < 1.3 * body or best.y0 > first_numbered or (others and best.size < max(others) + 1):
+    if (
+        best.size < TITLE_MIN_BODY_RATIO * body
+        or best.y0 > first_numbered
+        or (others and best.size < max(others) + 1)
+    ):
         return None
     return best
 
