@@ -24,6 +24,49 @@ from docintel.parsing.lines import _fast_flags
 _BOLD_FONT = re.compile(r"bold|black|heavy|medi|semibold|demi|-bd\b|,b\b", re.I)
 _FURNITURE = {"header", "footer", "page_number"}
 
+# The heading detector's thresholds. The history does not record a measurement for any of
+# them: unless a line says otherwise, each was set by hand on the dev PDFs; not measured.
+#: Fraction of a line's characters in a bold font above which the line counts as bold
+#: (tolerates a regular-weight number or punctuation mark in a bold heading).
+BOLD_MIN_FRACTION = 0.8
+#: Below this bold fraction a piece of a line counts as regular text (between the two: mixed).
+REGULAR_MAX_FRACTION = 0.5
+#: Italic fraction above which a candidate is italic (whole line in italics; set by hand, not measured).
+ITALIC_MIN_FRACTION = 0.95
+#: Fraction of a line's characters in rotated spans above which the line is rotated (majority).
+ROTATED_MIN_FRACTION = 0.5
+#: A line box this many times taller than wide is rotated text (set by hand on the dev PDFs; not measured).
+ROTATED_TALL_RATIO = 2.5
+#: Body size when a document has no lines (a common body size in points; not measured).
+DEFAULT_BODY_SIZE = 10.0
+#: A candidate at least this many points above the body size is "larger" (set by hand; not measured).
+LARGER_BY_PT = 0.9
+#: More than this many points below the body size is "smaller" (set by hand; not measured).
+SMALLER_BY_PT = 1.6
+#: More than this many points below the body size is never a heading (set by hand; not measured).
+TOO_SMALL_BY_PT = 2.5
+#: An unnumbered heading below body size by more than this needs to be a caps label (set by hand).
+SLIGHTLY_SMALLER_BY_PT = 0.5
+#: Longest heading, in characters and in words (set by hand on the dev PDFs; not measured).
+MAX_HEADING_CHARS = 160
+MAX_HEADING_WORDS = 20
+#: A gap wider than this many font sizes splits a baseline into separate pieces (table cells,
+#: author names); regular-then-bold across more than COLUMN_GAP_EM starts another column
+#: (both set by hand on the dev PDFs; not measured).
+CELL_GAP_EM = 2.5
+COLUMN_GAP_EM = 0.5
+#: Lines on one baseline: bottoms within this many sizes, tops within BASELINE_TOP_EM (set by hand).
+BASELINE_BOTTOM_EM = 0.35
+BASELINE_TOP_EM = 0.6
+#: A line above within this many font sizes belongs to the same paragraph (set by hand; not measured).
+PARA_GAP_EM = 1.6
+#: A text line whose direction has a sine above this is rotated (about 12 degrees; set by hand).
+ROTATED_DIR_MIN = 0.2
+#: Smallest font size the gap rules scale by, so tiny text is not split at every gap (set by hand).
+MIN_GAP_SIZE_PT = 6.0
+#: Share of the long words that must be capitalised for Title Case (set by hand; not measured).
+TITLE_CASE_MIN_FRACTION = 0.7
+
 #: Numbering schemes a heading can start with: (name, regex). Group "num" is the number,
 #: group "title" the rest. Order matters: the first match wins.
 NUMBERING: list[tuple[str, re.Pattern]] = [
@@ -86,7 +129,7 @@ def page_spans(page_dict: dict) -> PageSpans | None:
     texts = []
     for b in page_dict["blocks"]:
         for ln in b.get("lines", []):
-            rot = abs(ln["dir"][1]) > 0.2
+            rot = abs(ln["dir"][1]) > ROTATED_DIR_MIN
             for s in ln["spans"]:
                 n = len(s["text"].strip())
                 if n:
@@ -144,16 +187,20 @@ def span_features(
         n = inside * arr[None, :, 2]
         tot = n.sum(axis=1)
         bfrac = np.where(tot > 0, (n * arr[None, :, 3]).sum(axis=1) / np.maximum(tot, 1), np.nan)
-        rot = np.where(tot > 0, (n * arr[None, :, 4]).sum(axis=1) / np.maximum(tot, 1) > 0.5, False)
+        rot = np.where(
+            tot > 0, (n * arr[None, :, 4]).sum(axis=1) / np.maximum(tot, 1) > ROTATED_MIN_FRACTION, False
+        )
         bfrac = np.where(np.isnan(bfrac), fallback_all[ix], bfrac)
         # a rotated line has a tall, narrow box for its text
-        tall = long_all[ix] & ((box[:, 3] - box[:, 1]) > 2.5 * np.maximum(box[:, 2] - box[:, 0], 1))
+        tall = long_all[ix] & (
+            (box[:, 3] - box[:, 1]) > ROTATED_TALL_RATIO * np.maximum(box[:, 2] - box[:, 0], 1)
+        )
         boldfrac[ix] = bfrac
         italfrac[ix] = np.where(tot > 0, (n * arr[None, :, 5]).sum(axis=1) / np.maximum(tot, 1), 0.0)
         rotated[ix] = rot.astype(bool) | tall
         # a bold lead-in inside one line ("Acknowledgements We thank ..."): the run-in heading text
         for row_i, line_i in enumerate(ix):
-            if 0.0 < bfrac[row_i] < 0.8:
+            if 0.0 < bfrac[row_i] < BOLD_MIN_FRACTION:
                 order = sorted(np.flatnonzero(inside[row_i]), key=lambda k: arr[k, 0])
                 head = []
                 for k in order:
@@ -171,9 +218,9 @@ def span_features(
 def body_size(line_df: pd.DataFrame) -> float:
     """The most common font size weighted by characters (the body text size)."""
     if line_df.empty:
-        return 10.0
+        return DEFAULT_BODY_SIZE
     w = line_df["text"].str.len().groupby(line_df["size"].round(0)).sum()
-    return float(w.idxmax()) if len(w) else 10.0
+    return float(w.idxmax()) if len(w) else DEFAULT_BODY_SIZE
 
 
 @dataclass
@@ -225,8 +272,8 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
             h = g[0]
             m = max(h["size"], r["size"])
             if (
-                abs(h["y1"] - r["y1"]) <= 0.35 * m
-                and abs(h["y0"] - r["y0"]) <= 0.6 * m
+                abs(h["y1"] - r["y1"]) <= BASELINE_BOTTOM_EM * m
+                and abs(h["y0"] - r["y0"]) <= BASELINE_TOP_EM * m
                 and h["column"] == r["column"]
             ):
                 g.append(r)
@@ -268,7 +315,7 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
                 )
                 (dropped if dup else keep).append(r)
             segs = _segments(keep)
-            bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= 0.8)
+            bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= BOLD_MIN_FRACTION)
             for seg in segs:
                 c = _candidate(page_no, seg, dropped, geo)
                 c.extra["para_start"] = _starts_paragraph(seg[0], geo)
@@ -293,9 +340,9 @@ def _segments(frags: list[dict]) -> list[list[dict]]:
     segs: list[list[dict]] = [[frags[0]]]
     for a, b in zip(frags[:-1], frags[1:], strict=False):
         gap = b["x0"] - a["x1"]
-        size = max(float(a["size"]), 6.0)
-        col_start = gap > 0.5 * size and a["bf"] < 0.5 <= b["bf"]
-        if gap > 2.5 * size or col_start:
+        size = max(float(a["size"]), MIN_GAP_SIZE_PT)
+        col_start = gap > COLUMN_GAP_EM * size and a["bf"] < REGULAR_MAX_FRACTION <= b["bf"]
+        if gap > CELL_GAP_EM * size or col_start:
             segs.append([b])
         else:
             segs[-1].append(b)
@@ -313,7 +360,7 @@ class _PageGeo:
 
 def _starts_paragraph(r: dict, geo: _PageGeo) -> bool:
     """No line just above it in its column, or the one above ends a sentence (``r`` is one of geo's)."""
-    lo = bisect.bisect_left(geo.y1, r["y0"] - 1.6 * r["size"])
+    lo = bisect.bisect_left(geo.y1, r["y0"] - PARA_GAP_EM * r["size"])
     hi = bisect.bisect_right(geo.y1, r["y0"] + 1)
     prev = None
     # ascending y1, ties in page order: keep the first of the lowest lines, as max() picks
@@ -332,7 +379,7 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
     first = head[0]
     run_in = False
     if (
-        first["bf"] < 0.8
+        first["bf"] < BOLD_MIN_FRACTION
         and isinstance(first.get("lead"), str)
         and _starts_paragraph(first, geo)
         and not _emphasised_subject(first["lead"], first["text"])
@@ -340,8 +387,8 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
         # the line starts with a bold lead-in followed by regular text: a run-in heading
         lead = {**first, "text": first_sentence(_respace(first["lead"], first["text"])), "bf": 1.0}
         return _candidate_from(page_no, [lead], [], run_in=True)
-    if len(head) > 1 and first["bf"] >= 0.8:
-        nb = [r for r in head if r["bf"] < 0.5]
+    if len(head) > 1 and first["bf"] >= BOLD_MIN_FRACTION:
+        nb = [r for r in head if r["bf"] < REGULAR_MAX_FRACTION]
         if nb:
             reg = nb[0]
             # regular text whose left edge other lines below share is another column, not a run-in
@@ -350,7 +397,7 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
                 for o in page_lines
             )
             run_in = not column_start
-            head = [r for r in head if r["bf"] >= 0.5 and r["x0"] < reg["x0"]]
+            head = [r for r in head if r["bf"] >= REGULAR_MAX_FRACTION and r["x0"] < reg["x0"]]
     return _candidate_from(page_no, head, dropped, run_in=run_in)
 
 
@@ -434,13 +481,13 @@ def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_
         lines=[int(r["line"]) for r in head + dup],
         text=text,
         size=float(max(r["size"] for r in head)),
-        bold=bf >= 0.8,
+        bold=bf >= BOLD_MIN_FRACTION,
         x0=float(x0),
         y0=float(min(r["y0"] for r in head)),
         x1=float(x1),
         y1=float(max(r["y1"] for r in head)),
         font=str(first["font"]),
-        extra={"italic": itf >= 0.95},
+        extra={"italic": itf >= ITALIC_MIN_FRACTION},
         run_in=run_in,
         kind=kind,
         number=num,
@@ -456,7 +503,9 @@ _STOP_START = re.compile(r"^[a-z\u2022\u2013\u2014\-\*\u25cf\u00b7]")
 def _italic_heading(c: Candidate, words: list[str], body: float) -> bool:
     """A standalone italic Title Case line at body size that starts a paragraph (manual style)."""
     long_words = [w for w in words if len(w) > 3]
-    title_case = bool(long_words) and sum(w[0].isupper() for w in long_words) >= 0.7 * len(long_words)
+    title_case = bool(long_words) and sum(
+        w[0].isupper() for w in long_words
+    ) >= TITLE_CASE_MIN_FRACTION * len(long_words)
     return (
         c.extra.get("italic", False)
         and not c.run_in
@@ -473,7 +522,7 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
     """Typography and wording test for a candidate (before continuation joining)."""
     t = c.text.strip()
     words = t.split()
-    if not words or len(t) > 160 or len(words) > 20:
+    if not words or len(t) > MAX_HEADING_CHARS or len(words) > MAX_HEADING_WORDS:
         return False
     # a heading has words (any script) and does not start like running text or a bullet
     if _STOP_START.match(t) or not re.search(r"[^\W\d_]{2}", c.title or t):
@@ -482,8 +531,8 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
         return False  # a caption, not a heading
     if _MONO.search(c.font or ""):
         return False  # code listings are set in monospace, headings never are
-    larger = c.size >= body + 0.9
-    smaller = c.size < body - 1.6
+    larger = c.size >= body + LARGER_BY_PT
+    smaller = c.size < body - SMALLER_BY_PT
     if c.kind in ("roman", "letter"):
         # small caps / italic headings of two-column papers are not bold: ask for a paragraph start
         styled = (
@@ -510,7 +559,7 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
         return True
     if not (c.bold or larger) or (smaller and not c.bold):
         return False
-    if c.size < body - 2.5:
+    if c.size < body - TOO_SMALL_BY_PT:
         return False
     if _SENTENCE_END.search(t) and not t.endswith(":"):
         return False
@@ -519,6 +568,6 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
     caps_label = t.upper() == t and len(words) >= 2 and c.bold and not c.run_in and not re.search(r"\d", t)
     if c.extra.get("table_row"):
         return False
-    if (c.size < body - 0.5 and not caps_label) or _NOT_HEADING.search(t):
+    if (c.size < body - SLIGHTLY_SMALLER_BY_PT and not caps_label) or _NOT_HEADING.search(t):
         return False
     return not re.fullmatch(r"[\d\s.,:%()\-\u2013]+", t)

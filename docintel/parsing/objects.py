@@ -229,86 +229,19 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
         pl = usable.iloc[pos] if any(CAPTION.match(str(r.text).strip()) for r in rows) else None
         page = doc[int(page_no) - 1]
         for r in rows if pl is not None else ():
-            text = str(r.text).strip()
-            m = CAPTION.match(text)
-            if not m or _LEADER.search(text):
-                continue
-            # "Table 2-1 FUNCTION_USAGE view": a bare space after the label is a caption only when the
-            # line is set like one (smaller than body text, or already marked caption), never "Table 2 shows"
-            plain = re.match(r"\s+[A-Z(\u201c\"]", m.group("rest")) and (
-                r.size <= body - 0.5 or r.role == "caption"
-            )
-            if not (_CAPTION_REST.match(m.group("rest")) or plain or m.group("open")):
-                continue
-            if _is_paragraph_continuation(pl, r):
+            m = _caption_match(pl, r, body)
+            if m is None:
                 continue
             kind = _kind(m.group("kw"))
             key = f"{kind}:{m.group('id')}"
             if key in seen:
                 continue
             seen.add(key)
-            block = _caption_block(pl, r)
-            caption = " ".join(str(t).strip() for t in block["text"])
-            cap = (block.x0.min(), block.y0.min(), block.x1.max(), block.y1.max())
-            line_df.loc[block.index, "role"] = "caption"
-            line_df.loc[block.index, "object_key"] = key
-            row = {
-                "object_key": key,
-                "object_type": kind,
-                "object_id": m.group("id"),
-                "label": f"{m.group('kw').rstrip('.').capitalize() if kind == 'table' else m.group('kw')} {m.group('id')}",
-                "caption": caption,
-                "page": int(page_no),
-                "line_start": int(block.line.min()),
-                "line_end": int(block.line.max()),
-                "page_end": int(page_no),
-                "source": "caption",
-            }
+            block, cap, row = _caption_object(line_df, pl, r, m, kind, key, int(page_no))
             if kind == "figure":
-                if page_no not in drawn:  # one page's graphics serve all its figure captions
-                    drawn[page_no] = _graphics(page)
-                bb, art = _figure_region(drawn[page_no], cap)
-                if art is None and "parse_method" in block and (block["parse_method"] == "ocr").all():
-                    # a caption recognised inside a raster image: the figure is that image, and
-                    # the text recognised in it (figure_text, see ocr.py) is the figure's
-                    pic = _enclosing(drawn[page_no], cap)
-                    if pic is not None:
-                        bb = pic
-                        _claim_ocr_figure_text(line_df, page_no, pic, key)
-                if art is not None:
-                    graphics.mark_figure_text(line_df, page_no, art, key, exclude=block.index)
-                    graphics.mark_figure_headings(line_df, page_no, art, key, vouched)
+                bb = _figure_box(line_df, page, page_no, drawn, block, cap, key, vouched)
             else:
-                tc, tb = [], None
-                for above in (False, True):  # caption above its table (usual), else under it
-                    clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, body=body)
-                    # a ruled grid delimits itself: long cell text must not end its region
-                    grid = _table_clip(
-                        pl, cap, page.rect.width, page.rect.height, above=above, prose_stops=False
-                    )
-                    if clip[3] - clip[1] > 8 or grid[3] - grid[1] > 8:
-                        tc, tb = tables_cells.table_cells(page, clip, grid, near_top=not above)
-                    if tc:
-                        break
-                bb = (
-                    cap
-                    if tb is None
-                    else (min(cap[0], tb[0]), cap[1], max(cap[2], tb[2]), max(cap[3], tb[3]))
-                )
-                if tc:
-                    row["n_rows"] = max(c["row"] for c in tc) + 1
-                    row["n_cols"] = max(c["col"] for c in tc) + 1
-                    cells += [{**c, "doc_id": doc_id, "object_key": key, "page": int(page_no)} for c in tc]
-                    inside = (
-                        (line_df.page == page_no)
-                        & (line_df.y0 >= tb[1] - 1)
-                        & (line_df.y1 <= tb[3] + 1)
-                        & (line_df.x0 >= tb[0] - 1)
-                        & (line_df.x1 <= tb[2] + 1)
-                        & ~line_df.index.isin(block.index)
-                    )
-                    line_df.loc[inside, "role"] = "table"
-                    line_df.loc[inside, "object_key"] = key
+                bb = _table_box(line_df, page, page_no, pl, block, cap, key, body, row, cells, doc_id)
             row.update(x0=bb[0], y0=bb[1], x1=bb[2], y1=bb[3])
             reg.append(row)
         eq_rows = [r for r in rows if _EQ_LABEL.match(str(r.text).strip())]
@@ -322,6 +255,105 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     registry = OBJECT_REGISTRY.conform(registry)
     cell_df = CELL_DF.conform(pd.DataFrame(cells)) if cells else CELL_DF.empty()
     return registry, cell_df, line_df
+
+
+def _caption_match(pl: pd.DataFrame, r, body: float):
+    """The CAPTION match of line ``r`` when it opens a table / figure caption, else None."""
+    text = str(r.text).strip()
+    m = CAPTION.match(text)
+    if not m or _LEADER.search(text):
+        return None
+    # "Table 2-1 FUNCTION_USAGE view": a bare space after the label is a caption only when the
+    # line is set like one (smaller than body text, or already marked caption), never "Table 2 shows"
+    plain = re.match(r"\s+[A-Z(\u201c\"]", m.group("rest")) and (r.size <= body - 0.5 or r.role == "caption")
+    if not (_CAPTION_REST.match(m.group("rest")) or plain or m.group("open")):
+        return None
+    if _is_paragraph_continuation(pl, r):
+        return None
+    return m
+
+
+def _caption_object(
+    line_df: pd.DataFrame, pl: pd.DataFrame, r, m, kind: str, key: str, page_no: int
+) -> tuple[pd.DataFrame, tuple, dict]:
+    """Mark the caption's lines in ``line_df``; return (caption block, its box, the registry row)."""
+    block = _caption_block(pl, r)
+    caption = " ".join(str(t).strip() for t in block["text"])
+    cap = (block.x0.min(), block.y0.min(), block.x1.max(), block.y1.max())
+    line_df.loc[block.index, "role"] = "caption"
+    line_df.loc[block.index, "object_key"] = key
+    row = {
+        "object_key": key,
+        "object_type": kind,
+        "object_id": m.group("id"),
+        "label": f"{m.group('kw').rstrip('.').capitalize() if kind == 'table' else m.group('kw')} {m.group('id')}",
+        "caption": caption,
+        "page": page_no,
+        "line_start": int(block.line.min()),
+        "line_end": int(block.line.max()),
+        "page_end": page_no,
+        "source": "caption",
+    }
+    return block, cap, row
+
+
+def _figure_box(line_df, page, page_no, drawn: dict, block: pd.DataFrame, cap: tuple, key: str, vouched: set):
+    """A figure's box from the page's graphics around its caption; marks the text drawn in it."""
+    if page_no not in drawn:  # one page's graphics serve all its figure captions
+        drawn[page_no] = _graphics(page)
+    bb, art = _figure_region(drawn[page_no], cap)
+    if art is None and "parse_method" in block and (block["parse_method"] == "ocr").all():
+        # a caption recognised inside a raster image: the figure is that image, and
+        # the text recognised in it (figure_text, see ocr.py) is the figure's
+        pic = _enclosing(drawn[page_no], cap)
+        if pic is not None:
+            bb = pic
+            _claim_ocr_figure_text(line_df, page_no, pic, key)
+    if art is not None:
+        graphics.mark_figure_text(line_df, page_no, art, key, exclude=block.index)
+        graphics.mark_figure_headings(line_df, page_no, art, key, vouched)
+    return bb
+
+
+def _table_box(
+    line_df,
+    page,
+    page_no,
+    pl,
+    block: pd.DataFrame,
+    cap: tuple,
+    key: str,
+    body: float,
+    row: dict,
+    cells: list,
+    doc_id,
+):
+    """A table's box and cells (appended to ``cells``, sizes set on ``row``); marks its lines ``table``."""
+    tc, tb = [], None
+    for above in (False, True):  # caption above its table (usual), else under it
+        clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, body=body)
+        # a ruled grid delimits itself: long cell text must not end its region
+        grid = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, prose_stops=False)
+        if clip[3] - clip[1] > 8 or grid[3] - grid[1] > 8:
+            tc, tb = tables_cells.table_cells(page, clip, grid, near_top=not above)
+        if tc:
+            break
+    bb = cap if tb is None else (min(cap[0], tb[0]), cap[1], max(cap[2], tb[2]), max(cap[3], tb[3]))
+    if tc:
+        row["n_rows"] = max(c["row"] for c in tc) + 1
+        row["n_cols"] = max(c["col"] for c in tc) + 1
+        cells += [{**c, "doc_id": doc_id, "object_key": key, "page": int(page_no)} for c in tc]
+        inside = (
+            (line_df.page == page_no)
+            & (line_df.y0 >= tb[1] - 1)
+            & (line_df.y1 <= tb[3] + 1)
+            & (line_df.x0 >= tb[0] - 1)
+            & (line_df.x1 <= tb[2] + 1)
+            & ~line_df.index.isin(block.index)
+        )
+        line_df.loc[inside, "role"] = "table"
+        line_df.loc[inside, "object_key"] = key
+    return bb
 
 
 def _equations(line_df: pd.DataFrame, pl: pd.DataFrame, rows: list, page, seen: set[str]) -> list[dict]:

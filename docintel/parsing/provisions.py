@@ -26,6 +26,8 @@ import re
 
 import pandas as pd
 
+from docintel.parsing.headings import TITLE_CASE_MIN_FRACTION
+
 _KW = r"(?:(?P<kw>Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE|Regulation)\s+)"
 _DEC = re.compile(rf"^{_KW}?\[?(?P<num>[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{1,4}})\]?\.?(?=\s|$)\s*(?P<rest>.*)$")
 _KWNUM = re.compile(
@@ -152,7 +154,7 @@ def _title_of(rest: str, lead: str | None, alone: bool = False) -> str:
         cand
         and 1 <= len(words) <= 10
         and long_words
-        and sum(w[0].isupper() for w in long_words) >= 0.7 * len(long_words)
+        and sum(w[0].isupper() for w in long_words) >= TITLE_CASE_MIN_FRACTION * len(long_words)
     ):
         return cand.strip(" .:")
     return ""

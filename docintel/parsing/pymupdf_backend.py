@@ -49,68 +49,102 @@ def parse_with_pymupdf(
     ``pages_only`` stops after the page stage (lines, signals, furniture, labels, escalation, OCR)
     with empty section/object/reference tables: for the page-level tests and benchmark.
     """
+    spans: dict[int, headings.PageSpans | None] = {}  # what heading detection needs of each page's dict
+    line_df, page_df = _page_stage(doc, doc_id, layout_mode, spans, progress)
+    errors: dict[str, str] = {}
+    stage = _Stages(errors)
+    line_df, page_df = _furniture_and_ocr(doc, line_df, page_df, stage, ocr_mode, spans)
+    if pages_only:
+        tables = DocTables(
+            doc_id=doc_id,
+            line_df=LINE_DF.conform(line_df),
+            page_df=PAGE_DF.conform(page_df),
+            toc_df=TOC_DF.empty(),
+            object_registry=OBJECT_REGISTRY.empty(),
+            cell_df=CELL_DF.empty(),
+            cross_ref_df=CROSS_REF_DF.empty(),
+        )
+        tables.manifest["stage_errors"] = errors
+        return tables
+    tables = _structure_stages(doc, doc_id, line_df, page_df, stage, spans, eager_refs)
+    tables.manifest["stage_errors"] = errors
+    return tables
+
+
+def _page_stage(
+    doc, doc_id: str, layout_mode: str, spans: dict, progress: Progress | None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every page's lines and signals (raw line_df, page_df); fills ``spans`` per page."""
     all_lines: list[dict] = []
     pages: list[dict] = []
     n = doc.page_count
     seen_gutters: Counter = Counter()  # the document's column layout, for sparse pages
-    spans: dict[int, headings.PageSpans | None] = {}  # what heading detection needs of each page's dict
     for i in range(n):
-        page_no = i + 1
-        t0 = time.perf_counter()
-        prow: dict = {"page": page_no, "parse_method": "fast", "escalation_signals": None}
-        mupdf_log.reset()  # issue 11: MuPDF's messages for this page only
-        try:
-            page = doc[i]
-            prow.update(signals.page_signals(page, page_no))
-            hint = [g for g in seen_gutters.most_common(1)[0][0]] if seen_gutters else None
-            rows, sig = lines.extract_page_lines(
-                page, page_no, hint_gutters=hint, image_boxes=prow.get("_image_boxes")
-            )
-            spans[page_no] = headings.page_spans(sig.pop("_page_dict"))
-            if sig["_gutters"]:
-                seen_gutters[tuple((round(a), round(b)) for a, b in sig["_gutters"])] += 1
-            prow.update(sig)
-            reasons = layout.escalation_reasons(page, rows, prow) if layout_mode == "auto" else []
-            if layout_mode == "always" and rows:
-                reasons = ["layout=always"]
-            if reasons:
-                try:
-                    rows, lsig = layout.extract_page_lines_layout(
-                        page, page_no, rows, gutters=sig["_gutters"], cuts=prow.get("_image_boxes")
-                    )
-                    prow.update(lsig)
-                    prow["parse_method"] = "layout"
-                except Exception as exc:  # the fast lines are still good
-                    log.warning("page %d: layout model failed (%s); kept the fast parse", page_no, exc)
-                    reasons.append(f"layout_failed: {exc}")
-                prow["escalation_signals"] = "; ".join(reasons)
-            prow["has_text_layer"] = prow["n_chars"] > 0
-        except Exception as exc:
-            log.warning("page %d failed to parse: %s", page_no, exc)
-            prow.update(parse_method="failed", error=str(exc), n_lines=0, n_chars=0, n_words=0)
-            prow.setdefault("has_text_layer", False)
-            rows = []
-        # -- issue 11: damage MuPDF swallowed (cut streams, bad filters) is recorded, not silent
-        if prow["parse_method"] != "failed":
-            problem, lost = mupdf_log.page_problem(page, len(rows), int(prow.get("n_images") or 0))
-            if problem:
-                prow["error"] = problem
-                prow["parse_method"] = "failed" if lost else prow["parse_method"]
-        # -- end issue 11
-        prow["parse_seconds"] = time.perf_counter() - t0
+        rows, prow = _parse_page(doc, i, layout_mode, seen_gutters, spans)
         all_lines.extend(rows)
         pages.append({k: v for k, v in prow.items() if not k.startswith("_")})
         if progress:
-            progress(page_no, n)
-
+            progress(i + 1, n)
     line_df = pd.DataFrame(all_lines) if all_lines else LINE_DF.empty()
     line_df["doc_id"] = doc_id
     page_df = pd.DataFrame(pages)
     page_df["doc_id"] = doc_id
+    return line_df, page_df
+
+
+def _parse_page(doc, i: int, layout_mode: str, seen_gutters: Counter, spans: dict) -> tuple[list[dict], dict]:
+    """One page: its line rows and its page row (private ``_`` keys included); never raises."""
+    page_no = i + 1
+    t0 = time.perf_counter()
+    prow: dict = {"page": page_no, "parse_method": "fast", "escalation_signals": None}
+    mupdf_log.reset()  # issue 11: MuPDF's messages for this page only
+    try:
+        page = doc[i]
+        prow.update(signals.page_signals(page, page_no))
+        hint = [g for g in seen_gutters.most_common(1)[0][0]] if seen_gutters else None
+        rows, sig = lines.extract_page_lines(
+            page, page_no, hint_gutters=hint, image_boxes=prow.get("_image_boxes")
+        )
+        spans[page_no] = headings.page_spans(sig.pop("_page_dict"))
+        if sig["_gutters"]:
+            seen_gutters[tuple((round(a), round(b)) for a, b in sig["_gutters"])] += 1
+        prow.update(sig)
+        reasons = layout.escalation_reasons(page, rows, prow) if layout_mode == "auto" else []
+        if layout_mode == "always" and rows:
+            reasons = ["layout=always"]
+        if reasons:
+            try:
+                rows, lsig = layout.extract_page_lines_layout(
+                    page, page_no, rows, gutters=sig["_gutters"], cuts=prow.get("_image_boxes")
+                )
+                prow.update(lsig)
+                prow["parse_method"] = "layout"
+            except Exception as exc:  # the fast lines are still good
+                log.warning("page %d: layout model failed (%s); kept the fast parse", page_no, exc)
+                reasons.append(f"layout_failed: {exc}")
+            prow["escalation_signals"] = "; ".join(reasons)
+        prow["has_text_layer"] = prow["n_chars"] > 0
+    except Exception as exc:
+        log.warning("page %d failed to parse: %s", page_no, exc)
+        prow.update(parse_method="failed", error=str(exc), n_lines=0, n_chars=0, n_words=0)
+        prow.setdefault("has_text_layer", False)
+        rows = []
+    # -- issue 11: damage MuPDF swallowed (cut streams, bad filters) is recorded, not silent
+    if prow["parse_method"] != "failed":
+        problem, lost = mupdf_log.page_problem(page, len(rows), int(prow.get("n_images") or 0))
+        if problem:
+            prow["error"] = problem
+            prow["parse_method"] = "failed" if lost else prow["parse_method"]
+    # -- end issue 11
+    prow["parse_seconds"] = time.perf_counter() - t0
+    return rows, prow
+
+
+def _furniture_and_ocr(
+    doc, raw_lines: pd.DataFrame, raw_pages: pd.DataFrame, stage: _Stages, ocr_mode: str, spans: dict
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Mark page furniture, OCR the image-only pages, and mark furniture again when any was read."""
     labels = _pdf_labels(doc)
-    raw_lines, raw_pages = line_df, page_df
-    errors: dict[str, str] = {}
-    stage = _Stages(errors)
     no_furniture = (raw_lines.assign(role="body"), raw_pages)
     line_df, page_df = stage.run(
         "furniture", lambda: furniture.mark_furniture(raw_lines, raw_pages, pdf_labels=labels), no_furniture
@@ -134,18 +168,19 @@ def parse_with_pymupdf(
             spans[p] = headings.page_spans(info["page_dict"])
     # Private hints ("_rot", "_marker", ...) served lines/furniture/layout; the contract has none.
     line_df = line_df.drop(columns=[c for c in line_df.columns if c.startswith("_")])
-    if pages_only:
-        tables = DocTables(
-            doc_id=doc_id,
-            line_df=LINE_DF.conform(line_df),
-            page_df=PAGE_DF.conform(page_df),
-            toc_df=TOC_DF.empty(),
-            object_registry=OBJECT_REGISTRY.empty(),
-            cell_df=CELL_DF.empty(),
-            cross_ref_df=CROSS_REF_DF.empty(),
-        )
-        tables.manifest["stage_errors"] = errors
-        return tables
+    return line_df, page_df
+
+
+def _structure_stages(
+    doc,
+    doc_id: str,
+    line_df: pd.DataFrame,
+    page_df: pd.DataFrame,
+    stage: _Stages,
+    spans: dict,
+    eager_refs: bool,
+) -> DocTables:
+    """Sections, objects and references over the marked lines, each stage isolated by ``stage``."""
     # build_toc reads the spans from a private page_df column (its signature stays the stubbable one)
     page_df["_spans"] = pd.Series(
         [spans.get(int(p)) for p in page_df["page"]], index=page_df.index, dtype=object
@@ -172,7 +207,7 @@ def parse_with_pymupdf(
         if more is not None:
             xref = pd.concat([xref, more], ignore_index=True)
 
-    tables = DocTables(
+    return DocTables(
         doc_id=doc_id,
         line_df=LINE_DF.conform(line_df),
         page_df=PAGE_DF.conform(page_df),
@@ -181,8 +216,6 @@ def parse_with_pymupdf(
         cell_df=CELL_DF.conform(cells),
         cross_ref_df=CROSS_REF_DF.conform(xref),
     )
-    tables.manifest["stage_errors"] = errors
-    return tables
 
 
 class _Stages:

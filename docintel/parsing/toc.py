@@ -16,6 +16,7 @@ import pandas as pd
 
 from docintel.parsing import contents_page, provisions
 from docintel.parsing.headings import (
+    LARGER_BY_PT,
     Candidate,
     body_size,
     candidates,
@@ -32,6 +33,16 @@ log = logging.getLogger(__name__)
 
 __all__ = ["assign_sections", "build_toc", "drop_demoted", "norm"]
 
+#: Lines of one heading may differ in size by this many points, or by SIZE_TOLERANCE_SHARE of
+#: their size when both are DISPLAY_SIZE_RATIO x body or more (set by hand on the dev PDFs; not measured).
+SIZE_TOLERANCE_PT = 0.3
+SIZE_TOLERANCE_SHARE = 0.12
+DISPLAY_SIZE_RATIO = 1.8
+#: A document title is set at least this many times the body size (set by hand; not measured).
+TITLE_MIN_BODY_RATIO = 1.3
+#: Longest heading joined from wrapped lines, in characters (set by hand; not measured).
+MAX_JOINED_CHARS = 200
+
 
 def _size_tolerance(a: float, b: float, body: float) -> float:
     """How far two lines' sizes may differ and still be one heading.
@@ -39,7 +50,9 @@ def _size_tolerance(a: float, b: float, body: float) -> float:
     Body-size headings keep one size; display titles are often fitted line by line
     (33 pt then 30 pt), so lines well above body size may differ by a tenth.
     """
-    return max(0.3, 0.12 * max(a, b)) if min(a, b) >= 1.8 * body else 0.3
+    if min(a, b) >= DISPLAY_SIZE_RATIO * body:
+        return max(SIZE_TOLERANCE_PT, SIZE_TOLERANCE_SHARE * max(a, b))
+    return SIZE_TOLERANCE_PT
 
 
 def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
@@ -59,14 +72,14 @@ def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
                 and c.kind is None
                 and p.bold == c.bold
                 # only styled lines continue a heading; plain body lines never do
-                and (p.bold or p.extra.get("italic") or p.size >= body + 0.9)
+                and (p.bold or p.extra.get("italic") or p.size >= body + LARGER_BY_PT)
                 and p.extra.get("italic") == c.extra.get("italic")
                 and abs(p.size - c.size) < _size_tolerance(p.size, c.size, body)
                 and p.font == c.font
                 and -1 <= c.x0 - p.x0 <= 3 * c.size
                 and -0.5 <= c.y0 - p.y1 <= 0.45 * c.size
                 and not p.text.rstrip().endswith((".", ":"))
-                and len(p.text) + len(c.text) < 200
+                and len(p.text) + len(c.text) < MAX_JOINED_CHARS
             ):
                 prev = p
                 break
@@ -154,7 +167,11 @@ def _title_line(cands: list[Candidate], body: float) -> Candidate | None:
     best = max(page_c, key=lambda c: c.size)
     others = [c.size for c in cands if c is not best and c.bold and len(c.text) > 3]
     first_numbered = min((c.y0 for c in cands if c.page == first_page and c.kind), default=1e9)
-    if best.size < 1.3 * body or best.y0 > first_numbered or (others and best.size < max(others) + 1):
+    if (
+        best.size < TITLE_MIN_BODY_RATIO * body
+        or best.y0 > first_numbered
+        or (others and best.size < max(others) + 1)
+    ):
         return None
     return best
 
@@ -277,10 +294,41 @@ def build_toc(
     feats = span_features(doc, line_df, spans)
     body = body_size(line_df[line_df["role"] == "body"])
     cands = _join_continuations(candidates(line_df, feats), body)
-    cover = _cover_pages(line_df, body)
     title_c = _title_line(cands, body)
     contents = contents_page.find_entries(line_df)
     contents_pages = set(contents["page"]) if len(contents) else set()
+    _mark_heading_like(cands, line_df, body, title_c, contents_pages)
+    detected = [c for c in cands if c.extra["heading_like"]]
+
+    outline = [(lvl, t, p) for lvl, t, p in doc.get_toc(simple=True) if p and p > 0]
+    if outline:
+        entries = _outline_entries(outline, line_df, cands)
+    elif len(contents):
+        n_pages = int(page_df["page"].max()) if len(page_df) else doc.page_count
+        entries = _contents_entries(contents, contents_pages, page_df, cands, n_pages)
+    else:
+        entries = []
+    _add_detected(entries, detected)
+
+    order = lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6)  # noqa: E731
+    entries.sort(key=order)
+    renest_back_matter(entries)
+    relative_levels(entries)
+    # numbered clauses / paragraphs in body type, vouched for by the document's numbering
+    entries += provisions.find_provisions(
+        line_df[~line_df.index.isin(title_c_rows(title_c, line_df))], entries, feats["lead"]
+    )
+    entries.sort(key=order)
+    toc_df = to_frame(entries, line_df, doc_id)
+    _mark_roles(line_df, entries, title_c, contents, contents_pages)
+    return toc_df, line_df
+
+
+def _mark_heading_like(
+    cands: list[Candidate], line_df: pd.DataFrame, body: float, title_c: Candidate | None, contents_pages: set
+) -> None:
+    """Set ``extra["heading_like"]`` on every candidate: typography, then the stack and section rules."""
+    cover = _cover_pages(line_df, body)
     for c in cands:
         c.extra["heading_like"] = (
             c.page not in cover
@@ -294,71 +342,80 @@ def build_toc(
         c.extra["heading_like"] = False
     for c in not_sections([c for c in cands if c.extra["heading_like"]], line_df, title_c):
         c.extra["heading_like"] = False
-    detected = [c for c in cands if c.extra["heading_like"]]
-    n_pages = int(page_df["page"].max()) if len(page_df) else doc.page_count
 
+
+def _outline_entries(outline: list[tuple], line_df: pd.DataFrame, cands: list[Candidate]) -> list[dict]:
+    """Entries of the PDF outline, each matched to its heading line where one is found."""
     entries: list[dict] = []
-    outline = [(lvl, t, p) for lvl, t, p in doc.get_toc(simple=True) if p and p > 0]
-    if outline:
-        heads = line_df[line_df["role"].isin(["header", "footer"])]
-        running_heads = {(int(pg), norm(t)) for pg, t in zip(heads["page"], heads["text"], strict=False)}
-        for lvl, raw, p in outline:
-            kind, num, title = split_number(re.sub(r"\s+", " ", raw).strip())
-            c = _match(title, num, cands, [p, p + 1, p - 1])
-            if c is None and (p, norm(title)) in running_heads:
-                continue  # a bookmark to the title an excerpt only prints in its running head
-            if num is None and c is not None and c.number:
-                # Outlines often drop the number the page prints ("Attention" for "3.2 Attention"):
-                # the heading line is what readers (and references) use.
-                kind, num = c.kind, c.number
-            entries.append(
-                _entry(
-                    c,
-                    title=short_title(title),
-                    number=num,
-                    kind=kind,
-                    level=lvl,
-                    page=c.page if c else p,
-                    source="outline",
-                )
+    heads = line_df[line_df["role"].isin(["header", "footer"])]
+    running_heads = {(int(pg), norm(t)) for pg, t in zip(heads["page"], heads["text"], strict=False)}
+    for lvl, raw, p in outline:
+        kind, num, title = split_number(re.sub(r"\s+", " ", raw).strip())
+        c = _match(title, num, cands, [p, p + 1, p - 1])
+        if c is None and (p, norm(title)) in running_heads:
+            continue  # a bookmark to the title an excerpt only prints in its running head
+        if num is None and c is not None and c.number:
+            # Outlines often drop the number the page prints ("Attention" for "3.2 Attention"):
+            # the heading line is what readers (and references) use.
+            kind, num = c.kind, c.number
+        entries.append(
+            _entry(
+                c,
+                title=short_title(title),
+                number=num,
+                kind=kind,
+                level=lvl,
+                page=c.page if c else p,
+                source="outline",
             )
-    elif len(contents):
-        labels = contents_page.label_to_page(page_df)
-        later = [c for c in cands if c.page > max(contents_pages)]
-        offset = None
-        for e in contents.itertuples():
-            number = e.number if isinstance(e.number, str) else None
-            guess = contents_page.physical_page(e.label, labels, n_pages, offset)
-            order = [guess, guess + 1, guess - 1] if guess else []
-            c = _match(e.title, number, later, order) or _match(
-                e.title,
-                number,
-                [x for x in later if x.extra["heading_like"]],
-                sorted({x.page for x in later}),
+        )
+    return entries
+
+
+def _contents_entries(
+    contents: pd.DataFrame, contents_pages: set, page_df: pd.DataFrame, cands: list[Candidate], n_pages: int
+) -> list[dict]:
+    """Entries of a printed contents page, each matched to its heading line after the contents."""
+    entries: list[dict] = []
+    labels = contents_page.label_to_page(page_df)
+    later = [c for c in cands if c.page > max(contents_pages)]
+    offset = None
+    for e in contents.itertuples():
+        number = e.number if isinstance(e.number, str) else None
+        guess = contents_page.physical_page(e.label, labels, n_pages, offset)
+        order = [guess, guess + 1, guess - 1] if guess else []
+        c = _match(e.title, number, later, order) or _match(
+            e.title,
+            number,
+            [x for x in later if x.extra["heading_like"]],
+            sorted({x.page for x in later}),
+        )
+        if c is not None and e.label.isdigit() and offset is None:
+            offset = c.page - int(e.label)  # learned once, reused when labels are missing
+        page = c.page if c else guess
+        # an entry whose heading was not found is kept only when its page came from printed labels
+        if page is None or (c is None and e.label.strip().lower() not in labels):
+            continue
+        entries.append(
+            _entry(
+                c,
+                title=c.title if c and c.title else e.title,
+                number=number,
+                kind=e.kind,
+                level=e.level,
+                page=page,
+                source="contents_page",
             )
-            if c is not None and e.label.isdigit() and offset is None:
-                offset = c.page - int(e.label)  # learned once, reused when labels are missing
-            page = c.page if c else guess
-            # an entry whose heading was not found is kept only when its page came from printed labels
-            if page is None or (c is None and e.label.strip().lower() not in labels):
-                continue
-            entries.append(
-                _entry(
-                    c,
-                    title=c.title if c and c.title else e.title,
-                    number=number,
-                    kind=e.kind,
-                    level=e.level,
-                    page=page,
-                    source="contents_page",
-                )
-            )
-            # a page guessed from a learned offset or found by search can be wrong; a printed label not
-            entries[-1]["searched"] = c is not None and e.label.strip().lower() not in labels
-        entries = _in_contents_order(entries)
+        )
+        # a page guessed from a learned offset or found by search can be wrong; a printed label not
+        entries[-1]["searched"] = c is not None and e.label.strip().lower() not in labels
+    return _in_contents_order(entries)
+
+
+def _add_detected(entries: list[dict], detected: list[Candidate]) -> None:
+    """Append the detected headings the primary source (outline or contents page) misses."""
     matched = {id(e["cand"]) for e in entries if e["cand"] is not None}
     primary_numbers = {e["number"].rstrip(".") for e in entries if e["number"]}
-
     votes: dict[tuple, int] = {}
     for e in entries:
         if e["style"] is not None:
@@ -378,6 +435,7 @@ def build_toc(
             continue
         if c.number and c.number.rstrip(".") in primary_numbers:
             continue
+        # ``entries`` grows in this loop: once anything is in it, unvoted numbered styles are skipped
         if entries and c.kind in ("decimal", "letter_decimal") and (round(c.size), c.bold) not in votes:
             continue
         if c.kind in ("decimal", "letter_decimal"):
@@ -403,18 +461,15 @@ def build_toc(
             )
         )
 
-    order = lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6)  # noqa: E731
-    entries.sort(key=order)
-    renest_back_matter(entries)
-    relative_levels(entries)
-    # numbered clauses / paragraphs in body type, vouched for by the document's numbering
-    entries += provisions.find_provisions(
-        line_df[~line_df.index.isin(title_c_rows(title_c, line_df))], entries, feats["lead"]
-    )
-    entries.sort(key=order)
-    toc_df = to_frame(entries, line_df, doc_id)
 
-    # roles: headings, title, contents entries
+def _mark_roles(
+    line_df: pd.DataFrame,
+    entries: list[dict],
+    title_c: Candidate | None,
+    contents: pd.DataFrame,
+    contents_pages: set,
+) -> None:
+    """Mark heading, title and contents-entry lines in ``line_df``'s role column (in place)."""
     key = list(zip(line_df["page"], line_df["line"], strict=False))
     # a provision's line stays body text: it has a number, not heading typography
     heading_lines = {
@@ -430,4 +485,3 @@ def build_toc(
         lone_numbers = on_cp & line_df["text"].str.match(r"^\s*[0-9.]+\s*$")
         is_entry = pd.Series([k in cl for k in key], index=line_df.index) | lone_numbers
         line_df.loc[is_entry, "role"] = "toc_entry"
-    return toc_df, line_df
