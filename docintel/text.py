@@ -157,3 +157,34 @@ def dehyphenate(lines: list[str]) -> str:
         else:
             out.append(ln)
     return " ".join(out)
+
+
+# --- roman numerals (page labels, provision numbers, reference ranges) --------------------------
+
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+_ROMAN_SYMBOLS = (
+    (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+    (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
+)  # fmt: skip
+
+
+def to_roman(n: int, upper: bool = False) -> str:
+    """4 -> 'iv' ('IV' with ``upper``)."""
+    out = ""
+    for v, sym in _ROMAN_SYMBOLS:
+        while n >= v:
+            out, n = out + sym, n - v
+    return out.upper() if upper else out
+
+
+def roman_value(s: str, letters: str = "ivxlcdm") -> int | None:
+    """'iv' -> 4, 'XII' -> 12 (either case); None unless ``s`` is a well-formed numeral written
+    with ``letters`` only (provision labels leave out d and m: "(d)" is a letter there)."""
+    low = s.lower()
+    if not low or any(ch not in letters or ch not in _ROMAN_VALUES for ch in low):
+        return None
+    total = 0
+    for a, b in zip(low, low[1:] + " ", strict=False):
+        v = _ROMAN_VALUES[a]
+        total += -v if b in _ROMAN_VALUES and _ROMAN_VALUES[b] > v else v
+    return total if total > 0 and to_roman(total) == low else None

@@ -23,6 +23,8 @@ from collections import Counter, defaultdict
 import numpy as np
 import pandas as pd
 
+from docintel.text import roman_value, to_roman
+
 #: Share of the page height that counts as the top / bottom band.
 BAND = 0.12
 _ROMAN = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$", re.I)
@@ -36,40 +38,6 @@ FURNITURE = ("header", "footer", "page_number")
 IMAGE_PAGE_CHARS = 600
 
 
-def _roman_value(s: str) -> int | None:
-    if not s or not _ROMAN.match(s):
-        return None
-    vals = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
-    s = s.lower()
-    total = 0
-    for i, ch in enumerate(s):
-        v = vals[ch]
-        total += -v if i + 1 < len(s) and vals[s[i + 1]] > v else v
-    return total
-
-
-def _to_roman(n: int, upper: bool) -> str:
-    out = ""
-    for v, sym in (
-        (1000, "m"),
-        (900, "cm"),
-        (500, "d"),
-        (400, "cd"),
-        (100, "c"),
-        (90, "xc"),
-        (50, "l"),
-        (40, "xl"),
-        (10, "x"),
-        (9, "ix"),
-        (5, "v"),
-        (4, "iv"),
-        (1, "i"),
-    ):
-        while n >= v:
-            out, n = out + sym, n - v
-    return out.upper() if upper else out
-
-
 def _norm(text: str) -> str:
     t = re.sub(r"\d+", "#", text.lower())
     t = " ".join("#" if _ROMAN.match(w) else w for w in t.split())
@@ -80,7 +48,7 @@ def _label_value(token: str) -> tuple[str, int] | None:
     """('arabic'|'roman'|'ROMAN', value) of a page-number token."""
     if token.isdigit():
         return "arabic", int(token)
-    v = _roman_value(token)
+    v = roman_value(token)
     if v is None:
         return None
     return ("ROMAN" if token.isupper() else "roman"), v
@@ -301,7 +269,7 @@ def _labels(page_df: pd.DataFrame, candidates: dict, pdf_labels: list[str] | Non
             (s0, v0, _), (s1, v1, _) = accepted[before[-1]], accepted[after[0]]
             if s0 == s1 and v0 - before[-1] == v1 - after[0]:
                 v = v0 + (p - before[-1])
-                text = str(v) if s0 == "arabic" else _to_roman(v, s0 == "ROMAN")
+                text = str(v) if s0 == "arabic" else to_roman(v, s0 == "ROMAN")
                 labels[p] = (text, "inferred")
     if pdf_labels and _plausible(pdf_labels, accepted):
         for p in pages:

@@ -27,6 +27,7 @@ import re
 import pandas as pd
 
 from docintel.parsing.headings import TITLE_CASE_MIN_FRACTION
+from docintel.text import roman_value as _roman_any
 
 _KW = r"(?:(?P<kw>Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE|Regulation)\s+)"
 _DEC = re.compile(rf"^{_KW}?\[?(?P<num>[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{1,4}})\]?\.?(?=\s|$)\s*(?P<rest>.*)$")
@@ -41,7 +42,6 @@ _TOP = re.compile(r"^(?P<num>[0-9]{1,2})\.\s+(?P<rest>[A-Z][A-Z0-9 ,;:'\u2019&/-
 _LETTER = re.compile(r"^(?P<lab>[A-Z])\.\s+(?P<rest>[\"\u201c\u2018(\[]?[A-Z].*)$")
 #: A line holding only a label ("H.", "(a)", "1.1"), its text set on the same baseline
 _BARE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,4}[.)]|[0-9]{1,3}(?:\.[0-9]{1,3})+\.?)$")
-_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 _OPEN = re.compile(r"^[\"\u201c\u2018'\[(]?[A-Z\u00c0-\u024f]")
 _SKIP_ROLES = {
     "header",
@@ -59,33 +59,8 @@ _KW_RANK = {"article": 0, "art.": 0, "rule": 0, "regulation": 0, "section": 1, "
 
 
 def roman_value(s: str) -> int | None:
-    """'iv' -> 4, 'XII' -> 12; None when it is not a well-formed roman numeral."""
-    s = s.lower()
-    if not s or any(ch not in _ROMAN for ch in s):
-        return None
-    total = 0
-    for a, b in zip(s, s[1:] + " ", strict=False):
-        v = _ROMAN[a]
-        total += -v if b in _ROMAN and _ROMAN[b] > v else v
-    return total if total > 0 and to_roman(total) == s else None
-
-
-def to_roman(n: int) -> str:
-    out = ""
-    for v, r in (
-        (100, "c"),
-        (90, "xc"),
-        (50, "l"),
-        (40, "xl"),
-        (10, "x"),
-        (9, "ix"),
-        (5, "v"),
-        (4, "iv"),
-        (1, "i"),
-    ):
-        while n >= v:
-            out, n = out + r, n - v
-    return out
+    """'iv' -> 4, 'XII' -> 12; None unless well formed (i v x l c only: "(d)" is a letter)."""
+    return _roman_any(s, "ivxlc")
 
 
 def _par_types(lab: str) -> list[tuple[str, int]]:

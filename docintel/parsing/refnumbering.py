@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+from docintel.text import roman_value as _roman_any
+from docintel.text import to_roman
+
 _END = r"(?![A-Za-z0-9\u00c0-\u024f]|[./][A-Za-z0-9])"
 _ROMAN_UP = r"(?=[IVXLC])(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
 _ROMAN_LOW = r"(?=[ivxlc])(?:c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
@@ -58,33 +61,8 @@ def id_regex(forms: tuple[str, ...]) -> str:
 
 
 def roman_value(s: str) -> int | None:
-    vals = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
-    s = s.lower()
-    if not s or any(c not in vals for c in s):
-        return None
-    total = 0
-    for a, b in zip(s, s[1:] + " ", strict=False):
-        v = vals[a]
-        total += -v if b != " " and vals[b] > v else v
-    return total
-
-
-def to_roman(n: int, upper: bool) -> str:
-    out = ""
-    for v, r in (
-        (100, "c"),
-        (90, "xc"),
-        (50, "l"),
-        (40, "xl"),
-        (10, "x"),
-        (9, "ix"),
-        (5, "v"),
-        (4, "iv"),
-        (1, "i"),
-    ):
-        while n >= v:
-            out, n = out + r, n - v
-    return out.upper() if upper else out
+    """A roman id's value (i v x l c only: "D" and "M" are letters in a reference)."""
+    return _roman_any(s, "ivxlc")
 
 
 def shape(tok: str) -> str:
