@@ -41,6 +41,23 @@ class Settings:
     fallback: str = "none"  # none | offline (answer offline, labelled, when output never validates)
     max_loops: int = 1  # the loop budget: reference passes after the first
     top_k: int | None = None  # pages for pass 1; None: 1, or one per listed object page
+    eager_refs: bool = False  # run the reference extractor over every line at parse time
+
+    def cache_options(
+        self, *, parser_version: str, ocr_token: str | None, docling_json_sha: str | None = None
+    ) -> dict[str, Any]:
+        """What the parse cache key is computed from: the settings that change the tables
+        (parser, layout, ocr, eager_refs) plus what no setting states: the parser's code
+        fingerprint, whether Tesseract is installed (``ocr_token``) and a Docling export's digest."""
+        pymupdf = self.parser == "pymupdf"
+        return {
+            "parser": self.parser,
+            "parser_version": parser_version,
+            "layout": self.layout if pymupdf else None,
+            "ocr": ocr_token if pymupdf else None,
+            "eager_refs": bool(self.eager_refs),
+            "docling_json_sha": docling_json_sha,
+        }
 
     @classmethod
     def resolve(cls, **flags: Any) -> Settings:
@@ -48,6 +65,8 @@ class Settings:
         out = {}
         for f in fields(cls):
             value = pick(flags.get(f.name), f.name, getattr(DEFAULTS, f.name))
+            if f.name == "eager_refs" and isinstance(value, str):
+                value = value.strip().lower() in ("1", "true", "yes", "on")
             if value is not None and f.name in ("max_loops", "top_k"):
                 try:
                     value = int(value)

@@ -22,6 +22,7 @@ from docintel.parsing import pdf as pdfmod
 from docintel.parsing import store
 from docintel.parsing.budget import Budget, run_budgeted, run_in_process
 from docintel.schema.document import DocTables
+from docintel.settings import DEFAULTS, Settings
 
 LayoutMode = Literal["auto", "always", "never"]
 LAYOUT_MODES = ("auto", "always", "never")
@@ -80,12 +81,12 @@ def _check_limits(max_pages, max_bytes) -> None:
 def parse_document(
     path: str | Path,
     *,
-    layout: LayoutMode = "auto",
-    ocr: OcrMode = "auto",
-    parser: str = "pymupdf",
+    layout: LayoutMode = DEFAULTS.layout,
+    ocr: OcrMode = DEFAULTS.ocr,
+    parser: str = DEFAULTS.parser,
     docling_json: str | Path | None = None,
     password: str | None = None,
-    eager_refs: bool = False,
+    eager_refs: bool = DEFAULTS.eager_refs,
     out_dir: str | Path | None = "artifacts",
     use_cache: bool = True,
     max_pages: int = pdfmod.DEFAULT_MAX_PAGES,
@@ -117,15 +118,13 @@ def parse_document(
     name = Path(path).name
     # Before anything is served, cached or not: an encrypted source needs its password.
     pdfmod.check_password(data, password=password, name=name)
-    options = {
-        "parser": parser,
-        "parser_version": PARSER_VERSION,
-        "layout": layout if parser == "pymupdf" else None,
-        # whether Tesseract is installed is part of the key: installing it re-parses image-only pages
-        "ocr": _ocr_token(ocr) if parser == "pymupdf" else None,
-        "eager_refs": eager_refs,
-        "docling_json_sha": pdfmod.doc_id_for(Path(docling_json).read_bytes()) if docling_json else None,
-    }
+    # The key comes from the settings that change the tables; whether Tesseract is installed is
+    # part of it (installing it re-parses image-only pages), as is the parser's code fingerprint.
+    options = Settings(layout=layout, ocr=ocr, parser=parser, eager_refs=eager_refs).cache_options(
+        parser_version=PARSER_VERSION,
+        ocr_token=_ocr_token(ocr) if parser == "pymupdf" else None,
+        docling_json_sha=pdfmod.doc_id_for(Path(docling_json).read_bytes()) if docling_json else None,
+    )
     job = _Job(
         path, name, data, doc_id, password, max_pages, parser, options, layout, ocr, eager_refs, docling_json
     )
