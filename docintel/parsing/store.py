@@ -208,6 +208,25 @@ def _storage_error(directory: Path, exc: OSError) -> StorageError:
     )
 
 
+@contextlib.contextmanager
+def _new_version(directory: Path) -> Iterator[Path]:
+    """A temporary folder that becomes the live version of ``directory`` when the block ends.
+
+    On any failure it is removed and the previous version stays live; an OSError (a full disk)
+    becomes a :class:`StorageError`.
+    """
+    tmp = _new_temp(directory)
+    try:
+        yield tmp
+        _publish(tmp, directory)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise _storage_error(directory, exc) from exc
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
 def save(tables: DocTables, directory: Path) -> Path:
     """Write every table plus the manifest as a new version of ``directory``, atomically.
 
@@ -215,8 +234,7 @@ def save(tables: DocTables, directory: Path) -> Path:
     version stays live; an OSError (a full disk) becomes a :class:`StorageError`.
     """
     directory = Path(directory)
-    tmp = _new_temp(directory)
-    try:
+    with _new_version(directory) as tmp:
         meta = {
             "schema_version": SCHEMA_VERSION,
             "parser": tables.manifest.get("parser"),
@@ -237,13 +255,6 @@ def save(tables: DocTables, directory: Path) -> Path:
         }
         hit = manifest.pop("cache_hit", False)  # a property of the read, not of the entry
         _write_file(tmp / MANIFEST, json.dumps(manifest, indent=2, default=str).encode())
-        _publish(tmp, directory)
-    except OSError as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise _storage_error(directory, exc) from exc
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     tables.manifest = {**manifest, "cache_hit": hit}
     return directory
 
@@ -317,8 +328,7 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
         manifest = json.loads((live / MANIFEST).read_text())
         if manifest.get("source_sha256") != tables.manifest.get("source_sha256"):
             return  # the entry was replaced under us; it is not ours to extend
-        tmp = _new_temp(directory)
-        try:
+        with _new_version(directory) as tmp:
             for name in TABLES:
                 if name != "cross_ref_df":
                     _link_or_copy(live / f"{name}.parquet", tmp / f"{name}.parquet")
@@ -328,13 +338,6 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
             manifest.setdefault("checksums", {})["cross_ref_df"] = hashlib.sha256(data).hexdigest()
             manifest.setdefault("rows", {})["cross_ref_df"] = int(len(tables.cross_ref_df))
             _write_file(tmp / MANIFEST, json.dumps(manifest, indent=2, default=str).encode())
-            _publish(tmp, directory)
-        except OSError as exc:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise _storage_error(directory, exc) from exc
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
     tables.manifest["checksums"] = manifest["checksums"]
     tables.manifest["rows"] = manifest["rows"]
 
