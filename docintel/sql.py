@@ -231,12 +231,14 @@ def _corpus_file(store, name: str) -> Path | None:
 
 
 def _row_filter(name: str, columns: Sequence[str]) -> str | None:
-    """The WHERE that keeps a corpus table's rows the user may see; None: the table is left out."""
-    if "doc_id" in columns:
-        return "doc_id IN (SELECT doc_id FROM _readable)"
-    if name == "members":
-        return "usr = $user"  # the user's own memberships, never who else is in a group
-    return None
+    """The WHERE (over alias ``t``) that keeps a corpus table's rows the user may see: the
+    table's own access rule (``TableSpec.predicate``; members: the user's own memberships,
+    never who else is in a group). None: the table has no rule and is left out."""
+    from docintel.corpus.store import TABLES
+
+    spec = TABLES.get(name)
+    pred = spec.predicate("SELECT doc_id FROM _readable") if spec is not None else None
+    return None if pred is None else pred.replace(":user", "$user")
 
 
 def corpus_connection(corpus, user: str | None):
@@ -287,7 +289,7 @@ def corpus_connection(corpus, user: str | None):
                 con.register(f"_{name}_src", pa.Table.from_pylist([], schema=arrow_schema(name)))
                 src = f"_{name}_src"
             con.execute(
-                f'CREATE TABLE "{name}" AS SELECT * FROM {src} WHERE {where}',
+                f'CREATE TABLE "{name}" AS SELECT t.* FROM {src} t WHERE {where}',
                 {"user": user or ""} if "$user" in where else None,
             )
             if f is None:

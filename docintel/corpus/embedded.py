@@ -22,13 +22,16 @@ from pathlib import Path
 import pandas as pd
 
 from docintel.corpus.store import (
+    CORPUS_TABLES,
     READABLE_DOCS,
     READABLE_IDS,
     TABLE_COLUMNS,
+    TABLES,
     USER_GROUPS,
     Change,
-    empty,
     merge_change,
+    next_rows,
+    readable_rows_sql,
 )
 from docintel.errors import MissingDependencyError, UsageError
 
@@ -38,12 +41,11 @@ KEEP_GENERATIONS = 3
 def arrow_schema(name: str):
     import pyarrow as pa
 
-    ints = {"bytes", "pages", "version", "page", "line_start", "line_end"}
-    floats = {"x0", "y0", "x1", "y1"}
+    spec = TABLES[name]
     return pa.schema(
         [
-            (c, pa.int64() if c in ints else pa.float64() if c in floats else pa.string())
-            for c in TABLE_COLUMNS[name]
+            (c, pa.int64() if c in spec.ints else pa.float64() if c in spec.floats else pa.string())
+            for c in spec.columns
         ]
     )
 
@@ -122,7 +124,9 @@ class EmbeddedStore:
         return con
 
     def _query(self, sql: str, params: dict | None = None) -> pd.DataFrame:
-        sql = sql.replace(":user", "$user").replace(":ids", "$ids")
+        import re
+
+        sql = re.sub(r"(?<![:\w]):(\w+)", r"$\1", sql)  # :name -> $name (DuckDB's named parameters)
         return self._connect().execute(sql, params or {}).df()
 
     # -- reads (every one takes the user; the filter is in the SQL) --
@@ -138,6 +142,12 @@ class EmbeddedStore:
         )
         return self._query(sql, {"user": user or "", "ids": list(block_ids)})
 
+    def rows(
+        self, name: str, user: str | None, where: str = "", params: dict | None = None, order: str = ""
+    ) -> pd.DataFrame:
+        """Rows of table ``name`` that ``user`` may read; ``where`` is SQL over alias ``t``."""
+        return self._query(readable_rows_sql(name, where, order), {**(params or {}), "user": user or ""})
+
     # -- writer side --
     def table(self, name: str) -> pd.DataFrame:
         if name not in TABLE_COLUMNS:
@@ -149,9 +159,9 @@ class EmbeddedStore:
 
     def commit(self, change: Change) -> str:
         """Write a new generation and swap CURRENT to it; the old one stays readable until then."""
-        if self._gen and change.is_empty() and not change.drop_blocks_of:
+        if self._gen and change.is_empty():
             return self._gen
-        current = {n: self.table(n) for n in ("documents", "access", "members")}
+        current = {n: self.table(n) for n in CORPUS_TABLES}
         small = merge_change(current, change)
         gen = f"{int(self._gen or 0) + 1:06d}"
         tables = self.root / "tables"
@@ -162,18 +172,19 @@ class EmbeddedStore:
         try:
             for name, df in small.items():
                 write_parquet(df, name, tmp / f"{name}.parquet")
-            prev = tables / str(self._gen) / "blocks.parquet" if self._gen else None
-            if change.blocks.empty and not change.drop_blocks_of and prev is not None and prev.exists():
-                try:
-                    os.link(prev, tmp / "blocks.parquet")  # unchanged: shared, not copied
-                except OSError:
-                    shutil.copy2(prev, tmp / "blocks.parquet")
-            else:
-                old = self.table("blocks")
-                old = old[~old["doc_id"].isin(change.drop_blocks_of | set(change.blocks["doc_id"]))]
-                parts = [df for df in (old, change.blocks) if not df.empty]
-                blocks = pd.concat(parts, ignore_index=True) if parts else empty("blocks")
-                write_parquet(blocks, "blocks", tmp / "blocks.parquet")
+            for name in TABLES:
+                if name in CORPUS_TABLES:
+                    continue
+                prev = tables / str(self._gen) / f"{name}.parquet" if self._gen else None
+                after = next_rows(name, self.table(name), change)
+                if after is None and prev is not None and prev.exists():
+                    try:
+                        os.link(prev, tmp / f"{name}.parquet")  # unchanged: shared, not copied
+                    except OSError:
+                        shutil.copy2(prev, tmp / f"{name}.parquet")
+                elif after is not None:
+                    write_parquet(after, name, tmp / f"{name}.parquet")
+                # else: a table nobody has written yet stays absent (read as empty)
             tmp.rename(tables / gen)
             pointer = self.root / "CURRENT.tmp"
             pointer.write_text(gen + "\n")

@@ -62,17 +62,35 @@ class Summary:
         return out
 
 
-def build_version(parser_version: str | None) -> str:
-    """What the stored rows of a document depend on: the parser's version and the block rules'."""
+def build_version(parser_version: str | None, options: dict | None = None) -> str:
+    """What the stored rows of a document depend on: the parser's version, the parse options
+    that change the tables (the parse cache's key), the block rules and the derivers."""
     from docintel.corpus.blocks import BLOCKS_VERSION
+    from docintel.corpus.derive import derivers_version
 
-    return f"{parser_version}|blocks-{BLOCKS_VERSION}"
+    return f"{parser_version}|{parse_key(options or {})}|blocks-{BLOCKS_VERSION}|derive-{derivers_version()}"
 
 
-def current_build() -> str:
+def parse_key(options: dict) -> str:
+    """The parse cache's options key for these ingest parse options (layout, ocr, parser ...)."""
+    from docintel.parsing import PARSER_VERSION, _ocr_token
+    from docintel.parsing.store import options_key
+    from docintel.settings import Settings
+
+    known = {k: options[k] for k in ("layout", "ocr", "parser", "eager_refs") if options.get(k) is not None}
+    settings = Settings(**known)
+    return options_key(
+        settings.cache_options(
+            parser_version=PARSER_VERSION,
+            ocr_token=_ocr_token(settings.ocr) if settings.parser == "pymupdf" else None,
+        )
+    )
+
+
+def current_build(options: dict | None = None) -> str:
     from docintel.parsing import PARSER_VERSION
 
-    return build_version(PARSER_VERSION)
+    return build_version(PARSER_VERSION, options)
 
 
 def sha256_file(path: Path) -> str:
@@ -100,6 +118,7 @@ def scan(inputs: list[str | Path]) -> list[Path]:
 def parse_task(path: str, docs_dir: str, options: dict) -> dict:
     """Parse one file into the store's per-document cache; identity and blocks back (worker side)."""
     from docintel.corpus.blocks import make_blocks
+    from docintel.corpus.derive import derive
     from docintel.corpus.identity import content_sha, identify
     from docintel.parsing import parse_document
 
@@ -113,28 +132,31 @@ def parse_task(path: str, docs_dir: str, options: dict) -> dict:
     try:
         import pymupdf
 
-        with pymupdf.open(path) as doc:
-            title = (doc.metadata or {}).get("title")
+        with pymupdf.open(path) as pdf:
+            title = (pdf.metadata or {}).get("title")
     except Exception:  # metadata is optional; the text identifies the document
         title = None
     m = tables.manifest
     ident = identify(tables, title)
+    doc = {
+        "doc_id": tables.doc_id,
+        "file": name,
+        "path": str(Path(path).resolve()),
+        "sha256": m.get("source_sha256"),
+        "bytes": m.get("source_bytes"),
+        "pages": m.get("pages"),
+        "content_sha": content_sha(tables),
+        "cache_dir": m.get("cache_dir"),
+        "parser_version": build_version(m.get("parser_version"), options),
+        **ident,
+    }
+    blocks = make_blocks(tables, context=f"{ident['title']} {ident['publication_id'] or ''}")
     return {
         "ok": True,
         "file": name,
-        "doc": {
-            "doc_id": tables.doc_id,
-            "file": name,
-            "path": str(Path(path).resolve()),
-            "sha256": m.get("source_sha256"),
-            "bytes": m.get("source_bytes"),
-            "pages": m.get("pages"),
-            "content_sha": content_sha(tables),
-            "cache_dir": m.get("cache_dir"),
-            "parser_version": build_version(m.get("parser_version")),
-            **ident,
-        },
-        "blocks": make_blocks(tables, context=f"{ident['title']} {ident['publication_id'] or ''}"),
+        "doc": doc,
+        "blocks": blocks,
+        "derived": derive(tables, blocks, doc),
         "cache_hit": bool(m.get("cache_hit")),
         "seconds": round(time.perf_counter() - t0, 3),
     }
@@ -222,7 +244,7 @@ def ingest(
         by_sha = {r.sha256: r for r in live.itertuples(index=False)}
         change = Change()
         change.members = [(u, g) for u, gs in user_groups.items() for g in gs]
-        build = current_build()
+        build = current_build(parse_options)
         jobs = []
         batch: dict[str, str] = {}  # sha256 -> first file of this run with those bytes
         twins: list[tuple[str, str, list[str]]] = []  # (first file, twin file, twin's groups)
@@ -275,7 +297,7 @@ def ingest(
         have_mem = set(map(tuple, mem[["usr", "grp"]].itertuples(index=False, name=None)))
         change.access = [a for a in dict.fromkeys(change.access) if a not in have_acc]
         change.members = [m for m in dict.fromkeys(change.members) if m not in have_mem]
-        if change.is_empty() and not change.drop_blocks_of and store.generation() != "0":
+        if change.is_empty() and store.generation() != "0":
             summary.generation = store.generation()
         else:
             summary.generation = store.commit(change)
@@ -318,7 +340,7 @@ def _apply(results, change, summary, by_file, live, doc_groups, group, old_acces
         if old is not None and old.doc_id != doc["doc_id"]:
             doc.update(version=int(old.version or 1) + 1, supersedes=old.doc_id)
             rows.append({**old._asdict(), "superseded_by": doc["doc_id"]})
-            change.drop_blocks_of.add(old.doc_id)
+            change.drop_docs.add(old.doc_id)
             summary.superseded.append((doc["file"], old.doc_id))
             if not groups:  # a new version keeps the old one's groups unless told otherwise
                 groups = list(old_access.get(old.doc_id, []))
@@ -330,6 +352,9 @@ def _apply(results, change, summary, by_file, live, doc_groups, group, old_acces
         rows.append(doc)
         change.access += [(doc["doc_id"], g) for g in groups]
         blocks.append(res["blocks"])
+        change.rewrite_docs.add(doc["doc_id"])  # its derived rows are replaced, even by none
+        for table, derived in (res.get("derived") or {}).items():
+            change.add_rows(table, derived)
     if rows:
         new = pd.DataFrame(rows).reindex(columns=DOCUMENT_COLUMNS)
         change.documents = pd.concat([change.documents, new], ignore_index=True)

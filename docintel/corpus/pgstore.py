@@ -14,50 +14,45 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 from pathlib import Path
 
 import pandas as pd
 
 from docintel.corpus.store import (
-    INT_COLUMNS,
+    CORPUS_TABLES,
     READABLE_DOCS,
     READABLE_IDS,
     TABLE_COLUMNS,
+    TABLES,
     USER_GROUPS,
     Change,
+    readable_rows_sql,
 )
 from docintel.errors import MissingDependencyError, UsageError
 
 READER = "docintel_reader"
-_TYPES = {
-    "bytes": "bigint",
-    "pages": "bigint",
-    "version": "bigint",
-    "page": "bigint",
-    "line_start": "bigint",
-    "line_end": "bigint",
-    "x0": "float8",
-    "y0": "float8",
-    "x1": "float8",
-    "y1": "float8",
-}
-_KEYS = {"documents": "doc_id", "access": "doc_id, grp", "members": "usr, grp", "blocks": "block_id"}
+
+
+def _type(spec, column: str) -> str:
+    return "bigint" if column in spec.ints else "float8" if column in spec.floats else "text"
 
 
 def _ddl() -> list[str]:
     out = []
-    for name, cols in TABLE_COLUMNS.items():
-        body = ", ".join(f"{c} {_TYPES.get(c, 'text')}" for c in cols)
-        out.append(f"CREATE TABLE IF NOT EXISTS {name} ({body}, PRIMARY KEY ({_KEYS[name]}))")
+    for name, spec in TABLES.items():
+        body = ", ".join(f"{c} {_type(spec, c)}" for c in spec.columns)
+        out.append(f"CREATE TABLE IF NOT EXISTS {name} ({body}, PRIMARY KEY ({', '.join(spec.key)}))")
+        if spec.scope == "document" and "doc_id" in spec.columns:
+            out.append(f"CREATE INDEX IF NOT EXISTS {name}_doc ON {name} (doc_id)")
     out += [
-        "CREATE INDEX IF NOT EXISTS blocks_doc ON blocks (doc_id)",
         "CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text)",
         "INSERT INTO meta VALUES ('generation', '0') ON CONFLICT DO NOTHING",
         f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{READER}')"
         f" THEN CREATE ROLE {READER} NOLOGIN; END IF; END $$",
         f"GRANT {READER} TO CURRENT_USER",
         f"GRANT USAGE ON SCHEMA public TO {READER}",
-        f"GRANT SELECT ON documents, access, members, blocks, meta TO {READER}",
+        f"GRANT SELECT ON {', '.join(TABLES)}, meta TO {READER}",
         # the owner's view of access/members, evaluated once per query for the session user
         "CREATE OR REPLACE FUNCTION docintel_readable() RETURNS SETOF text LANGUAGE sql STABLE"
         " SECURITY DEFINER SET search_path = public AS $$ SELECT a.doc_id FROM access a JOIN members m"
@@ -65,19 +60,20 @@ def _ddl() -> list[str]:
         "REVOKE ALL ON FUNCTION docintel_readable() FROM PUBLIC",
         f"GRANT EXECUTE ON FUNCTION docintel_readable() TO {READER}",
     ]
-    for name in ("documents", "blocks", "access"):
+    for name, spec in TABLES.items():
+        # row-level security: the same predicate as the reads, the session user's readable ids
+        pred = spec.predicate("SELECT docintel_readable()")
+        if pred is None:
+            continue
+        pred = pred.replace(":user", "current_setting('docintel.user', true)")
         out += [
             f"ALTER TABLE {name} ENABLE ROW LEVEL SECURITY",
             f"DROP POLICY IF EXISTS by_group ON {name}",
-            f"CREATE POLICY by_group ON {name} FOR SELECT TO {READER}"
-            " USING (doc_id IN (SELECT docintel_readable()))",
+            f"DROP POLICY IF EXISTS own_rows ON {name}",
+            f"CREATE POLICY by_group ON {name} AS PERMISSIVE FOR SELECT TO {READER} USING ("
+            + re.sub(r"\bt\.", f"{name}.", pred)
+            + ")",
         ]
-    out += [
-        "ALTER TABLE members ENABLE ROW LEVEL SECURITY",
-        "DROP POLICY IF EXISTS own_rows ON members",
-        f"CREATE POLICY own_rows ON members FOR SELECT TO {READER}"
-        " USING (usr = current_setting('docintel.user', true))",
-    ]
     return out
 
 
@@ -92,7 +88,8 @@ def _psycopg():
 
 
 def _sql(q: str) -> str:
-    return q.replace(":user", "%(user)s").replace(":ids", "%(ids)s")
+    """``:name`` parameters as psycopg's ``%(name)s`` (``::type`` casts left alone)."""
+    return re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", q)
 
 
 class PostgresStore:
@@ -173,6 +170,14 @@ class PostgresStore:
         sql = f"SELECT b.* FROM blocks b WHERE b.block_id = ANY(:ids) AND b.doc_id IN ({READABLE_IDS})"
         return self._query_as(user, sql, {"user": user or "", "ids": list(block_ids)})
 
+    def rows(
+        self, name: str, user: str | None, where: str = "", params: dict | None = None, order: str = ""
+    ) -> pd.DataFrame:
+        """Rows of table ``name`` that ``user`` may read (the same SQL, under row-level security)."""
+        return self._query_as(
+            user, readable_rows_sql(name, where, order), {**(params or {}), "user": user or ""}
+        )
+
     # -- writer side (the owner) --
     def table(self, name: str) -> pd.DataFrame:
         if name not in TABLE_COLUMNS:
@@ -196,14 +201,9 @@ class PostgresStore:
                 cur.executemany(sql, [_row(r, cols) for r in docs.itertuples(index=False)])
                 cur.executemany("INSERT INTO access VALUES (%s, %s) ON CONFLICT DO NOTHING", change.access)
                 cur.executemany("INSERT INTO members VALUES (%s, %s) ON CONFLICT DO NOTHING", change.members)
-                gone = sorted(change.drop_blocks_of | set(change.blocks["doc_id"]))
-                if gone:
-                    cur.execute("DELETE FROM blocks WHERE doc_id = ANY(%s)", (gone,))
-                bcols = TABLE_COLUMNS["blocks"]
-                if not change.blocks.empty:
-                    with cur.copy(f"COPY blocks ({', '.join(bcols)}) FROM STDIN") as cp:
-                        for r in change.blocks.reindex(columns=bcols).itertuples(index=False):
-                            cp.write_row(_row(r, bcols))
+                for name, spec in TABLES.items():
+                    if name not in CORPUS_TABLES:
+                        _write_rows(cur, name, spec, change)
                 cur.execute("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
         return self.generation()
 
@@ -214,13 +214,41 @@ class PostgresStore:
         self._read = None
 
 
-def _row(r, cols) -> list:
+def _write_rows(cur, name: str, spec, change: Change) -> None:
+    """One derived/appended table's part of a commit (inside the commit's transaction)."""
+    new = change.rows.get(name)
+    has_new = new is not None and not new.empty
+    if spec.scope == "document":
+        gone = sorted(change.touched(name))
+        if gone:
+            cur.execute(f"DELETE FROM {name} WHERE doc_id = ANY(%s)", (gone,))
+    if not has_new:
+        return
+    cols = spec.columns
+    new = new.reindex(columns=cols).drop_duplicates(subset=list(spec.key), keep="last")
+    if spec.scope == "document":
+        with cur.copy(f"COPY {name} ({', '.join(cols)}) FROM STDIN") as cp:
+            for r in new.itertuples(index=False):
+                cp.write_row(_row(r, cols, spec))
+        return
+    upd = ", ".join(f"{c} = EXCLUDED.{c}" for c in cols if c not in spec.key)
+    sql = (
+        f"INSERT INTO {name} ({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})"
+        f" ON CONFLICT ({', '.join(spec.key)}) DO " + (f"UPDATE SET {upd}" if upd else "NOTHING")
+    )
+    cur.executemany(sql, [_row(r, cols, spec) for r in new.itertuples(index=False)])
+
+
+def _row(r, cols, spec=None) -> list:
+    spec = spec or TABLES["documents"]
     out = []
     for c, v in zip(cols, r, strict=True):
         if v is None or (isinstance(v, float) and v != v):
             out.append(None)
-        elif c in INT_COLUMNS or c in ("page", "line_start", "line_end"):
+        elif c in spec.ints:
             out.append(int(v))
+        elif c in spec.floats:
+            out.append(float(v))
         else:
             out.append(v if isinstance(v, (int, float)) else str(v).replace("\x00", ""))
     return out

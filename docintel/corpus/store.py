@@ -42,21 +42,70 @@ DOCUMENT_COLUMNS = [
 INT_COLUMNS = {"bytes", "pages", "version"}
 ACCESS_COLUMNS = ["doc_id", "grp"]
 MEMBER_COLUMNS = ["usr", "grp"]
-#: Tables a later issue fills (identifiers, mentions, records, answers) go in this dict too.
-TABLE_COLUMNS = {
-    "documents": DOCUMENT_COLUMNS,
-    "access": ACCESS_COLUMNS,
-    "members": MEMBER_COLUMNS,
-    "blocks": BLOCK_COLUMNS,
-}
-
-#: The access filter, written once for both SQL dialects (``:user`` is the bound user).
+#: The SQL subquery of the document ids the bound user (``:user``) may read.
 READABLE_IDS = "SELECT a.doc_id FROM access a JOIN members m ON m.grp = a.grp WHERE m.usr = :user"
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One corpus table: its columns, key and how its rows live.
+
+    ``scope``: ``corpus`` (documents, access, members: merged by the store itself),
+    ``document`` (rows derived from one document, each with ``doc_id``: replaced whole when the
+    document is re-ingested, dropped with it) or ``append`` (rows nobody re-derives, such as
+    stored answers: upserted by key, never dropped by ingest). ``readable`` is the SQL predicate
+    over the row alias ``t`` that admits the rows a user may read, ``{readable}`` standing for the
+    readable document ids; None: a table with ``doc_id`` admits the readable documents' rows.
+    """
+
+    columns: list[str]
+    key: tuple[str, ...]
+    scope: str = "document"
+    ints: frozenset[str] = frozenset()
+    floats: frozenset[str] = frozenset()
+    readable: str | None = None
+
+    def predicate(self, readable_ids: str) -> str | None:
+        """The access predicate over alias ``t``, ``readable_ids`` being a subquery or set."""
+        if self.readable is not None:
+            return self.readable.format(readable=readable_ids)
+        if "doc_id" in self.columns:
+            return f"t.doc_id IN ({readable_ids})"
+        return None
+
+
+_SPAN = frozenset({"page", "line_start", "line_end"})
+_BOX = frozenset({"x0", "y0", "x1", "y1"})
+#: Every corpus table. A later table is one entry here plus, if ingest derives it from each
+#: document, one line in :data:`docintel.corpus.derive.DERIVERS`.
+TABLES: dict[str, TableSpec] = {
+    "documents": TableSpec(DOCUMENT_COLUMNS, ("doc_id",), "corpus", frozenset(INT_COLUMNS)),
+    "access": TableSpec(ACCESS_COLUMNS, ("doc_id", "grp"), "corpus"),
+    "members": TableSpec(MEMBER_COLUMNS, ("usr", "grp"), "corpus", readable="t.usr = :user"),
+    "blocks": TableSpec(BLOCK_COLUMNS, ("block_id",), "document", _SPAN, _BOX),
+}
+#: Column lists by table (what most callers need).
+TABLE_COLUMNS = {name: spec.columns for name, spec in TABLES.items()}
+#: Tables the store merges itself; every other table is written from ``Change.rows``.
+CORPUS_TABLES = ("documents", "access", "members")
+
 READABLE_DOCS = (
     "SELECT d.* FROM documents d WHERE d.superseded_by IS NULL"
     f" AND d.doc_id IN ({READABLE_IDS}) ORDER BY d.file"
 )
 USER_GROUPS = "SELECT DISTINCT grp FROM members WHERE usr = :user ORDER BY grp"
+
+
+def readable_rows_sql(name: str, where: str = "", order: str = "") -> str:
+    """``SELECT t.* FROM name t`` limited to what ``:user`` may read (plus ``where``), both stores."""
+    spec = TABLES[name]
+    pred = spec.predicate(READABLE_IDS)
+    if pred is None:
+        raise KeyError(f"{name}: no access rule, so no user may read it")
+    sql = f"SELECT t.* FROM {name} t WHERE ({pred})"
+    if where:
+        sql += f" AND ({where})"
+    return sql + (f" ORDER BY {order}" if order else "")
 
 
 def empty(name: str) -> pd.DataFrame:
@@ -65,16 +114,78 @@ def empty(name: str) -> pd.DataFrame:
 
 @dataclass
 class Change:
-    """One commit: rows to upsert/add and documents whose blocks leave the store."""
+    """One commit: rows to upsert/add and documents whose derived rows leave the store.
+
+    ``rows`` holds rows of every non-corpus table by name (blocks, and what later tables ingest
+    derives). A document-scope table drops the rows of ``drop_docs`` and of ``rewrite_docs``
+    (the documents whose rows this change re-derives, even when they now derive none) and of
+    every document that has rows here, then adds the rows; an append-scope table upserts by key.
+    """
 
     documents: pd.DataFrame = field(default_factory=lambda: empty("documents"))  # upsert by doc_id
     access: list[tuple[str, str]] = field(default_factory=list)  # (doc_id, group) added
     members: list[tuple[str, str]] = field(default_factory=list)  # (user, group) added
-    blocks: pd.DataFrame = field(default_factory=lambda: empty("blocks"))  # added
-    drop_blocks_of: set[str] = field(default_factory=set)  # doc_ids
+    rows: dict[str, pd.DataFrame] = field(default_factory=dict)  # table -> rows added/upserted
+    drop_docs: set[str] = field(default_factory=set)  # doc_ids whose derived rows leave
+    rewrite_docs: set[str] = field(default_factory=set)  # doc_ids whose derived rows are replaced
+
+    @property
+    def blocks(self) -> pd.DataFrame:
+        return self.rows.get("blocks", empty("blocks"))
+
+    @blocks.setter
+    def blocks(self, df: pd.DataFrame) -> None:
+        self.rows["blocks"] = df
+
+    def add_rows(self, name: str, df: pd.DataFrame) -> None:
+        if name not in TABLES or name in CORPUS_TABLES:
+            raise KeyError(f"{name}: not a derived or appended corpus table")
+        if df is None or df.empty:
+            return
+        old = self.rows.get(name)
+        self.rows[name] = df if old is None or old.empty else pd.concat([old, df], ignore_index=True)
+
+    def touched(self, name: str) -> set[str]:
+        """The doc_ids whose rows of document-scope table ``name`` this change replaces."""
+        new = self.rows.get(name)
+        ids = set(new["doc_id"].dropna().astype(str)) if new is not None and not new.empty else set()
+        return self.drop_docs | self.rewrite_docs | ids
 
     def is_empty(self) -> bool:
-        return self.documents.empty and not self.access and not self.members and self.blocks.empty
+        return (
+            self.documents.empty
+            and not self.access
+            and not self.members
+            and all(df is None or df.empty for df in self.rows.values())
+            and not self.drop_docs
+            and not self.rewrite_docs
+        )
+
+
+def next_rows(name: str, old: pd.DataFrame, change: Change) -> pd.DataFrame | None:
+    """Table ``name`` after ``change`` (None: unchanged), the same rule for both stores' callers."""
+    spec = TABLES[name]
+    new = change.rows.get(name)
+    has_new = new is not None and not new.empty
+    if spec.scope == "document":
+        gone = change.touched(name)
+        if not gone and not has_new:
+            return None
+        out = old[~old["doc_id"].astype(str).isin(gone)] if gone and not old.empty else old
+    else:
+        if not has_new:
+            return None
+        out = old
+    if has_new:
+        new = new.reindex(columns=spec.columns)
+        if not out.empty:
+            keys = set(map(tuple, new[list(spec.key)].astype(str).itertuples(index=False, name=None)))
+            mask = [
+                tuple(map(str, k)) not in keys for k in out[list(spec.key)].itertuples(index=False, name=None)
+            ]
+            out = out[mask]
+        out = pd.concat([df for df in (out, new) if not df.empty] or [new], ignore_index=True)
+    return out.reset_index(drop=True)
 
 
 class Store(Protocol):
@@ -88,6 +199,9 @@ class Store(Protocol):
     def user_groups(self, user: str | None) -> list[str]: ...
     def readable_documents(self, user: str | None) -> pd.DataFrame: ...
     def blocks(self, user: str | None, block_ids: list[str]) -> pd.DataFrame: ...
+    def rows(
+        self, name: str, user: str | None, where: str = "", params: dict | None = None, order: str = ""
+    ) -> pd.DataFrame: ...  # any table's rows ``user`` may read (``where``: SQL over alias ``t``)
     # writer side (ingest, index sync, administration): not user-facing
     def table(self, name: str) -> pd.DataFrame: ...
     def doc_blocks(self, doc_ids: list[str]) -> pd.DataFrame: ...
