@@ -83,6 +83,52 @@ TABLES: dict[str, TableSpec] = {
     "access": TableSpec(ACCESS_COLUMNS, ("doc_id", "grp"), "corpus"),
     "members": TableSpec(MEMBER_COLUMNS, ("usr", "grp"), "corpus", readable="t.usr = :user"),
     "blocks": TableSpec(BLOCK_COLUMNS, ("block_id",), "document", _SPAN, _BOX),
+    # issue 13: typed records (records.RECORD_COLUMNS + the block each points at)
+    "records": TableSpec(
+        [
+            "record_id",
+            "record_type",
+            "key",
+            "fields",
+            "text",
+            "doc_id",
+            "page",
+            "line_start",
+            "page_end",
+            "line_end",
+            "source",
+            "note",
+            "block_id",
+        ],
+        ("record_id",),
+        "document",
+        frozenset({"page", "line_start", "page_end", "line_end"}),
+    ),
+    # issue 14: identifiers each block mentions (links.MENTION_COLUMNS + mention_id, block_id)
+    "mentions": TableSpec(
+        [
+            "mention_id",
+            "doc_id",
+            "page",
+            "line",
+            "ident_id",
+            "ident_full",
+            "surface",
+            "kind",
+            "source",
+            "revision",
+            "block_id",
+        ],
+        ("mention_id",),
+        "document",
+        frozenset({"page", "line"}),
+    ),
+    # issue 14: the identifiers each document *is* (links.IDENTITY_COLUMNS)
+    "identities": TableSpec(
+        ["doc_id", "ident_id", "ident_full", "kind", "revision", "volume", "status", "evidence"],
+        ("doc_id", "ident_id"),
+        "document",
+    ),
 }
 #: Column lists by table (what most callers need).
 TABLE_COLUMNS = {name: spec.columns for name, spec in TABLES.items()}
