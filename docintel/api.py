@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 #: The cache entry's sidecar holding the retrieval index, and the tables it is derived from.
 INDEX_SIDECAR = "retrieval_index"
-INDEX_BUILT_FROM = ("line_df", "page_df")
+INDEX_BUILT_FROM = ("line_df", "page_df", "toc_df")
 
 
 def parse(
@@ -167,7 +167,7 @@ def ensure_index(tables: DocTables):
     data = store.load_sidecar(tables, INDEX_SIDECAR, key) if tables.manifest.get("cache_dir") else None
     if data is not None:
         try:
-            index = bm25.register(tables, bm25.PageIndex.from_json(data))
+            index = bm25.register(tables, bm25.PageIndex.from_bytes(data))
         except (ValueError, KeyError, TypeError) as exc:  # an index of another layout: rebuild it
             log.info("stored retrieval index not used (%s); rebuilding it", exc)
         else:
@@ -176,7 +176,7 @@ def ensure_index(tables: DocTables):
     index = passage.prepare_index(tables)
     if tables.manifest.get("cache_dir"):
         try:
-            store.save_sidecar(tables, INDEX_SIDECAR, index.to_json(), key, built_from=INDEX_BUILT_FROM)
+            store.save_sidecar(tables, INDEX_SIDECAR, index.to_bytes(), key, built_from=INDEX_BUILT_FROM)
         except (OSError, StorageError) as exc:  # a read-only or full cache must not fail the answer
             log.warning("could not store the retrieval index: %s", exc)
     return index

@@ -31,7 +31,7 @@ def _queries(index: PageIndex) -> list[list[str]]:
     """Real query term lists: words of a few lines, a rare and a frequent term, a missing one."""
     lines = [ts for p in index.pages for _, ts in index.line_terms[p] if len(ts) >= 3]
     picks = [lines[i][:6] for i in range(0, len(lines), max(1, len(lines) // 12))]
-    common = max(index.postings, key=lambda t: len(index.postings[t]))
+    common = max(index.vocab, key=index.df_of)
     return [*picks, [common], [common, "zzznotaword"], []]
 
 
@@ -106,7 +106,7 @@ def test_budget_equals_the_per_page_passages(parsed):
 def test_index_round_trips_through_json(parsed):
     for tables in parsed:
         index = passage.prepare_index(tables)
-        back = PageIndex.from_json(index.to_json())
+        back = PageIndex.from_bytes(index.to_bytes())
         assert back.pages == index.pages and back.memo == index.memo
         assert {p: list(map(list, v)) for p, v in index.line_terms.items()} == {
             p: list(map(list, v)) for p, v in back.line_terms.items()
@@ -114,8 +114,10 @@ def test_index_round_trips_through_json(parsed):
         for q in _queries(index):
             assert back.bm25_scores(q) == index.bm25_scores(q)
             assert window_scores(back, set(q)) == window_scores(index, set(q))
-        with pytest.raises(ValueError, match="format"):
-            PageIndex.from_json(json.dumps({"format": -1}).encode())
+        with pytest.raises(ValueError, match="not a docintel"):
+            PageIndex.from_bytes(json.dumps({"format": -1}).encode())
+        with pytest.raises(ValueError, match="bytes"):
+            PageIndex.from_bytes(index.to_bytes()[:-4])
 
 
 def _live(tables) -> Path:
@@ -128,7 +130,7 @@ def test_ask_stores_the_index_and_a_later_process_reads_it(artifacts, monkeypatc
     manifest = json.loads((_live(tables) / "manifest.json").read_text())
     entry = manifest["sidecars"][INDEX_SIDECAR]
     assert (_live(tables) / entry["file"]).exists()  # kept through the cross_ref_df append
-    assert entry["built_from"] == {t: manifest["checksums"][t] for t in ("line_df", "page_df")}
+    assert entry["built_from"] == {t: manifest["checksums"][t] for t in ("line_df", "page_df", "toc_df")}
 
     bm25._CACHE.clear()  # a new process: nothing in memory
     monkeypatch.setattr(bm25, "build_index", lambda t: pytest.fail("the stored index was not used"))
@@ -147,14 +149,14 @@ def test_a_damaged_or_foreign_index_is_rebuilt_not_served(artifacts, nist_pdf):
         store.load_sidecar(type(tables)(**{**tables.__dict__, "manifest": other}), INDEX_SIDECAR, key) is None
     )
 
-    path = _live(tables) / f"{INDEX_SIDECAR}.json"
+    path = _live(tables) / f"{INDEX_SIDECAR}.bin"
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 1
     path.write_bytes(bytes(data))
     assert store.load_sidecar(tables, INDEX_SIDECAR, key) is None
     bm25._CACHE.clear()
     index = ensure_index(tables)  # rebuilt and stored again
-    assert store.load_sidecar(tables, INDEX_SIDECAR, key) == index.to_json()
+    assert store.load_sidecar(tables, INDEX_SIDECAR, key) == index.to_bytes()
 
 
 def test_the_index_follows_the_frames_not_the_doc_id(parsed):

@@ -366,7 +366,7 @@ def save_sidecar(tables: DocTables, name: str, data: bytes, key: str, *, built_f
     sums = tables.manifest.get("checksums") or {}
     if any(not sums.get(t) for t in built_from):
         return False
-    file = f"{name}.json"
+    file = f"{name}.bin"
 
     def write(tmp: Path, manifest: dict) -> None:
         _write_file(tmp / file, data)

@@ -14,6 +14,7 @@ import re
 from typing import Literal
 
 from docintel.retrieval.bm25 import EXCLUDED_ROLES, PageIndex, bigrams, body_lines, page_index
+from docintel.retrieval.lookup import toc_titles
 from docintel.retrieval.rank import phrase_bigrams, query_terms, retrieve
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
@@ -94,7 +95,7 @@ def default_budget(tables: DocTables) -> int:
 
 def prepare_index(tables: DocTables) -> PageIndex:
     """The document's retrieval index with every value an ask derives from the document alone:
-    the token count of each page's body passage (``memo["page_tokens"]``, as
+    the section titles' terms and page ranges (``memo["toc_titles"]``), the token count of each page's body passage (``memo["page_tokens"]``, as
     :func:`passages_tokens` of :func:`page_passage` counts it) and the window budget."""
     index = page_index(tables)
     if "budget" not in index.memo:
@@ -106,6 +107,7 @@ def prepare_index(tables: DocTables) -> PageIndex:
         median = sizes[len(sizes) // 2] if sizes else DEFAULT_MAX_TOKENS
         index.memo["page_tokens"] = tokens
         index.memo["budget"] = max(MIN_TOKENS, min(DEFAULT_MAX_TOKENS, int(PAGE_SHARE * median)))
+        toc_titles(tables, index)  # the TOC signal, stored with the index
     return index
 
 
