@@ -52,9 +52,10 @@ def _section_ranges(tables: DocTables) -> pd.DataFrame:
     ends = []
     levels = toc["level"].fillna(1).astype(int).tolist()
     starts = toc["page_start"].astype(int).tolist()
-    for i, row in toc.iterrows():
-        if pd.notna(row.get("page_end")):
-            ends.append(int(row["page_end"]))
+    given = toc["page_end"].tolist() if "page_end" in toc else [None] * len(toc)
+    for i in range(len(toc)):
+        if pd.notna(given[i]):
+            ends.append(int(given[i]))
             continue
         nxt = next((starts[j] for j in range(i + 1, len(toc)) if levels[j] <= levels[i]), last_page)
         ends.append(max(starts[i], nxt))
