@@ -15,7 +15,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from docintel.decide import run_loop
-from docintel.errors import UsageError
+from docintel.errors import StorageError, UsageError
 from docintel.generation.protocol import LLMBackend
 from docintel.generation.registry import build_backend
 from docintel.generation.registry import default_backend_name as configured_backend
@@ -27,6 +27,10 @@ from docintel.schema.trace import Trace
 from docintel.settings import DEFAULTS, artifacts_dir, env
 
 log = logging.getLogger(__name__)
+
+#: The cache entry's sidecar holding the retrieval index, and the tables it is derived from.
+INDEX_SIDECAR = "retrieval_index"
+INDEX_BUILT_FROM = ("line_df", "page_df", "toc_df")
 
 
 def parse(
@@ -125,6 +129,8 @@ def ask(
     trace = _new_trace(pq.text, path, tables, backend, max_loops, top_k)
     trace.data["timings"]["parse"] = round(t_parse, 6)
     trace.record("parsed_question", pq.model_dump())
+    with trace.stage("index"):
+        ensure_index(tables)
     if write_trace and trace_path is None:
         trace_path = (
             artifacts_dir(parse_options.get("out_dir")) / tables.doc_id / "traces" / trace_file_name(pq.text)
@@ -137,12 +143,43 @@ def ask(
         if write_trace:
             trace.write(trace_path)
         raise
-    persist_learned_references(tables, result)
+    with trace.stage("persist"):
+        persist_learned_references(tables, result)
+    with trace.stage("report"):
+        trace.record("final", result.to_json_dict())
     trace.data["timings"]["total"] = round(time.perf_counter() - t0, 6)
-    trace.record("final", result.to_json_dict())
     if write_trace:
         result.trace_path = str(trace.write(trace_path))
     return result
+
+
+def ensure_index(tables: DocTables):
+    """The retrieval index of ``tables`` (terms, postings, passage token counts, window budget):
+    kept in memory, else read from the cache entry's ``retrieval_index`` sidecar, else built once
+    and stored there (a read-only or full cache only costs the rebuild next time)."""
+    from docintel.parsing import store
+    from docintel.retrieval import bm25, passage
+
+    index = bm25.cached_index(tables)
+    if index is not None and "budget" in index.memo:
+        return index
+    key = bm25.fingerprint()
+    data = store.load_sidecar(tables, INDEX_SIDECAR, key) if tables.manifest.get("cache_dir") else None
+    if data is not None:
+        try:
+            index = bm25.register(tables, bm25.PageIndex.from_bytes(data))
+        except (ValueError, KeyError, TypeError) as exc:  # an index of another layout: rebuild it
+            log.info("stored retrieval index not used (%s); rebuilding it", exc)
+        else:
+            if "budget" in index.memo:
+                return index
+    index = passage.prepare_index(tables)
+    if tables.manifest.get("cache_dir"):
+        try:
+            store.save_sidecar(tables, INDEX_SIDECAR, index.to_bytes(), key, built_from=INDEX_BUILT_FROM)
+        except (OSError, StorageError) as exc:  # a read-only or full cache must not fail the answer
+            log.warning("could not store the retrieval index: %s", exc)
+    return index
 
 
 def _new_trace(question: str, path, tables: DocTables, backend: LLMBackend, max_loops, top_k) -> Trace:

@@ -14,12 +14,26 @@ page-header, page-footer, section-header, footnote, caption, formula.
 
 from __future__ import annotations
 
+import math
+import os
 import re
 import threading
 
+#: A caption opens with the label, its whole id, then a separator or the line's end. The id is
+#: atomic, so "Table 2-1 lists ..." is prose (not "Table 2" + "-") and "Table 3.1 shows" too.
 _CAPTION = re.compile(
-    r"^(?P<kind>Table|TABLE|Tab\.|Figure|FIGURE|Fig\.)\s*(?P<id>[A-Z]?\d+(?:[.\-]\d+)*[a-z]?)\s*(?:[:.\-—–]|$)"
+    r"^(?P<kind>Table|TABLE|Tab\.|Figure|FIGURE|Fig\.)\s*(?P<id>(?>[A-Z]?\d+(?:[.\-]\d+)*[a-z]?))\s*(?:[:.\-—–]|$)"
 )
+#: A dot leader, optionally followed by a page label, at the end of the line: an entry of a list
+#: of figures/tables (or contents), which names an object without being its caption.
+_LEADER = re.compile(r"(?:\.\s?){4,}\s*[\w\-]{0,8}\s*$|…\s*[\w\-]{0,8}\s*$")
+#: Layout-model pages per document: max(LAYOUT_BUDGET_MIN, LAYOUT_BUDGET_SHARE x pages), or the
+#: page count in ``DOCINTEL_LAYOUT_BUDGET``. Pages over it keep the fast parse and say so in
+#: ``page_df.escalation_signals`` ("layout_budget_skipped: ..."). Vector-graphics pages (the
+#: least gain: ruled tables the fast path misses, charts) may use only half of it, so a page
+#: whose text is unreadable or whose table went unseen later in the document still gets a turn.
+LAYOUT_BUDGET_SHARE = 0.10
+LAYOUT_BUDGET_MIN = 10
 #: Layout class -> line role. ``text`` keeps the fast role (body, list_item, formula ...).
 ROLE_OF_CLASS = {
     "table": "table",
@@ -40,30 +54,76 @@ GARBLED_SHARE = 0.05
 _LOCK = threading.Lock()
 
 
+class _DocState:
+    """What escalation remembers across one document's pages: captions seen, pages escalated."""
+
+    def __init__(self, doc) -> None:
+        pages = int(getattr(doc, "page_count", 0) or 0)
+        env = os.environ.get("DOCINTEL_LAYOUT_BUDGET", "").strip()
+        self.budget = (
+            int(env) if env.isdigit() else max(LAYOUT_BUDGET_MIN, math.ceil(LAYOUT_BUDGET_SHARE * pages))
+        )
+        self.captions: dict[tuple[str, str], int] = {}  # (kind, id) -> first page it appears on
+        self.escalated: set[int] = set()
+        self.vector_only: set[int] = set()
+
+
+def _state(page) -> _DocState | None:
+    """The document's state, kept on the document itself (``page.parent`` is a weak proxy)."""
+    doc = getattr(page, "parent", None)
+    if doc is None:
+        return None
+    try:
+        state = getattr(doc, "_docintel_escalation", None)
+        if state is None:
+            state = _DocState(doc)
+            doc._docintel_escalation = state
+    except (AttributeError, TypeError, ReferenceError):  # no cross-page memory then
+        return None
+    return state
+
+
 def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
     """Signals that the fast path did not understand this page ([] = keep fast).
 
     Cheap: uses only the fast lines and the page signals already computed.
     - ``caption_without_structure``: a "Table N" caption but no table rows found,
-      or a "Figure N" caption with no image, drawing or figure text on the page;
+      or a "Figure N" caption with no image, drawing or figure text on the page. A caption
+      is a line opening with the label and its whole id then a separator (not prose that
+      cites "Table 2-1"), not on a page of list entries (one of them ends in a dot leader: a
+      list of figures or tables), and naming an object not seen on an earlier page (the continuation pages of a multi-page table
+      repeat its caption: the table is detected once);
     - ``vector_graphics_without_structure``: many drawings, no table or figure found;
     - ``garbled_text``: many replacement / private-use characters (broken font encoding).
     Pages without a text layer are not escalated: the model reads the text layer, so it
-    would add nothing (they are flagged ``image_only`` instead).
+    would add nothing (they are flagged ``image_only`` instead). Over the document's layout
+    budget (:data:`LAYOUT_BUDGET_SHARE`) a page is not escalated; its would-be reasons are
+    written to ``page_signals["escalation_signals"]`` as ``layout_budget_skipped: ...``.
     """
     reasons: list[str] = []
     if not rows:
         return reasons
+    state = _state(page)
+    page_no = int(page_signals.get("page") or 0)
     roles = {r["role"] for r in rows}
     n_images = int(page_signals.get("n_images") or 0)
     n_drawings = int(page_signals.get("n_drawings") or 0)
-    for r in rows:
-        if r["role"] not in ("body", "formula", "list_item") or r.get("_rot"):
-            continue
-        m = _CAPTION.match(r["text"])
-        if not m:
-            continue
+    captions = [
+        (r, m)
+        for r in rows
+        if r["role"] in ("body", "formula", "list_item")
+        and not r.get("_rot")
+        and (m := _CAPTION.match(r["text"]))
+    ]
+    if any(_LEADER.search(r["text"]) for r, _ in captions):
+        captions = []  # a list of figures or tables: its entries name objects, none is a caption
+    for r, m in captions:
         kind = m.group("kind").lower()
+        key = ("table" if kind.startswith("tab") else "figure", m.group("id").lower())
+        if state is not None:
+            first = state.captions.setdefault(key, page_no)
+            if first != page_no:
+                continue  # a continuation page: the object was met (and escalated if need be) there
         if kind.startswith("tab") and "table" not in roles:
             reasons.append(f"caption_without_structure: {r['text'][:40]}")
             break
@@ -76,6 +136,17 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
     bad = int(page_signals.get("_bad_chars") or 0)
     if chars and bad / chars >= GARBLED_SHARE:
         reasons.append(f"garbled_text: {bad / chars:.0%} unreadable characters")
+    if reasons and state is not None and page_no not in state.escalated:
+        vector_only = all(x.startswith("vector_graphics") for x in reasons)
+        full = len(state.escalated) >= state.budget
+        if full or (vector_only and len(state.vector_only) >= state.budget // 2):
+            page_signals["escalation_signals"] = (
+                f"layout_budget_skipped ({state.budget} pages): " + "; ".join(reasons)
+            )
+            return []
+        state.escalated.add(page_no)
+        if vector_only:
+            state.vector_only.add(page_no)
     return reasons
 
 

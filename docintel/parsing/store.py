@@ -304,8 +304,8 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
     """Append on-demand (regex/llm) rows to cross_ref_df, in memory and in the cache.
 
     Rows already present (same origin, anchor and source) are not duplicated. The cached entry
-    gets a new version (unchanged tables hard-linked, cross_ref_df and manifest rewritten) swapped
-    in atomically, so the manifest's checksums always match the tables next to it.
+    gets a new version (unchanged tables and sidecars hard-linked, cross_ref_df and manifest
+    rewritten) swapped in atomically, so the manifest's checksums always match the tables next to it.
     """
     from docintel.schema.tables import CROSS_REF_DF
 
@@ -317,29 +317,107 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
     if len(merged) == len(tables.cross_ref_df):
         return
     tables.cross_ref_df = CROSS_REF_DF.conform(merged)
+
+    def write(tmp: Path, manifest: dict) -> None:
+        meta = {"schema_version": SCHEMA_VERSION, "source_sha256": manifest.get("source_sha256")}
+        data = _table_bytes(tables.cross_ref_df, "cross_ref_df", meta)
+        _write_file(tmp / "cross_ref_df.parquet", data)
+        manifest.setdefault("checksums", {})["cross_ref_df"] = hashlib.sha256(data).hexdigest()
+        manifest.setdefault("rows", {})["cross_ref_df"] = int(len(tables.cross_ref_df))
+
+    manifest = _republish(tables, "cross_ref_df.parquet", write)
+    if manifest is not None:
+        tables.manifest["checksums"] = manifest["checksums"]
+        tables.manifest["rows"] = manifest["rows"]
+
+
+# -- sidecars: data derived from the tables alone (the retrieval index), kept in the entry --------
+
+
+def load_sidecar(tables: DocTables, name: str, key: str) -> bytes | None:
+    """The bytes of sidecar ``name`` of the cached entry ``tables`` came from, or None.
+
+    Served only when it was written under ``key`` (the caller's code fingerprint), from the very
+    tables now in memory (the checksums of the tables it was built from match) and its own
+    sha256 in the live manifest checks out; anything else is a miss and the caller rebuilds it.
+    """
+    cache = tables.manifest.get("cache_dir")
+    live = _live(Path(cache)) if cache else None
+    if live is None:
+        return None
+    try:
+        manifest = json.loads((live / MANIFEST).read_text())
+        entry = (manifest.get("sidecars") or {})[name]
+        if entry["key"] != key or not _built_from_these(entry["built_from"], tables):
+            return None
+        if Path(entry["file"]).name != entry["file"]:
+            return None
+        data = (live / entry["file"]).read_bytes()
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return data if hashlib.sha256(data).hexdigest() == entry.get("sha256") else None
+
+
+def save_sidecar(tables: DocTables, name: str, data: bytes, key: str, *, built_from: tuple[str, ...]) -> bool:
+    """Store ``data`` as sidecar ``name`` of the cached entry of ``tables`` (a new version,
+    swapped in atomically like a save). ``built_from`` names the tables it was derived from:
+    their checksums are recorded and must match on load. False when there is no entry to
+    extend (not cached, or replaced meanwhile by another parse); a full disk raises StorageError."""
+    sums = tables.manifest.get("checksums") or {}
+    if any(not sums.get(t) for t in built_from):
+        return False
+    file = f"{name}.bin"
+
+    def write(tmp: Path, manifest: dict) -> None:
+        _write_file(tmp / file, data)
+        manifest.setdefault("sidecars", {})[name] = {
+            "file": file,
+            "key": key,
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "bytes": len(data),
+            "built_from": {t: sums[t] for t in built_from},
+        }
+
+    manifest = _republish(tables, file, write, require=built_from)
+    if manifest is None:
+        return False
+    tables.manifest["sidecars"] = manifest["sidecars"]
+    return True
+
+
+def _built_from_these(built_from: dict, tables: DocTables) -> bool:
+    sums = tables.manifest.get("checksums") or {}
+    return bool(built_from) and all(sums.get(t) == c for t, c in built_from.items())
+
+
+def _republish(tables: DocTables, replaced: str, write, *, require: tuple[str, ...] = ()) -> dict | None:
+    """A new version of the cached entry of ``tables``: every file of the live version but
+    ``replaced`` hard-linked, then ``write(tmp, manifest)`` adds its file and edits the manifest,
+    which is written last. None (nothing done) when the entry is gone, belongs to other source
+    bytes, or its tables named in ``require`` are no longer the ones in memory."""
     cache = tables.manifest.get("cache_dir")
     if not cache or not Path(cache).exists():
-        return
+        return None
     directory = Path(cache)
+    sums = tables.manifest.get("checksums") or {}
     with locked(directory):
         live = _live(directory)
         if live is None:
-            return
+            return None
         manifest = json.loads((live / MANIFEST).read_text())
         if manifest.get("source_sha256") != tables.manifest.get("source_sha256"):
-            return  # the entry was replaced under us; it is not ours to extend
+            return None  # the entry was replaced under us; it is not ours to extend
+        if any((manifest.get("checksums") or {}).get(t) != sums.get(t) for t in require):
+            return None
         with _new_version(directory) as tmp:
-            for name in TABLES:
-                if name != "cross_ref_df":
-                    _link_or_copy(live / f"{name}.parquet", tmp / f"{name}.parquet")
-            meta = {"schema_version": SCHEMA_VERSION, "source_sha256": manifest.get("source_sha256")}
-            data = _table_bytes(tables.cross_ref_df, "cross_ref_df", meta)
-            _write_file(tmp / "cross_ref_df.parquet", data)
-            manifest.setdefault("checksums", {})["cross_ref_df"] = hashlib.sha256(data).hexdigest()
-            manifest.setdefault("rows", {})["cross_ref_df"] = int(len(tables.cross_ref_df))
+            files = [f"{n}.parquet" for n in TABLES]
+            files += [e.get("file") for e in (manifest.get("sidecars") or {}).values() if isinstance(e, dict)]
+            for f in files:
+                if f and f == Path(f).name and f != replaced and (live / f).exists():
+                    _link_or_copy(live / f, tmp / f)
+            write(tmp, manifest)
             _write_file(tmp / MANIFEST, json.dumps(manifest, indent=2, default=str).encode())
-    tables.manifest["checksums"] = manifest["checksums"]
-    tables.manifest["rows"] = manifest["rows"]
+    return manifest
 
 
 def _link_or_copy(src: Path, dst: Path) -> None:

@@ -24,12 +24,26 @@ TOC_MIN_MATCH = 0.5
 # --- TOC ---------------------------------------------------------------------------------------
 
 
+#: doc_id -> (toc_df, page_df, ranges): section_ranges depends on the document only.
+_RANGES: dict[str, tuple] = {}
+
+
 def section_ranges(tables: DocTables) -> pd.DataFrame:
     """toc_df with page_end filled where the parser left it empty.
 
     A section ends where the next section of the same or a higher level starts
     (that page included: the heading may sit mid-page), else at the last page.
+    Computed once per document object (a copy is returned).
     """
+    hit = _RANGES.get(tables.doc_id)
+    if hit is None or hit[0] is not tables.toc_df or hit[1] is not tables.page_df:
+        if len(_RANGES) >= 8:
+            _RANGES.pop(next(iter(_RANGES)))
+        hit = _RANGES[tables.doc_id] = (tables.toc_df, tables.page_df, _section_ranges(tables))
+    return hit[2].copy()
+
+
+def _section_ranges(tables: DocTables) -> pd.DataFrame:
     toc = tables.toc_df
     if toc is None or toc.empty:
         return pd.DataFrame(columns=["toc_id", "number", "title", "level", "page_start", "page_end"])
@@ -38,9 +52,10 @@ def section_ranges(tables: DocTables) -> pd.DataFrame:
     ends = []
     levels = toc["level"].fillna(1).astype(int).tolist()
     starts = toc["page_start"].astype(int).tolist()
-    for i, row in toc.iterrows():
-        if pd.notna(row.get("page_end")):
-            ends.append(int(row["page_end"]))
+    given = toc["page_end"].tolist() if "page_end" in toc else [None] * len(toc)
+    for i in range(len(toc)):
+        if pd.notna(given[i]):
+            ends.append(int(given[i]))
             continue
         nxt = next((starts[j] for j in range(i + 1, len(toc)) if levels[j] <= levels[i]), last_page)
         ends.append(max(starts[i], nxt))
@@ -52,10 +67,8 @@ def section_ranges(tables: DocTables) -> pd.DataFrame:
 def toc_scores(tables: DocTables, index: PageIndex, qset: set[str]) -> dict[int, tuple[float, str]]:
     """Per page: the best share of a matching section title's idf mass, with the reason."""
     out: dict[int, tuple[float, str]] = {}
-    for row in section_ranges(tables).itertuples(index=False):
-        title_terms = {
-            t for t in terms(str(row.title or "")) if not is_number(t) and not re.fullmatch(r"[ivx]+", t)
-        }
+    for title, title_list, page_start, page_end in toc_titles(tables, index):
+        title_terms = set(title_list)
         if not title_terms or not (title_terms & qset):
             continue
         mass = math.fsum(index.idf(t) for t in title_terms)
@@ -65,11 +78,31 @@ def toc_scores(tables: DocTables, index: PageIndex, qset: set[str]) -> dict[int,
         # Squared: a title the question names in full ("Operational Readiness Flight") should beat
         # one that merely shares a few words with it.
         share = share**2
-        note = f"toc: section '{row.title}' (pages {row.page_start}-{row.page_end}) matches the question"
-        for p in range(int(row.page_start), int(row.page_end) + 1):
+        note = f"toc: section '{title}' (pages {page_start}-{page_end}) matches the question"
+        for p in range(int(page_start), int(page_end) + 1):
             if share > out.get(p, (0.0, ""))[0]:
                 out[p] = (share, note)
     return out
+
+
+def toc_titles(tables: DocTables, index: PageIndex) -> list:
+    """[title, title terms, first page, last page] of every section (numbers and roman numerals
+    left out of the terms): a document-only TOC signal, kept in the index's memo (and stored)."""
+    if "toc_titles" not in index.memo:
+        index.memo["toc_titles"] = [
+            [
+                row.title,
+                sorted(
+                    t
+                    for t in terms(str(row.title or ""))
+                    if not is_number(t) and not re.fullmatch(r"[ivx]+", t)
+                ),
+                int(row.page_start),
+                int(row.page_end),
+            ]
+            for row in section_ranges(tables).itertuples(index=False)
+        ]
+    return index.memo["toc_titles"]
 
 
 # --- definitions ---------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ import math
 import re
 from typing import Literal
 
-from docintel.retrieval.bm25 import EXCLUDED_ROLES, bigrams, body_lines, page_index
+from docintel.retrieval.bm25 import EXCLUDED_ROLES, PageIndex, bigrams, body_lines, page_index
+from docintel.retrieval.lookup import toc_titles
 from docintel.retrieval.rank import phrase_bigrams, query_terms, retrieve
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
@@ -86,20 +87,37 @@ def page_passage(
 def default_budget(tables: DocTables) -> int:
     """Window budget for this document: PAGE_SHARE of its median text page, within
     [MIN_TOKENS, DEFAULT_MAX_TOKENS] (so about 850 on a dense three-column register page,
-    450 on a two-column paper page, 200 on a short report page)."""
+    450 on a two-column paper page, 200 on a short report page).
+
+    Computed once per document with its index (:func:`prepare_index`) and stored with it."""
+    return prepare_index(tables).memo["budget"]
+
+
+def prepare_index(tables: DocTables) -> PageIndex:
+    """The document's retrieval index with every value an ask derives from the document alone:
+    the section titles' terms and page ranges (``memo["toc_titles"]``), the token count of each page's body passage (``memo["page_tokens"]``, as
+    :func:`passages_tokens` of :func:`page_passage` counts it) and the window budget."""
     index = page_index(tables)
     if "budget" not in index.memo:
+        tokens = page_tokens(tables)
         # Image-only pages (OCR'd figures: a caption and little else) are not text pages.
         pdf_ = tables.page_df
         skip = set(pdf_.loc[pdf_["image_only"].fillna(False).astype(bool), "page"].astype(int))
-        sizes = sorted(
-            passages_tokens([page_passage(tables, p)])
-            for p in index.pages
-            if index.has_text(p) and p not in skip
-        )
+        sizes = sorted(tokens.get(p, 0) for p in index.pages if index.has_text(p) and p not in skip)
         median = sizes[len(sizes) // 2] if sizes else DEFAULT_MAX_TOKENS
+        index.memo["page_tokens"] = tokens
         index.memo["budget"] = max(MIN_TOKENS, min(DEFAULT_MAX_TOKENS, int(PAGE_SHARE * median)))
-    return index.memo["budget"]
+        toc_titles(tables, index)  # the TOC signal, stored with the index
+    return index
+
+
+def page_tokens(tables: DocTables) -> dict[int, int]:
+    """page -> approximate tokens of its body passage (the text :func:`page_passage` gives)."""
+    out: dict[int, int] = {}
+    lines = body_lines(tables)
+    for page, grp in lines.groupby("page", sort=True):
+        out[int(page)] = count_tokens("\n".join(str(t) for t in grp["text"].tolist()))
+    return out
 
 
 def best_passage(
@@ -226,6 +244,8 @@ __all__ = [
     "best_passage",
     "count_tokens",
     "page_passage",
+    "page_tokens",
     "passages_tokens",
+    "prepare_index",
     "top_pages_baseline",
 ]

@@ -149,7 +149,7 @@ def _reasons(
     page, index: PageIndex, qset, bm25, phrase_hits, window, toc, scope_note, scope_pages
 ) -> list[str]:
     out = []
-    matched = sorted(t for t in set(index.page_terms.get(page, [])) if t in qset)
+    matched = index.matched_terms(page, qset)
     if bm25 > 0:
         out.append(f"keywords: {len(matched)}/{len(qset)} terms on the page ({', '.join(matched[:8])})")
     if window[0] > 0:

@@ -1,0 +1,146 @@
+"""Cost against document length: warm ask and parse on 25..600 pages, beside the raw floors.
+
+Usage: python benchmarks/bench_scale.py [--sizes 25,150,600] [--source PDF ...] [--modes never,auto]
+       [--questions N] [--no-parse]
+
+Documents of each size are cut from public-domain NIST publications (default: the longest SPs
+of ../shared/corpus/nist/pdfs, concatenated in order with pymupdf, then cut to the size), so the
+pages are real text, tables and figures. In one run, per size: the raw PyMuPDF floor
+(``get_text("dict")``, with images decoded as our text pass never does, and the image-free
+floor with ``TEXT_PRESERVE_IMAGES`` off), ``parse`` in each layout mode (in-process,
+``DOCINTEL_PARSE_WORKER=0``, no cache; CPU seconds and the ratio to each floor), and the warm
+``ask`` (tables and retrieval index cached, offline backend; median CPU of the questions). All
+figures are CPU seconds of this process (2 shared cores: read the ratios). Asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+NIST = REPO.parent / "shared" / "corpus" / "nist" / "pdfs"
+SOURCES = ["sp800-60v2r1.pdf", "sp800-161.pdf", "sp800-53r3.pdf"]
+QUESTIONS = [
+    "What is the main contribution described in the introduction?",
+    "What results are reported in Table 1?",
+    "What does Section 2 say about the scope?",
+    "Which security controls address supply chain risk?",
+    "How is the impact level of an information type determined?",
+]
+
+
+def build(sources: list[Path], pages: int, out: Path) -> Path:
+    import pymupdf
+
+    doc = pymupdf.open()
+    for src in sources:
+        if doc.page_count >= pages:
+            break
+        with pymupdf.open(src) as s:
+            doc.insert_pdf(s, to_page=min(s.page_count, pages - doc.page_count) - 1)
+    if doc.page_count < pages:
+        raise SystemExit(f"Error: the sources hold only {doc.page_count} pages, {pages} asked")
+    path = out / f"nist-{pages}p.pdf"
+    doc.save(path, garbage=3, deflate=True)
+    return path
+
+
+def floors(path: Path) -> tuple[float, float]:
+    """CPU s of get_text('dict') over every page, with and without image decoding."""
+    import pymupdf
+
+    out = []
+    for flags in (None, pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES):
+        with pymupdf.open(path) as doc:
+            t0 = time.process_time()
+            for page in doc:
+                page.get_text("dict") if flags is None else page.get_text("dict", flags=flags)
+            out.append(time.process_time() - t0)
+    return out[0], out[1]
+
+
+def parse_cpu(path: Path, mode: str, tmp: Path) -> tuple[float, int]:
+    from docintel.api import parse
+
+    t0 = time.process_time()
+    tables = parse(path, out_dir=tmp / f"parse-{mode}", layout=mode, ocr="never", use_cache=False)
+    cpu = time.process_time() - t0
+    escalated = int((tables.page_df["parse_method"] == "layout").sum()) if len(tables.page_df) else 0
+    return cpu, escalated
+
+
+def ask_cpu(path: Path, tmp: Path, questions: list[str]) -> tuple[float, float]:
+    """(median CPU s of a warm ask, CPU s of the first ask, which builds and stores the index)."""
+    from docintel.api import ask, parse
+    from docintel.retrieval import bm25
+
+    out = tmp / "ask"
+    kw = {"backend": "offline", "out_dir": out, "layout": "never", "ocr": "never"}
+    parse(path, out_dir=out, layout="never", ocr="never")  # into the cache, no index yet
+
+    bm25._CACHE.clear()  # as a new process would: the index comes from the cache entry
+    t0 = time.process_time()
+    ask(path, questions[0], trace_path=out / "t.json", **kw)
+    first = time.process_time() - t0
+    times = []
+    for q in questions:
+        bm25._CACHE.clear()
+        t0 = time.process_time()
+        ask(path, q, trace_path=out / "t.json", **kw)
+        times.append(time.process_time() - t0)
+    return statistics.median(times), first
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="25,150,600")
+    ap.add_argument("--source", nargs="*", type=Path, default=None)
+    ap.add_argument("--modes", default="never,auto")
+    ap.add_argument("--questions", type=int, default=len(QUESTIONS))
+    ap.add_argument("--no-parse", action="store_true", help="only the floors and the warm ask")
+    args = ap.parse_args()
+    os.environ["DOCINTEL_PARSE_WORKER"] = "0"
+    sources = args.source or [NIST / s for s in SOURCES]
+    missing = [str(s) for s in sources if not s.is_file()]
+    if missing:
+        print(f"Error: source PDF not found: {', '.join(missing)}", file=sys.stderr)
+        return 1
+    sizes = [int(s) for s in args.sizes.split(",")]
+    modes = [] if args.no_parse else [m for m in args.modes.split(",") if m]
+    questions = QUESTIONS[: max(1, args.questions)]
+    head = f"{'pages':>6}{'floor':>8}{'no-img':>8}"
+    for m in modes:
+        head += f"{m + ' s':>10}{'x floor':>8}{'x no-img':>9}{'escal':>6}"
+    head += f"{'ask ms':>9}{'1st ask':>9}{'ask/25p':>8}"
+    print(f"sources: {', '.join(s.name for s in sources)}; CPU seconds of this process\n{head}")
+    base = None
+    with tempfile.TemporaryDirectory(prefix="docintel-bench-scale-") as t:
+        tmp = Path(t)
+        for n in sizes:
+            path = build(sources, n, tmp)
+            full, noimg = floors(path)
+            row = f"{n:>6}{full:>8.2f}{noimg:>8.2f}"
+            for m in modes:
+                cpu, esc = parse_cpu(path, m, tmp)
+                row += f"{cpu:>10.2f}{cpu / full:>8.1f}{cpu / noimg:>9.1f}{esc:>6}"
+            warm, first = ask_cpu(path, tmp / f"d{n}", questions)
+            base = base or warm
+            row += f"{warm * 1000:>9.0f}{first * 1000:>9.0f}{warm / base:>8.2f}"
+            print(row, flush=True)
+    print(
+        "floor: get_text('dict') (images decoded); no-img: the same without TEXT_PRESERVE_IMAGES; "
+        "parse: in-process, no cache, --ocr never;\nask: warm, offline backend, tables + index from "
+        f"the cache (memory index dropped), median of {len(questions)} questions; 1st ask builds the index"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
