@@ -70,7 +70,12 @@ def corpus(request, tmp_path):
     if request.param == "embedded":
         loc, docs = str(tmp_path / "store"), None
     else:
-        loc, docs = request.getfixturevalue("pg").create_db("r_" + request.node.name[5:40].lower().replace("[", "_").replace("]", "")), tmp_path / "docs"
+        loc, docs = (
+            request.getfixturevalue("pg").create_db(
+                "r_" + request.node.name[5:40].lower().replace("[", "_").replace("]", "")
+            ),
+            tmp_path / "docs",
+        )
     Corpus.ingest(loc, [folder], parse_options=OPTS, docs_dir=docs, groups_file=folder / "groups.json")
     c = Corpus(loc, docs_dir=docs)
     yield c, loc, docs, tmp_path
@@ -95,7 +100,10 @@ def test_ingest_stores_records_pointing_at_blocks(corpus):
     assert recs["block_id"].isin(blocks).all()
     # the store's access filter applies to records: no draft record for the analyst
     analyst = c.store.rows("records", "analyst")
-    assert not analyst["key"].str.startswith("ID.SC").any() and len(analyst[analyst["source"] == "extracted"]) == 6
+    assert (
+        not analyst["key"].str.startswith("ID.SC").any()
+        and len(analyst[analyst["source"] == "extracted"]) == 6
+    )
 
 
 def test_list_path_counts_in_code_cites_each_item_and_respects_access(corpus):
@@ -141,7 +149,9 @@ def test_records_report_needs_review_and_deleted_item(corpus):
     doc_rows = rows[(rows["doc_id"] == gone["doc_id"]) & (rows["key"] != "ID.RA-2")]
     c.store.commit(Change(rows={"records": doc_rows}, rewrite_docs={gone["doc_id"]}))
     after = report(_args(loc, docs, tmp_path))
-    assert any("ID.RA-2 (csf_subcategory) was in csf9.pdf" in m and "is gone" in m for m in after["needs_review"])
+    assert any(
+        "ID.RA-2 (csf_subcategory) was in csf9.pdf" in m and "is gone" in m for m in after["needs_review"]
+    )
     assert any("ID.RA-2 is mentioned in csf9.pdf" in m for m in after["needs_review"])
     assert after["records"] == {"csf_subcategory": 10}
 

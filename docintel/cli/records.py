@@ -123,5 +123,7 @@ def run(args) -> int:
     else:
         print(res["text"])
         if res["written"]:
-            print(f"records.json rewritten: {len(res['written'])} type(s) under {Path(res['written'][0]).parents[1]}")
+            print(
+                f"records.json rewritten: {len(res['written'])} type(s) under {Path(res['written'][0]).parents[1]}"
+            )
     return 0

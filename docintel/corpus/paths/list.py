@@ -70,9 +70,7 @@ def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | N
     ans = list_records(records, proposal, set(docs["doc_id"]), doc_names=names)
     blocks = {}
     if "block_id" in records:
-        blocks = {
-            (r.doc_id, r.key): r.block_id for r in records.itertuples() if isinstance(r.block_id, str)
-        }
+        blocks = {(r.doc_id, r.key): r.block_id for r in records.itertuples() if isinstance(r.block_id, str)}
     citations = [
         _citation(it, doc_info(by_id.loc[it.doc_id]), blocks.get((it.doc_id, it.key))) for it in ans.items
     ]
