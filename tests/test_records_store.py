@@ -187,3 +187,20 @@ def test_unknown_type_is_one_clear_error(corpus):
     _, loc, docs, tmp_path = corpus
     with pytest.raises(UsageError, match="unknown record type"):
         report(_args(loc, docs, tmp_path, record_type="nope"))
+
+
+def test_cli_ask_json_carries_the_count_and_records_verb_prints_n_of_m(corpus, capsys):
+    from docintel.cli import main
+
+    _, loc, docs, _ = corpus
+    extra = ["--docs", str(docs)] if docs else []
+    q = "List every subcategory of the framework."
+    assert main(["ask", q, "--corpus", loc, *extra, "--as", "analyst", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["route"], out["route_proposed"], out["count"]) == ("list", "list", 6)
+    assert any(ev.get("router") for ev in out["trace"]["events"])
+    assert main(["records", "--corpus", loc, *extra, "--type", "csf_subcategory", "--as", "analyst"]) == 0
+    text = capsys.readouterr().out
+    assert "csf9.pdf: 6 of 6 framework subcategories" in text and "csf10-draft" not in text
+    assert main(["records", "--corpus", loc, *extra, "--type", "nope"]) == 1
+    assert "unknown record type" in capsys.readouterr().err

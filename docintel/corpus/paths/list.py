@@ -47,6 +47,7 @@ def _citation(item, doc: dict, block_id: str | None) -> dict:
         "block_id": block_id,
         "key": item.key,
         "text": item.text,
+        "quote": item.text,
         "source": item.source,
     }
 
