@@ -2,6 +2,13 @@
 
     python scripts/list_eval.py [--corpus ../shared/corpus/nist] [--cache /work/nist-cache-13]
                                 [--records-out DIR] [--report] [--k 5]
+    python scripts/list_eval.py --store STORE   # the real path: Corpus.ask list vs search
+
+With ``--store`` (a store ``docintel ingest`` built from the same PDFs and groups file), every list
+question goes through ``Corpus.ask`` (router -> list path over the store's records, access in the
+query) and the same question through the corpus search path (``paths.search.run``: the store's
+keyword index, then the single-document loop); the search path's recall is the share of items in
+its answer and evidence text.
 
 Parses every PDF (Parquet cache reused), extracts records, prints the completeness report
 (--report), then for each ``list`` question: the route, the count against expected_count, every
@@ -66,6 +73,52 @@ def search_baseline(tables: dict, readable: set[str], question: str, k: int) -> 
     return " ".join(blocks[int(i)] for i in res[0])
 
 
+def store_eval(store: str, corpus: Path) -> None:
+    from docintel.corpus import Corpus
+    from docintel.corpus.paths import search
+
+    c = Corpus(store)
+    qs = [json.loads(x) for x in (corpus / "dev_questions.jsonl").read_text().splitlines() if x.strip()]
+    groups = json.loads((corpus / "groups.json").read_text())
+    files = c.store.table("documents").set_index("doc_id")["file"].to_dict()
+    passed = n = 0
+    rl, rs = [], []
+    for q in (q for q in qs if q["route"] == "list"):
+        n += 1
+        user = set(groups["users"][q["user"]])
+        readable = {f for f, g in groups["documents"].items() if user & set(g)}
+        out = c.ask(q["question"], q["user"])
+        text = norm(out["answer"])
+        items = [norm(i) for i in q.get("items", [])]
+        present = sum(i in text for i in items)
+        cited = {files.get(cit["doc_id"]) for cit in out["citations"]}
+        leak = not cited <= readable or any(norm(x) in text for x in q.get("must_not_contain", []))
+        empty_ok = q["expected_count"] != 0 or "none that you can access" in text
+        ok = (
+            out["route"] == "list"
+            and out.get("count") == q["expected_count"]
+            and present == len(items)
+            and not leak
+            and empty_ok
+        )
+        passed += ok
+        s_out = search.run(c, q["question"], q["user"])
+        s_text = norm(" ".join([s_out["answer"], *(e.get("text", "") for e in s_out["evidence"])]))
+        s_present = sum(i in s_text for i in items)
+        rl.append(present / len(items) if items else 1.0)
+        rs.append(s_present / len(items) if items else 1.0)
+        print(
+            f"{'PASS' if ok else 'FAIL'} {q['id']:7} {q['user']:8} route={out['route']:6} "
+            f"type={out.get('record_type')} filters={out.get('filters')} count={out.get('count')} "
+            f"expected={q['expected_count']} items={present}/{len(items)} leak={leak} "
+            f"cited_docs={len(cited)} | search path items={s_present}/{len(items)} "
+            f"doc={(s_out.get('document') or {}).get('file')}"
+        )
+    c.close()
+    print(f"\nlist questions passed (store path): {passed}/{n}")
+    print(f"item recall: list path {sum(rl) / n:.2f}, search path {sum(rs) / n:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=str(ROOT))
@@ -73,8 +126,12 @@ def main() -> None:
     ap.add_argument("--records-out", default=None, help="write <DIR>/<type>/records.json")
     ap.add_argument("--report", action="store_true", help="print the completeness report")
     ap.add_argument("--k", type=int, default=5, help="search baseline: blocks kept")
+    ap.add_argument("--store", default=None, help="measure Corpus.ask over this ingested store")
     args = ap.parse_args()
     corpus = Path(args.corpus)
+    if args.store:
+        store_eval(args.store, corpus)
+        return
     tables, names = load(corpus, args.cache)
     by_name = {v: k for k, v in names.items()}
     records = pd.concat([extract_records(t) for t in tables.values()], ignore_index=True)

@@ -68,6 +68,22 @@ def _second(rt: RecordType, lines: pd.DataFrame) -> tuple[int | None, set[str]]:
     return None, set()
 
 
+def evidence(rt: RecordType, lines: pd.DataFrame) -> dict | None:
+    """What the second count of ``rt`` sees in one document's lines (None: nothing).
+
+    ``identifiers``: ``{"mentions": {key: first page}}``; otherwise ``{"second": n, "keys": [...]}``.
+    Computed where the lines are (ingest stores it beside the records), so the report needs no
+    parse cache.
+    """
+    if rt.second_count == "identifiers":
+        first_page: dict[str, int] = {}
+        for key, page in _mentions(rt, lines):
+            first_page.setdefault(key, page)
+        return {"mentions": first_page} if first_page else None
+    second, keys = _second(rt, lines)
+    return None if second is None and not keys else {"second": second, "keys": sorted(keys)}
+
+
 def completeness(
     records: pd.DataFrame,
     tables_by_doc: Mapping[str, Any],
@@ -79,34 +95,56 @@ def completeness(
 ) -> pd.DataFrame:
     """One row per (record type, document) with records or mentions; see the module docstring.
 
-    ``tables_by_doc`` maps doc_id -> DocTables (or a mapping with ``line_df``). ``previous`` is the
-    last build's records: a record whose page/line changed, or that disappeared, is reported.
-    ``readable_doc_ids`` (``--as USER``) restricts everything, records and mentions, to the
-    documents that user may read, so the report says nothing about the others.
+    ``tables_by_doc`` maps doc_id -> DocTables (or a mapping with ``line_df``); see
+    :func:`completeness_from_evidence` for the rest.
+    """
+    types = list(types if types is not None else RECORD_TYPES.values())
+    ev: dict[str, dict[str, dict]] = {}
+    for doc_id, tables in tables_by_doc.items():
+        _, lines, _ = _frames(tables)
+        ev[doc_id] = {rt.name: e for rt in types if (e := evidence(rt, lines)) is not None}
+    return completeness_from_evidence(
+        records, ev, types, previous=previous, doc_names=doc_names, readable_doc_ids=readable_doc_ids
+    )
+
+
+def completeness_from_evidence(
+    records: pd.DataFrame,
+    evidence_by_doc: Mapping[str, Mapping[str, dict]],
+    types: Iterable[RecordType] | None = None,
+    *,
+    previous: pd.DataFrame | None = None,
+    doc_names: Mapping[str, str] | None = None,
+    readable_doc_ids: Iterable[str] | None = None,
+) -> pd.DataFrame:
+    """The report from each document's :func:`evidence` (doc_id -> type -> evidence).
+
+    ``previous`` is the last build's records: a record whose page/line changed, or that
+    disappeared, is reported. ``readable_doc_ids`` (``--as USER``) restricts everything, records
+    and mentions, to the documents that user may read, so the report says nothing about the others.
     """
     if readable_doc_ids is not None:
         keep = set(readable_doc_ids)
-        tables_by_doc = {k: v for k, v in tables_by_doc.items() if k in keep}
+        evidence_by_doc = {k: v for k, v in evidence_by_doc.items() if k in keep}
         records = records[records["doc_id"].isin(keep)]
         previous = previous[previous["doc_id"].isin(keep)] if previous is not None else None
     names = dict(doc_names or {})
     types = list(types if types is not None else RECORD_TYPES.values())
+    doc_ids = sorted(set(evidence_by_doc) | set(records["doc_id"].astype(str)))
     rows = []
     for rt in types:
         recs = records[records["record_type"] == rt.name]
         all_keys = set(recs["key"])
-        for doc_id, tables in tables_by_doc.items():
-            _, lines, _ = _frames(tables)
+        for doc_id in doc_ids:
+            ev = (evidence_by_doc.get(doc_id) or {}).get(rt.name) or {}
             mine = recs[recs["doc_id"] == doc_id]
             review: list[str] = []
             missing: list[str] = []
             doc = names.get(doc_id, doc_id)
             if rt.second_count == "identifiers" and (rt.mention_scope == "corpus" or len(mine)):
-                first_page: dict[str, int] = {}
-                for key, page in _mentions(rt, lines):
-                    first_page.setdefault(key, page)
                 own = set(mine["key"])
-                for key, page in sorted(first_page.items(), key=lambda kv: (kv[1], kv[0])):
+                mentions = ev.get("mentions", {})
+                for key, page in sorted(mentions.items(), key=lambda kv: (int(kv[1]), kv[0])):
                     if key in own or (key in all_keys and rt.mention_scope == "corpus"):
                         continue  # recorded here, or cited here and defined by another document
                     missing.append(key)
@@ -115,7 +153,7 @@ def completeness(
                 if not len(mine) and not missing:
                     continue
             elif len(mine):
-                second, keys = _second(rt, lines)
+                second, keys = ev.get("second"), set(ev.get("keys", []))
                 if keys:
                     missing = sorted(keys - set(mine["key"]))
                     review += [f"{k} is found in {doc} but has no {rt.name} record" for k in missing]

@@ -26,7 +26,7 @@ class Deriver:
 
 
 #: Every per-document corpus table ingest fills, besides blocks. Add one line per table.
-DERIVERS: tuple[Deriver, ...] = ()
+DERIVERS: tuple[Deriver, ...] = (Deriver("records", "docintel.corpus.record_ingest:derive_records", "1"),)
 
 
 def derivers_version(derivers: tuple[Deriver, ...] | None = None) -> str:

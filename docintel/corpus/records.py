@@ -360,3 +360,18 @@ def record_fields(row: Mapping[str, Any]) -> dict[str, Any]:
     """The parsed ``fields`` of one record row (JSON text or a dict)."""
     f = row.get("fields") if isinstance(row, Mapping) else row["fields"]
     return json.loads(f) if isinstance(f, str) and f else dict(f or {})
+
+
+#: ``source`` of the rows ingest stores beside the records: one per (document, type), holding
+#: what the completeness report's second count saw there (the report then needs no parse cache;
+#: :mod:`docintel.corpus.record_ingest` writes them).
+EVIDENCE = "evidence"
+
+
+def split_evidence(rows: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, dict[str, dict]]]:
+    """The store's ``records`` rows -> (records, doc_id -> type -> evidence)."""
+    is_ev = rows["source"] == EVIDENCE
+    ev: dict[str, dict[str, dict]] = {}
+    for r in rows[is_ev].itertuples():
+        ev.setdefault(str(r.doc_id), {})[r.record_type] = json.loads(r.fields)
+    return rows[~is_ev].reset_index(drop=True), ev

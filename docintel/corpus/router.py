@@ -12,8 +12,12 @@ Rules (general, none is written for a particular question):
   "Which <singular> ..." has one answer and stays on search.
 - follow: a relation between documents or identifiers ("cite", "refer to", "map to", "derived
   from", "depend on", "tied to", "apply to", "which documents use", "covered elsewhere").
+  A question naming two record types at different places ("which controls and which
+  subcategories cover ...") asks how two sets map onto each other: follow, not one list.
 - agent: an explicit chain: a later clause consumes an earlier clause's result ("that control",
-  "of them", "the one that", "it references") after a relation, or three or more questions.
+  "of them", "the one that", "it references") after a relation, or three or more questions; or
+  stated facts then a question that applies named guidance to them ("A system was categorized
+  moderate. Following FIPS 200, which ..."): look the procedure up, then apply it.
 """
 
 from __future__ import annotations
@@ -73,6 +77,8 @@ _ANAPHOR = re.compile(
     r"step|revision|one)s?\b|\bof them\b|\bthe one (?:that|which)\b|\bit references\b|\bthere\b",
     re.IGNORECASE,
 )
+#: An asked sentence that opens by applying guidance to what was stated before it.
+_APPLY = re.compile(r"^(?:using|following|applying|per|under|based on)\b[^,?]{3,80},", re.IGNORECASE)
 _SAY_ABOUT = re.compile(r"\bsay about\b", re.IGNORECASE)
 _CLAUSE_SPLIT = re.compile(
     r"\?\s*|;\s*|,\s+(?:and\s+)?(?=(?:what|which|how|is|are|does|do)\b)|\s+and\s+(?=(?:what|which|how|is|are)\b)",
@@ -87,6 +93,14 @@ def _questions(question: str) -> list[str]:
     return asked or sents
 
 
+def _applies_guidance(question: str) -> bool:
+    """Stated facts, then an asked sentence opening with "Using/Following <guidance>, ..."."""
+    sents = [s.strip() for s in re.split(r"(?<=[.?!])\s+", question.strip()) if s.strip()]
+    stated = [s for s in sents if not s.endswith("?")]
+    asked = [s for s in sents if s.endswith("?")]
+    return bool(stated and asked and sents[0] in stated and any(_APPLY.match(s) for s in asked))
+
+
 def _clauses(text: str) -> list[str]:
     return [c for c in _CLAUSE_SPLIT.split(text) if c and c.strip()]
 
@@ -94,6 +108,16 @@ def _clauses(text: str) -> list[str]:
 def _singular(nouns: str) -> str:
     """``"phases|controls"`` -> ``"phase|control"`` (a plain trailing s dropped per alternative)."""
     return "|".join(re.sub(r"s$", "", alt) for alt in nouns.split("|"))
+
+
+def _noun(rt: RecordType, question: str, plural_only: bool) -> re.Match[str] | None:
+    """The first place the question names ``rt``'s noun (only a plural one with ``plural_only``:
+    a noun alternative may also spell the singular, as "subcategor(y|ies)" does)."""
+    nouns = rt.nouns if plural_only else f"{rt.nouns}|{_singular(rt.nouns)}"
+    for m in re.finditer(rf"\b(?:{nouns})\b", question, re.IGNORECASE):
+        if not plural_only or m.group(0).lower().endswith("s"):
+            return m
+    return None
 
 
 def match_record_type(
@@ -108,8 +132,7 @@ def match_record_type(
     for rt in types.values():
         if not rt.nouns:
             continue
-        nouns = rt.nouns if plural_only else f"{rt.nouns}|{_singular(rt.nouns)}"
-        m = re.search(rf"\b(?:{nouns})\b", question, re.IGNORECASE)
+        m = _noun(rt, question, plural_only)
         if not m or (rt.context and not re.search(rt.context, question, re.IGNORECASE)):
             continue
         # Ties (two types share a noun): the type whose filter words the question uses is meant.
@@ -120,6 +143,17 @@ def match_record_type(
         if best is None or rank[:3] < best[:3]:
             best = rank
     return best[3] if best else None
+
+
+def _names_two_types(question: str, types: Mapping[str, RecordType], *, plural_only: bool) -> bool:
+    """Two record types whose nouns (and contexts) the question names at different places."""
+    spans = set()
+    for rt in types.values():
+        if not rt.nouns or (rt.context and not re.search(rt.context, question, re.IGNORECASE)):
+            continue
+        if m := _noun(rt, question, plural_only):
+            spans.add(m.span())
+    return len({start for start, _ in spans}) >= 2
 
 
 def _filters(
@@ -158,6 +192,7 @@ def rule_route(
         after_relation
         or (len(clauses) >= 3 and any(relation))
         or re.search(r"\bthe one (?:that|which)\b", asked, re.I)
+        or _applies_guidance(question)
     ):
         return RouteProposal(path="agent", reason="a later clause uses an earlier clause's result")
     if any(relation):
@@ -170,6 +205,8 @@ def rule_route(
     )
     if listy or plural:
         rt = match_record_type(asked, types, plural_only=not listy)
+        if rt is not None and _names_two_types(asked, types, plural_only=not listy):
+            return RouteProposal(path="follow", reason="names two record types: how one maps to the other")
         if rt is not None:
             return RouteProposal(
                 path="list",

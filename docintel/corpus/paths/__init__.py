@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from docintel.corpus.paths import list as list_path
 from docintel.corpus.paths import search
 
-PATHS = {"search": search.run}
+PATHS = {"search": search.run, "list": list_path.run}
 
 __all__ = ["PATHS"]
