@@ -169,9 +169,15 @@ def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:
         text = nfkc(ln.text)
         if ref.ref_type in ("section", "definition") and ln.role not in HEADING_ROLES and len(text) > 90:
             continue
+        if ref.ref_type in _CAPTIONED and ln.role == "body":
+            continue  # a sentence opening with "Table 6. In this table ..." is prose about it
         if rx.search(text):
             return True
     return False
+
+
+#: Object types present in the evidence only through their caption or heading line.
+_CAPTIONED = frozenset({"table", "figure", "appendix", "annex"})
 
 
 def target_in_evidence(ref: DetectedRef, passages: Sequence[Passage]) -> bool:

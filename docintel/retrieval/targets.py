@@ -17,6 +17,8 @@ from docintel.schema.kinds import HEADING_ROLES, NON_EVIDENCE_ROLES
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
+#: Caption lines a section target brings beyond its window (about four captions).
+MAX_CAPTION_LINES = 16
 
 
 def evidence_lines(tables: DocTables) -> pd.DataFrame:
@@ -56,6 +58,39 @@ def best_window(
         if run > best:
             best, best_i = run, i
     return pd.concat([head, rest.iloc[best_i : best_i + width]])
+
+
+#: Tokens of a full body line, the unit a section's line budget counts in: a short line (a
+#: table cell "84.2", a list label) costs its share, so a table inside a section fits whole.
+LINE_TOKENS = 10
+
+
+def _line_costs(df: pd.DataFrame) -> list[float]:
+    from docintel.retrieval.passage import count_tokens
+
+    return [min(1.0, max(count_tokens(str(t)), 1) / LINE_TOKENS) for t in df["text"].tolist()]
+
+
+def best_section_window(df: pd.DataFrame, q: ParsedQuestion | None, budget: int, *, keep_first: int = 1):
+    """As :func:`best_window`, but the budget counts full-line equivalents (tokens /
+    :data:`LINE_TOKENS`): the contiguous run of the best score whose cost fits ``budget``."""
+    costs = _line_costs(df)
+    if sum(costs) <= budget:
+        return df
+    head, rest = df.iloc[:keep_first], df.iloc[keep_first:]
+    costs, scores = costs[keep_first:], _score_lines(rest, q)
+    room = max(budget - keep_first, 1)
+    best, best_span, lo, run_cost, run_score = -1.0, (0, 0), 0, 0.0, 0.0
+    for hi in range(len(rest)):
+        run_cost += costs[hi]
+        run_score += scores[hi]
+        while run_cost > room and lo < hi:
+            run_cost -= costs[lo]
+            run_score -= scores[lo]
+            lo += 1
+        if run_score > best:
+            best, best_span = run_score, (lo, hi + 1)
+    return pd.concat([head, rest.iloc[best_span[0] : best_span[1]]])
 
 
 def to_passages(
@@ -158,10 +193,15 @@ def section_passages(
         rest = max((max_lines - max_lines // 2) // (len(parts) - 1), 4)
         budgets = [max_lines // 2 if i == best else rest for i in range(len(parts))]
     chosen = [
-        best_window(part, q, budget, keep_first=min(_heading_rows(part), budget - 1) or 1)
+        best_section_window(part, q, budget, keep_first=min(_heading_rows(part), budget - 1) or 1)
         for part, budget in zip(parts, budgets, strict=True)
     ]
-    return to_passages(pd.concat(chosen), tables.doc_id, retrieved_via=retrieved_via, ref=ref, note=note)
+    # A section is given with what it holds: the captions of its figures and tables say what
+    # each shows (an appendix of figures is its captions), even when the window missed them.
+    captions = [part[part["role"] == "caption"].head(MAX_CAPTION_LINES) for part in parts]
+    df = pd.concat([*chosen, *captions])
+    df = df[~df.index.duplicated()]
+    return to_passages(df, tables.doc_id, retrieved_via=retrieved_via, ref=ref, note=note)
 
 
 def page_passages(

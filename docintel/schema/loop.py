@@ -91,6 +91,7 @@ class Resolution:
     reason: str = ""
     passages: list[Passage] = field(default_factory=list)
     pass_no: int | None = None  # the pass whose answer flagged the reference
+    cut: list[str] = field(default_factory=list)  # what the budget left out of the target
 
     def to_record(self) -> ResolutionRecord:
         return ResolutionRecord(
@@ -105,6 +106,7 @@ class Resolution:
             target_pages=list(self.target_pages),
             reason=self.reason,
             passages=[(p.page, p.line_start, p.line_end) for p in self.passages],
+            cut=list(self.cut),
         )
 
     def to_dict(self) -> dict:
@@ -141,6 +143,9 @@ class ResolutionRecord(_Record):
     reason: str = ""
     passages: list[tuple[int, int, int]] = Field(
         default_factory=list, description="(page, line_start, line_end) of each pulled-in passage."
+    )
+    cut: list[str] = Field(
+        default_factory=list, description="What the pass-2 budget left out of the target, named."
     )
 
 
