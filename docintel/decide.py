@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from docintel.errors import LLMError, LLMOutputError
+from docintel.generation.completeness import completeness_reasons
 from docintel.generation.protocol import LLMBackend
 from docintel.generation.validator import check_generation
 from docintel.questions.parse import answer_shape
@@ -34,6 +35,7 @@ from docintel.schema.loop import (
     Decision,
     EvidenceRecord,
     Instruction,
+    PartialReason,
     PassRecord,
     Resolution,
 )
@@ -113,6 +115,7 @@ class _Loop:
     passes: list[PassRecord] = field(default_factory=list)
     unresolved: list[UnresolvedReference] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    reasons: list[PartialReason] = field(default_factory=list)
 
     def resolve(self, ref: PendingReference, *, allow_llm: bool) -> Resolution:
         key = _ref_key(ref)
@@ -288,14 +291,16 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None) -> AskResult:
         loop_count += 1
         if not added:
             loop.warnings.append(NOTHING_ADDED)
+            loop.reasons.append(PartialReason(code="nothing_added", detail=NOTHING_ADDED))
             answer = answer.model_copy(update={"answer_completeness": "partial"})
             loop.passes[-1].decision = "give_up_partial"
             break
         passages = passages + added
     answer = _finish(loop, answer)
-    if overview is not None and overview.missing and answer.answer_completeness == "complete":
-        answer = answer.model_copy(update={"answer_completeness": "partial"})
+    if overview is not None and overview.missing:
         loop.warnings.extend(overview.missing)
+        loop.reasons += [PartialReason(code="overview_part_missing", detail=m) for m in overview.missing]
+    answer = _earn_completeness(loop, answer)
     loop.warnings.extend(unread_pages_warning(tables))
     return AskResult(
         question=q.text,
@@ -308,6 +313,7 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None) -> AskResult:
         resolutions=[r.to_record() for r in loop.resolutions.values() if r.pass_no is not None],
         unresolved=loop.unresolved,
         warnings=loop.warnings,
+        completeness_reasons=loop.reasons,
     )
 
 
@@ -348,6 +354,23 @@ def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
                     )
                 )
         answer = answer.model_copy(update={"answer_completeness": "partial"})
+    return answer
+
+
+def _earn_completeness(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
+    """ "complete" only when earned (``generation.completeness``): else "partial" with the
+    typed reasons. What the pass-2 budget cut from a target is named in the answer text."""
+    followed = [r for r in loop.resolutions.values() if r.pass_no is not None]
+    cut = [c for r in followed for c in r.cut]
+    if cut:
+        loop.warnings.append("cut by the pass-2 budget: " + "; ".join(cut))
+        text = answer.answer.rstrip() + "\nNot given in full (budget): " + "; ".join(cut) + "."
+        answer = answer.model_copy(update={"answer": text[:4000]})
+    loop.reasons += completeness_reasons(answer, followed, unresolved=loop.unresolved)
+    if loop.reasons and answer.answer_completeness == "complete":
+        answer = answer.model_copy(update={"answer_completeness": "partial"})
+    if answer.answer_completeness != "partial":
+        loop.reasons = []
     return answer
 
 

@@ -35,6 +35,19 @@ ResolutionMethod = Literal[
     "condition",
     "none",
 ]
+#: Why a final answer is "partial" (``docintel.generation.completeness``): a claim without a
+#: citation, a followed target that gave only its heading or none of whose lines is cited, a
+#: reference left pending or unresolved, a pass that found nothing to add, a missing part of
+#: an overview.
+PartialCode = Literal[
+    "uncited",
+    "target_heading_only",
+    "target_not_cited",
+    "reference_pending",
+    "reference_unresolved",
+    "nothing_added",
+    "overview_part_missing",
+]
 #: What a backend is: a language model, deterministic rules, or a test script.
 BackendKind = Literal["model", "rules", "scripted"]
 
@@ -147,6 +160,14 @@ class ResolutionRecord(_Record):
     cut: list[str] = Field(
         default_factory=list, description="What the pass-2 budget left out of the target, named."
     )
+
+
+class PartialReason(_Record):
+    """One reason an answer is partial, as ``ask`` prints it and ``ask --json`` lists it."""
+
+    code: PartialCode
+    detail: str = Field("", description="What failed, for the user.")
+    reference: str | None = Field(None, description="The reference concerned, as written.")
 
 
 class EvidenceRecord(_Record):
