@@ -157,6 +157,9 @@ class _Loop:
                 self.trace.event("triage", reference=ref.raw_text, verdict="external")
                 continue
             target = _evidence_keys(res.passages)
+            if res.status == "resolved" and (ref.origin_page, ref.origin_line) in target:
+                self.trace.event("triage", reference=ref.raw_text, verdict="names_itself", target=res.target)
+                continue  # a heading naming its own section or object is not a pointer elsewhere
             if (
                 res.status == "resolved"
                 and target

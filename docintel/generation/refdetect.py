@@ -115,10 +115,12 @@ def detect_references(lines: Sequence[EvidenceLine]) -> list[DetectedRef]:
 
 
 def _names_itself(ln: EvidenceLine, raw: str) -> bool:
-    """'Table 3: Variations...' opening a caption or heading is the object itself."""
+    """'Table 3: Variations...' opening a caption, or a heading titled 'Appendix B: Glossary',
+    is the object itself. A heading that is only a label ('Clause 5.6' over a drafting note)
+    names a provision elsewhere: the loop's triage drops it when its target holds the heading."""
     text = nfkc(ln.text).lstrip()
     return (
-        ln.role in ("caption", "heading", "title")
+        ln.role in ("caption", "title")
         and text.startswith(raw.strip())
         or bool(re.match(re.escape(raw.strip()) + r"\s*[:.]\s", text) and raw.split()[0][:1].isupper())
     )

@@ -90,7 +90,15 @@ def best_section_window(df: pd.DataFrame, q: ParsedQuestion | None, budget: int,
             lo += 1
         if run_score > best:
             best, best_span = run_score, (lo, hi + 1)
-    return pd.concat([head, rest.iloc[best_span[0] : best_span[1]]])
+    a, b = best_span
+    spent = sum(costs[a:b])
+    while b < len(rest) and spent + costs[b] <= room:  # fill the budget: the lines after first
+        spent += costs[b]
+        b += 1
+    while a > 0 and spent + costs[a - 1] <= room:
+        a -= 1
+        spent += costs[a]
+    return pd.concat([head, rest.iloc[a:b]])
 
 
 def to_passages(

@@ -104,6 +104,8 @@ class OfflineBackend:
 
         used = [ln for pc in pieces for ln in pc.lines]
         near = self._neighbours(passages, pieces, pass_no, 1)
+        if pass_no == 1:  # a "See Appendix A for ..." directive in the paragraph of a used line
+            near += _directives_in_section(pieces)
         pending = self._pending(question, passages, used, near)
         ext_scope = (
             [ln for pc in pieces for ln in pc.passage.lines] if "name_external" in instr else used + near
@@ -350,6 +352,34 @@ class OfflineBackend:
             answer=f"The evidence provided does not answer the question: no retrieved line matches {clip(wanted, 300)}.",
             answer_completeness="not_found",
         )
+
+
+#: A sentence that sends the reader elsewhere: "See Appendix A for the complete listing",
+#: "(see Section 3)", "Refer to Table 2", "For details, see ...".
+_DIRECTIVE = re.compile(
+    r"(?:^|[.;:(]\s*|\bfor\s+[\w\s,-]{1,40}?,?\s*)(?:see|refer\s+to|consult)\s+(?:also\s+)?\S", re.I
+)
+
+
+def _directives_in_section(pieces: list[Piece]) -> list[EvidenceLine]:
+    """Lines of a used primary window's passage that hold a directive pointer
+    (:data:`_DIRECTIVE`) with no heading between them and the window: the section itself says
+    its answer goes on there. Plain mentions ("as shown in Figure 1") are not followed."""
+    out: list[EvidenceLine] = []
+    for pc in pieces:
+        if pc.passage.retrieved_via in PULLED:
+            continue
+        lines = pc.passage.lines
+        keys = [(ln.page, ln.line) for ln in lines]
+        lo = keys.index((pc.lines[0].page, pc.lines[0].line))
+        hi = keys.index((pc.lines[-1].page, pc.lines[-1].line))
+        for i, ln in enumerate(lines):
+            if lo <= i <= hi or not _DIRECTIVE.search(ln.text):
+                continue
+            between = lines[i + 1 : lo + 1] if i < lo else lines[hi + 1 : i + 1]
+            if not any(b.role in HEADING_ROLES for b in between):
+                out.append(ln)
+    return out
 
 
 def _dedupe(lines: list[EvidenceLine]) -> list[EvidenceLine]:

@@ -62,10 +62,14 @@ def question_terms(q: ParsedQuestion) -> list[Term]:
     """The terms a line can match, de-duplicated (phrases, numbers, then word stems)."""
     terms: dict[str, Term] = {}
     phrases = list(q.phrases) + [k for k in q.keywords if len(k.split()) > 1]
+    compounds = {ph for ph in phrases if "-" in ph and not ph.split()[1:]}
+    spelled = {c.replace("-", " ") for c in compounds}
     for ph in phrases:
         key = normalize(ph)
-        if len(key) > 2:
-            terms.setdefault(key, Term(key, "phrase", 3.0))
+        if len(key) <= 2 or (ph in spelled and ph not in compounds):
+            continue  # "pre trained" beside "pre-trained": one word spelled two ways
+        # a hyphenated compound is one word of the question, not a phrase of several
+        terms.setdefault(key, Term(key, "phrase", 1.0 if ph in compounds else 3.0))
     for num in q.numbers:
         key = normalize(num)
         if key:
