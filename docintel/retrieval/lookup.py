@@ -20,6 +20,9 @@ from docintel.text import is_number, normalize, terms
 
 #: A TOC title must share at least this share of its idf mass with the question to count.
 TOC_MIN_MATCH = 0.5
+#: A one-word title on more than this share of the pages is the document's subject, not a
+#: pointer to one section.
+SUBJECT_SHARE = 0.5
 
 # --- TOC ---------------------------------------------------------------------------------------
 
@@ -58,6 +61,10 @@ def toc_scores(tables: DocTables, index: PageIndex, qset: set[str]) -> dict[int,
         }
         if not title_terms or not (title_terms & qset):
             continue
+        if len(title_terms) == 1 and all(
+            index.df.get(t, 0) > SUBJECT_SHARE * index.n_pages for t in title_terms
+        ):
+            continue  # "BERT" in the BERT paper: the document's subject singles out no pages
         mass = math.fsum(index.idf(t) for t in title_terms)
         share = math.fsum(index.idf(t) for t in title_terms & qset) / mass
         if share < TOC_MIN_MATCH:
@@ -164,7 +171,9 @@ def _object_scope(kind: str, target: str, tables: DocTables) -> list[int]:
     # No registry entry: a caption-like line starting with the label ("Table 2: ...").
     caption = re.compile(rf"^\s*{re.escape(kind)}\s+{re.escape(target)}\b\s*[:.\-–—]?", re.I)
     lines = tables.line_df
-    hits = lines[lines["text"].astype(str).str.match(caption)]
+    hits = lines[lines["text"].astype(str).str.match(caption) & (lines["role"] != "toc_entry")]
+    # an entry of a list of tables ("Table D-1 Title ....... 23") is not the table
+    hits = hits[~hits["text"].astype(str).str.contains(r"(?:\.{3,}|\s\.\s\.)\s*[\divxlc]+\s*$", regex=True)]
     return sorted(set(hits["page"].astype(int)))[:1]
 
 

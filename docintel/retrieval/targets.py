@@ -5,6 +5,7 @@ Shared by resolve.py (pass 2) and anything else that needs "the lines of X".
 
 from __future__ import annotations
 
+import math
 import re
 
 import pandas as pd
@@ -14,6 +15,7 @@ from docintel.retrieval.rank import query_terms
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.schema.kinds import HEADING_ROLES, NON_EVIDENCE_ROLES
+from docintel.text import terms
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
@@ -71,12 +73,62 @@ def _line_costs(df: pd.DataFrame) -> list[float]:
     return [min(1.0, max(count_tokens(str(t)), 1) / LINE_TOKENS) for t in df["text"].tolist()]
 
 
+#: A section target over this many times its budget (an appendix that is a 15-page table) is
+#: given as its heading plus :data:`LONG_WINDOWS` separate windows where the question's rarer
+#: words are, instead of one contiguous run that its introduction would win.
+LONG_TARGET = 3
+LONG_WINDOWS = 3
+
+
+def _rarity_hits(df: pd.DataFrame, q: ParsedQuestion | None) -> tuple[list[set[str]], dict[str, float]]:
+    """Per line, the question words it holds, and each word's rarity inside ``df`` (ln N/df)."""
+    if q is None or df.empty:
+        return [set() for _ in range(len(df))], {}
+    keys = {k for k in query_terms(q) if len(k) > 2 and not k.isdigit()}
+    hits = [set(terms(str(text))) & keys for text in df["text"].tolist()]
+    freq = {k: sum(k in h for h in hits) for k in keys}
+    return hits, {k: math.log((len(hits) + 1) / (freq[k] + 1)) for k in keys}
+
+
+def _long_section_windows(df, q, budget: int, keep_first: int, costs: list[float]) -> pd.DataFrame:
+    """Heading plus up to :data:`LONG_WINDOWS` windows, each holding the most (rarity-weighted)
+    distinct question words: a row naming "data-at-rest" beats prose repeating "subcategory"."""
+    head, rest = df.iloc[:keep_first], df.iloc[keep_first:]
+    costs = costs[keep_first:]
+    hits, weight = _rarity_hits(rest, q)
+    room = max((budget - keep_first) // LONG_WINDOWS, 3)
+    taken: list[tuple[int, int]] = []
+    for _ in range(LONG_WINDOWS):
+        best, span, lo, spent = 0.0, None, 0, 0.0
+        count: dict[str, int] = {}
+        for hi in range(len(rest)):
+            spent += costs[hi]
+            for k in hits[hi]:
+                count[k] = count.get(k, 0) + 1
+            while spent > room and lo < hi:
+                spent -= costs[lo]
+                for k in hits[lo]:
+                    count[k] -= 1
+                lo += 1
+            score = math.fsum(weight[k] for k, c in count.items() if c > 0)
+            if score > best and not any(a < hi + 1 and lo < b for a, b in taken):
+                best, span = score, (lo, hi + 1)
+        if span is None:
+            break
+        taken.append(span)
+    if not taken:
+        return pd.concat([head, rest.iloc[: max(1, int(room))]])
+    return pd.concat([head, *(rest.iloc[a:b] for a, b in sorted(taken))])
+
+
 def best_section_window(df: pd.DataFrame, q: ParsedQuestion | None, budget: int, *, keep_first: int = 1):
     """As :func:`best_window`, but the budget counts full-line equivalents (tokens /
     :data:`LINE_TOKENS`): the contiguous run of the best score whose cost fits ``budget``."""
     costs = _line_costs(df)
     if sum(costs) <= budget:
         return df
+    if sum(costs) > LONG_TARGET * budget:
+        return _long_section_windows(df, q, budget, keep_first, costs)
     head, rest = df.iloc[:keep_first], df.iloc[keep_first:]
     costs, scores = costs[keep_first:], _score_lines(rest, q)
     room = max(budget - keep_first, 1)
