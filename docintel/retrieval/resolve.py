@@ -251,11 +251,36 @@ def _sections_found(tables, secs, ref_type, target, sub, ctx, common) -> Resolut
     they hold), and what the budget cut named."""
     q, max_lines = ctx["question"], ctx["max_lines"]
     passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
+    passages += _objects_it_shows(tables, passages, q, max_lines, common)
     res = _found(ctx["ref"], "toc_df", ref_type, target, sub, passages, f"toc_df: {len(secs)} section(s)")
     region = sum(len(section_lines(tables, s)) for _, s in secs.iterrows())
     label = "section " + ", ".join(str(t) for t in secs["toc_id"].head(4))
     res.cut = _cut_note(label, region, _n_lines(passages))
     return res
+
+
+def _objects_it_shows(tables: DocTables, passages, q, max_lines: int, common: dict) -> list:
+    """Tables and figures a section target cites ("In Table 5, we show ...") and prints on its
+    own pages: part of the section as the reader sees it, given with it (caption, header and
+    rows), not left for another pass."""
+    pages = {p.page for p in passages}
+    have = {(ln.page, ln.line) for p in passages for ln in p.lines}
+    out: list = []
+    seen: set[str] = set()
+    for r in refscan.references_in([ln for p in passages for ln in p.lines]):
+        if r.ref_type not in ("table", "figure") or not r.target:
+            continue
+        objs = find_objects(tables, r.ref_type, r.target)
+        if objs.empty or str(objs.iloc[0]["object_key"]) in seen or int(objs.iloc[0]["page"]) not in pages:
+            continue
+        obj = objs.iloc[0]
+        seen.add(str(obj["object_key"]))
+        for p in object_passages(
+            tables, obj, q, sub_selector=r.sub_selector, max_lines=max_lines // 2, **common
+        ):
+            if not {(ln.page, ln.line) for ln in p.lines} <= have:
+                out.append(p)
+    return out
 
 
 def model_brief(tables: DocTables, ref: PendingReference) -> tuple[str, list[dict]] | None:

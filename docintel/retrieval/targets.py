@@ -78,6 +78,8 @@ def _line_costs(df: pd.DataFrame) -> list[float]:
 #: words are, instead of one contiguous run that its introduction would win.
 LONG_TARGET = 3
 LONG_WINDOWS = 3
+#: A word a chosen window holds counts this share for the next windows (coverage first).
+COVERED_WEIGHT = 0.25
 
 
 def _rarity_hits(df: pd.DataFrame, q: ParsedQuestion | None) -> tuple[list[set[str]], dict[str, float]]:
@@ -96,9 +98,16 @@ def _long_section_windows(df, q, budget: int, keep_first: int, costs: list[float
     head, rest = df.iloc[:keep_first], df.iloc[keep_first:]
     costs = costs[keep_first:]
     hits, weight = _rarity_hits(rest, q)
-    room = max((budget - keep_first) // LONG_WINDOWS, 3)
-    taken: list[tuple[int, int]] = []
-    for _ in range(LONG_WINDOWS):
+    room = max((budget - keep_first) // 2, 3)  # three windows: 1.5x the budget in all
+    # the section's opening (what it is, how it is laid out) first, then where the words are
+    start_end, spent = 0, 0.0
+    while start_end < len(rest) and spent + costs[start_end] <= room:
+        spent += costs[start_end]
+        start_end += 1
+    taken: list[tuple[int, int]] = [(0, max(start_end, 1))]
+    for k in set().union(*hits[: max(start_end, 1)]):
+        weight[k] *= COVERED_WEIGHT
+    for _ in range(LONG_WINDOWS - 1):
         best, span, lo, spent = 0.0, None, 0, 0.0
         count: dict[str, int] = {}
         for hi in range(len(rest)):
@@ -116,8 +125,8 @@ def _long_section_windows(df, q, budget: int, keep_first: int, costs: list[float
         if span is None:
             break
         taken.append(span)
-    if not taken:
-        return pd.concat([head, rest.iloc[: max(1, int(room))]])
+        for k in set().union(*hits[span[0] : span[1]]):  # the next window seeks words not yet covered
+            weight[k] *= COVERED_WEIGHT
     return pd.concat([head, *(rest.iloc[a:b] for a, b in sorted(taken))])
 
 

@@ -106,7 +106,10 @@ class OfflineBackend:
         near = self._neighbours(passages, pieces, pass_no, 1)
         if pass_no == 1:  # a "See Appendix A for ..." directive in the paragraph of a used line
             near += _directives_in_section(pieces)
-        pending = self._pending(question, passages, used, near)
+            around = _after_windows(pieces, AROUND_AFTER)
+        else:
+            around = []
+        pending = self._pending(question, passages, used, near, around)
         ext_scope = (
             [ln for pc in pieces for ln in pc.passage.lines] if "name_external" in instr else used + near
         )
@@ -256,15 +259,22 @@ class OfflineBackend:
     # -- typed fields ---------------------------------------------------------------------
     @staticmethod
     def _pending(
-        question: ParsedQuestion, passages: list[Passage], used: list[EvidenceLine], near: list[EvidenceLine]
+        question: ParsedQuestion,
+        passages: list[Passage],
+        used: list[EvidenceLine],
+        near: list[EvidenceLine],
+        around: list[EvidenceLine] = (),
     ) -> list[PendingReference]:
         wants_sources = bool(_WANTS_SOURCES.search(question.text))
         used_keys = {(ln.page, ln.line) for ln in used}
         refs = refdetect.detect_references(_dedupe(used + near))
+        seen_lines = {(ln.page, ln.line) for ln in used + near}
+        extra = [ln for ln in around if (ln.page, ln.line) not in seen_lines]
+        refs += [r for r in refdetect.detect_references(_dedupe(extra)) if r.ref_type in AROUND_TYPES]
         refs.sort(key=lambda r: ((r.page, r.line) not in used_keys, r.page, r.line))
         out: list[PendingReference] = []
         seen: set[tuple[str, str, str]] = set()
-        by_key = {(ln.page, ln.line): ln for ln in used + near}
+        by_key = {(ln.page, ln.line): ln for ln in [*used, *near, *around]}
         for r in refs:
             if _cites_a_stated_value(r, by_key.get((r.page, r.line))):
                 continue
@@ -382,6 +392,30 @@ def _directives_in_section(pieces: list[Piece]) -> list[EvidenceLine]:
             between = lines[i + 1 : lo + 1] if i < lo else lines[hi + 1 : i + 1]
             if not any(b.role in HEADING_ROLES for b in between):
                 out.append(ln)
+    return out
+
+
+#: Lines after a used primary window (pass 1; about two sentences of a narrow column) whose
+#: section, appendix or clause pointers are
+#: followed too: the paragraph goes on past the window ("... Despite its simplicity, we
+#: demonstrate in Section 5.1 that ..."). Figures, tables and bibliography entries mentioned
+#: there are not: they illustrate the paragraph more often than they continue the answer.
+AROUND_AFTER = 8
+AROUND_TYPES = frozenset({"section", "appendix", "annex", "clause"})
+
+
+def _after_windows(pieces: list[Piece], k: int) -> list[EvidenceLine]:
+    out: list[EvidenceLine] = []
+    for pc in pieces:
+        if pc.passage.retrieved_via in PULLED:
+            continue
+        lines = pc.passage.lines
+        keys = [(ln.page, ln.line) for ln in lines]
+        hi = keys.index((pc.lines[-1].page, pc.lines[-1].line))
+        for ln in lines[hi + 1 : hi + 1 + k]:
+            if ln.role in HEADING_ROLES:
+                break
+            out.append(ln)
     return out
 
 
