@@ -174,7 +174,7 @@ _ITEM = re.compile(
 #: Continuation lines an item may wrap over before the next item (narrow columns).
 ITEM_GAP = 4
 #: Longest list a window is widened to (lines); a longer list keeps the window as grown.
-LIST_MAX_LINES = 24
+LIST_MAX_LINES = 32
 
 
 def _item_number(text: str) -> str | None:
@@ -182,6 +182,26 @@ def _item_number(text: str) -> str | None:
     if not m:
         return None
     return next((g for g in m.groups() if g), "•").lower()
+
+
+#: Lines an item may run over when the next item's number is its successor ("3." ... "4."):
+#: the numbering vouches for the list across an item's comments and sub-steps.
+SEQUENCE_GAP = 12
+
+
+def _successor(a: str | None, b: str | None) -> bool:
+    if not a or not b:
+        return False
+    if a.isdigit() and b.isdigit():
+        return int(b) in (int(a), int(a) + 1)  # "4." then its sub-steps "4.1", "4.2" or "5."
+    return len(a) == 1 and len(b) == 1 and a.isalpha() and ord(b) == ord(a) + 1
+
+
+def _gap(rows: list[ScoredLine], i: int, j: int) -> int:
+    """The gap allowed between items at ``i`` and ``j``."""
+    if _successor(_item_number(rows[i].ln.text), _item_number(rows[j].ln.text)):
+        return SEQUENCE_GAP
+    return ITEM_GAP
 
 
 def list_span(rows: list[ScoredLine], start: int, end: int) -> tuple[int, int]:
@@ -200,7 +220,7 @@ def list_span(rows: list[ScoredLine], start: int, end: int) -> tuple[int, int]:
     pos = items.index(first)
     while (
         pos > 0
-        and first - items[pos - 1] <= ITEM_GAP
+        and first - items[pos - 1] <= _gap(rows, items[pos - 1], first)
         and _item_number(rows[first].ln.text) not in ("1", "a", "i")
     ):
         if any(rows[k].ln.role in HEADING_ROLES for k in range(items[pos - 1], first)):
@@ -208,7 +228,7 @@ def list_span(rows: list[ScoredLine], start: int, end: int) -> tuple[int, int]:
         pos -= 1
         first = items[pos]
     pos = items.index(last)
-    while pos + 1 < len(items) and items[pos + 1] - last <= ITEM_GAP:
+    while pos + 1 < len(items) and items[pos + 1] - last <= _gap(rows, last, items[pos + 1]):
         nxt = items[pos + 1]
         if _item_number(rows[nxt].ln.text) in ("1", "a", "i") or any(
             rows[k].ln.role in HEADING_ROLES for k in range(last + 1, nxt + 1)
