@@ -20,7 +20,12 @@ from docintel.refscan import memo, references_in
 from docintel.retrieval import best_passage, count_tokens, retrieve, suggested_top_k
 from docintel.retrieval.overview import Overview, overview_passages
 from docintel.retrieval.resolve import model_brief, model_may_help, resolve_in_tables, section_resolution
-from docintel.retrieval.targets import extend_to_sentence_end, listed_object_passages, unread_pages_warning
+from docintel.retrieval.targets import (
+    definition_passages,
+    extend_to_sentence_end,
+    listed_object_passages,
+    unread_pages_warning,
+)
 from docintel.schema.answer import (
     ExternalReference,
     PendingReference,
@@ -334,7 +339,8 @@ def first_passages(tables: DocTables, q: ParsedQuestion, trace: Trace, top_k: in
         return listed
     chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
     passages = [extend_to_sentence_end(tables, best_passage(tables, q, c.page)) for c in chosen]
-    return [p for p in passages if p.lines]
+    passages = [p for p in passages if p.lines]
+    return passages + definition_passages(tables, q, passages)
 
 
 def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:

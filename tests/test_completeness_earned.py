@@ -148,3 +148,21 @@ def test_a_list_of_tables_is_a_listing_page_and_the_body_is_not():
     rows += [(3, i, f"{i}.{i} Section title {i}", "toc_entry") for i in range(1, 5)]
     line_df = pd.DataFrame(rows, columns=["page", "line", "text", "role"])
     assert listing_pages(SimpleNamespace(line_df=line_df)) == {1, 3}
+
+
+def test_what_counts_as_is_a_definition_question():
+    q = parse_question("The Recipient must delete it within 5 Business Days. What counts as a Business Day?")
+    assert (q.shape, q.defined_term) == ("definition", "Business Day")
+
+
+def test_a_quoted_term_before_means_is_its_definition():
+    import pandas as pd
+
+    from docintel.retrieval.lookup import definition_pages
+
+    line_df = pd.DataFrame(
+        [(2, 19, '"Business Day" means any weekday other than a bank holiday.', "body"),
+         (4, 21, "within 5 Business Days following receipt", "body")],
+        columns=["page", "line", "text", "role"],
+    )  # fmt: skip
+    assert definition_pages(SimpleNamespace(line_df=line_df), "Business Day") == {2: 19}

@@ -434,6 +434,33 @@ def extend_to_sentence_end(tables: DocTables, passage: Passage, *, max_extra: in
     )
 
 
+#: Where a definition question's term is introduced outside the first-hop passage, this many
+#: lines from the defining line are added to pass 1 (a contract's "Business Day" means ...),
+#: at most :data:`MAX_DEFINITION_SITES` places.
+DEFINITION_LINES = 4
+MAX_DEFINITION_SITES = 2
+
+
+def definition_passages(tables: DocTables, q: ParsedQuestion, passages: list[Passage]) -> list[Passage]:
+    """The lines that define a definition question's term, when the first hop lacks them: the
+    term is used where the question is asked and defined elsewhere (definitions clause,
+    glossary)."""
+    from docintel.retrieval.lookup import definition_pages
+
+    if q.shape != "definition" or not q.defined_term:
+        return []
+    have = {(ln.page, ln.line) for p in passages for ln in p.lines}
+    lines = evidence_lines(tables)
+    out: list[Passage] = []
+    for page, line in list(definition_pages(tables, q.defined_term).items())[:MAX_DEFINITION_SITES]:
+        if (page, line) in have:
+            continue
+        rows = lines[(lines["page"] == page) & lines["line"].between(line, line + DEFINITION_LINES - 1)]
+        note = f"where '{q.defined_term}' is defined (page {page}, line {line})"
+        out += to_passages(rows, tables.doc_id, retrieved_via="definition", note=note)
+    return out
+
+
 def listed_object_passages(
     tables: DocTables, q: ParsedQuestion
 ) -> tuple[str | None, list[str], list[Passage]]:
