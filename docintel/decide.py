@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from docintel.errors import LLMError, LLMOutputError
-from docintel.generation.completeness import completeness_reasons
+from docintel.generation.completeness import earn
 from docintel.generation.protocol import LLMBackend
 from docintel.generation.validator import check_generation
 from docintel.questions.parse import answer_shape
@@ -367,19 +367,10 @@ def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
 
 
 def _earn_completeness(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
-    """ "complete" only when earned (``generation.completeness``): else "partial" with the
-    typed reasons. What the pass-2 budget cut from a target is named in the answer text."""
+    """ "complete" only when earned (:func:`generation.completeness.earn`)."""
     followed = [r for r in loop.resolutions.values() if r.pass_no is not None]
-    cut = [c for r in followed for c in r.cut]
-    if cut:
-        loop.warnings.append("cut by the pass-2 budget: " + "; ".join(cut))
-        text = answer.answer.rstrip() + "\nNot given in full (budget): " + "; ".join(cut) + "."
-        answer = answer.model_copy(update={"answer": text[:4000]})
-    loop.reasons += completeness_reasons(answer, followed, unresolved=loop.unresolved)
-    if loop.reasons and answer.answer_completeness == "complete":
-        answer = answer.model_copy(update={"answer_completeness": "partial"})
-    if answer.answer_completeness != "partial":
-        loop.reasons = []
+    answer, loop.reasons, warnings = earn(answer, followed, loop.unresolved, loop.reasons)
+    loop.warnings.extend(warnings)
     return answer
 
 

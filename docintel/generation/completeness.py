@@ -65,4 +65,26 @@ def completeness_reasons(
     return out
 
 
-__all__ = ["MIN_CLAIM_WORDS", "completeness_reasons"]
+def earn(
+    answer: ReferenceAwareAnswer,
+    followed: Sequence[Resolution],
+    unresolved: Sequence,
+    reasons: list[PartialReason],
+) -> tuple[ReferenceAwareAnswer, list[PartialReason], list[str]]:
+    """The final answer with its completeness earned: what the pass-2 budget cut from a
+    followed target named in the text (and a warning), "partial" when any check fails (the
+    loop's own ``reasons`` included). Returns the answer, its reasons (empty unless partial)
+    and the warnings to add."""
+    warnings: list[str] = []
+    cut = [c for r in followed for c in r.cut]
+    if cut:
+        warnings.append("cut by the pass-2 budget: " + "; ".join(cut))
+        text = answer.answer.rstrip() + "\nNot given in full (budget): " + "; ".join(cut) + "."
+        answer = answer.model_copy(update={"answer": text[:4000]})
+    reasons = [*reasons, *completeness_reasons(answer, followed, unresolved=unresolved)]
+    if reasons and answer.answer_completeness == "complete":
+        answer = answer.model_copy(update={"answer_completeness": "partial"})
+    return answer, (reasons if answer.answer_completeness == "partial" else []), warnings
+
+
+__all__ = ["MIN_CLAIM_WORDS", "completeness_reasons", "earn"]

@@ -10,13 +10,20 @@ evidence become ``pending_references`` so the loop can follow them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from docintel import __version__
 from docintel.generation import refdetect
+from docintel.generation.offline.pointers import (
+    AROUND_AFTER,
+    AROUND_TYPES,
+    Piece,
+    after_windows,
+    cites_a_stated_value,
+    directives_in_section,
+)
 from docintel.generation.offline.scoring import Window, pick_windows, question_terms, score_lines
 from docintel.generation.offline.tablerows import is_table_passage, view_table
-from docintel.generation.text import clip, content_stems, join_lines, nfkc, normalize
+from docintel.generation.text import clip, content_stems, join_lines, normalize
 from docintel.schema.answer import Citation, ExternalReference, PendingReference, ReferenceAwareAnswer
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.schema.kinds import HEADING_ROLES, PULLED_VIA
@@ -31,17 +38,6 @@ _WANTS_SOURCES = re.compile(
     r"regulations?|specifications?|reports?|stud(?:y|ies)|articles?)\b",
     re.I,
 )
-
-
-@dataclass
-class Piece:
-    """One used window: its lines, the text it adds to the answer, the line to quote."""
-
-    passage: Passage
-    lines: list[EvidenceLine]
-    text: str
-    quote_line: EvidenceLine
-    info: dict = field(default_factory=dict)
 
 
 class OfflineBackend:
@@ -105,8 +101,8 @@ class OfflineBackend:
         used = [ln for pc in pieces for ln in pc.lines]
         near = self._neighbours(passages, pieces, pass_no, 1)
         if pass_no == 1:  # a "See Appendix A for ..." directive in the paragraph of a used line
-            near += _directives_in_section(pieces)
-            around = _after_windows(pieces, AROUND_AFTER)
+            near += directives_in_section(pieces)
+            around = after_windows(pieces, AROUND_AFTER)
         else:
             around = []
         pending = self._pending(question, passages, used, near, around)
@@ -276,7 +272,7 @@ class OfflineBackend:
         seen: set[tuple[str, str, str]] = set()
         by_key = {(ln.page, ln.line): ln for ln in [*used, *near, *around]}
         for r in refs:
-            if _cites_a_stated_value(r, by_key.get((r.page, r.line))):
+            if cites_a_stated_value(r, by_key.get((r.page, r.line))):
                 continue
             if r.external:
                 if not (wants_sources and r.raw_text.startswith("[")):
@@ -365,75 +361,6 @@ class OfflineBackend:
             answer=f"The evidence provided does not answer the question: no retrieved line matches {clip(wanted, 300)}.",
             answer_completeness="not_found",
         )
-
-
-#: A sentence that sends the reader elsewhere: "See Appendix A for the complete listing",
-#: "(see Section 3)", "Refer to Table 2", "For details, see ...".
-_DIRECTIVE = re.compile(
-    r"(?:^|[.;:(]\s*|\bfor\s+[\w\s,-]{1,40}?,?\s*)(?:see|refer\s+to|consult)\s+(?:also\s+)?\S", re.I
-)
-
-
-def _directives_in_section(pieces: list[Piece]) -> list[EvidenceLine]:
-    """Lines of a used primary window's passage that hold a directive pointer
-    (:data:`_DIRECTIVE`) with no heading between them and the window: the section itself says
-    its answer goes on there. Plain mentions ("as shown in Figure 1") are not followed."""
-    out: list[EvidenceLine] = []
-    for pc in pieces:
-        if pc.passage.retrieved_via in PULLED:
-            continue
-        lines = pc.passage.lines
-        keys = [(ln.page, ln.line) for ln in lines]
-        lo = keys.index((pc.lines[0].page, pc.lines[0].line))
-        hi = keys.index((pc.lines[-1].page, pc.lines[-1].line))
-        for i, ln in enumerate(lines):
-            if lo <= i <= hi or not _DIRECTIVE.search(ln.text):
-                continue
-            between = lines[i + 1 : lo + 1] if i < lo else lines[hi + 1 : i + 1]
-            if not any(b.role in HEADING_ROLES for b in between):
-                out.append(ln)
-    return out
-
-
-#: Lines after a used primary window (pass 1; about two sentences of a narrow column) whose
-#: section, appendix or clause pointers are
-#: followed too: the paragraph goes on past the window ("... Despite its simplicity, we
-#: demonstrate in Section 5.1 that ..."). Figures, tables and bibliography entries mentioned
-#: there are not: they illustrate the paragraph more often than they continue the answer.
-AROUND_AFTER = 8
-AROUND_TYPES = frozenset({"section", "appendix", "annex", "clause"})
-
-
-def _after_windows(pieces: list[Piece], k: int) -> list[EvidenceLine]:
-    out: list[EvidenceLine] = []
-    for pc in pieces:
-        if pc.passage.retrieved_via in PULLED:
-            continue
-        lines = pc.passage.lines
-        keys = [(ln.page, ln.line) for ln in lines]
-        hi = keys.index((pc.lines[-1].page, pc.lines[-1].line))
-        for ln in lines[hi + 1 : hi + 1 + k]:
-            if ln.role in HEADING_ROLES:
-                break
-            out.append(ln)
-    return out
-
-
-#: "3.57% top-5 error on the test set (Table 5)": a value, then a bare parenthesized label.
-_STATED_VALUE = re.compile(r"\d(?:[\d.,]*\d)?\s*%?[^()\d]{0,60}\(\s*$")
-
-
-def _cites_a_stated_value(r, ln: EvidenceLine | None) -> bool:
-    """A bare "(Table 5)" or "(Fig. 3)" right after a value the sentence states is the value's
-    source, already quoted: not a pointer to follow. "(see Table 3 row (E))", "shown in
-    Table 6" or a table cited with no value before it still are."""
-    if ln is None or r.ref_type not in ("table", "figure") or r.sub_selector:
-        return False
-    text = nfkc(ln.text)
-    pos = text.find(r.raw_text)
-    if pos <= 0 or text[pos + len(r.raw_text) :].lstrip()[:1] != ")":
-        return False
-    return bool(_STATED_VALUE.search(text[:pos]))
 
 
 def _dedupe(lines: list[EvidenceLine]) -> list[EvidenceLine]:
