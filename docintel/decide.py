@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from docintel.errors import LLMError, LLMOutputError
+from docintel.generation.completeness import earn
 from docintel.generation.protocol import LLMBackend
 from docintel.generation.validator import check_generation
 from docintel.questions.parse import answer_shape
@@ -19,7 +20,12 @@ from docintel.refscan import memo, references_in
 from docintel.retrieval import best_passage, count_tokens, retrieve, suggested_top_k
 from docintel.retrieval.overview import Overview, overview_passages
 from docintel.retrieval.resolve import model_brief, model_may_help, resolve_in_tables, section_resolution
-from docintel.retrieval.targets import extend_to_sentence_end, listed_object_passages, unread_pages_warning
+from docintel.retrieval.targets import (
+    definition_passages,
+    extend_to_sentence_end,
+    listed_object_passages,
+    unread_pages_warning,
+)
 from docintel.schema.answer import (
     ExternalReference,
     PendingReference,
@@ -34,6 +40,7 @@ from docintel.schema.loop import (
     Decision,
     EvidenceRecord,
     Instruction,
+    PartialReason,
     PassRecord,
     Resolution,
 )
@@ -113,6 +120,7 @@ class _Loop:
     passes: list[PassRecord] = field(default_factory=list)
     unresolved: list[UnresolvedReference] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    reasons: list[PartialReason] = field(default_factory=list)
 
     def resolve(self, ref: PendingReference, *, allow_llm: bool) -> Resolution:
         key = _ref_key(ref)
@@ -154,6 +162,9 @@ class _Loop:
                 self.trace.event("triage", reference=ref.raw_text, verdict="external")
                 continue
             target = _evidence_keys(res.passages)
+            if res.status == "resolved" and (ref.origin_page, ref.origin_line) in target:
+                self.trace.event("triage", reference=ref.raw_text, verdict="names_itself", target=res.target)
+                continue  # a heading naming its own section or object is not a pointer elsewhere
             if (
                 res.status == "resolved"
                 and target
@@ -288,14 +299,16 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None) -> AskResult:
         loop_count += 1
         if not added:
             loop.warnings.append(NOTHING_ADDED)
+            loop.reasons.append(PartialReason(code="nothing_added", detail=NOTHING_ADDED))
             answer = answer.model_copy(update={"answer_completeness": "partial"})
             loop.passes[-1].decision = "give_up_partial"
             break
         passages = passages + added
     answer = _finish(loop, answer)
-    if overview is not None and overview.missing and answer.answer_completeness == "complete":
-        answer = answer.model_copy(update={"answer_completeness": "partial"})
+    if overview is not None and overview.missing:
         loop.warnings.extend(overview.missing)
+        loop.reasons += [PartialReason(code="overview_part_missing", detail=m) for m in overview.missing]
+    answer = _earn_completeness(loop, answer)
     loop.warnings.extend(unread_pages_warning(tables))
     return AskResult(
         question=q.text,
@@ -308,6 +321,7 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None) -> AskResult:
         resolutions=[r.to_record() for r in loop.resolutions.values() if r.pass_no is not None],
         unresolved=loop.unresolved,
         warnings=loop.warnings,
+        completeness_reasons=loop.reasons,
     )
 
 
@@ -325,7 +339,8 @@ def first_passages(tables: DocTables, q: ParsedQuestion, trace: Trace, top_k: in
         return listed
     chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
     passages = [extend_to_sentence_end(tables, best_passage(tables, q, c.page)) for c in chosen]
-    return [p for p in passages if p.lines]
+    passages = [p for p in passages if p.lines]
+    return passages + definition_passages(tables, q, passages)
 
 
 def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
@@ -348,6 +363,14 @@ def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
                     )
                 )
         answer = answer.model_copy(update={"answer_completeness": "partial"})
+    return answer
+
+
+def _earn_completeness(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
+    """ "complete" only when earned (:func:`generation.completeness.earn`)."""
+    followed = [r for r in loop.resolutions.values() if r.pass_no is not None]
+    answer, loop.reasons, warnings = earn(answer, followed, loop.unresolved, loop.reasons)
+    loop.warnings.extend(warnings)
     return answer
 
 

@@ -53,16 +53,17 @@ def test_ask_json_keeps_its_shape():
     out = res.to_json_dict()
     assert list(out) == [
         "question", "doc_id", "answer", "citations", "pending_references", "external_references",
-        "conditions", "answer_completeness", "loop_count", "passes", "evidence", "resolutions",
-        "unresolved", "warnings", "trace_path",
+        "conditions", "answer_completeness", "completeness_reasons", "loop_count", "passes", "evidence",
+        "resolutions", "unresolved", "warnings", "trace_path",
     ]  # fmt: skip
+    assert out["completeness_reasons"] == []
     assert out["passes"] == [
         {"pass": 1, "evidence": [], "prompt_tokens": 3, "instructions": [], "validation_problems": [],
          "decision": "return_to_user"}
     ]  # fmt: skip
     r = out["resolutions"][0]
     assert list(r) == ["pass", "reference", "origin", "ref_type", "status", "method", "target",
-                       "sub_selector", "target_pages", "reason", "passages"]  # fmt: skip
+                       "sub_selector", "target_pages", "reason", "passages", "cut"]  # fmt: skip
     assert r["origin"] == [2, 5] and r["passages"] == [[4, 1, 9]]
     # records still read like the dicts they were
     assert res.resolutions[0]["status"] == "resolved" and res.passes[0]["decision"] == "return_to_user"

@@ -124,6 +124,8 @@ def _print_human(result) -> None:
         )
     for u in result.unresolved:
         print(f"unresolved: {u.raw_text} (page {u.origin_page}, line {u.origin_line}): {u.reason}")
+    for r in result.completeness_reasons:
+        print(f"partial because: {r.code}: {r.detail}")
     for w in result.warnings:
         print(f"warning: {w}", file=sys.stderr)
     if result.trace_path:

@@ -115,10 +115,12 @@ def detect_references(lines: Sequence[EvidenceLine]) -> list[DetectedRef]:
 
 
 def _names_itself(ln: EvidenceLine, raw: str) -> bool:
-    """'Table 3: Variations...' opening a caption or heading is the object itself."""
+    """'Table 3: Variations...' opening a caption, or a heading titled 'Appendix B: Glossary',
+    is the object itself. A heading that is only a label ('Clause 5.6' over a drafting note)
+    names a provision elsewhere: the loop's triage drops it when its target holds the heading."""
     text = nfkc(ln.text).lstrip()
     return (
-        ln.role in ("caption", "heading", "title")
+        ln.role in ("caption", "title")
         and text.startswith(raw.strip())
         or bool(re.match(re.escape(raw.strip()) + r"\s*[:.]\s", text) and raw.split()[0][:1].isupper())
     )
@@ -169,9 +171,15 @@ def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:
         text = nfkc(ln.text)
         if ref.ref_type in ("section", "definition") and ln.role not in HEADING_ROLES and len(text) > 90:
             continue
+        if ref.ref_type in _CAPTIONED and ln.role == "body":
+            continue  # a sentence opening with "Table 6. In this table ..." is prose about it
         if rx.search(text):
             return True
     return False
+
+
+#: Object types present in the evidence only through their caption or heading line.
+_CAPTIONED = frozenset({"table", "figure", "appendix", "annex"})
 
 
 def target_in_evidence(ref: DetectedRef, passages: Sequence[Passage]) -> bool:

@@ -51,7 +51,7 @@ _NUMBER = re.compile(
 )
 _DEFINITION = re.compile(
     r"\b(?:define[ds]?|definition|meaning of|what does [\w\- ]{1,40} (?:mean|stand for)|what is meant by"
-    r"|stands? for)\b",
+    r"|stands? for|what (?:counts|qualifies) as)\b",
     re.I,
 )
 _WHAT_IS = re.compile(
@@ -168,6 +168,7 @@ _DEFINED = [
         r"\b(?:define|definition of|meaning of|what is meant by)\s+(?:an?\s+|the\s+)?(?P<term>[^?,;.]+)", re.I
     ),
     re.compile(r"\bwhat (?:does|do) (?:an?\s+|the\s+)?(?P<term>[^?,;]+?) (?:mean|stand for)\b", re.I),
+    re.compile(r"\bwhat (?:counts|qualifies) as (?:an?\s+|the\s+)?(?P<term>[^?,;.]+)", re.I),
 ]
 
 

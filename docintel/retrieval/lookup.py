@@ -20,6 +20,9 @@ from docintel.text import is_number, normalize, terms
 
 #: A TOC title must share at least this share of its idf mass with the question to count.
 TOC_MIN_MATCH = 0.5
+#: A one-word title on more than this share of the pages is the document's subject, not a
+#: pointer to one section.
+SUBJECT_SHARE = 0.5
 
 # --- TOC ---------------------------------------------------------------------------------------
 
@@ -71,6 +74,10 @@ def toc_scores(tables: DocTables, index: PageIndex, qset: set[str]) -> dict[int,
         title_terms = set(title_list)
         if not title_terms or not (title_terms & qset):
             continue
+        if len(title_terms) == 1 and all(
+            index.df.get(t, 0) > SUBJECT_SHARE * index.n_pages for t in title_terms
+        ):
+            continue  # "BERT" in the BERT paper: the document's subject singles out no pages
         mass = math.fsum(index.idf(t) for t in title_terms)
         share = math.fsum(index.idf(t) for t in title_terms & qset) / mass
         if share < TOC_MIN_MATCH:
@@ -114,7 +121,7 @@ def definition_pages(tables: DocTables, term: str) -> dict[int, int]:
     t = re.escape(" ".join(normalize(term).split())).replace(r"\ ", r"[\s\-]+")
     patterns = re.compile(
         rf"\(\s*{t}\s*\)"
-        rf"|\b{t}\b\s*(?:\([^)]{{1,40}}\)\s*)?,?\s*(?:(?:is|are)\s+(?:an?|the|defined|called)|means|refers to|denotes"
+        rf"|\b{t}\b[\"'\u201d\u2019]?\s*(?:\([^)]{{1,40}}\)\s*)?,?\s*(?:(?:is|are)\s+(?:an?|the|defined|called)|means|refers to|denotes"
         rf"|stands for)\b"
         rf"|\b(?:called|termed|known as|denoted(?: by)?|defined as)\s+(?:an?\s+|the\s+)?[\"']?{t}\b"
         rf"|^\s*{t}\s*(?::|-|–|—)",
@@ -197,7 +204,9 @@ def _object_scope(kind: str, target: str, tables: DocTables) -> list[int]:
     # No registry entry: a caption-like line starting with the label ("Table 2: ...").
     caption = re.compile(rf"^\s*{re.escape(kind)}\s+{re.escape(target)}\b\s*[:.\-–—]?", re.I)
     lines = tables.line_df
-    hits = lines[lines["text"].astype(str).str.match(caption)]
+    hits = lines[lines["text"].astype(str).str.match(caption) & (lines["role"] != "toc_entry")]
+    # an entry of a list of tables ("Table D-1 Title ....... 23") is not the table
+    hits = hits[~hits["text"].astype(str).str.contains(r"(?:\.{3,}|\s\.\s\.)\s*[\divxlc]+\s*$", regex=True)]
     return sorted(set(hits["page"].astype(int)))[:1]
 
 

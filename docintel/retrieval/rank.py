@@ -19,8 +19,14 @@ Pages without text (image-only) rank last and are chosen only when no page has t
 
 from __future__ import annotations
 
+import re
+
+import pandas as pd
+
 from docintel.retrieval.bm25 import PageIndex, bigrams, page_index, phrase_scores, window_scores
 from docintel.retrieval.lookup import (
+    BACK_MATTER,
+    appendix_sections,
     definition_pages,
     listed_object_type,
     object_pages,
@@ -44,6 +50,22 @@ WEIGHTS: dict[str, float] = {
     "objects": 0.5,
     "scope": 3.0,
 }
+
+
+#: A back-matter page (appendix, glossary, references) scores this share of its total unless
+#: the question names it (scope), a section title there matches (toc) or it is a definition
+#: question: a glossary entry restating the body's sentence ("Examples of Subcategories
+#: include ...") should not beat the body page that carries the pointer and the context.
+#: It only decides near ties (within 8%): set on the dev set, where 0.85 also pushed a
+#: page-13 appendix answer (BERT's GELU) below body pages that merely share the title word.
+BACK_MATTER_FACTOR = 0.92
+#: Share of a page's body lines that are contents or list-of-tables/figures entries above
+#: which it is a listing page: it is ranked after every page of the body that matches.
+LISTING_SHARE = 0.5
+_LISTING_LINE = re.compile(
+    r"^\s*(?:(?:table|figure|fig\.|exhibit|appendix|annex|schedule)\s+[\w.-]+\b.*?)(?:\.{3,}|\s)\s*[\divxlc]+\s*$",
+    re.I,
+)
 
 
 def query_terms(question: ParsedQuestion) -> list[str]:
@@ -90,6 +112,7 @@ def retrieve(
     listed = listed_object_type(query) if question.shape == "list" else None
     objects = object_pages(tables, listed) if listed else {}
 
+    back, listing = back_matter_pages(tables), listing_pages(tables)
     bm25 = index.bm25_scores(query)
     phrases = phrase_scores(index, phrase_bigrams(question))
     windows = window_scores(index, qset)
@@ -112,6 +135,8 @@ def retrieve(
             "scope": 1.0 if p in scope_pages else 0.0,
         }
         total = sum(w[k] * v for k, v in scores.items())
+        if p in back and not (scores["scope"] or scores["toc"] or question.shape == "definition"):
+            total *= BACK_MATTER_FACTOR
         reasons = _reasons(
             p, index, qset, bm25[p], phrases[p][1], windows[p], toc.get(p), scope_note, scope_pages
         )
@@ -124,10 +149,58 @@ def retrieve(
         scores["bm25_raw"] = round(bm25[p], 4)
         candidates.append(Candidate(page=p, score=round(total, 4), scores=scores, reasons=reasons))
 
-    candidates.sort(key=lambda c: (not index.has_text(c.page), -c.score, c.page))
+    for c in candidates:
+        if c.page in back and c.page not in scope_pages:
+            c.reasons.append("back matter (appendix, glossary, references): weighted down")
+        if c.page in listing:
+            c.reasons.append("contents / list of tables or figures: ranked after the body it lists")
+    candidates.sort(
+        key=lambda c: (
+            not index.has_text(c.page),
+            c.page in listing and c.page not in scope_pages,
+            -c.score,
+            c.page,
+        )
+    )
     for c in candidates[: max(0, top_k)]:
         c.chosen = True
     return candidates
+
+
+def back_matter_pages(tables: DocTables) -> set[int]:
+    """Pages of the back matter: registered appendices / annexes / exhibits / schedules /
+    attachments, appendix sections, and everything from a References or Bibliography heading on."""
+    pages: set[int] = set()
+    reg = tables.object_registry
+    if reg is not None and len(reg):
+        for r in reg[reg["object_type"].isin(BACK_MATTER)].itertuples(index=False):
+            end = int(r.page_end) if pd.notna(r.page_end) else int(r.page)
+            pages |= set(range(int(r.page), max(int(r.page), end) + 1))
+    ranges = section_ranges(tables)
+    apps = appendix_sections(tables)
+    if not ranges.empty and not apps.empty:
+        for r in ranges[ranges["toc_id"].isin(set(apps["toc_id"]))].itertuples(index=False):
+            pages |= set(range(int(r.page_start), int(r.page_end) + 1))
+    if not ranges.empty:
+        refs = ranges[
+            ranges["title"].astype(str).str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False)
+        ]
+        if len(refs) and len(tables.page_df):
+            pages |= set(range(int(refs["page_start"].min()), int(tables.page_df["page"].max()) + 1))
+    return pages
+
+
+def listing_pages(tables: DocTables) -> set[int]:
+    """Contents pages and lists of tables / figures: most of their body lines are
+    ``toc_entry`` lines or entries like "Table D-1 Title ........ 23"."""
+    ldf = tables.line_df
+    if ldf is None or ldf.empty:
+        return set()
+    body = ldf[~ldf["role"].isin(("header", "footer", "page_number"))]
+    entry = (body["role"] == "toc_entry") | body["text"].astype(str).str.match(_LISTING_LINE)
+    share = entry.groupby(body["page"]).mean()
+    counts = body.groupby("page").size()
+    return {int(p) for p, v in share.items() if v >= LISTING_SHARE and counts[p] >= 3}
 
 
 def suggested_top_k(question: ParsedQuestion, tables: DocTables, *, cap: int = 5) -> int:

@@ -20,6 +20,7 @@ from docintel.retrieval.lookup import appendix_sections, find_objects, find_page
 from docintel.retrieval.targets import (
     object_passages,
     page_passages,
+    section_lines,
     section_passages,
 )
 from docintel.schema.answer import PendingReference
@@ -31,6 +32,13 @@ from docintel.schema.loop import Resolution
 _RELATIVE = re.compile(
     r"\b(previous|preceding|prior|foregoing|above|earlier|next|following|below|later|aforementioned)\b", re.I
 )
+#: Targets of one list or range ("Sections 4.1.3, 4.2.3, and 4.3.3") followed in one pass;
+#: the rest are named as cut. Six covers the lists and ranges of the dev set's documents
+#: ("paragraphs (g) through (l)") while a run such as "clauses 1 to 40" stays bounded.
+MAX_TARGETS = 6
+#: Lines each target of a list gets at least, whatever the list's length: a section heading
+#: plus its first sentences.
+MIN_TARGET_LINES = 12
 _PARA_RANGE = re.compile(r"\(([a-z]{1,2}|\d{1,3})\)\s*(?:through|to|-|–)\s*\(([a-z]{1,2}|\d{1,3})\)", re.I)
 
 
@@ -104,6 +112,11 @@ def resolve_in_tables(
         )
     ctx = {"ref": ref, "question": question, "max_lines": max_lines}
     readings = classify(ref.raw_text, ref.ref_type)
+    group = [r for r in readings if r[0] == readings[0][0] and r[1]]
+    if len(group) > 1 and group[0][0] != "external":  # a list or range: every target, in one pass
+        res = _resolve_many(tables, group, ctx)
+        if res is not None:
+            return res
     for ref_type, target, sub in readings:
         if ref_type == "external":
             return Resolution(
@@ -124,6 +137,37 @@ def resolve_in_tables(
     return Resolution(ref, "unresolved", "none", ref_type, target=readings[0][1], reason=why)
 
 
+def _resolve_many(tables: DocTables, group: list, ctx: dict) -> Resolution | None:
+    """Each target of a list or range ("Sections 3.2 through 3.5"), with a budget sized to the
+    targets (``max_lines`` shared, at least :data:`MIN_TARGET_LINES` each); targets beyond
+    :data:`MAX_TARGETS` and targets the tables lack are named in ``cut`` / the reason."""
+    ref: PendingReference = ctx["ref"]
+    followed, cut = group[:MAX_TARGETS], [t for _, t, _ in group[MAX_TARGETS:]]
+    each = max(ctx["max_lines"] * 2 // len(followed), MIN_TARGET_LINES)
+    found: list[Resolution] = []
+    missing: list[str] = []
+    for ref_type, target, sub in followed:
+        res = _resolve_one(tables, ref_type, target, sub, {**ctx, "max_lines": each, "single": True})
+        (found.append(res) if res is not None and res.passages else missing.append(str(target)))
+    if not found:
+        return None
+    passages = [p for r in found for p in r.passages]
+    reason = f"{len(found)} of {len(group)} targets: " + "; ".join(r.reason for r in found)
+    if missing:
+        reason += "; not in this document: " + ", ".join(missing)
+    res = _found(ref, found[0].method, found[0].ref_type, ",".join(str(r.target) for r in found),
+                 found[0].sub_selector, passages, reason)  # fmt: skip
+    res.cut = [c for r in found for c in r.cut] + [
+        f"{group[0][0]} {t} (list longer than {MAX_TARGETS})" for t in cut
+    ]
+    return res
+
+
+def _cut_note(label: str, region: int, given: int) -> list[str]:
+    """What the budget left out of one target, as the answer and the trace name it."""
+    return [f"{label}: {given} of its {region} lines given"] if region > given else []
+
+
 def model_may_help(res: Resolution) -> bool:
     """Whether a model may find what the tables did not: a relative phrasing ("the previous
     section") or a section-like reference without a number the tables match."""
@@ -142,21 +186,31 @@ def _resolve_one(
     common = {"ref": ref, "note": note, "retrieved_via": via}
 
     if ref_type in ("section", "clause", "definition"):
-        ids = _paragraph_range(ref.raw_text) or [target]
+        ids = ([target] if ctx.get("single") else _paragraph_range(ref.raw_text)) or [target]
         secs = pd.concat([find_sections(tables, t) for t in ids if t]) if any(ids) else None
         if secs is None or secs.empty:
             return None
-        passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
-        target = ",".join(str(t) for t in ids)
-        return _found(ref, "toc_df", ref_type, target, sub, passages, f"toc_df: {len(secs)} section(s)")
+        return _sections_found(tables, secs, ref_type, ",".join(str(t) for t in ids), sub, ctx, common)
 
     if ref_type in OBJECT_REF_TYPES:
         objs = find_objects(tables, ref_type, target)
         if not objs.empty:
             obj = objs.iloc[0]
+            secs = _section_at(tables, obj) if ref_type in ("appendix", "annex") else None
+            if secs is not None and not secs.empty:  # an appendix is the section it opens, whole
+                return _sections_found(tables, secs, ref_type, str(obj["object_key"]), sub, ctx, common)
             passages = object_passages(tables, obj, q, sub_selector=sub, max_lines=max_lines, **common)
             why = f"object_registry: {obj['label']} on page {obj['page']}"
-            return _found(ref, "object_registry", ref_type, obj["object_key"], sub, passages, why)
+            res = _found(ref, "object_registry", ref_type, obj["object_key"], sub, passages, why)
+            region = object_passages(tables, obj, q, sub_selector=sub, max_lines=10**6, **common)
+            res.cut = _cut_note(str(obj["label"]), _n_lines(region), _n_lines(passages))
+            return res
+        if ref_type in ("appendix", "annex") and target and "." in str(target):
+            # "Appendix C.2" is section C.2 of the appendix; else the appendix it belongs to
+            secs = find_sections(tables, target)
+            if not secs.empty:
+                return _sections_found(tables, secs, ref_type, str(target), sub, ctx, common)
+            return _resolve_one(tables, ref_type, str(target).split(".")[0], sub, ctx)
         if ref_type in ("appendix", "annex"):
             secs = appendix_sections(tables)
             if target:
@@ -178,6 +232,55 @@ def _resolve_one(
             ref, method, "page", str(target), None, passages, f"printed page {target} is physical page {page}"
         )
     return None
+
+
+def _section_at(tables: DocTables, obj) -> pd.DataFrame:
+    """The toc section whose heading is the object's first line (an appendix's heading)."""
+    toc = tables.toc_df
+    if toc.empty or pd.isna(obj["line_start"]):
+        return toc.iloc[0:0]
+    return toc[(toc["page_start"] == obj["page"]) & (toc["line_start"] == obj["line_start"])].head(1)
+
+
+def _n_lines(passages) -> int:
+    return sum(len(p.lines) for p in passages)
+
+
+def _sections_found(tables, secs, ref_type, target, sub, ctx, common) -> Resolution:
+    """Sections as the target: their best lines (heading, sub-paragraphs, captions of what
+    they hold), and what the budget cut named."""
+    q, max_lines = ctx["question"], ctx["max_lines"]
+    passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
+    passages += _objects_it_shows(tables, passages, q, max_lines, common)
+    res = _found(ctx["ref"], "toc_df", ref_type, target, sub, passages, f"toc_df: {len(secs)} section(s)")
+    region = sum(len(section_lines(tables, s)) for _, s in secs.iterrows())
+    label = "section " + ", ".join(str(t) for t in secs["toc_id"].head(4))
+    res.cut = _cut_note(label, region, _n_lines(passages))
+    return res
+
+
+def _objects_it_shows(tables: DocTables, passages, q, max_lines: int, common: dict) -> list:
+    """Tables and figures a section target cites ("In Table 5, we show ...") and prints on its
+    own pages: part of the section as the reader sees it, given with it (caption, header and
+    rows), not left for another pass."""
+    pages = {p.page for p in passages}
+    have = {(ln.page, ln.line) for p in passages for ln in p.lines}
+    out: list = []
+    seen: set[str] = set()
+    for r in refscan.references_in([ln for p in passages for ln in p.lines]):
+        if r.ref_type not in ("table", "figure") or not r.target:
+            continue
+        objs = find_objects(tables, r.ref_type, r.target)
+        if objs.empty or str(objs.iloc[0]["object_key"]) in seen or int(objs.iloc[0]["page"]) not in pages:
+            continue
+        obj = objs.iloc[0]
+        seen.add(str(obj["object_key"]))
+        for p in object_passages(
+            tables, obj, q, sub_selector=r.sub_selector, max_lines=max_lines // 2, **common
+        ):
+            if not {(ln.page, ln.line) for ln in p.lines} <= have:
+                out.append(p)
+    return out
 
 
 def model_brief(tables: DocTables, ref: PendingReference) -> tuple[str, list[dict]] | None:

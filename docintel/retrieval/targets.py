@@ -11,51 +11,20 @@ import pandas as pd
 
 from docintel.retrieval.lookup import listed_object_type
 from docintel.retrieval.rank import query_terms
+from docintel.retrieval.windows import _score_lines, best_section_window, best_window
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.schema.kinds import HEADING_ROLES, NON_EVIDENCE_ROLES
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+")
 _ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
+#: Caption lines a section target brings beyond its window (about four captions).
+MAX_CAPTION_LINES = 16
 
 
 def evidence_lines(tables: DocTables) -> pd.DataFrame:
     """line_df without page furniture and figure-internal words, in reading order."""
     ldf = tables.line_df
     return ldf[~ldf["role"].isin(NON_EVIDENCE_ROLES)].sort_values(["page", "line"])
-
-
-def _score_lines(df: pd.DataFrame, q: ParsedQuestion | None) -> list[float]:
-    if q is None or df.empty:
-        return [0.0] * len(df)
-    keys = {k.lower() for k in q.keywords}
-    keys |= {w.lower() for p in q.phrases for w in _TOKEN.findall(p)}
-    out = []
-    for text in df["text"].tolist():
-        toks = {t.lower() for t in _TOKEN.findall(text)}
-        hits = sum(1 for k in keys if k in toks or any(t.startswith(k[:5]) for t in toks if len(k) > 5))
-        out.append(float(hits) + sum(1.0 for n in q.numbers if n in text))
-    return out
-
-
-def best_window(
-    df: pd.DataFrame, q: ParsedQuestion | None, max_lines: int, *, keep_first: int = 1
-) -> pd.DataFrame:
-    """The ``max_lines`` lines of ``df`` that best match ``q``: its first ``keep_first``
-    line(s) (the heading) plus the contiguous window with the highest keyword score."""
-    if len(df) <= max_lines:
-        return df
-    head = df.iloc[:keep_first]
-    rest = df.iloc[keep_first:]
-    width = max(max_lines - keep_first, 1)
-    scores = _score_lines(rest, q)
-    best, best_i, run = -1.0, 0, sum(scores[:width])
-    for i in range(0, len(rest) - width + 1):
-        if i:
-            run += scores[i + width - 1] - scores[i - 1]
-        if run > best:
-            best, best_i = run, i
-    return pd.concat([head, rest.iloc[best_i : best_i + width]])
 
 
 def to_passages(
@@ -158,10 +127,15 @@ def section_passages(
         rest = max((max_lines - max_lines // 2) // (len(parts) - 1), 4)
         budgets = [max_lines // 2 if i == best else rest for i in range(len(parts))]
     chosen = [
-        best_window(part, q, budget, keep_first=min(_heading_rows(part), budget - 1) or 1)
+        best_section_window(part, q, budget, keep_first=min(_heading_rows(part), budget - 1) or 1)
         for part, budget in zip(parts, budgets, strict=True)
     ]
-    return to_passages(pd.concat(chosen), tables.doc_id, retrieved_via=retrieved_via, ref=ref, note=note)
+    # A section is given with what it holds: the captions of its figures and tables say what
+    # each shows (an appendix of figures is its captions), even when the window missed them.
+    captions = [part[part["role"] == "caption"].head(MAX_CAPTION_LINES) for part in parts]
+    df = pd.concat([*chosen, *captions])
+    df = df[~df.index.duplicated()]
+    return to_passages(df, tables.doc_id, retrieved_via=retrieved_via, ref=ref, note=note)
 
 
 def page_passages(
@@ -323,6 +297,33 @@ def extend_to_sentence_end(tables: DocTables, passage: Passage, *, max_extra: in
     return passage.model_copy(
         update={"lines": passage.lines + extra, "line_end": max([passage.line_end] + [e.line for e in same])}
     )
+
+
+#: Where a definition question's term is introduced outside the first-hop passage, this many
+#: lines from the defining line are added to pass 1 (a contract's "Business Day" means ...),
+#: at most :data:`MAX_DEFINITION_SITES` places.
+DEFINITION_LINES = 4
+MAX_DEFINITION_SITES = 2
+
+
+def definition_passages(tables: DocTables, q: ParsedQuestion, passages: list[Passage]) -> list[Passage]:
+    """The lines that define a definition question's term, when the first hop lacks them: the
+    term is used where the question is asked and defined elsewhere (definitions clause,
+    glossary)."""
+    from docintel.retrieval.lookup import definition_pages
+
+    if q.shape != "definition" or not q.defined_term:
+        return []
+    have = {(ln.page, ln.line) for p in passages for ln in p.lines}
+    lines = evidence_lines(tables)
+    out: list[Passage] = []
+    for page, line in list(definition_pages(tables, q.defined_term).items())[:MAX_DEFINITION_SITES]:
+        if (page, line) in have:
+            continue
+        rows = lines[(lines["page"] == page) & lines["line"].between(line, line + DEFINITION_LINES - 1)]
+        note = f"where '{q.defined_term}' is defined (page {page}, line {line})"
+        out += to_passages(rows, tables.doc_id, retrieved_via="definition", note=note)
+    return out
 
 
 def listed_object_passages(

@@ -35,6 +35,19 @@ ResolutionMethod = Literal[
     "condition",
     "none",
 ]
+#: Why a final answer is "partial" (``docintel.generation.completeness``): a claim without a
+#: citation, a followed target that gave only its heading or none of whose lines is cited, a
+#: reference left pending or unresolved, a pass that found nothing to add, a missing part of
+#: an overview.
+PartialCode = Literal[
+    "uncited",
+    "target_heading_only",
+    "target_not_cited",
+    "reference_pending",
+    "reference_unresolved",
+    "nothing_added",
+    "overview_part_missing",
+]
 #: What a backend is: a language model, deterministic rules, or a test script.
 BackendKind = Literal["model", "rules", "scripted"]
 
@@ -91,6 +104,7 @@ class Resolution:
     reason: str = ""
     passages: list[Passage] = field(default_factory=list)
     pass_no: int | None = None  # the pass whose answer flagged the reference
+    cut: list[str] = field(default_factory=list)  # what the budget left out of the target
 
     def to_record(self) -> ResolutionRecord:
         return ResolutionRecord(
@@ -105,6 +119,7 @@ class Resolution:
             target_pages=list(self.target_pages),
             reason=self.reason,
             passages=[(p.page, p.line_start, p.line_end) for p in self.passages],
+            cut=list(self.cut),
         )
 
     def to_dict(self) -> dict:
@@ -142,6 +157,17 @@ class ResolutionRecord(_Record):
     passages: list[tuple[int, int, int]] = Field(
         default_factory=list, description="(page, line_start, line_end) of each pulled-in passage."
     )
+    cut: list[str] = Field(
+        default_factory=list, description="What the pass-2 budget left out of the target, named."
+    )
+
+
+class PartialReason(_Record):
+    """One reason an answer is partial, as ``ask`` prints it and ``ask --json`` lists it."""
+
+    code: PartialCode
+    detail: str = Field("", description="What failed, for the user.")
+    reference: str | None = Field(None, description="The reference concerned, as written.")
 
 
 class EvidenceRecord(_Record):

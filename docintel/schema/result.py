@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from docintel.schema.answer import ReferenceAwareAnswer, UnresolvedReference
-from docintel.schema.loop import EvidenceRecord, PassRecord, ResolutionRecord
+from docintel.schema.loop import EvidenceRecord, PartialReason, PassRecord, ResolutionRecord
 
 
 class AskResult(BaseModel):
@@ -20,6 +20,8 @@ class AskResult(BaseModel):
     resolutions: list[ResolutionRecord] = Field(default_factory=list)
     unresolved: list[UnresolvedReference] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+    #: Why the answer is partial (empty when it is complete or not found).
+    completeness_reasons: list[PartialReason] = Field(default_factory=list)
     trace_path: str | None = None
 
     def to_json_dict(self) -> dict:
@@ -34,6 +36,7 @@ class AskResult(BaseModel):
             "external_references": [e.model_dump() for e in a.external_references],
             "conditions": list(a.conditions),
             "answer_completeness": a.answer_completeness,
+            "completeness_reasons": [r.to_json_dict() for r in self.completeness_reasons],
             "loop_count": self.loop_count,
             "passes": [p.to_json_dict() for p in self.passes],
             "evidence": [e.to_json_dict() for e in self.evidence],

@@ -10,10 +10,17 @@ evidence become ``pending_references`` so the loop can follow them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from docintel import __version__
 from docintel.generation import refdetect
+from docintel.generation.offline.pointers import (
+    AROUND_AFTER,
+    AROUND_TYPES,
+    Piece,
+    after_windows,
+    cites_a_stated_value,
+    directives_in_section,
+)
 from docintel.generation.offline.scoring import Window, pick_windows, question_terms, score_lines
 from docintel.generation.offline.tablerows import is_table_passage, view_table
 from docintel.generation.text import clip, content_stems, join_lines, normalize
@@ -31,17 +38,6 @@ _WANTS_SOURCES = re.compile(
     r"regulations?|specifications?|reports?|stud(?:y|ies)|articles?)\b",
     re.I,
 )
-
-
-@dataclass
-class Piece:
-    """One used window: its lines, the text it adds to the answer, the line to quote."""
-
-    passage: Passage
-    lines: list[EvidenceLine]
-    text: str
-    quote_line: EvidenceLine
-    info: dict = field(default_factory=dict)
 
 
 class OfflineBackend:
@@ -104,7 +100,12 @@ class OfflineBackend:
 
         used = [ln for pc in pieces for ln in pc.lines]
         near = self._neighbours(passages, pieces, pass_no, 1)
-        pending = self._pending(question, passages, used, near)
+        if pass_no == 1:  # a "See Appendix A for ..." directive in the paragraph of a used line
+            near += directives_in_section(pieces)
+            around = after_windows(pieces, AROUND_AFTER)
+        else:
+            around = []
+        pending = self._pending(question, passages, used, near, around)
         ext_scope = (
             [ln for pc in pieces for ln in pc.passage.lines] if "name_external" in instr else used + near
         )
@@ -254,15 +255,25 @@ class OfflineBackend:
     # -- typed fields ---------------------------------------------------------------------
     @staticmethod
     def _pending(
-        question: ParsedQuestion, passages: list[Passage], used: list[EvidenceLine], near: list[EvidenceLine]
+        question: ParsedQuestion,
+        passages: list[Passage],
+        used: list[EvidenceLine],
+        near: list[EvidenceLine],
+        around: list[EvidenceLine] = (),
     ) -> list[PendingReference]:
         wants_sources = bool(_WANTS_SOURCES.search(question.text))
         used_keys = {(ln.page, ln.line) for ln in used}
         refs = refdetect.detect_references(_dedupe(used + near))
+        seen_lines = {(ln.page, ln.line) for ln in used + near}
+        extra = [ln for ln in around if (ln.page, ln.line) not in seen_lines]
+        refs += [r for r in refdetect.detect_references(_dedupe(extra)) if r.ref_type in AROUND_TYPES]
         refs.sort(key=lambda r: ((r.page, r.line) not in used_keys, r.page, r.line))
         out: list[PendingReference] = []
         seen: set[tuple[str, str, str]] = set()
+        by_key = {(ln.page, ln.line): ln for ln in [*used, *near, *around]}
         for r in refs:
+            if cites_a_stated_value(r, by_key.get((r.page, r.line))):
+                continue
             if r.external:
                 if not (wants_sources and r.raw_text.startswith("[")):
                     continue

@@ -20,6 +20,7 @@ How a line scores (every number is reported in the call record, ``CallInfo.detai
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from docintel.generation.text import content_stems, ends_sentence, join_lines, normalize, stem, tokens
@@ -61,10 +62,14 @@ def question_terms(q: ParsedQuestion) -> list[Term]:
     """The terms a line can match, de-duplicated (phrases, numbers, then word stems)."""
     terms: dict[str, Term] = {}
     phrases = list(q.phrases) + [k for k in q.keywords if len(k.split()) > 1]
+    compounds = {ph for ph in phrases if "-" in ph and not ph.split()[1:]}
+    spelled = {c.replace("-", " ") for c in compounds}
     for ph in phrases:
         key = normalize(ph)
-        if len(key) > 2:
-            terms.setdefault(key, Term(key, "phrase", 3.0))
+        if len(key) <= 2 or (ph in spelled and ph not in compounds):
+            continue  # "pre trained" beside "pre-trained": one word spelled two ways
+        # a hyphenated compound is one word of the question, not a phrase of several
+        terms.setdefault(key, Term(key, "phrase", 1.0 if ph in compounds else 3.0))
     for num in q.numbers:
         key = normalize(num)
         if key:
@@ -161,6 +166,88 @@ def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
     return start, end
 
 
+#: An enumerated item opening a line: "1.", "2)", "(a)", "(iv)", "Step 3:", a bullet.
+_ITEM = re.compile(
+    r"^\s*(?:\(?(\d{1,2}|[a-z]|[ivx]{1,5})[.)]|\((\d{1,2}|[a-z]|[ivx]{1,5})\)|step\s+(\d{1,2})\b|[•●▪◦\-–])\s*",
+    re.I,
+)
+#: Continuation lines an item may wrap over before the next item (narrow columns).
+ITEM_GAP = 4
+#: Longest list a window is widened to (lines); a longer list keeps the window as grown.
+LIST_MAX_LINES = 32
+
+
+def _item_number(text: str) -> str | None:
+    m = _ITEM.match(text)
+    if not m:
+        return None
+    return next((g for g in m.groups() if g), "•").lower()
+
+
+#: Lines an item may run over when the next item's number is its successor ("3." ... "4."):
+#: the numbering vouches for the list across an item's comments and sub-steps.
+SEQUENCE_GAP = 12
+
+
+def _successor(a: str | None, b: str | None) -> bool:
+    if not a or not b:
+        return False
+    if a.isdigit() and b.isdigit():
+        return int(b) in (int(a), int(a) + 1)  # "4." then its sub-steps "4.1", "4.2" or "5."
+    return len(a) == 1 and len(b) == 1 and a.isalpha() and ord(b) == ord(a) + 1
+
+
+def _gap(rows: list[ScoredLine], i: int, j: int) -> int:
+    """The gap allowed between items at ``i`` and ``j``."""
+    if _successor(_item_number(rows[i].ln.text), _item_number(rows[j].ln.text)):
+        return SEQUENCE_GAP
+    return ITEM_GAP
+
+
+def list_span(rows: list[ScoredLine], start: int, end: int) -> tuple[int, int]:
+    """Widen a window that touches an enumerated list (a procedure's steps, a clause's items)
+    to the whole list: from its lead-in line ("Signature Generation:") to the end of its last
+    item. A list ends at a heading, at a gap of more than :data:`ITEM_GAP` lines between items
+    or where the numbering restarts at 1. Lists over :data:`LIST_MAX_LINES` are left as is."""
+    items = [i for i, r in enumerate(rows) if r.ln.role not in HEADING_ROLES and _item_number(r.ln.text)]
+    inside = [i for i in items if start <= i <= end]
+    if not inside:
+        prev = [i for i in items if i < start and start - i <= ITEM_GAP]
+        if not prev:
+            return start, end
+        inside = prev[-1:]
+    first = last = inside[0]
+    pos = items.index(first)
+    while (
+        pos > 0
+        and first - items[pos - 1] <= _gap(rows, items[pos - 1], first)
+        and _item_number(rows[first].ln.text) not in ("1", "a", "i")
+    ):
+        if any(rows[k].ln.role in HEADING_ROLES for k in range(items[pos - 1], first)):
+            break
+        pos -= 1
+        first = items[pos]
+    pos = items.index(last)
+    while pos + 1 < len(items) and items[pos + 1] - last <= _gap(rows, last, items[pos + 1]):
+        nxt = items[pos + 1]
+        if _item_number(rows[nxt].ln.text) in ("1", "a", "i") or any(
+            rows[k].ln.role in HEADING_ROLES for k in range(last + 1, nxt + 1)
+        ):
+            break
+        pos += 1
+        last = nxt
+    tail = last
+    while tail + 1 < len(rows) and tail - last < ITEM_GAP and not ends_sentence(rows[tail].ln.text):
+        if rows[tail + 1].ln.role in HEADING_ROLES or _item_number(rows[tail + 1].ln.text):
+            break
+        tail += 1
+    lead = first - 1 if first > 0 and rows[first - 1].ln.text.rstrip().endswith(":") else first
+    new_start, new_end = min(start, lead), max(end, tail)
+    if new_end - new_start + 1 > LIST_MAX_LINES:
+        return start, end
+    return new_start, new_end
+
+
 def pick_windows(
     grouped: list[list[ScoredLine]],
     passage_ids: list[int],
@@ -188,6 +275,7 @@ def pick_windows(
         end = min(end, start + max(0, max_lines - used) - 1, r.pos + FORWARD)
         if end < r.pos:
             break
+        start, end = list_span(rows, start, end)
         hits = set().union(*(rows[i].hits for i in range(start, end + 1)))
         out.append(Window(r.passage, start, end, r.pos, round(r.context, 3), hits))
         used += end - start + 1

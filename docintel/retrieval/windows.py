@@ -1,0 +1,152 @@
+"""Windows of a target region: the lines of a section, object or page that pass 2 gives.
+
+``best_window`` (a fixed number of lines around the question's words) and
+``best_section_window`` (a budget in full-line equivalents, so a table's short cells count
+their share; a long target as its opening plus windows covering the question's words).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pandas as pd
+
+from docintel.retrieval.rank import query_terms
+from docintel.schema.evidence import ParsedQuestion
+from docintel.text import terms
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def _score_lines(df: pd.DataFrame, q: ParsedQuestion | None) -> list[float]:
+    if q is None or df.empty:
+        return [0.0] * len(df)
+    keys = {k.lower() for k in q.keywords}
+    keys |= {w.lower() for p in q.phrases for w in _TOKEN.findall(p)}
+    out = []
+    for text in df["text"].tolist():
+        toks = {t.lower() for t in _TOKEN.findall(text)}
+        hits = sum(1 for k in keys if k in toks or any(t.startswith(k[:5]) for t in toks if len(k) > 5))
+        out.append(float(hits) + sum(1.0 for n in q.numbers if n in text))
+    return out
+
+
+def best_window(
+    df: pd.DataFrame, q: ParsedQuestion | None, max_lines: int, *, keep_first: int = 1
+) -> pd.DataFrame:
+    """The ``max_lines`` lines of ``df`` that best match ``q``: its first ``keep_first``
+    line(s) (the heading) plus the contiguous window with the highest keyword score."""
+    if len(df) <= max_lines:
+        return df
+    head = df.iloc[:keep_first]
+    rest = df.iloc[keep_first:]
+    width = max(max_lines - keep_first, 1)
+    scores = _score_lines(rest, q)
+    best, best_i, run = -1.0, 0, sum(scores[:width])
+    for i in range(0, len(rest) - width + 1):
+        if i:
+            run += scores[i + width - 1] - scores[i - 1]
+        if run > best:
+            best, best_i = run, i
+    return pd.concat([head, rest.iloc[best_i : best_i + width]])
+
+
+#: Tokens of a full body line, the unit a section's line budget counts in: a short line (a
+#: table cell "84.2", a list label) costs its share, so a table inside a section fits whole.
+LINE_TOKENS = 10
+
+
+def _line_costs(df: pd.DataFrame) -> list[float]:
+    from docintel.retrieval.passage import count_tokens
+
+    return [min(1.0, max(count_tokens(str(t)), 1) / LINE_TOKENS) for t in df["text"].tolist()]
+
+
+#: A section target over this many times its budget (an appendix that is a 15-page table) is
+#: given as its heading plus :data:`LONG_WINDOWS` separate windows where the question's rarer
+#: words are, instead of one contiguous run that its introduction would win.
+LONG_TARGET = 3
+LONG_WINDOWS = 3
+#: A word a chosen window holds counts this share for the next windows (coverage first).
+COVERED_WEIGHT = 0.25
+
+
+def _rarity_hits(df: pd.DataFrame, q: ParsedQuestion | None) -> tuple[list[set[str]], dict[str, float]]:
+    """Per line, the question words it holds, and each word's rarity inside ``df`` (ln N/df)."""
+    if q is None or df.empty:
+        return [set() for _ in range(len(df))], {}
+    keys = {k for k in query_terms(q) if len(k) > 2 and not k.isdigit()}
+    hits = [set(terms(str(text))) & keys for text in df["text"].tolist()]
+    freq = {k: sum(k in h for h in hits) for k in keys}
+    return hits, {k: math.log((len(hits) + 1) / (freq[k] + 1)) for k in keys}
+
+
+def _long_section_windows(df, q, budget: int, keep_first: int, costs: list[float]) -> pd.DataFrame:
+    """Heading plus up to :data:`LONG_WINDOWS` windows, each holding the most (rarity-weighted)
+    distinct question words: a row naming "data-at-rest" beats prose repeating "subcategory"."""
+    head, rest = df.iloc[:keep_first], df.iloc[keep_first:]
+    costs = costs[keep_first:]
+    hits, weight = _rarity_hits(rest, q)
+    room = max((budget - keep_first) // 2, 3)  # three windows: 1.5x the budget in all
+    # the section's opening (what it is, how it is laid out) first, then where the words are
+    start_end, spent = 0, 0.0
+    while start_end < len(rest) and spent + costs[start_end] <= room:
+        spent += costs[start_end]
+        start_end += 1
+    taken: list[tuple[int, int]] = [(0, max(start_end, 1))]
+    for k in set().union(*hits[: max(start_end, 1)]):
+        weight[k] *= COVERED_WEIGHT
+    for _ in range(LONG_WINDOWS - 1):
+        best, span, lo, spent = 0.0, None, 0, 0.0
+        count: dict[str, int] = {}
+        for hi in range(len(rest)):
+            spent += costs[hi]
+            for k in hits[hi]:
+                count[k] = count.get(k, 0) + 1
+            while spent > room and lo < hi:
+                spent -= costs[lo]
+                for k in hits[lo]:
+                    count[k] -= 1
+                lo += 1
+            score = math.fsum(weight[k] for k, c in count.items() if c > 0)
+            if score > best and not any(a < hi + 1 and lo < b for a, b in taken):
+                best, span = score, (lo, hi + 1)
+        if span is None:
+            break
+        taken.append(span)
+        for k in set().union(*hits[span[0] : span[1]]):  # the next window seeks words not yet covered
+            weight[k] *= COVERED_WEIGHT
+    return pd.concat([head, *(rest.iloc[a:b] for a, b in sorted(taken))])
+
+
+def best_section_window(df: pd.DataFrame, q: ParsedQuestion | None, budget: int, *, keep_first: int = 1):
+    """As :func:`best_window`, but the budget counts full-line equivalents (tokens /
+    :data:`LINE_TOKENS`): the contiguous run of the best score whose cost fits ``budget``."""
+    costs = _line_costs(df)
+    if sum(costs) <= budget:
+        return df
+    if sum(costs) > LONG_TARGET * budget:
+        return _long_section_windows(df, q, budget, keep_first, costs)
+    head, rest = df.iloc[:keep_first], df.iloc[keep_first:]
+    costs, scores = costs[keep_first:], _score_lines(rest, q)
+    room = max(budget - keep_first, 1)
+    best, best_span, lo, run_cost, run_score = -1.0, (0, 0), 0, 0.0, 0.0
+    for hi in range(len(rest)):
+        run_cost += costs[hi]
+        run_score += scores[hi]
+        while run_cost > room and lo < hi:
+            run_cost -= costs[lo]
+            run_score -= scores[lo]
+            lo += 1
+        if run_score > best:
+            best, best_span = run_score, (lo, hi + 1)
+    a, b = best_span
+    spent = sum(costs[a:b])
+    while b < len(rest) and spent + costs[b] <= room:  # fill the budget: the lines after first
+        spent += costs[b]
+        b += 1
+    while a > 0 and spent + costs[a - 1] <= room:
+        a -= 1
+        spent += costs[a]
+    return pd.concat([head, rest.iloc[a:b]])
