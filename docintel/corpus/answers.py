@@ -86,9 +86,14 @@ def about_keys(ident: str) -> list[str]:
     from docintel.text import comparison_form
 
     keys = [ident, f"term:{comparison_form(ident)}"]
+    from docintel.corpus.identity import canonical
+
     found = normalize(ident)
     if found is not None:
         keys.append(f"ident:{found.canonical}")
+    pub = canonical(ident)
+    if pub:
+        keys.append(f"ident:{pub[0]}")
     if ident.count(":") >= 1 and not ident.startswith(("ident:", "record:", "term:")):
         keys.append(f"record:{ident}")
     return keys

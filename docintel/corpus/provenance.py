@@ -75,8 +75,9 @@ def block_of(blocks: pd.DataFrame, doc_id: str, page: int, line_start: int, line
     return None if b.empty else b.sort_values("line_start").iloc[0]
 
 
-def _about_keys(out: dict, records: pd.DataFrame | None) -> list[tuple[str, dict]]:
+def _about_keys(out: dict, records: pd.DataFrame | None, publications: list[str]) -> list[tuple[str, dict]]:
     from docintel.corpus.identifiers import find_identifiers
+    from docintel.corpus.identity import canonical
     from docintel.text import comparison_form
 
     keys: dict[str, dict] = {}
@@ -85,8 +86,15 @@ def _about_keys(out: dict, records: pd.DataFrame | None) -> list[tuple[str, dict
         for m in find_identifiers(text):
             keys.setdefault(f"ident:{m.ident.canonical}", {"full": m.ident.full, "kind": m.ident.kind})
     for ref in out.get("corpus_references", []) + out.get("external_references", []):
+        texts.append(ref.get("name") or "")
         for m in find_identifiers(ref.get("name") or ""):
             keys.setdefault(f"ident:{m.ident.canonical}", {"full": m.ident.full, "kind": m.ident.kind})
+    for text in texts:  # the publication spelling documents.publication_base uses, too
+        key = canonical(text)
+        if key:
+            keys.setdefault(f"ident:{key[0]}", {"revision": key[1]} if key[1] else {})
+    for pub in publications:  # the source documents' own identities
+        keys.setdefault(f"ident:{pub}", {"source": True})
     for c in out.get("citations", []):
         if c.get("retrieved_via") == "definition" and c.get("reference_text"):
             keys.setdefault(f"term:{comparison_form(c['reference_text'])}", {"term": c["reference_text"]})
@@ -154,7 +162,14 @@ def build_record(
         edges.append(row)
         return row
 
-    for key, detail in _about_keys(out, records):
+    pubs = [
+        str(docs.loc[d, "publication_base"])
+        for d in sources
+        if d in docs.index
+        and isinstance(docs.loc[d, "publication_base"], str)
+        and docs.loc[d, "publication_base"]
+    ]
+    for key, detail in _about_keys(out, records, pubs):
         edge("ABOUT", key, detail=json.dumps(detail, ensure_ascii=False) if detail else None)
     for d in sources:
         doc = docs.loc[d].to_dict() if d in docs.index else {"doc_id": d}
