@@ -228,3 +228,16 @@ def test_answers_cli(tmp_path, capsys):
     assert main(["answers", "show", ids[0], "--corpus", store, "--as", "analyst", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert {x["status"] for x in shown["citations"]} == {"superseded", "removed"}
+
+
+def test_two_open_corpora_both_store_their_answers(tmp_path):
+    """Regression: a second Corpus on the same embedded store committed over a stale generation
+    (the first one's new generation number was taken: 'Directory not empty')."""
+    folder = make_corpus(tmp_path / "in")
+    loc = str(tmp_path / "store")
+    Corpus.ingest(loc, [folder], groups_file=folder / "groups.json", parse_options=OPTS)
+    one, two = Corpus(loc), Corpus(loc)
+    a = one.ask(TURNS[0], "analyst")["answer_id"]
+    b = two.ask(TURNS[1], "analyst")["answer_id"]
+    c = one.ask(TURNS[2], "analyst", conversation=None)["answer_id"]
+    assert set(Corpus(loc).store.table("answers")["answer_id"]) == {a, b, c}

@@ -61,6 +61,9 @@ class Corpus:
             from docintel.corpus.answers import _conversation_head
 
             _conversation_head(self.store, conversation, user)
+        refresh = getattr(self.store, "refresh", None)
+        if refresh is not None:  # each ask reads the newest generation (answers commit often)
+            refresh()
         proposal, span = route(question)
         # Only the search path is wired to the store so far (list/follow/agent: NOTES.md); a
         # proposal for another path is answered by search, and the answer says what was proposed.

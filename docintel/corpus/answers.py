@@ -35,34 +35,35 @@ def _conversation_head(store, conversation: str, user: str | None) -> tuple[int,
 
 
 def save(store, out: dict, user: str | None, *, conversation: str | None = None, backend=None) -> dict:
-    """Store ``out`` (one corpus ask's output) with its provenance; returns the answer row."""
-    turn, prev = _conversation_head(store, conversation, user) if conversation else (1, None)
+    """Store ``out`` (one corpus ask's output) with its provenance; returns the answer row.
+
+    The turn is read and the rows written under the writer lock, so two answers chained to one
+    conversation at once still get consecutive turns; the ask itself ran before, unlocked."""
     sources = provenance.source_doc_ids(out)
-    records = None
-    if sources:
-        records = store.table("records")
-        records = records[records["doc_id"].isin(sources)] if not records.empty else records
-    row, edges = provenance.build_record(
-        out,
-        user=user,
-        groups=store.user_groups(user),
-        documents=store.table("documents"),
-        blocks=store.doc_blocks(sources) if sources else pd.DataFrame(columns=["doc_id"]),
-        records=records,
-        conversation=conversation,
-        turn=turn,
-        prev_answer=prev,
-        backend=backend,
-    )
-    change = Change(rows={"answers": pd.DataFrame([row]), "answer_edges": edges})
     deadline = time.monotonic() + LOCK_WAIT_SECONDS
     while True:
         try:
             with store.writer_lock():
-                store.commit(change)
+                turn, prev = _conversation_head(store, conversation, user) if conversation else (1, None)
+                records = store.table("records") if sources else None
+                if records is not None and not records.empty:
+                    records = records[records["doc_id"].isin(sources)]
+                row, edges = provenance.build_record(
+                    out,
+                    user=user,
+                    groups=store.user_groups(user),
+                    documents=store.table("documents"),
+                    blocks=store.doc_blocks(sources) if sources else pd.DataFrame(columns=["doc_id"]),
+                    records=records,
+                    conversation=conversation,
+                    turn=turn,
+                    prev_answer=prev,
+                    backend=backend,
+                )
+                store.commit(Change(rows={"answers": pd.DataFrame([row]), "answer_edges": edges}))
             return row
-        except UsageError:
-            if time.monotonic() > deadline:
+        except UsageError as exc:
+            if "another" not in str(exc) or "writing" not in str(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
 

@@ -101,7 +101,24 @@ class EmbeddedStore:
         return self._gen or "0"
 
     def writer_lock(self):
-        return writer_lock(self.root)
+        """The store's writer lock; once taken, this store reads the latest generation, so what a
+        committer computes its change from is what it commits over."""
+
+        @contextlib.contextmanager
+        def locked():
+            with writer_lock(self.root):
+                self.refresh()
+                yield
+
+        return locked()
+
+    def refresh(self) -> str:
+        """Move to the generation CURRENT names now (another process may have committed)."""
+        cur = self._read_current()
+        if cur != self._gen:
+            self.close()
+            self._gen = cur
+        return self.generation()
 
     def _connect(self):
         if self._con is not None:
@@ -159,6 +176,7 @@ class EmbeddedStore:
 
     def commit(self, change: Change) -> str:
         """Write a new generation and swap CURRENT to it; the old one stays readable until then."""
+        self.refresh()  # the next generation follows the newest one, not the one this reader opened
         if self._gen and change.is_empty():
             return self._gen
         current = {n: self.table(n) for n in CORPUS_TABLES}
