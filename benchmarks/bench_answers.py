@@ -48,7 +48,11 @@ def main() -> int:
     docs = work / "docs" if args.postgres else None
     t0 = time.perf_counter()
     s = Corpus.ingest(
-        loc, [work / "in"], groups_file=args.groups, parse_options={"layout": "never", "ocr": "never"}, docs_dir=docs
+        loc,
+        [work / "in"],
+        groups_file=args.groups,
+        parse_options={"layout": "never", "ocr": "never"},
+        docs_dir=docs,
     )
     print(f"ingest: {s.parsed} documents, {s.pages} pages, {time.perf_counter() - t0:.1f}s", file=sys.stderr)
     c = Corpus(loc, docs_dir=docs)
@@ -66,7 +70,8 @@ def main() -> int:
     if args.postgres:
         con = c.store._own
         stored = sum(
-            con.execute("SELECT pg_total_relation_size(%s)", (t,)).fetchone()[0] for t in ("answers", "answer_edges")
+            con.execute("SELECT pg_total_relation_size(%s)", (t,)).fetchone()[0]
+            for t in ("answers", "answer_edges")
         )
         where = "PostgreSQL pg_total_relation_size(answers + answer_edges)"
     else:

@@ -72,14 +72,16 @@ class Corpus:
         out["route_proposed"] = proposal.path
         out.setdefault("trace", {}).setdefault("events", []).append({"router": span})
         if store_answer:
+            import logging
+
             from docintel.corpus.answers import save
-            from docintel.errors import UsageError
 
             try:
                 row = save(self.store, out, user, conversation=conversation, backend=backend)
-            except UsageError as exc:  # the store stayed locked: the answer stands, unstored, and says so
+            except Exception as exc:  # store locked or failing: the answer stands, unstored, and says so
+                logging.getLogger(__name__).warning("answer not stored: %s", exc)
                 out["answer_id"] = None
-                out.setdefault("warnings", []).append(f"answer not stored: {exc}")
+                out.setdefault("warnings", []).append(f"answer not stored: {type(exc).__name__}: {exc}")
             else:
                 out.update(answer_id=row["answer_id"], conversation=row["conversation"], turn=row["turn"])
         return out
