@@ -194,7 +194,13 @@ class EmbeddedStore:
                 if name in CORPUS_TABLES:
                     continue
                 prev = tables / str(self._gen) / f"{name}.parquet" if self._gen else None
-                after = next_rows(name, self.table(name), change)
+                new = change.rows.get(name)
+                untouched = (new is None or new.empty) and (
+                    TABLES[name].scope != "document" or not change.touched(name)
+                )
+                # an untouched table is not read at all: a stored answer's commit costs its own
+                # rows, not a pass over every block of the corpus
+                after = None if untouched else next_rows(name, self.table(name), change)
                 if after is None and prev is not None and prev.exists():
                     try:
                         os.link(prev, tmp / f"{name}.parquet")  # unchanged: shared, not copied
