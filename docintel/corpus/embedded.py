@@ -76,6 +76,14 @@ def writer_lock(root: Path):
         yield
 
 
+def _link(prev: Path, dest: Path) -> None:
+    """An unchanged table in the next generation: shared with the previous one, not copied."""
+    try:
+        os.link(prev, dest)
+    except OSError:
+        shutil.copy2(prev, dest)
+
+
 class EmbeddedStore:
     kind = "embedded"
 
@@ -188,8 +196,17 @@ class EmbeddedStore:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         try:
+            same = {
+                "documents": change.documents.empty,
+                "access": not change.access,
+                "members": not change.members,
+            }
             for name, df in small.items():
-                write_parquet(df, name, tmp / f"{name}.parquet")
+                prev = tables / str(self._gen) / f"{name}.parquet" if self._gen else None
+                if same[name] and prev is not None and prev.exists():
+                    _link(prev, tmp / f"{name}.parquet")
+                else:
+                    write_parquet(df, name, tmp / f"{name}.parquet")
             for name in TABLES:
                 if name in CORPUS_TABLES:
                     continue
@@ -202,10 +219,7 @@ class EmbeddedStore:
                 # rows, not a pass over every block of the corpus
                 after = None if untouched else next_rows(name, self.table(name), change)
                 if after is None and prev is not None and prev.exists():
-                    try:
-                        os.link(prev, tmp / f"{name}.parquet")  # unchanged: shared, not copied
-                    except OSError:
-                        shutil.copy2(prev, tmp / f"{name}.parquet")
+                    _link(prev, tmp / f"{name}.parquet")
                 elif after is not None:
                     write_parquet(after, name, tmp / f"{name}.parquet")
                 # else: a table nobody has written yet stays absent (read as empty)
