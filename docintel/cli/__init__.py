@@ -12,6 +12,7 @@ import logging
 import sys
 
 from docintel import __version__
+from docintel.cli import answers as answers_verb
 from docintel.cli import ask as ask_verb
 from docintel.cli import corpus as corpus_verbs
 from docintel.cli import eval as eval_verb
@@ -21,7 +22,7 @@ from docintel.cli import records as records_verb
 from docintel.errors import DocintelError
 
 #: The verb modules, in help order: each has ``add_parser(subparsers)``. Add one to add a verb.
-VERB_MODULES = [parse_verb, ask_verb, eval_verb, export_verb, corpus_verbs, records_verb]
+VERB_MODULES = [parse_verb, ask_verb, eval_verb, export_verb, corpus_verbs, records_verb, answers_verb]
 
 
 def build_parser() -> argparse.ArgumentParser:

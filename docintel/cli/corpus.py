@@ -1,4 +1,4 @@
-"""Corpus verbs: ingest, docs, access, and ``ask`` / ``eval`` with ``--corpus``.
+"""Corpus verbs: ingest, docs (list, remove), access, and ``ask`` / ``eval`` with ``--corpus``.
 
 A verb module of :mod:`docintel.cli` (``add_parser(subparsers)`` registers them all; ``run(args)``
 executes one). ``corpus_argv`` turns
@@ -50,7 +50,9 @@ def add_parser(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=run, corpus_verb="ingest")
 
-    p = sub.add_parser("docs", help="list the corpus documents a user may read")
+    p = sub.add_parser("docs", help="list the corpus documents a user may read; `docs remove DOCUMENT`")
+    p.add_argument("docs_verb", nargs="?", choices=["list", "remove"], default="list")
+    p.add_argument("document", nargs="?", help="remove: file name, doc_id or publication id")
     _store_args(p)
     _user_arg(p)
     p.add_argument("--json", action="store_true")
@@ -77,6 +79,9 @@ def add_parser(sub) -> None:
     _user_arg(p)
     p.add_argument("--backend", default=None, help="offline (default), openai, local, fake")
     p.add_argument("--top-k", type=int, default=None)
+    p.add_argument(
+        "--conversation", default=None, metavar="ID", help="chain this answer to conversation ID's last turn"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run, corpus_verb="ask")
 
@@ -129,6 +134,16 @@ def _docs(args) -> int:
     from docintel.corpus.access import current_user
 
     c = _open(args)
+    if args.docs_verb == "remove":
+        if not args.document:
+            raise UsageError("docs remove needs the DOCUMENT (file name, doc_id or publication id)")
+        res = c.remove(args.document)
+        print(
+            json.dumps(res)
+            if args.json
+            else f"removed {', '.join(res['removed'])}; generation {res['generation']}"
+        )
+        return 0
     docs = c.documents(current_user(args.user))
     cols = ["file", "doc_id", "publication_id", "status", "pages", "version", "title"]
     if args.json:
@@ -169,7 +184,13 @@ def _ask(args) -> int:
     from docintel.corpus.access import current_user
 
     c = _open(args)
-    out = c.ask(args.question, current_user(args.user), backend=args.backend, top_k=args.top_k)
+    out = c.ask(
+        args.question,
+        current_user(args.user),
+        backend=args.backend,
+        top_k=args.top_k,
+        conversation=args.conversation,
+    )
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
         return 0
@@ -182,6 +203,11 @@ def _ask(args) -> int:
     for ref in out.get("corpus_references", []):
         print(f"  corpus reference: {ref['name']} -> {ref['document']['file']}")
     print(f"route: {out['route']}; completeness: {out['answer_completeness']}")
+    if out.get("answer_id"):
+        print(f"answer {out['answer_id']} (turn {out['turn']} of conversation {out['conversation']})")
+    for w in out.get("warnings", []):
+        if w.startswith("answer not stored"):
+            print(f"warning: {w}", file=sys.stderr)
     return 0
 
 

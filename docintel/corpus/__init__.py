@@ -38,11 +38,32 @@ class Corpus:
     def groups(self, user: str | None) -> list[str]:
         return self.store.user_groups(user)
 
-    def ask(self, question: str, user: str | None, *, backend=None, top_k: int | None = None) -> dict:
-        """Route ``question`` and answer it for ``user``; the ``ask --corpus --json`` object."""
+    def ask(
+        self,
+        question: str,
+        user: str | None,
+        *,
+        backend=None,
+        top_k: int | None = None,
+        conversation: str | None = None,
+        store_answer: bool = True,
+    ) -> dict:
+        """Route ``question`` and answer it for ``user``; the ``ask --corpus --json`` object.
+
+        The answer is then stored with its provenance (:mod:`docintel.corpus.answers`): no lock
+        is held while asking, one short commit after; ``answer_id``, ``conversation`` and
+        ``turn`` say where. ``conversation``: chain this answer to that conversation's last turn.
+        """
         from docintel.corpus.paths import PATHS
         from docintel.corpus.router import route
 
+        if conversation is not None:  # a bad conversation fails before the ask, not after it
+            from docintel.corpus.answers import _conversation_head
+
+            _conversation_head(self.store, conversation, user)
+        refresh = getattr(self.store, "refresh", None)
+        if refresh is not None:  # each ask reads the newest generation (answers commit often)
+            refresh()
         proposal, span = route(question)
         # Only the search path is wired to the store so far (list/follow/agent: NOTES.md); a
         # proposal for another path is answered by search, and the answer says what was proposed.
@@ -50,7 +71,45 @@ class Corpus:
         out = PATHS[path](self, question, user, backend=backend, top_k=top_k)
         out["route_proposed"] = proposal.path
         out.setdefault("trace", {}).setdefault("events", []).append({"router": span})
+        if store_answer:
+            import logging
+
+            from docintel.corpus.answers import save
+
+            try:
+                row = save(self.store, out, user, conversation=conversation, backend=backend)
+            except Exception as exc:  # store locked or failing: the answer stands, unstored, and says so
+                logging.getLogger(__name__).warning("answer not stored: %s", exc)
+                out["answer_id"] = None
+                out.setdefault("warnings", []).append(f"answer not stored: {type(exc).__name__}: {exc}")
+            else:
+                out.update(answer_id=row["answer_id"], conversation=row["conversation"], turn=row["turn"])
         return out
+
+    def remove(self, document: str) -> dict:
+        """Remove ``document`` (file name, doc_id or publication id): its blocks and derived rows
+        leave the store, its row stays as a tombstone (``superseded_by = "removed"``, so answers
+        citing it keep its access groups) and the edges of stored answers to it are marked removed."""
+        from docintel.corpus.provenance import REMOVED, removed_edges
+        from docintel.corpus.store import Change
+        from docintel.errors import UsageError
+
+        with self.store.writer_lock():
+            docs = self.store.table("documents")
+            live = docs[docs["superseded_by"].isna()]
+            hit = live[
+                (live["file"] == document)
+                | (live["doc_id"] == document)
+                | (live["publication_id"] == document)
+            ]
+            if hit.empty:
+                raise UsageError(f"no document {document!r} in the store")
+            ids = set(hit["doc_id"])
+            change = Change(documents=hit.assign(superseded_by=REMOVED), drop_docs=ids)
+            change.add_rows("answer_edges", removed_edges(self.store.table("answer_edges"), ids))
+            gen = self.store.commit(change)
+        self.index.sync(self.store)
+        return {"removed": sorted(hit["file"]), "doc_ids": sorted(ids), "generation": gen}
 
     def grant(self, document: str, group: str) -> str:
         """Let ``group`` read ``document`` (file name, doc_id or publication id); new generation."""

@@ -76,6 +76,14 @@ def writer_lock(root: Path):
         yield
 
 
+def _link(prev: Path, dest: Path) -> None:
+    """An unchanged table in the next generation: shared with the previous one, not copied."""
+    try:
+        os.link(prev, dest)
+    except OSError:
+        shutil.copy2(prev, dest)
+
+
 class EmbeddedStore:
     kind = "embedded"
 
@@ -101,7 +109,24 @@ class EmbeddedStore:
         return self._gen or "0"
 
     def writer_lock(self):
-        return writer_lock(self.root)
+        """The store's writer lock; once taken, this store reads the latest generation, so what a
+        committer computes its change from is what it commits over."""
+
+        @contextlib.contextmanager
+        def locked():
+            with writer_lock(self.root):
+                self.refresh()
+                yield
+
+        return locked()
+
+    def refresh(self) -> str:
+        """Move to the generation CURRENT names now (another process may have committed)."""
+        cur = self._read_current()
+        if cur != self._gen:
+            self.close()
+            self._gen = cur
+        return self.generation()
 
     def _connect(self):
         if self._con is not None:
@@ -159,6 +184,7 @@ class EmbeddedStore:
 
     def commit(self, change: Change) -> str:
         """Write a new generation and swap CURRENT to it; the old one stays readable until then."""
+        self.refresh()  # the next generation follows the newest one, not the one this reader opened
         if self._gen and change.is_empty():
             return self._gen
         current = {n: self.table(n) for n in CORPUS_TABLES}
@@ -170,18 +196,30 @@ class EmbeddedStore:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         try:
+            same = {
+                "documents": change.documents.empty,
+                "access": not change.access,
+                "members": not change.members,
+            }
             for name, df in small.items():
-                write_parquet(df, name, tmp / f"{name}.parquet")
+                prev = tables / str(self._gen) / f"{name}.parquet" if self._gen else None
+                if same[name] and prev is not None and prev.exists():
+                    _link(prev, tmp / f"{name}.parquet")
+                else:
+                    write_parquet(df, name, tmp / f"{name}.parquet")
             for name in TABLES:
                 if name in CORPUS_TABLES:
                     continue
                 prev = tables / str(self._gen) / f"{name}.parquet" if self._gen else None
-                after = next_rows(name, self.table(name), change)
+                new = change.rows.get(name)
+                untouched = (new is None or new.empty) and (
+                    TABLES[name].scope != "document" or not change.touched(name)
+                )
+                # an untouched table is not read at all: a stored answer's commit costs its own
+                # rows, not a pass over every block of the corpus
+                after = None if untouched else next_rows(name, self.table(name), change)
                 if after is None and prev is not None and prev.exists():
-                    try:
-                        os.link(prev, tmp / f"{name}.parquet")  # unchanged: shared, not copied
-                    except OSError:
-                        shutil.copy2(prev, tmp / f"{name}.parquet")
+                    _link(prev, tmp / f"{name}.parquet")
                 elif after is not None:
                     write_parquet(after, name, tmp / f"{name}.parquet")
                 # else: a table nobody has written yet stays absent (read as empty)

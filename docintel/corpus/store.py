@@ -76,6 +76,14 @@ class TableSpec:
 
 _SPAN = frozenset({"page", "line_start", "line_end"})
 _BOX = frozenset({"x0", "y0", "x1", "y1"})
+#: Derived content inherits the most restrictive groups of its sources: every doc id in
+#: ``t.source_docs`` must be readable (the same SQL in DuckDB and PostgreSQL; an empty list
+#: splits differently in the two, hence the explicit no-source branch: the asker only).
+_ALL_SOURCES = (
+    "(COALESCE(t.source_docs, '') <> '' AND NOT EXISTS (SELECT 1 FROM"
+    " unnest(string_to_array(t.source_docs, '|')) AS s(d) WHERE s.d NOT IN ({readable})))"
+    " OR (COALESCE(t.source_docs, '') = '' AND t.usr = :user)"
+)
 #: Every corpus table. A later table is one entry here plus, if ingest derives it from each
 #: document, one line in :data:`docintel.corpus.derive.DERIVERS`.
 TABLES: dict[str, TableSpec] = {
@@ -128,6 +136,63 @@ TABLES: dict[str, TableSpec] = {
         ["doc_id", "ident_id", "ident_full", "kind", "revision", "volume", "status", "evidence"],
         ("doc_id", "ident_id"),
         "document",
+    ),
+    # issue 16: stored answers and their provenance edges (docintel.corpus.provenance). A stored
+    # answer and each of its edges show only to a user who may read ALL of its source documents
+    # (``source_docs``, "|"-joined doc ids); an answer with no source only to the user who asked.
+    "answers": TableSpec(
+        [
+            "answer_id",
+            "conversation",
+            "turn",
+            "prev_answer",
+            "usr",
+            "groups",
+            "question",
+            "route",
+            "route_proposed",
+            "answer",
+            "completeness",
+            "backend",
+            "versions",
+            "doc_id",
+            "payload",
+            "source_docs",
+            "created_at",
+        ],
+        ("answer_id",),
+        "append",
+        frozenset({"turn"}),
+        readable=_ALL_SOURCES,
+    ),
+    "answer_edges": TableSpec(
+        [
+            "edge_id",
+            "answer_id",
+            "usr",
+            "kind",
+            "target",
+            "doc_id",
+            "sha256",
+            "block_id",
+            "page",
+            "line_start",
+            "line_end",
+            "quote",
+            "quote_sha",
+            "via",
+            "detail",
+            "status",
+            "fate",
+            "replaces",
+            "source_docs",
+            "created_at",
+            "updated_at",
+        ],
+        ("edge_id",),
+        "append",
+        _SPAN,
+        readable=_ALL_SOURCES,
     ),
 }
 #: Column lists by table (what most callers need).
