@@ -153,7 +153,11 @@ def guarded_connection(views: Mapping[str, str | Path | Sequence[str | Path] | M
 
 
 def check_select(sql: str) -> str:
-    """``sql`` when it is exactly one SELECT statement (by DuckDB's parser), else UsageError."""
+    """``sql`` when it is exactly one SELECT statement (by DuckDB's parser), else UsageError.
+
+    A SELECT can still carry a write: ``WITH x AS (DELETE ... RETURNING *) SELECT ...`` is a
+    SELECT statement to the parser (and DuckDB runs the DELETE), so the parsed tree is walked
+    too and any INSERT / UPDATE / DELETE / MERGE node inside it is refused."""
     duckdb = _duckdb()
     try:
         statements = duckdb.extract_statements(sql)
@@ -164,7 +168,40 @@ def check_select(sql: str) -> str:
     kind = statements[0].type
     if kind != duckdb.StatementType.SELECT:
         raise UsageError(f"only SELECT queries are allowed, not {kind.name}")
+    for node in _nodes(parse_tree(sql)):
+        write = _WRITE_NODE.match(str(node.get("type", "")))
+        if write:
+            raise UsageError(f"only SELECT queries are allowed, not a {write.group(1)} inside the SELECT")
     return sql
+
+
+_WRITE_NODE = re.compile(r"^(INSERT|UPDATE|DELETE|MERGE)\w*_NODE$")
+
+
+def parse_tree(sql: str) -> dict:
+    """DuckDB's parsed tree of ``sql`` (``json_serialize_sql``; the json extension is built in)."""
+    import json
+
+    con = _open()
+    try:
+        tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()[0])
+    finally:
+        con.close()
+    if tree.get("error"):
+        raise UsageError(f"SQL does not parse: {tree.get('error_message', 'unknown error')}")
+    return tree
+
+
+def _nodes(tree):
+    """Every dict inside the parsed tree, depth first."""
+    stack = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            yield item
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -222,7 +259,6 @@ def query_document(
 
 # -- a user's slice of a corpus (embedded store) -------------------------------------------
 
-POSTGRES_REFUSED = "sql --corpus works on an embedded store; on PostgreSQL use a SELECT-only role: issue #15"
 
 
 def _corpus_file(store, name: str) -> Path | None:
@@ -262,7 +298,7 @@ def corpus_connection(corpus, user: str | None):
 
     store = getattr(corpus, "store", corpus)  # a Corpus or its store
     if getattr(store, "kind", None) != "embedded":
-        raise UsageError(POSTGRES_REFUSED)
+        raise UsageError("a DuckDB connection serves an embedded store; PostgreSQL: query_corpus")
     docs = store.readable_documents(user)
     readable = [str(d) for d in docs["doc_id"]]
     views: dict[str, dict[str, Path]] = {}
@@ -307,10 +343,81 @@ def corpus_connection(corpus, user: str | None):
 def query_corpus(
     corpus, user: str | None, sql: str, *, limit: int = DEFAULT_ROW_LIMIT, timeout: float = DEFAULT_TIMEOUT
 ) -> SqlResult:
-    """Run one SELECT over ``user``'s slice of the corpus (see :func:`corpus_connection`)."""
+    """Run one SELECT over ``user``'s slice of the corpus: an embedded store through
+    :func:`corpus_connection`, a PostgreSQL store through :func:`query_postgres`."""
     check_select(sql)
+    store = getattr(corpus, "store", corpus)
+    if getattr(store, "kind", None) == "postgres":
+        return query_postgres(store, user, sql, limit=limit, timeout=timeout)
     con = corpus_connection(corpus, user)
     try:
         return run_query(con, sql, limit=limit, timeout=timeout)
     finally:
         con.close()
+
+
+# -- a user's slice of a PostgreSQL store -------------------------------------------------
+
+#: Functions refused on PostgreSQL before the server sees the query: ``set_config`` could change
+#: the role, the row-security user (``docintel.user``) or the timeout from inside a SELECT.
+#: Everything else is the server's to refuse (the reader role holds no file, program, large
+#: object or extension privilege), and each query runs on its own connection, closed after it.
+PG_REFUSED_FUNCTIONS = frozenset({"set_config"})
+
+
+def check_postgres_select(sql: str) -> str:
+    """:func:`check_select`, plus: tables only of the corpus store (or the query's own CTEs),
+    no schema-qualified or system table, no function of :data:`PG_REFUSED_FUNCTIONS`."""
+    from docintel.corpus.store import TABLES
+
+    check_select(sql)
+    tree = parse_tree(sql)
+    ctes = {
+        entry.get("key")
+        for node in _nodes(tree)
+        for entry in (node.get("cte_map") or {}).get("map", [])
+        if isinstance(entry, dict)
+    }
+    for node in _nodes(tree):
+        if node.get("type") == "BASE_TABLE":
+            name, schema = node.get("table_name", ""), node.get("schema_name", "") or node.get("catalog_name", "")
+            if schema or (name not in TABLES and name not in ctes):
+                shown = f"{schema}.{name}" if schema else name
+                raise UsageError(f"no table {shown!r}: the corpus tables are {', '.join(TABLES)}")
+        if node.get("class") == "FUNCTION" and str(node.get("function_name", "")).lower() in PG_REFUSED_FUNCTIONS:
+            raise UsageError(f"function {node['function_name']}() is not allowed in a read-only query")
+    return sql
+
+
+def query_postgres(
+    store, user: str | None, sql: str, *, limit: int = DEFAULT_ROW_LIMIT, timeout: float = DEFAULT_TIMEOUT
+) -> SqlResult:
+    """One SELECT as ``user`` on a PostgreSQL store: checked here (:func:`check_postgres_select`),
+    then run by :meth:`PostgresStore.guarded_query` (a fresh connection as the SELECT-only role,
+    row-level security for ``user``, a READ ONLY transaction rolled back after, a statement
+    timeout, at most ``limit`` + 1 rows fetched)."""
+    import pandas as pd
+
+    check_postgres_select(sql)
+    if limit < 0:
+        raise UsageError(f"--limit must be 0 (no cap) or more, not {limit}")
+    if timeout <= 0:
+        raise UsageError(f"--timeout must be more than 0 seconds, not {timeout}")
+    columns, rows = store.guarded_query(user, sql, limit=limit + 1 if limit else 0, timeout=timeout)
+    truncated = bool(limit) and len(rows) > limit
+    frame = pd.DataFrame(rows[:limit] if truncated else rows, columns=columns)
+    return SqlResult(frame=frame, truncated=truncated, limit=limit)
+
+
+def schema_text(store=None) -> str:
+    """The tables a guarded corpus query may read, one line each (given to a model before it
+    writes SQL). On PostgreSQL only the corpus tables exist; an embedded store adds the
+    per-document tables."""
+    from docintel.corpus.store import TABLE_COLUMNS
+
+    lines = [f"{name}({', '.join(cols)})" for name, cols in TABLE_COLUMNS.items()]
+    if getattr(store, "kind", "embedded") == "embedded":
+        from docintel.schema.tables import TABLES
+
+        lines += [f"{name}({', '.join(t.column_names)})" for name, t in TABLES.items()]
+    return "\n".join(lines)
