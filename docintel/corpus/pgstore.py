@@ -196,7 +196,9 @@ class PostgresStore:
                 cur = con.execute(sql)  # no parameters: the text is sent as it is
                 rows = cur.fetchmany(limit) if limit else cur.fetchall()
             except psycopg.errors.QueryCanceled as exc:
-                raise UsageError(f"query stopped after {timeout:g} s (raise --timeout for a longer one)") from exc
+                raise UsageError(
+                    f"query stopped after {timeout:g} s (raise --timeout for a longer one)"
+                ) from exc
             except psycopg.Error as exc:
                 raise UsageError(f"SQL error: {str(exc).strip().splitlines()[0]}") from exc
             return [d.name for d in cur.description or []], [list(r) for r in rows]

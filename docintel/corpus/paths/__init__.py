@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from docintel.corpus.paths import agent as agent_path
 from docintel.corpus.paths import search
 
 PATHS = {"search": search.run}
+PATHS["agent"] = agent_path.run
 
 __all__ = ["PATHS"]
