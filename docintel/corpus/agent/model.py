@@ -61,7 +61,7 @@ class ScriptedModel:
     synth_calls: list[list[dict]] = field(default_factory=list)
 
     def step(self, messages: list[dict]) -> AgentStep:
-        self.calls.append(messages)
+        self.calls.append(list(messages))  # a snapshot: the loop keeps appending
         if len(self.calls) > len(self.steps):
             return AgentStep(thought="script ended", tool="answer", answer="")
         item = self.steps[len(self.calls) - 1]
