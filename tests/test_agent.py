@@ -93,7 +93,7 @@ def test_traversal_forward_and_reverse_read_as_the_user(corpus):
     ids, ctx = corpus.ids, _ctx(corpus)
     fwd = T.TOOLS["cites"].call(ctx, {"document": "sp800-901.pdf"})
     assert fwd.rows[0]["ident_id"] == "SP 800-902" and fwd.rows[0]["cited_docs"] == [ids["b"]]
-    assert (f"ident:SP 800-902", "is", f"doc:{ids['b']}") in fwd.edges
+    assert ("ident:SP 800-902", "is", f"doc:{ids['b']}") in fwd.edges
     rev = T.TOOLS["cited_by"].call(ctx, {"document": "sp800-902.pdf"})
     assert [r["citing_doc"] for r in rev.rows] == [ids["a"]]
     # the draft cites 901, but analyst may not read the draft: it is not among the citers
@@ -129,8 +129,12 @@ def test_answered_with_path_and_evidence(corpus):
         [
             _step("search_blocks", query="incident handling records retention years"),
             _step("cites", document="sp800-901.pdf"),
-            lambda msgs: {"thought": "enough", "tool": "answer", "answer": "Three years (SP 800-902).",
-                          "evidence": ["L1#1", "L2#1"]},  # fmt: skip
+            lambda msgs: {
+                "thought": "enough",
+                "tool": "answer",
+                "answer": "Three years (SP 800-902).",
+                "evidence": ["L1#1", "L2#1"],
+            },  # fmt: skip
         ]
     )
     out = answer(corpus, Q, "analyst", model)
@@ -146,14 +150,17 @@ def test_answered_with_path_and_evidence(corpus):
     # what the model was shown in turn 2 is the trimmed ledger entry, with its item id
     assert model.calls[1][-1]["content"].startswith("L1 search_blocks")
     html = path_html(out)
-    assert "data-node-id=\"doc:" in html and "turn 2" in html and "<svg" in html
+    assert 'data-node-id="doc:' in html and "turn 2" in html and "<svg" in html
 
 
 def test_turn_limit_forces_synthesis_from_the_whole_ledger(corpus):
     long_sql = "SELECT block_id, doc_id, repeat('tail ', 200) || 'TABLE-TAIL-END' AS text FROM blocks LIMIT 1"
     model = ScriptedModel(
-        [_step("sql", query=long_sql), _step("search_blocks", query="destroyed shredder"),
-         _step("search_blocks", query="destroyed shredder retention")],  # fmt: skip
+        [
+            _step("sql", query=long_sql),
+            _step("search_blocks", query="destroyed shredder"),
+            _step("search_blocks", query="destroyed shredder retention"),
+        ],  # fmt: skip
         synthesis={"answer": "synthesized", "evidence": ["L1#1"]},
     )
     out = answer(corpus, Q, "analyst", model, Limits(max_turns=3))
@@ -222,7 +229,10 @@ def test_recorded_responses_replay(corpus, tmp_path):
     """A recording replays to the same turns; the stored recordings (tests/recordings/agent_*.json)
     replay over this store without error."""
     script = ScriptedModel(
-        [_step("search_blocks", query="incident records three years"), _step("cited_by", document="sp800-902.pdf")],
+        [
+            _step("search_blocks", query="incident records three years"),
+            _step("cited_by", document="sp800-902.pdf"),
+        ],
         synthesis={"answer": "three years", "evidence": ["L1#1"]},
     )
     rec = RecordingModel(script)
