@@ -260,7 +260,6 @@ def query_document(
 # -- a user's slice of a corpus (embedded store) -------------------------------------------
 
 
-
 def _corpus_file(store, name: str) -> Path | None:
     f = Path(store.root) / "tables" / store.generation() / f"{name}.parquet"
     return f if f.is_file() else None
@@ -380,11 +379,17 @@ def check_postgres_select(sql: str) -> str:
     }
     for node in _nodes(tree):
         if node.get("type") == "BASE_TABLE":
-            name, schema = node.get("table_name", ""), node.get("schema_name", "") or node.get("catalog_name", "")
+            name, schema = (
+                node.get("table_name", ""),
+                node.get("schema_name", "") or node.get("catalog_name", ""),
+            )
             if schema or (name not in TABLES and name not in ctes):
                 shown = f"{schema}.{name}" if schema else name
                 raise UsageError(f"no table {shown!r}: the corpus tables are {', '.join(TABLES)}")
-        if node.get("class") == "FUNCTION" and str(node.get("function_name", "")).lower() in PG_REFUSED_FUNCTIONS:
+        if (
+            node.get("class") == "FUNCTION"
+            and str(node.get("function_name", "")).lower() in PG_REFUSED_FUNCTIONS
+        ):
             raise UsageError(f"function {node['function_name']}() is not allowed in a read-only query")
     return sql
 
@@ -409,7 +414,7 @@ def query_postgres(
     return SqlResult(frame=frame, truncated=truncated, limit=limit)
 
 
-def schema_text(store=None) -> str:
+def schema_text(store=None, *, full: bool = True) -> str:
     """The tables a guarded corpus query may read, one line each (given to a model before it
     writes SQL). On PostgreSQL only the corpus tables exist; an embedded store adds the
     per-document tables."""
@@ -419,5 +424,8 @@ def schema_text(store=None) -> str:
     if getattr(store, "kind", "embedded") == "embedded":
         from docintel.schema.tables import TABLES
 
-        lines += [f"{name}({', '.join(t.column_names)})" for name, t in TABLES.items()]
+        if full:
+            lines += [f"{name}({', '.join(t.column_names)})" for name, t in TABLES.items()]
+        else:
+            lines.append(f"(per-document tables, columns on request: {', '.join(TABLES)})")
     return "\n".join(lines)

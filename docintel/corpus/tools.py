@@ -351,7 +351,7 @@ TOOLS: dict[str, Tool] = {
 }
 
 
-def tool_catalog(store=None) -> str:
+def tool_catalog(store=None, *, full_schema: bool = False) -> str:
     """The tools and their argument schemas as the model reads them, plus the SQL schema."""
     import json
 
@@ -364,4 +364,8 @@ def tool_catalog(store=None) -> str:
             k: v.get("type", v.get("anyOf", "")) for k, v in t.args.model_json_schema()["properties"].items()
         }
         lines.append(f"- {t.name}({json.dumps(props)}): {doc}")
-    return "\n".join(lines) + "\nSQL tables (read-only, your rows only):\n" + schema_text(store)
+    return (
+        "\n".join(lines)
+        + "\nSQL tables (read-only, your rows only):\n"
+        + schema_text(store, full=full_schema)
+    )

@@ -1,0 +1,49 @@
+"""One agent question end to end with the real local model (SmolLM2-135M GGUF), marked ``llm``.
+
+It checks the loop's contract with a real model (turns recorded with their times, the limits
+held, an answer object with the exploration path), never answer quality. Run by
+scripts/ci_llm.sh (``pytest -m llm``); DOCINTEL_REQUIRE_LLM=1 turns a missing model into a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from docintel.corpus import Corpus
+from docintel.corpus.agent import BackendModel, Limits, answer
+from tests.corpus_fixtures import make_corpus
+from tests.test_local_llm import _missing
+
+pytestmark = pytest.mark.llm
+
+
+@pytest.fixture(scope="module")
+def local_backend():
+    why = _missing()
+    if why:
+        if os.environ.get("DOCINTEL_REQUIRE_LLM") == "1":
+            pytest.fail(why)
+        pytest.skip(why)
+    from docintel.generation.backends.local_backend import LocalBackend
+
+    return LocalBackend(timeout=300, max_retries=1)
+
+
+def test_agent_question_end_to_end_with_the_local_model(local_backend, tmp_path):
+    folder = make_corpus(tmp_path / "in")
+    loc = str(tmp_path / "store")
+    Corpus.ingest(loc, [folder], parse_options={"layout": "never", "ocr": "never"},
+                  groups_file=folder / "groups.json")  # fmt: skip
+    corpus = Corpus(loc)
+    q = "How long are incident handling records kept, and which publication specifies that?"
+    out = answer(corpus, q, "analyst", BackendModel(local_backend), Limits(max_turns=2, max_tool_calls=2))
+    assert out["route"] == "agent" and 1 <= out["limits"]["turns_used"] <= 2
+    assert out["limits"]["tool_calls"] <= 2
+    assert out["stop_reason"] in ("answered", "turn_limit", "tool_call_limit", "model_error")
+    assert all("seconds" in t for t in out["turns"])
+    assert isinstance(out["answer"], str)
+    json.dumps(out)
+    corpus.close()
