@@ -293,7 +293,7 @@ def list_records(ctx: ToolContext, args: RecordArgs) -> ToolResult:
 
 
 def run_sql(ctx: ToolContext, args: SqlArgs) -> ToolResult:
-    from docintel.sql import query_corpus
+    from docintel.corpus.tools_sql import query_corpus
 
     try:
         out = query_corpus(ctx.store, ctx.user, args.query, limit=MAX_ROWS, timeout=SQL_TIMEOUT)
@@ -355,7 +355,7 @@ def tool_catalog(store=None, *, full_schema: bool = False) -> str:
     """The tools and their argument schemas as the model reads them, plus the SQL schema."""
     import json
 
-    from docintel.sql import schema_text
+    from docintel.corpus.tools_sql import schema_text
 
     lines = []
     for t in TOOLS.values():

@@ -19,16 +19,28 @@ def available(backend=None, model=None) -> bool:
 def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | None = None,
         model=None, limits=None) -> dict:  # fmt: skip
     from docintel.corpus import agent
-    from docintel.corpus.paths import PATHS
 
     if model is None and agent.tool_capable(backend):
         model = agent.BackendModel(backend)
     if model is None:
-        name = "follow" if "follow" in PATHS else "search"
+        name, fallback = _fallback()
         why = (f"agent path needs a tool-capable model (backend {getattr(backend, 'name', 'offline')!r} "
                f"is not one): answered by the {name} path")  # fmt: skip
-        out = PATHS[name](corpus, question, user, backend=backend, top_k=top_k)
+        out = fallback(corpus, question, user, backend=backend, top_k=top_k)
         out.setdefault("warnings", []).append(why)
         out["agent_fallback"] = {"path": name, "reason": why}
         return out
     return agent.answer(corpus, question, user, model, limits)
+
+
+def _fallback():
+    """(name, run) of the follow path when it is on this install, else the search path (not
+    through PATHS: that package imports this module)."""
+    import importlib
+
+    try:
+        return "follow", importlib.import_module("docintel.corpus.paths.follow").run
+    except ImportError:
+        from docintel.corpus.paths.search import run
+
+        return "search", run
