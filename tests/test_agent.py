@@ -149,8 +149,23 @@ def test_answered_with_path_and_evidence(corpus):
     json.dumps(out)  # the whole answer is JSON
     # what the model was shown in turn 2 is the trimmed ledger entry, with its item id
     assert model.calls[1][-1]["content"].startswith("L1 search_blocks")
+    assert "blocks(block_id" in model.calls[0][0]["content"]  # the SQL schema comes before any query
     html = path_html(out)
     assert 'data-node-id="doc:' in html and "turn 2" in html and "<svg" in html
+
+
+def test_standalone_page(corpus, tmp_path):
+    from docintel.corpus.agent.html import write_path_page
+
+    model = ScriptedModel([_step("search_blocks", query="shredder", k="2")], synthesis={"answer": "<b>x</b>"})
+    out = answer(corpus, Q, "analyst", model, Limits(max_turns=1))
+    assert (
+        out["ledger"][0]["arguments"] == {"query": "shredder", "k": "2"}
+        and len(out["ledger"][0]["rows"]) <= 2
+    )
+    write_path_page(out, tmp_path / "p.html")
+    page = (tmp_path / "p.html").read_text()
+    assert "&lt;b&gt;x&lt;/b&gt;" in page and 'data-node-id="block:' in page
 
 
 def test_turn_limit_forces_synthesis_from_the_whole_ledger(corpus):

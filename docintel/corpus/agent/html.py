@@ -65,3 +65,22 @@ def _svg(path: dict) -> str:
             f'<text x="{x + 8}" y="{y + 4}" font-size="11">{label}</text><title>{escape(n["id"])}</title></g>'
         )
     return f'<svg class="agent-graph" width="{width}" height="{height}">{"".join(parts)}</svg>'
+
+
+def write_path_page(answer: dict, path) -> None:
+    """A standalone HTML page: the question, the answer, its evidence and :func:`path_html`."""
+    from pathlib import Path
+
+    from docintel.atomic import atomic_write_text
+
+    evidence = "".join(
+        f"<li><code>{escape(str(e.get('ledger_item', '')))}</code> "
+        f"{escape(str((e.get('document') or {}).get('file') or e.get('doc_id', '')))} "
+        f"p{escape(str(e.get('page', '')))}: {escape(str(e.get('text', ''))[:300])}</li>"
+        for e in answer.get("evidence") or []
+    )
+    body = (
+        f"<h2>{escape(str(answer.get('question', '')))}</h2><p>{escape(str(answer.get('answer', '')))}</p>"
+        f"<h3>Evidence</h3><ol>{evidence}</ol>{path_html(answer)}"
+    )
+    atomic_write_text(Path(path), f"<!doctype html><meta charset='utf-8'><title>agent path</title>{body}")

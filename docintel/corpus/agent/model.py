@@ -24,7 +24,9 @@ class AgentStep(BaseModel):
 
     thought: str = Field("", max_length=600, description="what information is still missing")
     tool: str = Field(description="a tool name, or 'answer' when the evidence is enough")
-    arguments: dict[str, Any] = Field(default_factory=dict, description="the tool's arguments")
+    #: Flat string values keep the grammar a small model decodes simple; the tool's own schema
+    #: validates and converts them ("5" -> 5) when the loop calls it.
+    arguments: dict[str, str] = Field(default_factory=dict, description="the tool's arguments")
     answer: str = Field("", max_length=2000, description="with tool 'answer': the answer")
     evidence: list[str] = Field(default_factory=list, description="ledger item ids the answer rests on")
 
