@@ -123,3 +123,24 @@ def test_cli_sql_on_both_stores(store, capsys):
     assert main(["sql", "--corpus", loc, "--as", "analyst", "SELECT * FROM read_csv('/etc/passwd')"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("Error:") and len(err.strip().splitlines()) == 1
+
+
+def test_agent_tools_read_as_the_user_on_both_stores(store):
+    """The agent's tools on each store: the user's rows only, empty tables give empty results."""
+    from docintel.corpus import tools as T
+
+    ctx = T.ToolContext(store, "analyst")
+    hits = T.TOOLS["search_blocks"].call(ctx, {"query": "incident records retention zebra mappings"})
+    assert hits.rows and not any(s in r["text"] for r in hits.rows for s in DRAFT_SECRETS)
+    one = T.TOOLS["get_block"].call(ctx, {"block_id": hits.rows[0]["block_id"]})
+    assert one.rows[0]["text"] == hits.rows[0]["text"]
+    assert T.TOOLS["cites"].call(ctx, {"document": "sp800-901.pdf"}).rows == []
+    assert T.TOOLS["cited_by"].call(ctx, {"document": "sp800-902.pdf"}).rows == []
+    assert T.TOOLS["list_records"].call(ctx, {"record_type": "phase", "contains": "x"}).rows == []
+    assert T.TOOLS["lookup_identifier"].call(ctx, {"identifier": "SP 800-53"}).rows == []
+    n = T.TOOLS["sql"].call(ctx, {"query": "SELECT count(*) AS n FROM documents"}).rows[0]["n"]
+    assert n == 2
+    with pytest.raises(T.ToolError, match="SQL refused"):
+        T.TOOLS["sql"].call(ctx, {"query": "SELECT * FROM read_csv('/etc/passwd')"})
+    with pytest.raises(T.ToolError, match=T.NOT_READABLE):
+        T.TOOLS["cites"].call(ctx, {"document": "sp800-903-draft.pdf"})
