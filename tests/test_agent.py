@@ -260,3 +260,24 @@ def test_recorded_responses_replay(corpus, tmp_path):
         data = json.loads(path.read_text())
         out = answer(corpus, data["question"], "analyst", ReplayModel(path), Limits(**data.get("limits", {})))
         assert out["turns"] and out["stop_reason"] in ("answered", "turn_limit", "tool_call_limit"), path.name
+
+
+def test_backend_model_constrains_the_tool_name():
+    """The adapter asks the backend for a step whose tool is one of the tools or 'answer'."""
+    from pydantic import ValidationError
+
+    from docintel.corpus.agent.model import BackendModel
+
+    seen = []
+
+    class Backend:
+        name, kind, model = "stub", "model", "m"
+
+        def _call(self, response_model, messages, max_tokens):
+            seen.append(response_model)
+            return response_model(thought="t", tool="sql", arguments={"query": "SELECT 1 AS x"}), None
+
+    step = BackendModel(Backend()).step([{"role": "user", "content": "q"}])
+    assert step.tool == "sql" and step.arguments == {"query": "SELECT 1 AS x"}
+    with pytest.raises(ValidationError):
+        seen[0](thought="t", tool="no_such_tool")

@@ -86,19 +86,40 @@ def tool_capable(backend: Any) -> bool:
     return getattr(backend, "kind", None) == "model" and callable(getattr(backend, "_call", None))
 
 
+def constrained_step(tool_names: Sequence[str]) -> type[AgentStep]:
+    """:class:`AgentStep` with ``tool`` limited to ``tool_names`` + 'answer': a model decoding
+    under a grammar (llama.cpp) cannot name a tool that does not exist."""
+    from typing import Literal
+
+    from pydantic import create_model
+
+    choice = Literal[tuple([*tool_names, "answer"])]  # type: ignore[valid-type]
+    return create_model(
+        "AgentStepChoice", __base__=AgentStep, tool=(choice, Field(description="a tool name, or 'answer'"))
+    )
+
+
 @dataclass
 class BackendModel:
     """An :class:`AgentModel` over a generation backend's structured call (``_call``)."""
 
     backend: Any
     max_tokens: int = 300
+    tool_names: Sequence[str] | None = None
+
+    def _step_model(self) -> type[AgentStep]:
+        if self.tool_names is None:
+            from docintel.corpus.tools import TOOLS
+
+            self.tool_names = list(TOOLS)
+        return constrained_step(self.tool_names)
 
     @property
     def name(self) -> str:
         return f"{self.backend.name}:{getattr(self.backend, 'model', '')}"
 
     def step(self, messages: list[dict]) -> AgentStep:
-        result, _ = self.backend._call(AgentStep, messages, self.max_tokens)
+        result, _ = self.backend._call(self._step_model(), messages, self.max_tokens)
         return AgentStep.model_validate(result.model_dump())
 
     def synthesize(self, messages: list[dict]) -> Synthesis:
