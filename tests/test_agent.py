@@ -260,6 +260,7 @@ def test_recorded_responses_replay(corpus, tmp_path):
         data = json.loads(path.read_text())
         out = answer(corpus, data["question"], "analyst", ReplayModel(path), Limits(**data.get("limits", {})))
         assert out["turns"] and out["stop_reason"] in ("answered", "turn_limit", "tool_call_limit"), path.name
+        assert out["limits"]["turns_used"] == len(data["replies"]) - (out["synthesized"] and 1), path.name
 
 
 def test_backend_model_constrains_the_tool_name():
