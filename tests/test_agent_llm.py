@@ -33,7 +33,10 @@ def _missing() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def local_backend():
+def local_backend(request):
+    markexpr = request.config.getoption("-m") or ""
+    if "llm" not in markexpr or "not llm" in markexpr:
+        pytest.skip("LLM integration tests run only with `pytest -m llm` (scripts/ci_llm.sh)")
     why = _missing()
     if why:
         if os.environ.get("DOCINTEL_REQUIRE_LLM") == "1":
