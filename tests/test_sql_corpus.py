@@ -167,7 +167,7 @@ def test_cli_sql_corpus(store, capsys, monkeypatch, tmp_path):
         (["sql", q], "Error: give either a PDF or --corpus"),
         (
             ["sql", "--corpus", "postgresql://nobody@127.0.0.1:1/x", q],
-            "Error: sql --corpus works on an embedded",
+            "Error: cannot connect to the corpus database",
         ),
         (["sql", "--corpus", str(tmp_path / "nothing"), q], "not a corpus store"),
         (["sql", "--corpus", loc, "SELECT * FROM read_csv('/etc/passwd')"], "Permission Error"),

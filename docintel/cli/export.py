@@ -124,15 +124,10 @@ def cmd_sql(args) -> int:
 
 def _query_corpus(args):
     from docintel.corpus.access import current_user
-    from docintel.corpus.store import is_postgres
-    from docintel.errors import UsageError
-    from docintel.sql import POSTGRES_REFUSED, query_corpus
+    from docintel.corpus.stores import open_store
+    from docintel.sql import query_corpus
 
-    if is_postgres(args.corpus):
-        raise UsageError(POSTGRES_REFUSED)  # before connecting to the server
-    from docintel.corpus import Corpus
-
-    corpus = Corpus(args.corpus)
+    corpus = open_store(args.corpus)  # the store only: no index is opened for SQL
     try:
         return query_corpus(
             corpus, current_user(args.user), args.query, limit=args.limit, timeout=args.timeout

@@ -178,6 +178,33 @@ class PostgresStore:
             user, readable_rows_sql(name, where, order), {**(params or {}), "user": user or ""}
         )
 
+    def guarded_query(self, user: str | None, sql: str, *, limit: int, timeout: float) -> tuple[list, list]:
+        """Run an already checked SELECT as ``user`` (``docintel sql``, the agent's SQL tool).
+
+        A fresh connection per query (nothing the query does outlives it), the SELECT-only
+        role, row-level security for ``user``, a READ ONLY transaction that is rolled back, a
+        ``statement_timeout`` of ``timeout`` seconds and at most ``limit`` rows fetched (0: all).
+        Returns (column names, rows); a server error is one UsageError line."""
+        psycopg = self.psycopg
+        con = psycopg.connect(self.dsn, autocommit=True)
+        try:
+            con.execute(f"SET ROLE {READER}")
+            con.execute("BEGIN READ ONLY")
+            con.execute(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
+            con.execute("SELECT set_config('docintel.user', %s, true)", (user or "",))
+            try:
+                cur = con.execute(sql)  # no parameters: the text is sent as it is
+                rows = cur.fetchmany(limit) if limit else cur.fetchall()
+            except psycopg.errors.QueryCanceled as exc:
+                raise UsageError(
+                    f"query stopped after {timeout:g} s (raise --timeout for a longer one)"
+                ) from exc
+            except psycopg.Error as exc:
+                raise UsageError(f"SQL error: {str(exc).strip().splitlines()[0]}") from exc
+            return [d.name for d in cur.description or []], [list(r) for r in rows]
+        finally:
+            con.close()  # the transaction is rolled back with it
+
     # -- writer side (the owner) --
     def table(self, name: str) -> pd.DataFrame:
         if name not in TABLE_COLUMNS:
