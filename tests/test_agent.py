@@ -77,8 +77,16 @@ def _ctx(corpus, user="analyst"):
     return T.ToolContext(corpus, user)
 
 
-def test_tools_on_empty_tables_return_nothing(built):
-    c = Corpus(built)  # the store as ingested: records, mentions, identities still empty
+def test_tools_on_empty_tables_return_nothing(tmp_path, monkeypatch):
+    from docintel.corpus import derive
+
+    monkeypatch.setattr(derive, "DERIVERS", ())  # a store whose records/mentions/identities are empty
+    folder = make_corpus(tmp_path / "in")
+    loc = str(tmp_path / "store")
+    Corpus.ingest(
+        loc, [folder], parse_options={"layout": "never", "ocr": "never"}, groups_file=folder / "groups.json"
+    )
+    c = Corpus(loc)
     ctx = _ctx(c)
     doc = c.store.readable_documents("analyst")["file"].iloc[0]
     assert T.TOOLS["lookup_identifier"].call(ctx, {"identifier": "SP 800-53"}).rows == []

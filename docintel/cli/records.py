@@ -47,6 +47,7 @@ def report(args) -> dict:
 
     from docintel.corpus.completeness import completeness_from_evidence, render_completeness
     from docintel.corpus.curated import load_curated, write_records_json
+    from docintel.corpus.record_ingest import readable_rows
     from docintel.corpus.records import RECORD_TYPES, split_evidence
     from docintel.corpus.store import is_postgres
     from docintel.corpus.stores import open_store
@@ -59,9 +60,9 @@ def report(args) -> dict:
     store = open_store(args.corpus, **({"docs_dir": args.docs} if args.docs else {}))
     try:
         if args.user:
-            docs, rows = store.readable_documents(args.user), store.rows("records", args.user)
+            docs, rows = store.readable_documents(args.user), readable_rows(store, args.user)
         else:  # the builder's view: every document
-            docs, rows = store.table("documents"), store.table("records")
+            docs, rows = store.table("documents"), readable_rows(store, None)
     finally:
         store.close()
     docs = docs[docs["superseded_by"].isna()]

@@ -55,6 +55,7 @@ class Corpus:
         ``turn`` say where. ``conversation``: chain this answer to that conversation's last turn.
         """
         from docintel.corpus.paths import PATHS
+        from docintel.corpus.paths.agent import available
         from docintel.corpus.router import route
 
         if conversation is not None:  # a bad conversation fails before the ask, not after it
@@ -64,9 +65,10 @@ class Corpus:
         refresh = getattr(self.store, "refresh", None)
         if refresh is not None:  # each ask reads the newest generation (answers commit often)
             refresh()
-        proposal, span = route(question)
-        # Only the search path is wired to the store so far (list/follow/agent: NOTES.md); a
-        # proposal for another path is answered by search, and the answer says what was proposed.
+        # the agent path only when a tool-capable model is configured (else the router says
+        # so and proposes follow); a proposal for a path not registered is answered by search,
+        # and ``route_proposed`` says what was proposed
+        proposal, span = route(question, agent_available=available(backend))
         path = proposal.path if proposal.path in PATHS else "search"
         out = PATHS[path](self, question, user, backend=backend, top_k=top_k)
         out["route_proposed"] = proposal.path

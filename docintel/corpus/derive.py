@@ -2,7 +2,8 @@
 
 A deriver is ``function(tables, blocks, doc) -> DataFrame`` (``tables``: the document's
 DocTables; ``blocks``: its blocks, so a row can point at its ``block_id``; ``doc``: its
-``documents`` row as a dict, ``doc_id`` included). It runs where the document is parsed (a Dask
+``documents`` row as a dict, ``doc_id`` included) or ``{table: DataFrame}`` when one reading
+of the document fills several tables. It runs where the document is parsed (a Dask
 worker or this process), must be a pure function of those three, and returns rows of its table
 (``TABLES`` in :mod:`docintel.corpus.store`), each with the document's ``doc_id``. Its version is
 part of every document's build, so changing a deriver (bump it) rebuilds every document's rows
@@ -26,7 +27,7 @@ class Deriver:
 
 
 #: Every per-document corpus table ingest fills, besides blocks. Add one line per table.
-DERIVERS: tuple[Deriver, ...] = (Deriver("records", "docintel.corpus.record_ingest:derive_records", "1"),)
+DERIVERS: tuple[Deriver, ...] = (Deriver("records", "docintel.corpus.record_ingest:derive_records", "2"),)
 
 
 def derivers_version(derivers: tuple[Deriver, ...] | None = None) -> str:
@@ -46,10 +47,11 @@ def derive(tables, blocks: pd.DataFrame, doc: dict, derivers: tuple[Deriver, ...
     """Every deriver's rows for one document: ``{table: DataFrame}`` (empty frames left out)."""
     out: dict[str, pd.DataFrame] = {}
     for d in DERIVERS if derivers is None else derivers:
-        rows = _load(d.function)(tables, blocks, doc)
-        if rows is None or rows.empty:
-            continue
-        rows = rows.copy()
-        rows["doc_id"] = doc["doc_id"]
-        out[d.table] = rows if d.table not in out else pd.concat([out[d.table], rows], ignore_index=True)
+        got = _load(d.function)(tables, blocks, doc)
+        for table, rows in got.items() if isinstance(got, dict) else [(d.table, got)]:
+            if rows is None or rows.empty:
+                continue
+            rows = rows.copy()
+            rows["doc_id"] = doc["doc_id"]
+            out[table] = rows if table not in out else pd.concat([out[table], rows], ignore_index=True)
     return out

@@ -41,10 +41,11 @@ def block_of(blocks: pd.DataFrame, page: int, line: int) -> str | None:
     return str(hit.iloc[0]["block_id"])
 
 
-def derive_records(tables: Any, blocks: pd.DataFrame, doc: Mapping[str, Any]) -> pd.DataFrame:
-    """The ingest deriver of the ``records`` table (:data:`docintel.corpus.derive.DERIVERS`).
+def derive_records(tables: Any, blocks: pd.DataFrame, doc: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
+    """The ingest deriver of the ``records`` and ``record_evidence`` tables
+    (:data:`docintel.corpus.derive.DERIVERS`).
 
-    Every record of one document, each pointing at the block its first line is in, plus one
+    Every record of one document, each pointing at the block its first line is in; and one
     :data:`EVIDENCE` row per record type whose second count found something in the document.
     """
     recs = extract_records(tables)
@@ -73,6 +74,16 @@ def derive_records(tables: Any, blocks: pd.DataFrame, doc: Mapping[str, Any]) ->
                 "block_id": None,
             }
         )
-    out = pd.concat([recs, pd.DataFrame(ev, columns=[*RECORD_COLUMNS, "block_id"])], ignore_index=True)
-    out["doc_id"] = doc_id
-    return out
+    recs["doc_id"] = doc_id
+    # the second counts go to their own table, so whoever reads ``records`` reads records only
+    return {"records": recs, "record_evidence": pd.DataFrame(ev, columns=[*RECORD_COLUMNS, "block_id"])}
+
+
+def readable_rows(store, user: str | None, where: str = "", params: dict | None = None) -> pd.DataFrame:
+    """``records`` plus ``record_evidence`` rows ``user`` may read (None: every row, the builder's
+    view), the shape :func:`docintel.corpus.records.split_evidence` takes apart."""
+    parts = [
+        store.table(name) if user is None and not where else store.rows(name, user, where, params)
+        for name in ("records", "record_evidence")
+    ]
+    return pd.concat([p for p in parts if len(p)] or parts[:1], ignore_index=True)

@@ -84,6 +84,26 @@ _ALL_SOURCES = (
     " unnest(string_to_array(t.source_docs, '|')) AS s(d) WHERE s.d NOT IN ({readable})))"
     " OR (COALESCE(t.source_docs, '') = '' AND t.usr = :user)"
 )
+_RECORDS = TableSpec(
+    [
+        "record_id",
+        "record_type",
+        "key",
+        "fields",
+        "text",
+        "doc_id",
+        "page",
+        "line_start",
+        "page_end",
+        "line_end",
+        "source",
+        "note",
+        "block_id",
+    ],
+    ("record_id",),
+    "document",
+    frozenset({"page", "line_start", "page_end", "line_end"}),
+)
 #: Every corpus table. A later table is one entry here plus, if ingest derives it from each
 #: document, one line in :data:`docintel.corpus.derive.DERIVERS`.
 TABLES: dict[str, TableSpec] = {
@@ -91,27 +111,10 @@ TABLES: dict[str, TableSpec] = {
     "access": TableSpec(ACCESS_COLUMNS, ("doc_id", "grp"), "corpus"),
     "members": TableSpec(MEMBER_COLUMNS, ("usr", "grp"), "corpus", readable="t.usr = :user"),
     "blocks": TableSpec(BLOCK_COLUMNS, ("block_id",), "document", _SPAN, _BOX),
-    # issue 13: typed records (records.RECORD_COLUMNS + the block each points at)
-    "records": TableSpec(
-        [
-            "record_id",
-            "record_type",
-            "key",
-            "fields",
-            "text",
-            "doc_id",
-            "page",
-            "line_start",
-            "page_end",
-            "line_end",
-            "source",
-            "note",
-            "block_id",
-        ],
-        ("record_id",),
-        "document",
-        frozenset({"page", "line_start", "page_end", "line_end"}),
-    ),
+    # issue 13: typed records (records.RECORD_COLUMNS + the block each points at), and per
+    # document and record type what the second count found (``source`` = "evidence")
+    "records": _RECORDS,
+    "record_evidence": _RECORDS,
     # issue 14: identifiers each block mentions (links.MENTION_COLUMNS + mention_id, block_id)
     "mentions": TableSpec(
         [

@@ -23,7 +23,9 @@ def readable_records(corpus, user: str | None, record_type: str | None = None):
 
     docs = corpus.store.readable_documents(user)
     where, params = ("t.record_type = :rt", {"rt": record_type}) if record_type else ("", {})
-    rows = corpus.store.rows("records", user, where, params)
+    from docintel.corpus.record_ingest import readable_rows
+
+    rows = readable_rows(corpus.store, user, where, params)
     rows, evidence = split_evidence(rows)
     folder = Path(corpus.location) / "curated"
     if folder.is_dir():
