@@ -58,9 +58,11 @@ def test_corpus_ask_opens_the_loop_with_the_best_block(tmp_path):
     c = _corpus(tmp_path, "SP 800-902")
     out = c.ask(RETAIN_Q, "analyst")
     events = {e.get("event"): e for e in out["trace"]["events"] if isinstance(e, dict)}
-    best = events["blocks"]["hits"][0]
-    assert events["first_hop"]["spans"][0][0] == best["page"]
-    assert out["passes"][0]["evidence"][0]["page"] == best["page"]
+    assert events["blocks"]["hits"][0]["file"] == events["winner"]["file"] == "sp800-901.pdf"
+    spans = events["first_hop"]["spans"]
+    assert spans and out["passes"][0]["evidence"][0]["page"] == spans[0][0]
+    first = out["passes"][0]["evidence"][0]
+    assert first["line_start"] <= spans[0][1] and spans[0][2] <= first["line_end"]
 
 
 @pytest.mark.parametrize("cite", ["NIST Special Publication 800-902", "SP 800-902"])
@@ -106,3 +108,41 @@ def test_held_prefers_the_cited_revision_then_the_newest():
     assert _held(docs, _ident_key("SP 800-60 Volume II Revision 1"), "x") == ["d"]
     assert sorted(_held(docs, _ident_key("SP 800-60"), "x")) == ["c", "d"]
     assert _held(docs, _ident_key("FIPS PUB 199"), "e") == []  # never the citing document itself
+
+
+def _fake_tables(rows, toc):
+    from types import SimpleNamespace
+
+    lines = pd.DataFrame(
+        [
+            {"page": 1, "line": i + 1, "role": "body", "section_id": sec, "text": text, "block": i,
+             "x0": 0.0, "y0": 10.0 * i, "x1": 100.0, "y1": 10.0 * i + 8}
+            for i, (sec, text) in enumerate(rows)
+        ]
+    )  # fmt: skip
+    toc_df = pd.DataFrame(toc, columns=["toc_id", "title", "parent_id"])
+    return SimpleNamespace(line_df=lines, toc_df=toc_df, doc_id="d")
+
+
+def test_short_sibling_sections_share_a_block_unrelated_ones_do_not():
+    from docintel.corpus.blocks import MIN_CHARS, make_blocks
+
+    long = "word " * (MIN_CHARS // 5 + 10)
+    toc = [
+        ("g", "Glossary", None),
+        ("g1", "Authenticator", "g"),
+        ("g2", "Assurance Level", "g"),
+        ("g3", "Output", "g"),
+        ("h", "History", None),
+    ]
+    rows = [("g", "Glossary"), ("g1", "Something held."), ("g2", "A category of strength."),
+            ("g3", long), ("g3", "more of it."), ("h", "Unrelated section text.")]  # fmt: skip
+    blocks = make_blocks(_fake_tables(rows, toc))
+    spans = [(b.line_start, b.line_end, b.section_id) for b in blocks.itertuples()]
+    # the short heading takes in its entries (the block belongs to the glossary); an unrelated
+    # section always starts a block
+    assert spans == [(1, 5, "g"), (6, 6, "h")]
+    assert "authent" in blocks["terms"].iloc[0].split()  # merged sections' titles are indexed
+    rows[1] = ("g1", long)  # a first entry of full size keeps the next entry out
+    spans = [(b.line_start, b.line_end) for b in make_blocks(_fake_tables(rows, toc)).itertuples()]
+    assert spans[:2] == [(1, 2), (3, 5)]

@@ -18,7 +18,7 @@ from docintel.text import terms
 
 STATE = "state.json"
 #: Bump when the indexed fields change: the next sync rebuilds the index from the store's blocks.
-INDEX_VERSION = "2"
+INDEX_VERSION = "3"
 #: Weight of a matching pair of adjacent terms ("hardwar base", "secur plan") against a single
 #: term: a passage that uses the question's words together beats one that only repeats them.
 PAIR_WEIGHT = 0.5
@@ -39,6 +39,12 @@ def query_terms(question: str) -> list[str]:
 def pairs(seq: list[str]) -> list[str]:
     """Adjacent term pairs ("secur_plan"), indexed beside the terms (stop words already gone)."""
     return [f"{a}_{b}" for a, b in zip(seq, seq[1:], strict=False)]
+
+
+def body_terms(block) -> list[str]:
+    """A block's terms without the document context every block of it carries: what ranks the
+    blocks inside one document (the title words would only favour its shortest blocks)."""
+    return terms(f"{block.section_title or ''} {block.text or ''}")
 
 
 def query_pairs(question: str) -> list[str]:
@@ -63,6 +69,8 @@ class KeywordIndex:
         sb.add_text_field("doc_id", stored=True, tokenizer_name="raw")
         sb.add_text_field("terms", tokenizer_name="whitespace", index_option="freq")
         sb.add_text_field("pairs", tokenizer_name="whitespace", index_option="freq")
+        sb.add_text_field("body", tokenizer_name="whitespace", index_option="freq")
+        sb.add_text_field("body_pairs", tokenizer_name="whitespace", index_option="freq")
         return sb.build()
 
     def _open(self):
@@ -110,9 +118,15 @@ class KeywordIndex:
             blocks = store.doc_blocks(add[start : start + 50])
             for b in blocks.itertuples(index=False):
                 seq = str(b.terms or "")
+                body = body_terms(b)
                 writer.add_document(
                     self.tv.Document(
-                        block_id=b.block_id, doc_id=b.doc_id, terms=seq, pairs=" ".join(pairs(seq.split()))
+                        block_id=b.block_id,
+                        doc_id=b.doc_id,
+                        terms=seq,
+                        pairs=" ".join(pairs(seq.split())),
+                        body=" ".join(body),
+                        body_pairs=" ".join(pairs(body)),
                     )
                 )
         writer.commit()
@@ -126,21 +140,25 @@ class KeywordIndex:
         ix.reload()
         return {"backend": "tantivy", "added": len(add), "deleted": len(drop)}
 
-    def search(self, store, question: str, doc_ids: list[str], k: int = 20) -> list[tuple[str, str, float]]:
+    def search(
+        self, store, question: str, doc_ids: list[str], k: int = 20, *, body: bool = False
+    ) -> list[tuple[str, str, float]]:
+        """Best blocks of ``doc_ids`` for ``question``; ``body``: rank on the blocks' own text
+        and section titles, without the document context (blocks of one document)."""
         qt = query_terms(question)
         qp = query_pairs(question)
         if not qt or not doc_ids:
             return []
         if self.tv is None:
-            return self._search_bm25(store, qt, qp, doc_ids, k)
+            return self._search_bm25(store, qt, qp, doc_ids, k, body)
         tv = self.tv
         ix = self._open()
         ix.reload()
         s = self._schema_obj
-        should = [(tv.Occur.Should, tv.Query.term_query(s, "terms", t)) for t in qt]
+        tf, pf = ("body", "body_pairs") if body else ("terms", "pairs")
+        should = [(tv.Occur.Should, tv.Query.term_query(s, tf, t)) for t in qt]
         should += [
-            (tv.Occur.Should, tv.Query.boost_query(tv.Query.term_query(s, "pairs", p), PAIR_WEIGHT))
-            for p in qp
+            (tv.Occur.Should, tv.Query.boost_query(tv.Query.term_query(s, pf, p), PAIR_WEIGHT)) for p in qp
         ]
         text = tv.Query.boolean_query(should)
         allowed = tv.Query.const_score_query(tv.Query.term_set_query(s, "doc_id", list(doc_ids)), 0.0)
@@ -153,15 +171,15 @@ class KeywordIndex:
         return out
 
     # -- fallback: rank_bm25 over the readable documents' blocks only --
-    def _search_bm25(self, store, qt, qp, doc_ids, k):
+    def _search_bm25(self, store, qt, qp, doc_ids, k, body=False):
         from rank_bm25 import BM25Okapi
 
-        key = (store.location, store.generation(), tuple(sorted(doc_ids)))
+        key = (store.location, store.generation(), tuple(sorted(doc_ids)), body)
         if self._bm25 is None or self._bm25[0] != key:
             blocks = store.doc_blocks(sorted(doc_ids))  # the filter applies before ranking
             corpus = []
-            for t in blocks["terms"]:
-                seq = str(t or "").split()
+            for b in blocks.itertuples(index=False):
+                seq = body_terms(b) if body else str(b.terms or "").split()
                 corpus.append(seq + pairs(seq))
             model = BM25Okapi(corpus) if corpus else None
             self._bm25 = (key, blocks, model)
