@@ -153,7 +153,7 @@ def _corpus_references(corpus, out: dict, docs, question: str, user) -> list[dic
     """Resolve the answer's external references that name a readable corpus document: the
     document's best block for the question joins the evidence, labelled; the rest stay external."""
     by_id = docs.set_index("doc_id", drop=False)
-    resolved, keep = [], []
+    resolved, keep, added = [], [], set()
     for ext in out["external_references"]:
         key = _ident_key(ext.get("name", ""))
         cands = _held(docs, key, out["doc_id"]) if key else []
@@ -172,6 +172,10 @@ def _corpus_references(corpus, out: dict, docs, question: str, user) -> list[dic
             "origin_page": ext.get("origin_page"),
             "page": int(b["page"]),
         }
+        resolved.append(ref)
+        if b["block_id"] in added:  # another spelling of a publication already resolved
+            continue
+        added.add(b["block_id"])
         out["evidence"].append(
             {
                 "doc_id": b["doc_id"],
@@ -186,7 +190,6 @@ def _corpus_references(corpus, out: dict, docs, question: str, user) -> list[dic
                 "note": f"the corpus document {pick['file']} named by '{ext['name']}'",
             }
         )
-        resolved.append(ref)
     out["external_references"] = keep
     if resolved:
         names = "; ".join(
