@@ -104,12 +104,14 @@ def ask(
     backend_options: dict | None = None,
     fallback: str = DEFAULTS.fallback,
     tables: DocTables | None = None,
+    first_hop: list | None = None,
     **parse_options,
 ) -> AskResult:
     """Answer ``question`` about the PDF at ``path``, following its cross-references.
 
     ``top_k`` pages go to pass 1 (default: 1, or one per relevant page for a
-    listing question). ``backend`` is a name (``offline``, ``openai``, ``local``, ``fake``) or an
+    listing question), or ``first_hop`` (passages already retrieved: a corpus search's
+    winning blocks). ``backend`` is a name (``offline``, ``openai``, ``local``, ``fake``) or an
     LLMBackend instance; ``fallback="offline"`` answers offline (labelled) when a model's output
     never validates. Returns an :class:`~docintel.schema.result.AskResult`; a JSON trace is
     written to ``trace_path`` (default ``<artifacts>/<doc_id>/traces/<time>-<hash>.json``).
@@ -136,7 +138,9 @@ def ask(
             artifacts_dir(parse_options.get("out_dir")) / tables.doc_id / "traces" / trace_file_name(pq.text)
         )
     try:
-        result = run_loop(tables, pq, backend=backend, trace=trace, max_loops=max_loops, top_k=top_k)
+        result = run_loop(
+            tables, pq, backend=backend, trace=trace, max_loops=max_loops, top_k=top_k, first_hop=first_hop
+        )
     except Exception as exc:
         # A failed ask still leaves its trace (the model's raw outputs are in it) for the audit.
         trace.record("error", {"type": type(exc).__name__, "message": str(exc)})

@@ -272,21 +272,24 @@ def run_loop(
     max_loops: int = 1,
     top_k: int | None = None,
     max_lines: int = 40,
+    first_hop: list[Passage] | None = None,
 ) -> AskResult:
-    """Answer ``q`` from ``tables``: pass 1 on the top-k pages, then resolve-and-regenerate
-    while ``decide_next_pass`` says so and the loop budget allows. Each evidence line is
+    """Answer ``q`` from ``tables``: pass 1 on the top-k pages (or on ``first_hop``, passages a
+    caller already retrieved, e.g. a corpus search), then resolve-and-regenerate while
+    ``decide_next_pass`` says so and the loop budget allows. Each evidence line is
     scanned for references once per ask (:func:`docintel.refscan.memo`)."""
     with memo():
-        return _run(_Loop(tables, q, backend, trace, max_lines), max_loops, top_k)
+        return _run(_Loop(tables, q, backend, trace, max_lines), max_loops, top_k, first_hop)
 
 
-def _run(loop: _Loop, max_loops: int, top_k: int | None) -> AskResult:
+def _run(loop: _Loop, max_loops: int, top_k: int | None, first_hop: list[Passage] | None = None) -> AskResult:
     overview = _overview(loop) if loop.q.shape == "overview" else None  # may reset loop.q's shape
     tables, q, trace = loop.tables, loop.q, loop.trace
     if overview is not None:  # answered from the structure: nothing to follow
         passages, max_loops = overview.passages, 0
     else:
-        passages = _same_page_targets(loop, first_passages(tables, q, trace, top_k))
+        first = first_hop if first_hop else first_passages(tables, q, trace, top_k)
+        passages = _same_page_targets(loop, first)
     loop_count = 0
     while True:
         answer, problems, info = loop.generate(passages, loop_count + 1)

@@ -2,7 +2,10 @@
 
 A block is a run of lines of one section (``line_df.section_id``) on one page, split at a size
 cap at a paragraph boundary where one is near. It never crosses a section or a page, so its
-page/line span and bbox always highlight in the PDF.
+page/line span and bbox always highlight in the PDF. One exception keeps blocks from being a
+line or two: while a block is under ``MIN_CHARS`` it takes in the next section on the page when
+that is its subsection or a sibling under the same parent (a definition's lettered items, the
+entries of a glossary, AAL1/AAL2/AAL3); the block then belongs to the enclosing section.
 """
 
 from __future__ import annotations
@@ -16,8 +19,11 @@ from docintel.text import dehyphenate, terms
 SKIP_ROLES = frozenset({"header", "footer", "page_number", "figure_text", "toc_entry"})
 #: Measured on the NIST dev corpus (1000 beat 600 and 1500 for the winning document).
 MAX_CHARS = 1000
+#: A block this short takes in the following subsection or sibling section (BM25 rewards a
+#: two-line block for the title words every block carries; a paragraph is about this long).
+MIN_CHARS = 400
 #: Bump when the block rules change: re-ingesting then rebuilds every document's blocks.
-BLOCKS_VERSION = "2"
+BLOCKS_VERSION = "3"
 _CONTROLS = {c: None for c in range(32) if c not in (9, 10, 13)}
 
 BLOCK_COLUMNS = [
@@ -41,15 +47,42 @@ def empty_blocks() -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype="object") for c in BLOCK_COLUMNS})
 
 
-def _emit(out: list[dict], doc_id: str, rows: list, titles: dict, context: str) -> None:
+def _sec(row) -> str | None:
+    return row.section_id if isinstance(row.section_id, str) else None
+
+
+def _ancestors(sec: str | None, parents: dict) -> list[str]:
+    out = []
+    while sec and sec not in out and len(out) < 20:
+        out.append(sec)
+        sec = parents.get(sec)
+    return out
+
+
+def _enclosing(cur: str | None, new: str | None, parents: dict) -> str | None:
+    """The section a block of ``cur`` may grow into ``new`` under: ``cur`` when ``new`` is its
+    subsection, their common parent when they are siblings; None when they are unrelated."""
+    if not cur or not new:
+        return None
+    if cur in _ancestors(new, parents):
+        return cur
+    parent = parents.get(cur)
+    return parent if parent and parent == parents.get(new) else None
+
+
+def _emit(
+    out: list[dict], doc_id: str, rows: list, titles: dict, context: str, sec: str | None = None
+) -> None:
     if not rows:
         return
     # NUL and other C0 controls are extraction debris (a Postgres text field cannot hold NUL)
     text = dehyphenate([str(r.text) for r in rows]).translate(_CONTROLS).strip()
     if not text:
         return
-    sec = rows[0].section_id if isinstance(rows[0].section_id, str) else None
+    sec = sec or _sec(rows[0])
+    names = dict.fromkeys(titles.get(x, "") for x in [sec, *(_sec(r) for r in rows)] if x)
     title = (titles.get(sec, "") if sec else "").translate(_CONTROLS)
+    index_title = " ".join(n for n in names if n).translate(_CONTROLS)
     out.append(
         {
             "block_id": f"{doc_id}:{int(rows[0].page)}:{int(rows[0].line)}",
@@ -62,7 +95,7 @@ def _emit(out: list[dict], doc_id: str, rows: list, titles: dict, context: str) 
             "text": text,
             # the document's title and the section title are indexed with every block: a passage
             # is read in the context of what it belongs to
-            "terms": " ".join(terms(f"{context} {title} {text}")),
+            "terms": " ".join(terms(f"{context} {index_title} {text}")),
             "x0": float(min(r.x0 for r in rows)),
             "y0": float(min(r.y0 for r in rows)),
             "x1": float(max(r.x1 for r in rows)),
@@ -78,14 +111,25 @@ def make_blocks(tables, max_chars: int = MAX_CHARS, context: str = "") -> pd.Dat
     if lines.empty:
         return empty_blocks()
     lines = lines[~lines["role"].isin(SKIP_ROLES)].sort_values(["page", "line"])
-    titles = dict(zip(tables.toc_df["toc_id"], tables.toc_df["title"].astype(str), strict=False))
+    toc = tables.toc_df
+    titles = dict(zip(toc["toc_id"], toc["title"].astype(str), strict=False))
+    parents = {
+        k: v for k, v in zip(toc["toc_id"], toc["parent_id"], strict=False) if isinstance(v, str)
+    } if "parent_id" in toc else {}  # fmt: skip
     out: list[dict] = []
     cur: list = []
     size = 0
+    sec = None  # the section the current block belongs to
     for r in lines.itertuples(index=False):
-        if cur and (r.page != cur[0].page or r.section_id != cur[0].section_id):
-            _emit(out, tables.doc_id, cur, titles, context)
-            cur, size = [], 0
+        if cur and (r.page != cur[0].page or _sec(r) != _sec(cur[-1])):
+            grow = _enclosing(sec, _sec(r), parents) if r.page == cur[0].page and size < MIN_CHARS else None
+            if grow is None:
+                _emit(out, tables.doc_id, cur, titles, context, sec)
+                cur, size = [], 0
+            else:
+                sec = grow
+        if not cur:
+            sec = _sec(r)
         if cur and size + len(str(r.text)) > max_chars:
             # break at the last paragraph (text block) change in the second half, else here
             cut = len(cur)
@@ -93,10 +137,10 @@ def make_blocks(tables, max_chars: int = MAX_CHARS, context: str = "") -> pd.Dat
                 if cur[i].block != cur[i - 1].block:
                     cut = i
                     break
-            _emit(out, tables.doc_id, cur[:cut], titles, context)
+            _emit(out, tables.doc_id, cur[:cut], titles, context, sec)
             cur = cur[cut:]
             size = sum(len(str(x.text)) for x in cur)
         cur.append(r)
         size += len(str(r.text)) + 1
-    _emit(out, tables.doc_id, cur, titles, context)
+    _emit(out, tables.doc_id, cur, titles, context, sec)
     return pd.DataFrame(out, columns=BLOCK_COLUMNS) if out else empty_blocks()

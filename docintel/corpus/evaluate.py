@@ -77,14 +77,14 @@ def run_eval(
         user = q.get("user")
         forbid.setdefault(user, unreadable(corpus, user))
         t0 = time.perf_counter()
-        out = corpus.ask(q["question"], user, backend=backend)
+        out = corpus.ask(q["question"], user, backend=backend, store_answer=False)
         t_ask.append(time.perf_counter() - t0)
         rows.append(score(out, q, forbid[user]))
     sweep = []
     for user in users or []:
         forbid.setdefault(user, unreadable(corpus, user))
         for q in questions:
-            out = corpus.ask(q["question"], user, backend=backend)
+            out = corpus.ask(q["question"], user, backend=backend, store_answer=False)
             # must-not strings apply to whoever cannot read every document
             checked = q if forbid[user] else {**q, "must_not_contain": []}
             s = score(out, checked, forbid[user])

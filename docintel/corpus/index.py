@@ -17,6 +17,11 @@ from pathlib import Path
 from docintel.text import terms
 
 STATE = "state.json"
+#: Bump when the indexed fields change: the next sync rebuilds the index from the store's blocks.
+INDEX_VERSION = "3"
+#: Weight of a matching pair of adjacent terms ("hardwar base", "secur plan") against a single
+#: term: a passage that uses the question's words together beats one that only repeats them.
+PAIR_WEIGHT = 0.5
 
 
 def _tantivy():
@@ -29,6 +34,21 @@ def _tantivy():
 
 def query_terms(question: str) -> list[str]:
     return list(dict.fromkeys(terms(question)))
+
+
+def pairs(seq: list[str]) -> list[str]:
+    """Adjacent term pairs ("secur_plan"), indexed beside the terms (stop words already gone)."""
+    return [f"{a}_{b}" for a, b in zip(seq, seq[1:], strict=False)]
+
+
+def body_terms(block) -> list[str]:
+    """A block's terms without the document context every block of it carries: what ranks the
+    blocks inside one document (the title words would only favour its shortest blocks)."""
+    return terms(f"{block.section_title or ''} {block.text or ''}")
+
+
+def query_pairs(question: str) -> list[str]:
+    return list(dict.fromkeys(pairs(terms(question))))
 
 
 class KeywordIndex:
@@ -48,6 +68,9 @@ class KeywordIndex:
         sb.add_text_field("block_id", stored=True, tokenizer_name="raw")
         sb.add_text_field("doc_id", stored=True, tokenizer_name="raw")
         sb.add_text_field("terms", tokenizer_name="whitespace", index_option="freq")
+        sb.add_text_field("pairs", tokenizer_name="whitespace", index_option="freq")
+        sb.add_text_field("body", tokenizer_name="whitespace", index_option="freq")
+        sb.add_text_field("body_pairs", tokenizer_name="whitespace", index_option="freq")
         return sb.build()
 
     def _open(self):
@@ -75,6 +98,12 @@ class KeywordIndex:
             for d, b, t in zip(live["doc_id"], live["parser_version"], live["ingested_at"], strict=True)
         }
         state = self._state()
+        if state.get("version") != INDEX_VERSION:  # other fields: start from an empty index
+            import shutil
+
+            self._index = None
+            shutil.rmtree(self.dir / "tantivy", ignore_errors=True)
+            state = {}
         have = state.get("stamps") or dict.fromkeys(state.get("docs", []), "")
         add = sorted(d for d in want if have.get(d) != want[d])  # new, or rebuilt in the store
         drop = sorted(set(have) - set(want))
@@ -88,29 +117,50 @@ class KeywordIndex:
         for start in range(0, len(add), 50):
             blocks = store.doc_blocks(add[start : start + 50])
             for b in blocks.itertuples(index=False):
+                seq = str(b.terms or "")
+                body = body_terms(b)
                 writer.add_document(
-                    self.tv.Document(block_id=b.block_id, doc_id=b.doc_id, terms=b.terms or "")
+                    self.tv.Document(
+                        block_id=b.block_id,
+                        doc_id=b.doc_id,
+                        terms=seq,
+                        pairs=" ".join(pairs(seq.split())),
+                        body=" ".join(body),
+                        body_pairs=" ".join(pairs(body)),
+                    )
                 )
         writer.commit()
         writer.wait_merging_threads()
         self.dir.mkdir(parents=True, exist_ok=True)
         tmp = self.dir / (STATE + ".tmp")
-        tmp.write_text(json.dumps({"stamps": want, "generation": store.generation()}))
+        tmp.write_text(
+            json.dumps({"version": INDEX_VERSION, "stamps": want, "generation": store.generation()})
+        )
         os.replace(tmp, self.dir / STATE)
         ix.reload()
         return {"backend": "tantivy", "added": len(add), "deleted": len(drop)}
 
-    def search(self, store, question: str, doc_ids: list[str], k: int = 20) -> list[tuple[str, str, float]]:
+    def search(
+        self, store, question: str, doc_ids: list[str], k: int = 20, *, body: bool = False
+    ) -> list[tuple[str, str, float]]:
+        """Best blocks of ``doc_ids`` for ``question``; ``body``: rank on the blocks' own text
+        and section titles, without the document context (blocks of one document)."""
         qt = query_terms(question)
+        qp = query_pairs(question)
         if not qt or not doc_ids:
             return []
         if self.tv is None:
-            return self._search_bm25(store, qt, doc_ids, k)
+            return self._search_bm25(store, qt, qp, doc_ids, k, body)
         tv = self.tv
         ix = self._open()
         ix.reload()
         s = self._schema_obj
-        text = tv.Query.boolean_query([(tv.Occur.Should, tv.Query.term_query(s, "terms", t)) for t in qt])
+        tf, pf = ("body", "body_pairs") if body else ("terms", "pairs")
+        should = [(tv.Occur.Should, tv.Query.term_query(s, tf, t)) for t in qt]
+        should += [
+            (tv.Occur.Should, tv.Query.boost_query(tv.Query.term_query(s, pf, p), PAIR_WEIGHT)) for p in qp
+        ]
+        text = tv.Query.boolean_query(should)
         allowed = tv.Query.const_score_query(tv.Query.term_set_query(s, "doc_id", list(doc_ids)), 0.0)
         q = tv.Query.boolean_query([(tv.Occur.Must, text), (tv.Occur.Must, allowed)])
         searcher = ix.searcher()
@@ -121,19 +171,24 @@ class KeywordIndex:
         return out
 
     # -- fallback: rank_bm25 over the readable documents' blocks only --
-    def _search_bm25(self, store, qt, doc_ids, k):
+    def _search_bm25(self, store, qt, qp, doc_ids, k, body=False):
         from rank_bm25 import BM25Okapi
 
-        key = (store.location, store.generation(), tuple(sorted(doc_ids)))
+        key = (store.location, store.generation(), tuple(sorted(doc_ids)), body)
         if self._bm25 is None or self._bm25[0] != key:
             blocks = store.doc_blocks(sorted(doc_ids))  # the filter applies before ranking
-            corpus = [str(t or "").split() for t in blocks["terms"]]
+            corpus = []
+            for b in blocks.itertuples(index=False):
+                seq = body_terms(b) if body else str(b.terms or "").split()
+                corpus.append(seq + pairs(seq))
             model = BM25Okapi(corpus) if corpus else None
             self._bm25 = (key, blocks, model)
         _, blocks, model = self._bm25
         if model is None:
             return []
         scores = model.get_scores(qt)
+        if qp:
+            scores = scores + PAIR_WEIGHT * model.get_scores(qp)
         order = sorted(range(len(scores)), key=lambda i: -scores[i])[:k]
         return [
             (blocks["block_id"].iloc[i], blocks["doc_id"].iloc[i], float(scores[i]))

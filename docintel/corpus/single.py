@@ -7,9 +7,30 @@ without touching them (the lead re-points this function at merge).
 from __future__ import annotations
 
 
-def ask_document(tables, question: str, *, backend=None, top_k: int | None = None, max_loops: int = 1):
-    """Run the existing single-document reference loop over one parsed document (AskResult)."""
+def ask_document(
+    tables, question: str, *, backend=None, top_k: int | None = None, max_loops: int = 1, first_hop=None
+):
+    """Run the existing single-document reference loop over one parsed document (AskResult).
+
+    ``first_hop``: (page, line_start, line_end) spans the corpus search already found in this
+    document; pass 1 reads them (each widened to the document's passage budget around it and
+    to a sentence end) instead of retrieving again, and the loop follows their references.
+    """
     from docintel.api import ask
+    from docintel.questions.parse import parse_question
+    from docintel.retrieval import best_passage
+    from docintel.retrieval.targets import extend_to_sentence_end
+
+    passages = []
+    if first_hop:
+        q = parse_question(question)
+        for page, start, end in first_hop:
+            p = best_passage(tables, q, int(page), include_lines=list(range(int(start), int(end) + 1)))
+            p = extend_to_sentence_end(tables, p)
+            if p.lines and not any(_covers(have, p) for have in passages):
+                passages.append(
+                    p.model_copy(update={"note": f"corpus search: block at page {page}, lines {start}-{end}"})
+                )
 
     return ask(
         tables.path or tables.doc_id,
@@ -19,4 +40,10 @@ def ask_document(tables, question: str, *, backend=None, top_k: int | None = Non
         top_k=top_k,
         max_loops=max_loops,
         write_trace=False,
+        first_hop=passages or None,
     )
+
+
+def _covers(have, p) -> bool:
+    keys = {(ln.page, ln.line) for ln in have.lines}
+    return all((ln.page, ln.line) in keys for ln in p.lines)

@@ -75,10 +75,10 @@ def _load_tables(corpus, row):
     return tables
 
 
-#: A document's score is the sum of its best few block scores: two strong passages beat one
-#: lucky hit (on the NIST dev questions 2 picked the evidence document for 10/13, the best
-#: block alone for 9/13; 3 and 5 were no better).
-WINNER_BLOCKS = 2
+#: A document's score is the sum of its best few block scores. With adjacent-term pairs in the
+#: index (``index.PAIR_WEIGHT``) the best block alone picked the evidence document for 11/13 NIST
+#: dev questions, the best two or three for 10/13 (without pairs: 9/13 and 10/13).
+WINNER_BLOCKS = 1
 
 
 def _winner(hits) -> str:
@@ -89,54 +89,113 @@ def _winner(hits) -> str:
     return max(scores, key=lambda d: sum(sorted(scores[d], reverse=True)[:WINNER_BLOCKS]))
 
 
-def _corpus_references(corpus, out: dict, docs, question: str, user) -> list[dict]:
+#: How many of the winning document's best blocks open its reference loop (pass 1).
+FIRST_HOP_BLOCKS = 3
+
+
+def _first_hop(corpus, question: str, user, doc_id: str) -> list[tuple[int, int, int]]:
+    """(page, line_start, line_end) of the winning document's best blocks, best first, ranked
+    on their own text: the document's title, indexed with each of its blocks to choose the
+    document, would inside it only favour the shortest blocks."""
+    hits = corpus.index.search(corpus.store, question, [doc_id], k=FIRST_HOP_BLOCKS, body=True)
+    rows = corpus.store.blocks(user, [h[0] for h in hits]).set_index("block_id")  # access re-checked
+    return [
+        (int(rows.loc[b, "page"]), int(rows.loc[b, "line_start"]), int(rows.loc[b, "line_end"]))
+        for b, _, _ in hits
+        if b in rows.index
+    ]
+
+
+def _ident_key(name) -> tuple[str, str | None, str | None, str | None] | None:
+    """(canonical id, volume, revision, footnote) of a publication name, by the corpus identifier
+    normalizer; names it has no kind for ("Contract No. ...") by the store's identity patterns.
+    The normalizer reads a trailing digit it cannot place as a footnote ("SP 800-903" is
+    "SP 800-90" + note 3): two names whose footnotes differ are not the same publication."""
+    from docintel.corpus.identifiers import EXTERNAL_KINDS, normalize
     from docintel.corpus.identity import canonical
 
-    resolved = []
-    keep = []
+    if not isinstance(name, str) or not name.strip():
+        return None
+    ident = normalize(name)
+    if ident is not None and ident.kind in EXTERNAL_KINDS:
+        return ident.canonical, ident.attr("volume"), ident.revision, ident.attr("footnote")
+    other = canonical(name)
+    return (other[0], None, other[1], None) if other else None
+
+
+def _held(docs, key, exclude: str):
+    """The readable documents that are the publication ``key`` names (any revision; one volume
+    when the reference names it), same revision first, else the newest held one first."""
+    canon, vol, rev, note = key
+    rows = []
+    for row in docs.itertuples(index=False):
+        k = _ident_key(row.publication_id)
+        if row.doc_id == exclude or k is None or k[0] != canon or (vol and k[1] != vol):
+            continue
+        if note and k[3] and note != k[3]:
+            continue
+        rows.append((k[2] == rev if rev else False, _rev_order(k[2]), row.doc_id))
+    rows.sort(reverse=True)
+    if rows and not vol:  # no volume named: every volume of the newest matching revision
+        top = rows[0][:2]
+        return [d for *r, d in rows if tuple(r) == top]
+    return [d for *_, d in rows[:1]]
+
+
+def _rev_order(rev: str | None) -> tuple:
+    if not rev:
+        return (0, 0, "")
+    num = "".join(ch for ch in rev if ch.isdigit())
+    return (1, int(num) if num else 0, rev)
+
+
+def _corpus_references(corpus, out: dict, docs, question: str, user) -> list[dict]:
+    """Resolve the answer's external references that name a readable corpus document: the
+    document's best block for the question joins the evidence, labelled; the rest stay external."""
+    by_id = docs.set_index("doc_id", drop=False)
+    resolved, keep, added = [], [], set()
     for ext in out["external_references"]:
-        key = canonical(ext.get("name", ""))
-        match = (
-            docs[(docs["publication_base"] == key[0]) & (docs["doc_id"] != out["doc_id"])]
-            if key
-            else docs.iloc[0:0]
-        )
-        if match.empty:
+        key = _ident_key(ext.get("name", ""))
+        cands = _held(docs, key, out["doc_id"]) if key else []
+        hits = corpus.index.search(corpus.store, question, cands, k=1) if cands else []
+        blocks = corpus.store.blocks(user, [hits[0][0]]) if hits else None  # access re-checked
+        if blocks is None or blocks.empty:
             keep.append(ext)
             continue
-        same_rev = match[match["revision"] == key[1]] if key[1] else match.iloc[0:0]
-        pick = (same_rev if len(same_rev) else match.sort_values("revision", na_position="first")).iloc[-1]
-        hits = corpus.index.search(corpus.store, question, [pick["doc_id"]], k=1)
-        blocks = corpus.store.blocks(user, [hits[0][0]]) if hits else None
+        b = blocks.iloc[0]
+        pick = by_id.loc[b["doc_id"]]
+        held_rev = _ident_key(pick["publication_id"])[2]
         ref = {
             "name": ext["name"],
             "document": doc_info(pick),
-            "revision_matches": not key[1] or pick["revision"] == key[1],
+            "revision_matches": not key[2] or held_rev == key[2],
             "origin_page": ext.get("origin_page"),
+            "page": int(b["page"]),
         }
-        if blocks is not None and len(blocks):
-            b = blocks.iloc[0]
-            ref["page"] = int(b["page"])
-            out["evidence"].append(
-                {
-                    "doc_id": b["doc_id"],
-                    "document": doc_info(pick),
-                    "page": int(b["page"]),
-                    "line_start": int(b["line_start"]),
-                    "line_end": int(b["line_end"]),
-                    "text": b["text"],
-                    "retrieved_via": "reference",
-                    "referenced_from": [ext.get("origin_page"), ext.get("origin_line")],
-                    "reference_text": ext["name"],
-                    "note": f"the corpus document {pick['file']} named by '{ext['name']}'",
-                }
-            )
         resolved.append(ref)
+        if b["block_id"] in added:  # another spelling of a publication already resolved
+            continue
+        added.add(b["block_id"])
+        out["evidence"].append(
+            {
+                "doc_id": b["doc_id"],
+                "document": doc_info(pick),
+                "page": int(b["page"]),
+                "line_start": int(b["line_start"]),
+                "line_end": int(b["line_end"]),
+                "text": b["text"],
+                "retrieved_via": "reference",
+                "referenced_from": [ext.get("origin_page"), ext.get("origin_line")],
+                "reference_text": ext["name"],
+                "note": f"the corpus document {pick['file']} named by '{ext['name']}'",
+            }
+        )
     out["external_references"] = keep
     if resolved:
         names = "; ".join(
-            f"{r['name']} is {r['document']['file']} in this corpus"
-            + (f" (page {r['page']})" if "page" in r else "")
+            f"{r['name']} is {r['document']['file']} in this corpus (page {r['page']}"
+            + ("" if r["revision_matches"] else ", another revision")
+            + ")"
             for r in resolved
         )
         out["answer"] = out["answer"].rstrip() + f" Corpus reference(s): {names}."
@@ -184,9 +243,11 @@ def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | N
             "rule": f"sum of best {WINNER_BLOCKS} blocks",
         }
     )
+    first = _first_hop(corpus, question, user, win["doc_id"])
+    trace["events"].append({"event": "first_hop", "spans": [list(f) for f in first]})
     tables = _load_tables(corpus, win)
     t1 = time.perf_counter()
-    result = ask_document(tables, question, backend=backend, top_k=top_k)
+    result = ask_document(tables, question, backend=backend, top_k=top_k, first_hop=first)
     trace["timings"]["document_ask"] = round(time.perf_counter() - t1, 6)
     out = result.to_json_dict()
     out.pop("trace_path", None)
