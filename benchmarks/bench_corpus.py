@@ -134,7 +134,9 @@ def cmd_size(args) -> int:
 def _median_ask(corpus, questions, repeat) -> float:
     times = []
     for q in questions:
-        corpus.ask(q["question"], q["user"], store_answer=False)  # warm: tables loaded once, as a served store would
+        corpus.ask(
+            q["question"], q["user"], store_answer=False
+        )  # warm: tables loaded once, as a served store would
         for _ in range(repeat):
             t0 = time.perf_counter()
             corpus.ask(q["question"], q["user"], store_answer=False)
