@@ -82,6 +82,12 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--conversation", default=None, metavar="ID", help="chain this answer to conversation ID's last turn"
     )
+    p.add_argument(
+        "--router",
+        default=None,
+        choices=["rules", "llm"],
+        help="rules (default, env DOCINTEL_ROUTER) or llm: the model proposes the path, validated in code",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run, corpus_verb="ask")
 
@@ -190,6 +196,7 @@ def _ask(args) -> int:
         backend=args.backend,
         top_k=args.top_k,
         conversation=args.conversation,
+        router=args.router,
     )
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False, default=str))

@@ -47,12 +47,14 @@ class Corpus:
         top_k: int | None = None,
         conversation: str | None = None,
         store_answer: bool = True,
+        router: str | None = None,
     ) -> dict:
         """Route ``question`` and answer it for ``user``; the ``ask --corpus --json`` object.
 
         The answer is then stored with its provenance (:mod:`docintel.corpus.answers`): no lock
         is held while asking, one short commit after; ``answer_id``, ``conversation`` and
         ``turn`` say where. ``conversation``: chain this answer to that conversation's last turn.
+        ``router``: ``rules`` (default) or ``llm`` (:mod:`docintel.corpus.router_llm`).
         """
         from docintel.corpus.paths import PATHS
         from docintel.corpus.paths.agent import available
@@ -68,7 +70,9 @@ class Corpus:
         # the agent path only when a tool-capable model is configured (else the router says
         # so and proposes follow); a proposal for a path not registered is answered by search,
         # and ``route_proposed`` says what was proposed
-        proposal, span = route(question, agent_available=available(backend))
+        from docintel.corpus.router_llm import llm_router
+
+        proposal, span = route(question, llm=llm_router(backend, router), agent_available=available(backend))
         path = proposal.path if proposal.path in PATHS else "search"
         out = PATHS[path](self, question, user, backend=backend, top_k=top_k)
         out["route_proposed"] = proposal.path
