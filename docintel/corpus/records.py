@@ -31,6 +31,7 @@ from docintel.corpus.record_sources import (
     record_id,
 )
 from docintel.corpus.record_types import GroupNames, RecordType
+from docintel.corpus.store import TABLES
 
 __all__ = [
     "RECORD_COLUMNS",
@@ -42,21 +43,9 @@ __all__ = [
     "record_id",
 ]
 
-#: Columns of the records table (the store's ``records`` table adds block_id and access groups).
-RECORD_COLUMNS = [
-    "record_id",
-    "record_type",
-    "key",
-    "fields",
-    "text",
-    "doc_id",
-    "page",
-    "line_start",
-    "page_end",
-    "line_end",
-    "source",
-    "note",
-]
+#: Columns of an extracted record: the store's ``records`` table (``corpus/store.py``, one
+#: declaration) without the ``block_id`` the ingest deriver adds.
+RECORD_COLUMNS = [c for c in TABLES["records"].columns if c != "block_id"]
 
 
 _CSF_ID = r"(?:ID|PR|DE|RS|RC)\.[A-Z]{2}-\d{1,2}"
