@@ -26,7 +26,10 @@ class Deriver:
 
 
 #: Every per-document corpus table ingest fills, besides blocks. Add one line per table.
-DERIVERS: tuple[Deriver, ...] = ()
+DERIVERS: tuple[Deriver, ...] = (
+    Deriver("mentions", "docintel.corpus.links:mention_table", "1"),  # issue 14
+    Deriver("identities", "docintel.corpus.links:identity_table", "1"),  # issue 14
+)
 
 
 def derivers_version(derivers: tuple[Deriver, ...] | None = None) -> str:

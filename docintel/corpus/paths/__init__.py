@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from docintel.corpus.paths import search
+from docintel.corpus.paths import follow, search
 
-PATHS = {"search": search.run}
+PATHS = {"search": search.run, "follow": follow.run}
 
 __all__ = ["PATHS"]
