@@ -166,7 +166,9 @@ def test_follow_links_from_the_evidence_labelled_and_access_checked_at_every_hop
 @pytest.mark.parametrize(
     "question,path",
     [
-        ("Which products use the part named in the battery recall?", "search"),
+        ("Which products use the part named in the battery recall?", "follow"),
+        ("Which SP 800-53 controls cover the HIPAA requirement to keep maintenance records?", "follow"),
+        ("Which activities do we need to have completed before sharing incident data?", "follow"),
         ("Which other documents depend on the control for account inventories?", "follow"),
         ("What does the incident reporting requirement apply to in other guidance?", "follow"),
         ("Which documents cite the privacy engineering report?", "follow"),
@@ -176,3 +178,30 @@ def test_follow_links_from_the_evidence_labelled_and_access_checked_at_every_hop
 )
 def test_routing_follow_only_for_relation_questions(question, path):
     assert rule_route(question).path == path
+
+
+def test_own_ids_from_doi_and_running_headers_and_externals_named_by_the_kernel():
+    from docintel.identifiers.own import is_own, own_ids
+    from docintel.refscan import external_name, readings
+
+    lines = [
+        (
+            1,
+            "body",
+            "This publication is available free of charge from: https://doi.org/10.6028/NIST.SP.800-106",
+        )
+    ]
+    lines += [
+        (p, "header", "NIST SP 800-107 Revision 1 Recommendation for Applications") for p in range(2, 9)
+    ]
+    lines += [(3, "body", "as specified in FIPS 180-4 and NIST SP 800-90A")]
+    own = own_ids(lines)
+    assert own == {"SP 800-106", "SP 800-107"}
+    assert is_own("NIST Special Publication 800-106", own) and not is_own("SP 800-90A", own)
+    assert (
+        own_ids([(1, "header", "NIST SP 800-53"), (2, "body", "text")]) == set()
+    )  # one header is no identity
+    row = {"ref_type": "external", "ref_target": "NIST SP 800-53 Revision 4"}
+    assert external_name(row) == "SP 800-53 Rev. 4"
+    assert external_name({"ref_type": "section", "ref_target": "3.1"}) == "3.1"
+    assert ("external", "SP 800-53 Rev. 4", None) in readings("see NIST SP 800-53 Rev. 4")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from docintel.corpus.identifiers import (
+from docintel.identifiers import (
     Ident,
     clean,
     container_ids,

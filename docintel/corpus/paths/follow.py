@@ -52,7 +52,7 @@ def evidence_mentions(items: list[dict], home: list[str]) -> list[tuple[object, 
     WINDOW characters either side): in a table of subcategories or controls that is the row
     the id opens, not its neighbours' rows.
     """
-    from docintel.corpus.identifiers import clean, find_identifiers
+    from docintel.identifiers import clean, find_identifiers
 
     out = []
     for item in items:
@@ -135,8 +135,8 @@ def _overlaps(block, start: list[dict]) -> bool:
 
 def _edition(cited_full: str, held: pd.DataFrame) -> str:
     """ "cites Rev. 4; the corpus holds Rev. 3" when the cited qualifiers differ from every held copy."""
-    from docintel.corpus.identifiers import normalize
     from docintel.corpus.links import _qual_text, _quals
+    from docintel.identifiers import normalize
 
     q_cited = _quals(normalize(cited_full))
     if not q_cited or held.empty:
