@@ -1,8 +1,8 @@
 """The layout is the architecture: walk every import (module level and inside functions) and
 enforce the brick rules.
 
-- The kernel (``schema/``, ``errors``, ``settings``, ``text``, ``refscan`` and the reference
-  grammar ``parsing/refpatterns``) imports only the kernel.
+- The kernel (``schema/``, ``errors``, ``settings``, ``text``, ``refscan``, the identifier kernel
+  ``identifiers/`` and the reference grammar ``parsing/refpatterns``) imports only the kernel.
 - A brick (``parsing/``, ``questions/``, ``retrieval/``, ``generation/``) imports only the
   kernel and itself.
 - ``decide.py`` is the one composer of bricks; ``api.py`` sits on it; the output packages

@@ -227,8 +227,10 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
         "identities", user, "t.doc_id = ANY(:ids)", {"ids": sorted({i["doc_id"] for i in items})}
     )
     home = {d: g["ident_id"].tolist() for d, g in homes.groupby("doc_id")}
-    mentions = [mw for i in items for mw in evidence_mentions([i], home.get(i["doc_id"], []))]
+    by_item = [(i, evidence_mentions([i], home.get(i["doc_id"], []))) for i in items]
+    mentions = [mw for _, ms in by_item for mw in ms]
     keys = list(dict.fromkeys(m.ident.canonical for m, _ in mentions))
+    result["start_items"] = []  # only the starting blocks that name a followed id are added
     if not keys:
         return result
     ments = store.rows("mentions", user, "t.ident_id = ANY(:ids)", {"ids": keys})
@@ -249,6 +251,8 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
     ranked = rank_idents(question, mentions, reach, len(readable))
     followed = [c for c, _, _, _ in ranked]
     result["followed"] = followed
+    result["start_items"] = [i for i, ms in by_item if any(m.ident.canonical in followed for m, _ in ms)]
+    result["start"] = [f"{by_id.loc[i['doc_id'], 'file']} p{int(i['page'])}" for i in result["start_items"]]
     if not followed:
         return result
     cited = {m.ident.full: m for m, _ in mentions if m.ident.canonical in set(held["ident_id"])}
