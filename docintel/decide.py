@@ -138,6 +138,19 @@ class _Loop:
         self.resolutions[key] = res
         return res
 
+    @property
+    def own_ids(self) -> set[str]:
+        """The publication ids this document is (its DOI, its running headers), read once."""
+        if getattr(self, "_own_ids", None) is None:
+            from docintel.identifiers.own import own_ids
+
+            ln = self.tables.line_df
+            cols = (ln["page"], ln["role"], ln["text"]) if len(ln) else ((), (), ())
+            self._own_ids = own_ids(
+                (int(p), str(r or ""), str(t or "")) for p, r, t in zip(*cols, strict=True)
+            )
+        return self._own_ids
+
     def triage(self, answer: ReferenceAwareAnswer, passages: list[Passage]) -> ReferenceAwareAnswer:
         """Drop pending references whose target is already in the evidence; externals are named.
 
@@ -175,6 +188,9 @@ class _Loop:
                 )
                 continue
             keep.append(ref)
+        from docintel.identifiers.own import is_own
+
+        externals = [e for e in externals if not is_own(e.name, self.own_ids)]  # not the document itself
         completeness = answer.answer_completeness
         if completeness == "references_unresolved" and not keep:
             completeness = "complete"

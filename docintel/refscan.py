@@ -69,6 +69,21 @@ def references_in(lines: Sequence[_Line]) -> list[FoundRef]:
     return out
 
 
+def external_name(row: dict) -> str | None:
+    """The target of a grammar row; an external publication in the identifier kernel's one
+    spelling ("NIST.SP.800-53r4" -> "SP 800-53 Rev. 4"), so a single-document external
+    reference and a corpus link name it alike (the grammar's own spelling when it reads none)."""
+    target = row["ref_target"]
+    if row["ref_type"] != "external" or not isinstance(target, str):
+        return target
+    from docintel.identifiers import EXTERNAL_KINDS, normalize
+
+    ident = normalize(target)
+    if ident is None or ident.kind not in EXTERNAL_KINDS or ident.attr("footnote"):
+        return target  # a number read as id + glued footnote ("800-902") stays as the grammar wrote it
+    return ident.full
+
+
 def scan_lines(ordered: Sequence[_Line], only: list[int] | None = None) -> list[tuple[tuple, list[FoundRef]]]:
     """One run of the grammar over ``ordered`` lines (positions ``only``, default all); the
     next line of the same page, when given, supplies the tail of a broken reference."""
@@ -85,7 +100,7 @@ def scan_lines(ordered: Sequence[_Line], only: list[int] | None = None) -> list[
             FoundRef(
                 raw_text=r["anchor_text"],
                 ref_type=r["ref_type"],
-                target=r["ref_target"],
+                target=external_name(r),
                 sub_selector=r["sub_selector"],
                 page=int(ln.page),
                 line=int(ln.line),
@@ -104,7 +119,7 @@ def readings(raw_text: str) -> list[tuple[str, str | None, str | None]]:
     if cache is not None and raw_text in cache:
         return cache[raw_text]
     found = [
-        (r["ref_type"], r["ref_target"] or None, r["sub_selector"] or None)
+        (r["ref_type"], external_name(r) or None, r["sub_selector"] or None)
         for r in refpatterns.find_references(raw_text or "")
     ]
     if cache is not None:

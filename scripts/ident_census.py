@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from docintel.corpus.identifiers import find_identifiers, names_series, normalize
 from docintel.corpus.links import identity_rows, link_graph, mentions_for, self_identity
+from docintel.identifiers import find_identifiers, names_series, normalize
 from docintel.parsing import parse_document
 
 # measured family -> (our kind(s), how the measured key is spelled in ours)

@@ -1,8 +1,8 @@
 """The layout is the architecture: walk every import (module level and inside functions) and
 enforce the brick rules.
 
-- The kernel (``schema/``, ``errors``, ``settings``, ``text``, ``refscan`` and the reference
-  grammar ``parsing/refpatterns``) imports only the kernel.
+- The kernel (``schema/``, ``errors``, ``settings``, ``text``, ``refscan``, the identifier kernel
+  ``identifiers/`` and the reference grammar ``parsing/refpatterns``) imports only the kernel.
 - A brick (``parsing/``, ``questions/``, ``retrieval/``, ``generation/``) imports only the
   kernel and itself.
 - ``decide.py`` is the one composer of bricks; ``api.py`` sits on it; the output packages
@@ -26,7 +26,7 @@ PKG = Path(__file__).resolve().parents[1] / "docintel"
 #: built from (they stay in parsing/ so that the parse cache's code fingerprint covers them).
 GRAMMAR = tuple(f"docintel.parsing.{p.stem}" for p in sorted((PKG / "parsing").glob("ref*.py")))
 KERNEL = ("docintel", "docintel.errors", "docintel.settings", "docintel.text", "docintel.refscan",
-          "docintel.atomic",
+          "docintel.atomic", "docintel.identifiers",
           "docintel.schema", *GRAMMAR)  # fmt: skip
 BRICKS = ("docintel.parsing", "docintel.questions", "docintel.retrieval", "docintel.generation")
 #: Layers above the bricks, lowest first; a module may import its own layer's package and below.

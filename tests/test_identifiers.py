@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from docintel.corpus.identifiers import KINDS, clean, external_references, find_identifiers, normalize
+from docintel.identifiers import KINDS, clean, external_references, find_identifiers, normalize
 
 # (surface, canonical, full): SP 800-x, the 30 commonest shapes and the exact spellings
 SP = [
@@ -356,7 +356,7 @@ def test_enhancement_item_is_one_mention():
 
 
 def test_container_ids_of_cfr_sections():
-    from docintel.corpus.identifiers import container_ids
+    from docintel.identifiers import container_ids
 
     assert container_ids("45 CFR 164.308(a)(1)") == ["45 CFR 164.308", "45 CFR 164"]
     assert container_ids("45 CFR 164.308") == ["45 CFR 164"]

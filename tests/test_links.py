@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from docintel.corpus.identifiers import Ident
 from docintel.corpus.links import (
     IDENTITY_COLUMNS,
     LINK_COLUMNS,
@@ -14,6 +13,7 @@ from docintel.corpus.links import (
     mentions_for,
     self_identity,
 )
+from docintel.identifiers import Ident
 from docintel.schema.document import DocTables
 
 

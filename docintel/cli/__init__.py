@@ -17,12 +17,22 @@ from docintel.cli import ask as ask_verb
 from docintel.cli import corpus as corpus_verbs
 from docintel.cli import eval as eval_verb
 from docintel.cli import export as export_verb
+from docintel.cli import links as links_verb
 from docintel.cli import parse as parse_verb
 from docintel.cli import records as records_verb
 from docintel.errors import DocintelError
 
 #: The verb modules, in help order: each has ``add_parser(subparsers)``. Add one to add a verb.
-VERB_MODULES = [parse_verb, ask_verb, eval_verb, export_verb, corpus_verbs, records_verb, answers_verb]
+VERB_MODULES = [
+    parse_verb,
+    ask_verb,
+    eval_verb,
+    export_verb,
+    corpus_verbs,
+    records_verb,
+    links_verb,
+    answers_verb,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -27,7 +27,11 @@ class Deriver:
 
 
 #: Every per-document corpus table ingest fills, besides blocks. Add one line per table.
-DERIVERS: tuple[Deriver, ...] = (Deriver("records", "docintel.corpus.record_ingest:derive_records", "2"),)
+DERIVERS: tuple[Deriver, ...] = (
+    Deriver("records", "docintel.corpus.record_ingest:derive_records", "2"),  # issue 13 (+ record_evidence)
+    Deriver("mentions", "docintel.corpus.links:mention_table", "1"),  # issue 14
+    Deriver("identities", "docintel.corpus.links:identity_table", "1"),  # issue 14
+)
 
 
 def derivers_version(derivers: tuple[Deriver, ...] | None = None) -> str:

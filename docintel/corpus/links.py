@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pandas as pd
 
-from docintel.corpus.identifiers import (
+from docintel.identifiers import (
     Ident,
     clean,
     container_ids,
@@ -301,3 +301,89 @@ def link_graph(mentions: pd.DataFrame, identities: pd.DataFrame | Mapping[str, l
             pages = sorted({int(p) for p in grp["page"]})
             rows.append((citing, cited_doc, ident_id, full, held_full, len(grp), pages, edition, note))
     return pd.DataFrame(rows, columns=LINK_COLUMNS)
+
+
+def _block_of(blocks: pd.DataFrame) -> Callable[[int, int], str | None]:
+    """(page, line) -> the block_id of the block holding that line (None: a line no block keeps)."""
+    spans: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    if blocks is not None and not blocks.empty:
+        for bid, page, a, b in zip(
+            blocks["block_id"], blocks["page"], blocks["line_start"], blocks["line_end"], strict=True
+        ):
+            spans[int(page)].append((int(a), int(b), str(bid)))
+
+    def find(page: int, line: int) -> str | None:
+        return next((bid for a, b, bid in spans.get(int(page), ()) if a <= int(line) <= b), None)
+
+    return find
+
+
+def mention_table(tables: DocTables, blocks: pd.DataFrame, doc: dict) -> pd.DataFrame:
+    """Deriver of the ``mentions`` corpus table: :func:`mentions_for` plus ``mention_id`` and
+    the ``block_id`` holding each mention's line (None for lines no block keeps: contents
+    entries, figure labels)."""
+    rows = mentions_for(tables)
+    if rows.empty:
+        return rows
+    find = _block_of(blocks)
+    doc_id = doc["doc_id"]
+    rows = rows.copy()
+    rows["doc_id"] = doc_id
+    rows["block_id"] = [find(p, ln) for p, ln in zip(rows["page"], rows["line"], strict=True)]
+    seq = rows.groupby(["page", "line"]).cumcount()
+    rows["mention_id"] = [
+        f"{doc_id}:{int(p)}:{int(ln)}:{int(k)}"
+        for p, ln, k in zip(rows["page"], rows["line"], seq, strict=True)
+    ]
+    return rows
+
+
+def identity_table(tables: DocTables, blocks: pd.DataFrame, doc: dict) -> pd.DataFrame:
+    """Deriver of the ``identities`` corpus table: what :func:`self_identity` reads the document to be."""
+    return identity_rows(doc["doc_id"], self_identity(tables))
+
+
+def where_mentioned(store, text: str, user: str | None) -> dict:
+    """Where the identifier ``text`` (any spelling) is mentioned, grouped by document, for ``user``.
+
+    Only the current documents ``user`` may read are searched, counted and named (``store.rows``
+    applies the access predicate on both stores). Returns ``{"ident", "full", "kind", "held_by",
+    "documents": [{"file", "doc_id", "publication_id", "mentions", "pages", "spellings", "revisions"}]}``.
+    """
+    from docintel.errors import UsageError
+
+    ident = normalize(text)
+    if ident is None:
+        raise UsageError(f"{text!r} is not an identifier this tool reads (see docs/contracts.md)")
+    keys = [ident.canonical]
+    docs = store.readable_documents(user).set_index("doc_id", drop=False)
+    rows = store.rows("mentions", user, "t.ident_id = ANY(:ids)", {"ids": keys})
+    rows = rows[rows["doc_id"].isin(docs.index)]
+    held = store.rows("identities", user, "t.ident_id = ANY(:ids)", {"ids": keys})
+    held = held[held["doc_id"].isin(docs.index)]
+    out = []
+    for doc_id, grp in rows.groupby("doc_id", sort=False):
+        d = docs.loc[doc_id]
+        revs = sorted({str(r) for r in grp["revision"] if isinstance(r, str) and r})
+        out.append(
+            {
+                "file": d["file"],
+                "doc_id": doc_id,
+                "publication_id": d["publication_id"],
+                "mentions": int(len(grp)),
+                "pages": sorted({int(p) for p in grp["page"]}),
+                "spellings": sorted(set(grp["surface"].astype(str))),
+                "revisions": revs,
+            }
+        )
+    out.sort(key=lambda r: (-r["mentions"], r["file"]))
+    return {
+        "ident": ident.canonical,
+        "full": ident.full,
+        "kind": ident.kind,
+        "held_by": [
+            {"file": docs.loc[d, "file"], "doc_id": d, "full": f}
+            for d, f in zip(held["doc_id"], held["ident_full"], strict=True)
+        ],
+        "documents": out,
+    }

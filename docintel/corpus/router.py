@@ -69,7 +69,13 @@ _RELATION = re.compile(
     r"\bcit(?:e|es|ed|ing)\b|\brefer(?:s|red)? to\b|\breferenc(?:es|ed|ing)\b|\bmapp?(?:ed|s)? to\b|"
     r"\bderived from\b|\bdepends? on\b|\btied to\b|\bwhat (?:does|do)\b.{1,60}\bapply to\b|\bcovered elsewhere\b|"
     r"\bwhich (?:other )?(?:documents|guidance|publications)\b|\bother (?:documents|guidance)\b|"
-    r"\bwhat do (?:the )?[\w\s,-]+ say about\b",
+    r"\bwhat do (?:the )?[\w\s,-]+ say about\b|"
+    # issue 14 (follow): ids of one system that cover another's, things that use / are affected
+    # by a piece of evidence, what must be in place before something
+    r"\bwhich\b[\w\s,-]{0,80}\b(?:cover|covers|implement|implements)\b[\w\s-]{0,60}"
+    r"\b(?:requirement|outcome|control|subcategory)\b|"
+    r"\bwhich (?:[\w-]+ ){0,3}(?:use|uses|are affected by)\b|"
+    r"\b(?:need|must) to have (?:been )?(?:completed|done|put in place)\b",
     re.IGNORECASE,
 )
 _ANAPHOR = re.compile(

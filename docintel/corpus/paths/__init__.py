@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from docintel.corpus.paths import agent as agent_path
+from docintel.corpus.paths import follow, search
 from docintel.corpus.paths import list as list_path
-from docintel.corpus.paths import search
 
-PATHS = {"search": search.run, "list": list_path.run, "agent": agent_path.run}
+PATHS = {"search": search.run, "list": list_path.run, "follow": follow.run, "agent": agent_path.run}
 
 __all__ = ["PATHS"]
