@@ -271,7 +271,9 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
     own = set(zip(held["ident_id"], held["doc_id"], strict=True))
     own_targets = {(i, d) for i, d in own if d not in start_docs}
     ments = ments[ments["ident_id"].isin(followed)]
-    ments = ments[[(i, d) not in own for i, d in zip(ments["ident_id"], ments["doc_id"], strict=True)]]
+    is_own = [(i, d) in own for i, d in zip(ments["ident_id"], ments["doc_id"], strict=True)]
+    naming = set(ments.loc[is_own, "block_id"].dropna())  # blocks where a document names itself
+    ments = ments[[not x for x in is_own]]
     targets: list[tuple[str, str]] = []  # (ident, block_id)
     for canonical, doc_id in sorted(own_targets):
         query = f"{question} {windows[canonical]}"
@@ -280,6 +282,9 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
             found = store.blocks(user, [h[0] for h in hits]).set_index("block_id")
             qt = _terms(query)
             ranked = [h[0] for h in hits if h[0] in found.index]
+            # its cover or a running head names it and shares the query's title words; the
+            # content is elsewhere, so those blocks are the target only when nothing else is
+            ranked = [b for b in ranked if b not in naming] or ranked
             if ranked:
                 best = max(ranked, key=lambda b: (len(_terms(found.loc[b, "text"]) & qt), -ranked.index(b)))
                 targets.append((canonical, best))
