@@ -47,6 +47,7 @@ _PROVISION = re.compile(
     r"|\u00a7\s*(?P<ss>[0-9]+(?:\.[0-9]+)*)"
     r"|(?P<dec>[0-9]{1,2}(?:\.[0-9]{1,3}){1,4})\.?\s+[A-Z])"
 )
+_EX_MAX = 5  # examples kept per check and file
 _TYPES = {"table": "table", "figure": "figure", "fig.": "figure", "exhibit": "appendix"}
 
 
@@ -65,7 +66,7 @@ def check_tables(tables) -> dict:
 
     def bump(k: str, what: str) -> None:
         out[k] += 1
-        if len(ex[k]) < 5:
+        if len(ex[k]) < _EX_MAX:
             ex[k].append(what[:100])
 
     have = set()
