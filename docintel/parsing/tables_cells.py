@@ -314,7 +314,8 @@ def table_cells(page, clip, grid_clip=None, *, near_top: bool = True) -> tuple[l
 
 def is_numeric(text: str) -> bool:
     """A cell that holds a number, an amount, a percentage or a dash (an empty statistic)."""
-    return bool(_NUMERIC.match(text))
+    t = text.strip()
+    return bool(_NUMERIC.match(t)) and (any(ch.isdigit() for ch in t) or t in ("-", "\u2013", "\u2014"))
 
 
 def read_table(page, clip, grid_clip=None, *, near_top: bool = True) -> tuple[list[dict], tuple | None, bool]:

@@ -9,7 +9,9 @@ prose set in columns, an author list or a form:
 - at least ``MIN_ROWS`` rows and 2 columns, and at most ``MAX_COLS`` columns;
 - short cells (``MAX_WORDS_PER_CELL`` words on average): prose columns have long lines;
 - most of the grid filled (``MIN_FILL``): misaligned text leaves holes;
-- numbers in the body (``MIN_NUMERIC`` of the filled cells), unless rules draw the grid;
+- numbers in the body (``MIN_NUMERIC`` of the filled cells, not counting a column that only
+  counts upwards: printed line numbers, item numbers), unless rules draw the grid;
+- no dot leaders (a contents page set in columns);
 - no form fields (PDF widgets) in the region: a form's boxes are not a table.
 
 Each kept table is a registry row ``table:u<n>`` (no label, ``source`` ``table_detection``)
@@ -18,6 +20,8 @@ becomes its caption. Lines inside get role ``table`` and the table's ``object_ke
 """
 
 from __future__ import annotations
+
+import re
 
 import pandas as pd
 
@@ -91,9 +95,67 @@ def looks_like_table(cells: list[dict], *, ruled: bool) -> bool:
     words = sum(len(str(c["text"]).split()) for c in filled) / len(filled)
     if words > MAX_WORDS_PER_CELL:
         return False
+    if sum(1 for c in filled if _LEADER.match(str(c["text"]))) > 0.2 * len(filled):
+        return False  # dot leaders: a contents page set in columns
     body = [c for c in filled if not c["is_header"]]
-    numeric = sum(1 for c in body if tables_cells.is_numeric(str(c["text"])))
+    counters = _counter_columns(body)
+    numeric = sum(1 for c in body if c["col"] not in counters and tables_cells.is_numeric(str(c["text"])))
     return ruled or (bool(body) and numeric >= MIN_NUMERIC * len(body))
+
+
+_LEADER = re.compile(r"^[.\u2026\s]+$")
+
+
+def _counter_columns(body: list[dict]) -> set[int]:
+    """Columns whose numbers only count upwards (printed line numbers, item numbers): no statistic."""
+    by_col: dict[int, list[str]] = {}
+    for c in sorted(body, key=lambda c: c["row"]):
+        by_col.setdefault(c["col"], []).append(str(c["text"]).strip())
+    out = set()
+    for col, texts in by_col.items():
+        vals = [int(t) for t in texts if t.isdigit()]  # a header word above the numbers is allowed
+        if (
+            len(vals) >= 3
+            and len(vals) >= 0.8 * len(texts)
+            and all(b > a for a, b in zip(vals, vals[1:], strict=False))
+        ):
+            out.add(col)
+    return out
+
+
+_YEAR = re.compile(r"^(?:FY\s?)?(1[89]|20)[0-9]{2}(?:[-/][0-9]{2,4})?$")
+
+
+def mark_header_row(cells: list[dict]) -> None:
+    """Row 0 is the header when the reader found none and it labels the numeric columns.
+
+    Without rules the reader takes the rows before the first numeric row as the header, so
+    "State | 2019 | 2020" (years over the columns) reads as data. Row 0 heads the table when,
+    in every column that is numeric down the body, it holds a word or a year.
+    """
+    if not cells or any(c["is_header"] for c in cells):
+        return
+    rows: dict[int, dict[int, str]] = {}
+    for c in cells:
+        rows.setdefault(c["row"], {})[c["col"]] = str(c["text"]).strip()
+    body = [r for k, r in rows.items() if k > 0]
+    if len(body) < 2:
+        return
+    numeric_cols = [
+        col
+        for col in rows.get(0, {})
+        if sum(tables_cells.is_numeric(r.get(col, "")) for r in body) >= 0.6 * len(body)
+    ]
+    head = rows.get(0, {})
+    labels = [head.get(col, "") for col in numeric_cols]
+    if (
+        numeric_cols
+        and any(labels)
+        and all(not t or _YEAR.match(t) or not tables_cells.is_numeric(t) for t in labels)
+    ):
+        for c in cells:
+            if c["row"] == 0:
+                c["is_header"] = True
 
 
 def _widget_boxes(page) -> list[tuple]:
@@ -154,6 +216,7 @@ def uncaptioned_tables(
             tc, tb, ruled = tables_cells.read_table(page, clip, near_top=True)
             if not looks_like_table(tc, ruled=ruled):
                 continue
+            mark_header_row(tc)
             if widgets is None:
                 widgets = _widget_boxes(page._page)
             bb = (min(clip[0], tb[0]), min(clip[1], tb[1]), max(clip[2], tb[2]), max(clip[3], tb[3]))
