@@ -200,3 +200,25 @@ def test_small_bold_running_head_beside_the_page_number_is_furniture():
     heads = t.line_df[t.line_df["text"].str.contains("SPACES|MAPS")]
     assert (heads["role"] == "header").all()
     assert list(t.toc_df["title"]) == ["Section 0", "Section 1", "Section 2"]
+
+
+def test_two_columns_around_a_full_width_line_read_band_by_band():
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+
+    def column(x: float, y: float, tag: str) -> None:
+        for i in range(15):
+            page.insert_text((x, y), f"{tag}{i} words of a column line here", fontname="helv", fontsize=9)
+            y += 11
+
+    column(72, 80, "LA")
+    column(320, 80, "RA")
+    wide = "Full width statement that spans across both of the columns of this page in one line of text"
+    page.insert_text((72, 270), wide, fontname="helv", fontsize=9)
+    column(72, 300, "LB")
+    column(320, 300, "RB")
+    t = _parse(doc)
+    tags = [s.split()[0].rstrip("0123456789") for s in t.line_df["text"]]
+    runs = [tag for k, tag in enumerate(tags) if k == 0 or tags[k - 1] != tag]
+    assert runs == ["LA", "RA", "Full", "LB", "RB"]
+    assert int(t.line_df.loc[t.line_df["text"] == wide, "column"].iloc[0]) == -1
