@@ -256,7 +256,10 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
         eq_rows = [r for r in rows if r.role != "table" and _EQ_LABEL.match(str(r.text).strip())]
         if eq_rows:
             reg += _equations(line_df, usable.iloc[pos] if pl is None else pl, eq_rows, page, seen)
-    found, more = tables_free.uncaptioned_tables(doc, line_df, seen, doc_id)
+    n_draw = (
+        dict(zip(page_df["page"], page_df["n_drawings"], strict=False)) if "n_drawings" in page_df else None
+    )
+    found, more = tables_free.uncaptioned_tables(doc, line_df, seen, doc_id, n_draw, reg)
     reg += found
     cells += more
     reg += appendices(toc_df, line_df, seen)

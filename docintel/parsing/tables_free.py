@@ -37,6 +37,8 @@ MAX_WORDS_PER_CELL = 6.0
 MIN_FILL = 0.45
 #: Share of filled body cells that must be numeric when no rules draw the grid.
 MIN_NUMERIC = 0.3
+#: Fewer drawings than this on a page cannot make a ruled grid (a 2x2 grid needs 6 rules).
+RULED_MIN_DRAWINGS = 4
 #: A caption-like title sits at most this many line heights above the table.
 TITLE_GAP_LINES = 2.5
 
@@ -62,23 +64,40 @@ class _CachedPage:
         return self._memo[kind]
 
 
-def _regions(pl: pd.DataFrame) -> list[tuple[float, float, float, float]]:
-    """Boxes of the page's unclaimed ``table`` lines, split where a vertical gap opens."""
+def _regions(pl: pd.DataFrame) -> list[tuple[tuple[float, float, float, float], list[str], int]]:
+    """(box, line texts, rows) of the page's unclaimed ``table`` lines, split where a vertical gap opens."""
     tl = pl[(pl["role"] == "table").to_numpy() & pl["object_key"].isna().to_numpy()]
-    out: list[list[float]] = []
-    for x0, y0, x1, y1 in sorted(zip(tl.x0, tl.y0, tl.x1, tl.y1, strict=True), key=lambda b: b[1]):
+    out: list[list] = []
+    for x0, y0, x1, y1, t in sorted(
+        zip(tl.x0, tl.y0, tl.x1, tl.y1, tl.text, strict=True), key=lambda b: b[1]
+    ):
         h = max(y1 - y0, 1.0)
-        if out and y0 - out[-1][3] <= 2.5 * h:
-            box = out[-1]
+        if out and y0 - out[-1][0][3] <= 2.5 * h:
+            box, texts, last = out[-1][0], out[-1][1], out[-1][3]
             box[0], box[1], box[2], box[3] = (
                 min(box[0], x0),
                 min(box[1], y0),
                 max(box[2], x1),
                 max(box[3], y1),
             )
+            texts.append(str(t))
+            if y0 > last + 0.5 * h:  # a new baseline
+                out[-1][2] += 1
+                out[-1][3] = y0
         else:
-            out.append([x0, y0, x1, y1])
-    return [tuple(b) for b in out]
+            out.append([[x0, y0, x1, y1], [str(t)], 1, y0])
+    return [(tuple(b), texts, rows) for b, texts, rows, _ in out]
+
+
+def _worth_reading(texts: list[str], rows: int, drawings: int) -> bool:
+    """Cheap checks on the region's lines before its cells are read (most regions fail them)."""
+    if rows < MIN_ROWS or not texts:
+        return False
+    if sum(len(t.split()) for t in texts) / len(texts) > MAX_WORDS_PER_CELL:
+        return False  # prose in columns: a cell holds at least the words of its lines
+    numeric = sum(1 for t in texts if tables_cells.is_numeric(t))
+    # without rules on the page the cells can only pass by their numbers
+    return drawings >= RULED_MIN_DRAWINGS or numeric >= 0.5 * MIN_NUMERIC * len(texts)
 
 
 def looks_like_table(cells: list[dict], *, ruled: bool) -> bool:
@@ -169,6 +188,16 @@ def _overlaps(a: tuple, b: tuple) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+#: Table rows this close to a captioned table or figure belong to it.
+CAPTIONED_GAP_LINES = 2.0
+
+
+def _beside(box: tuple, boxes: list[tuple]) -> bool:
+    h = CAPTIONED_GAP_LINES * 12.0  # points: two lines of table text
+    grown = (box[0], box[1] - h, box[2], box[3] + h)
+    return any(_overlaps(grown, b) for b in boxes)
+
+
 def _title_above(pl: pd.DataFrame, bb: tuple):
     """A short bold or capitalised line just above the table (its unnumbered caption), else None."""
     ok = (
@@ -193,14 +222,30 @@ def _title_above(pl: pd.DataFrame, bb: tuple):
     return r
 
 
+def _claimed_boxes(registry: list[dict]) -> dict[int, list[tuple]]:
+    out: dict[int, list[tuple]] = {}
+    for r in registry:
+        if r.get("object_type") in ("table", "figure") and r.get("x0") is not None:
+            out.setdefault(int(r["page"]), []).append((r["x0"], r["y0"], r["x1"], r["y1"]))
+    return out
+
+
 def uncaptioned_tables(
-    doc, line_df: pd.DataFrame, seen: set[str], doc_id: str
+    doc,
+    line_df: pd.DataFrame,
+    seen: set[str],
+    doc_id: str,
+    drawings: dict | None = None,
+    registry: list[dict] | None = None,
 ) -> tuple[list[dict], list[dict]]:
     """Registry rows and cells of the tables found without a caption (see module doc).
 
     ``line_df`` is updated in place (role and object_key of the table's lines); ``seen``
-    gets the new keys.
+    gets the new keys. ``drawings``: page -> number of vector drawings (page_df.n_drawings).
+    ``registry``: the captioned objects so far; rows left over beside a captioned table or
+    figure (within ``CAPTIONED_GAP_LINES`` line heights) are its own, not another table.
     """
+    claimed = _claimed_boxes(registry or [])
     reg: list[dict] = []
     cells: list[dict] = []
     cand = line_df[(line_df["role"] == "table") & line_df["object_key"].isna()]
@@ -211,7 +256,10 @@ def uncaptioned_tables(
         pl = line_df.iloc[pos]
         page = _CachedPage(doc[int(page_no) - 1])
         widgets = None
-        for box in _regions(pl):
+        n_draw = int((drawings or {}).get(page_no, RULED_MIN_DRAWINGS) or 0)
+        for box, texts, rows in _regions(pl):
+            if not _worth_reading(texts, rows, n_draw) or _beside(box, claimed.get(int(page_no), [])):
+                continue
             clip = (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)
             tc, tb, ruled = tables_cells.read_table(page, clip, near_top=True)
             if not looks_like_table(tc, ruled=ruled):
