@@ -222,3 +222,14 @@ def test_two_columns_around_a_full_width_line_read_band_by_band():
     runs = [tag for k, tag in enumerate(tags) if k == 0 or tags[k - 1] != tag]
     assert runs == ["LA", "RA", "Full", "LB", "RB"]
     assert int(t.line_df.loc[t.line_df["text"] == wide, "column"].iloc[0]) == -1
+
+
+def test_numbered_heading_repeated_mid_page_opens_a_second_document():
+    doc = pymupdf.open()
+    for k in range(2):  # two notices bound in one PDF, each with its own "14 CFR Part 39" block
+        page = doc.new_page(width=612, height=792)
+        y = _prose(page, 72, 10 if k else 0)
+        page.insert_text((72, y + 30), "14 CFR Part 39", fontname="hebo", fontsize=12)
+        _prose(page, y + 60, 12)
+    t = _parse(doc)
+    assert list(t.toc_df["page_start"]) == [1, 2]

@@ -308,7 +308,9 @@ def build_toc(
         entries = _contents_entries(contents, contents_pages, page_df, cands, n_pages)
     else:
         entries = []
-    _add_detected(entries, detected)
+    text = line_df[~line_df["role"].isin(["header", "footer", "page_number"])]
+    tops = text.groupby("page")["y0"].min().to_dict() if len(text) else {}
+    _add_detected(entries, detected, tops)
 
     order = lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6)  # noqa: E731
     entries.sort(key=order)
@@ -460,19 +462,25 @@ _CONTINUED = re.compile(
 )
 
 
-def _repeats(c: Candidate, titles: set[str]) -> bool:
-    """A numbered heading seen before with the same title, or marked continued: not a new section.
+#: A repeated heading counts as carried over only near its page's first text row (within this
+#: many of its line heights): running heads and continued headings open the page.
+REPEAT_TOP_LINES = 3.0
 
-    Sections do not repeat their number and title: a repeat is a running head ("21 CFR Ch. II"
-    on every other page) or a table's heading repeated on its continuation page.
+
+def _repeats(c: Candidate, titles: set[str], top: bool) -> bool:
+    """A numbered heading seen before marked continued, or repeated at a page top: not a new section.
+
+    A repeat at the top of a page is a running head ("21 CFR Ch. II" on every other page) or a
+    note's heading repeated on its continuation page; lower down it may open a second document
+    bound into the same PDF ("14 CFR Part 39" of a second Federal Register notice).
     """
     title = norm(c.title or c.text)
-    again = title in titles or (bool(titles) and bool(_CONTINUED.search(c.title or c.text)))
+    again = bool(titles) and ((title in titles and top) or bool(_CONTINUED.search(c.title or c.text)))
     titles.add(title)
     return again
 
 
-def _add_detected(entries: list[dict], detected: list[Candidate]) -> None:
+def _add_detected(entries: list[dict], detected: list[Candidate], tops: dict | None = None) -> None:
     """Append the detected headings the primary source (outline or contents page) misses."""
     matched = {id(e["cand"]) for e in entries if e["cand"] is not None}
     primary_numbers = {e["number"].rstrip(".") for e in entries if e["number"]}
@@ -496,7 +504,8 @@ def _add_detected(entries: list[dict], detected: list[Candidate]) -> None:
             continue
         if c.number and c.number.rstrip(".") in primary_numbers:
             continue
-        if c.number and _repeats(c, numbered.setdefault(c.number.rstrip("."), set())):
+        top = c.y0 <= float((tops or {}).get(c.page, c.y0)) + REPEAT_TOP_LINES * c.size
+        if c.number and _repeats(c, numbered.setdefault(c.number.rstrip("."), set()), top):
             continue
         # ``entries`` grows in this loop: once anything is in it, unvoted numbered styles are skipped
         if entries and c.kind in ("decimal", "letter_decimal") and (round(c.size), c.bold) not in votes:
