@@ -6,7 +6,8 @@ Usage:
 Without PDFs it exports the eval PDFs in ``$DOCINTEL_SHARED/eval/pdfs`` (default
 ``../shared``). With ``--score`` it runs ``eval/structure/score.py`` on the output.
 One JSON per PDF, named after the PDF stem:
-``{"sections": [{number, title, page}], "objects": [{type, id, page}], "page_labels": {page: label}}``.
+``{"sections": [{number, title, page}], "objects": [{type, id, page}], "page_labels": {page: label},
+"unnumbered_tables": N}``; tables found without a caption are counted, not listed (nothing to score).
 """
 
 from __future__ import annotations
@@ -54,14 +55,16 @@ def structure_json(tables) -> dict:
     objects = [
         {"type": r.object_type, "id": _val(r.object_id), "page": int(r.page), "label": _val(r.label)}
         for r in reg.itertuples()
-        if r.object_type != "bib"
+        # the scorer counts numbered objects: a table found without a caption has no number
+        if r.object_type != "bib" and r.source != "table_detection"
     ]
+    unnumbered = int((reg["source"] == "table_detection").sum())
     labels = {
         str(int(r.page)): str(r.printed_label)
         for r in tables.page_df.itertuples()
         if _val(r.printed_label) is not None
     }
-    return {"sections": sections, "objects": objects, "page_labels": labels}
+    return {"sections": sections, "objects": objects, "page_labels": labels, "unnumbered_tables": unnumbered}
 
 
 def _missing_eval_set(pdfs: list[Path], scorer: Path | None) -> str | None:
@@ -99,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / f"{pdf.stem}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))
         print(
             f"{pdf.name}: {len(data['sections'])} sections, {len(data['objects'])} objects, "
-            f"{len(data['page_labels'])} labels",
+            f"{len(data['page_labels'])} labels, {data['unnumbered_tables']} tables without a caption",
             file=sys.stderr,
         )
     if args.score:

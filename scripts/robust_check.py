@@ -18,6 +18,9 @@ in a child process with a time limit. Per file it counts:
 - ``toc_order``: siblings in toc_df whose numbers decrease;
 - ``label_order``: printed page labels (arabic) that decrease from one page to the next.
 
+Census (counts, not violations): ``tables_uncaptioned`` (registry tables found without a
+caption, ``source`` table_detection) and ``tables_with_cells`` (registry tables that have cells).
+
 Totals are printed per family. A missing corpus folder is a skip (exit 0), not a failure.
 """
 
@@ -36,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("DOCINTEL_SHARED", ROOT.parent / "shared"))
 CHECKS = ("caption_missing", "provision_missing", "long_heading", "toc_order", "label_order")
+CENSUS = ("tables_uncaptioned", "tables_with_cells")
 
 _CAPTION = re.compile(
     r"^(?P<kw>Table|Figure|Fig\.|Exhibit)\s+(?P<id>[0-9]{1,3}(?:[.\-][0-9]{1,3})?|[A-Z](?:-?[0-9]{1,2})?)"
@@ -47,6 +51,7 @@ _PROVISION = re.compile(
     r"|\u00a7\s*(?P<ss>[0-9]+(?:\.[0-9]+)*)"
     r"|(?P<dec>[0-9]{1,2}(?:\.[0-9]{1,3}){1,4})\.?\s+[A-Z])"
 )
+_EX_MAX = 5  # examples kept per check and file
 _TYPES = {"table": "table", "figure": "figure", "fig.": "figure", "exhibit": "appendix"}
 
 
@@ -65,7 +70,7 @@ def check_tables(tables) -> dict:
 
     def bump(k: str, what: str) -> None:
         out[k] += 1
-        if len(ex[k]) < 5:
+        if len(ex[k]) < _EX_MAX:
             ex[k].append(what[:100])
 
     have = set()
@@ -122,6 +127,8 @@ def _child(path: str, layout: str, ocr: str, q) -> None:
             toc_rows=int(len(tables.toc_df)),
             objects=int(len(tables.object_registry)),
             stage_errors=len(tables.manifest.get("stage_errors") or {}),
+            tables_uncaptioned=int((tables.object_registry["source"] == "table_detection").sum()),
+            tables_with_cells=int(tables.cell_df["object_key"].nunique()),
             stage_error_names=sorted(tables.manifest.get("stage_errors") or {}),
         )
     except Exception as exc:  # noqa: BLE001 - the point is to count these
@@ -180,19 +187,19 @@ def main(argv: list[str] | None = None) -> int:
             res["error"] = f"page count {res['pages']} != manifest {row['pages']}"
         res["family"] = row["family"]
         results[name] = res
-        counts = " ".join(f"{k}={res.get(k, '-')}" for k in ("stage_errors", *CHECKS))
+        counts = " ".join(f"{k}={res.get(k, '-')}" for k in ("stage_errors", *CHECKS, *CENSUS))
         print(f"{name}: {res.get('error') or 'ok'} {res.get('seconds', '')}s {counts}")
         sys.stdout.flush()
     fams: dict[str, dict] = {}
     for res in results.values():
         f = fams.setdefault(
-            res["family"], {"files": 0, "error": 0, "stage_errors": 0, **dict.fromkeys(CHECKS, 0)}
+            res["family"], {"files": 0, "error": 0, "stage_errors": 0, **dict.fromkeys((*CHECKS, *CENSUS), 0)}
         )
         f["files"] += 1
         f["error"] += int("error" in res)
-        for k in ("stage_errors", *CHECKS):
+        for k in ("stage_errors", *CHECKS, *CENSUS):
             f[k] += int(res.get(k) or 0)
-    cols = ["files", "error", "stage_errors", *CHECKS]
+    cols = ["files", "error", "stage_errors", *CHECKS, *CENSUS]
     print("\n| family | " + " | ".join(cols) + " |")
     print("|---" * (len(cols) + 1) + "|")
     for fam in sorted(fams):

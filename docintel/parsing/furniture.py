@@ -122,6 +122,9 @@ def mark_furniture(
 
 #: A page's top row counts as a running head down to this share of the page height.
 HEAD_ROW_BAND = 0.2
+#: A bold top row this many points under the median text size is a running head, not a heading
+#: (set by hand: LaTeX running heads are 9 pt over 10-11 pt text).
+SMALL_HEAD_PT = 1.0
 
 
 def _running_head_rows(
@@ -131,7 +134,8 @@ def _running_head_rows(
 
     "Optimized Table Tokenization ...      9" of a journal page sits below the fixed top band
     when the page has wide margins, and one page alone cannot show it repeating. The row
-    must be the first on the page, in plain type no larger than the document's text, with
+    must be the first on the page, in plain type no larger than the document's text (bold only
+    when smaller than the text), with
     the number set apart at the row's left or right end.
     """
     body = float(line_df["size"].median())
@@ -149,7 +153,9 @@ def _running_head_rows(
         h = float(heights.get(page, 0) or 0)
         if len(row) < 2 or not h or row["y1"].max() > HEAD_ROW_BAND * h or row["size"].max() > body + 0.5:
             continue
-        if bold is not None and bold[pos[ix][in_row]].any():
+        # a bold row may be a heading beside a number, unless it is set smaller than the text
+        # (the running head "1.2. METRISCHE RÄUME   7" of LaTeX notes): headings are not small
+        if bold is not None and bold[pos[ix][in_row]].any() and row["size"].max() > body - SMALL_HEAD_PT:
             continue
         below = sub[~in_row]
         if len(below) and float(below["y0"].min()) < float(row["y1"].max()) + 0.6 * size:

@@ -96,6 +96,7 @@ def _raw_lines(page_dict: dict) -> list[dict]:
                     "bold": bool(flags & 16) or "bold" in font.lower() or "medi" in font.lower(),
                     "italic": bool(flags & 2) or "italic" in font.lower() or "oblique" in font.lower(),
                     "_rot": abs(dy) > 0.02 or dx < 0,
+                    "_dir": (round(dx), round(dy)),
                     "_math": math,
                     "_chars": sum(len(s["text"].strip()) for s in spans),
                     "_marker": bool(marker),
@@ -218,6 +219,64 @@ def _mark_tables(lines: list[dict]) -> None:
                 r["role"] = "table"
 
 
+#: A drop cap is at least this many times the size of the lines it sits beside.
+DROP_CAP_RATIO = 2.0
+#: Share of a page's characters in one rotated direction that makes it the page's reading direction.
+ROTATED_CONTENT_SHARE = 0.6
+
+
+def _join_drop_caps(flat: list[dict]) -> list[dict]:
+    """A large initial letter beside the first lines of a paragraph joins its first line.
+
+    "T" set three lines high beside "he committee met ..." is the paragraph's first letter:
+    left alone it is read after the line its centre falls on (scrambling the order) and, being
+    large, passes for a heading. The cap is one or two letters, at least ``DROP_CAP_RATIO``
+    times the size of two or more lines that start just right of it within its height.
+    """
+    out = list(flat)
+    for cap in flat:
+        t = cap["text"].strip()
+        if not (1 <= len(t) <= 2 and t[0].isalpha()):
+            continue
+        h = cap["y1"] - cap["y0"]
+        beside = [
+            r
+            for r in flat
+            if r is not cap
+            and cap["x1"] - 1 <= r["x0"] <= cap["x1"] + 2 * r["size"]
+            and cap["y0"] - 0.2 * h <= (r["y0"] + r["y1"]) / 2 <= cap["y1"]
+            and cap["size"] >= DROP_CAP_RATIO * r["size"]
+        ]
+        if len(beside) < 2:
+            continue
+        first = min(beside, key=lambda r: r["y0"])
+        first["text"] = t + first["text"]
+        first["x0"] = min(first["x0"], cap["x0"])
+        out.remove(cap)
+    return out
+
+
+def _rotated_content(raw: list[dict]) -> tuple | None:
+    """The one rotated direction most of the page's text is set in (a landscape page), else None."""
+    chars: dict[tuple, int] = {}
+    for r in raw:
+        chars[r["_dir"]] = chars.get(r["_dir"], 0) + r["_chars"]
+    total = sum(chars.values())
+    if not total:
+        return None
+    d, n = max(chars.items(), key=lambda kv: kv[1])
+    return d if d != (1, 0) and n >= ROTATED_CONTENT_SHARE * total else None
+
+
+def _reading_key(r: dict, d: tuple, width: float, height: float) -> tuple[float, float]:
+    """(line position, position along the line) of a line set in direction ``d``."""
+    if d == (0, -1):  # reads upwards: lines follow left to right
+        return (round(r["x0"], 0), height - r["y1"])
+    if d == (0, 1):  # reads downwards: lines follow right to left
+        return (round(width - r["x1"], 0), r["y0"])
+    return (round(height - r["y1"], 0), width - r["x1"])  # upside down
+
+
 def extract_page_lines(
     page,
     page_no: int,
@@ -241,8 +300,11 @@ def extract_page_lines(
     """
     d = page.get_text("dict", flags=_fast_flags(), textpage=textpage)
     raw = _raw_lines(d)
-    flat = [r for r in raw if not r["_rot"]]
-    rotated = [r for r in raw if r["_rot"]]
+    turned = _rotated_content(raw)
+    # a page set sideways: its text in the rotated direction is the content, not margin stamps
+    content = [r for r in raw if turned is not None and r["_dir"] == turned]
+    flat = _join_drop_caps([r for r in raw if not r["_rot"]])
+    rotated = [r for r in raw if r["_rot"] and not (turned is not None and r["_dir"] == turned)]
     boxes = [(r["x0"], r["y0"], r["x1"], r["y1"]) for r in flat]
     gutters = columns.find_gutters(boxes)
     if not gutters and hint_gutters and columns.gutters_fit(boxes, hint_gutters):
@@ -267,6 +329,17 @@ def extract_page_lines(
     for col in sorted({r["column"] for r in lines}):
         _mark_tables([r for r in lines if r["column"] == col])
     ordered = columns.reading_order(lines + rotated, gutters, cuts=image_boxes or [])
+    if content:
+        width, height = float(d.get("width") or page.rect.width), float(d.get("height") or page.rect.height)
+        content.sort(key=lambda r: _reading_key(r, turned, width, height))
+        for r in content:
+            r["column"] = 0
+            r["role"] = "list_item" if _BULLET.match(r["text"]) else "body"
+            r["_margin"] = False
+        # the page's own horizontal lines (a page number) keep their place around it
+        first_y = min(c["y0"] for c in content)
+        top = [r for r in ordered if r["y1"] <= first_y]
+        ordered = top + content + [r for r in ordered if r["y1"] > first_y]
     block_ids: dict[int, int] = {}
     for i, r in enumerate(ordered, start=1):
         r["page"] = page_no

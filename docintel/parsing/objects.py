@@ -15,7 +15,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import clauses, graphics, tables_cells
+from docintel.parsing import clauses, graphics, tables_cells, tables_free
 from docintel.parsing.backmatter import appendices, bibliography
 from docintel.parsing.headings import body_size
 from docintel.schema.tables import CELL_DF, OBJECT_REGISTRY
@@ -223,6 +223,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     primary = toc_df[toc_df["source"] != "heading_detection"] if len(toc_df) else toc_df
     vouched = set(zip(primary["page_start"], primary["line_start"], strict=False)) if len(primary) else set()
     all_rows = list(usable.itertuples())
+    sides = {"above": 0, "below": 0, None: 0}  # where table captions sit (caption above its table)
     for page_no in sorted(positions):
         pos = positions[page_no]
         rows = [all_rows[k] for k in pos]
@@ -238,15 +239,29 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
                 continue
             seen.add(key)
             block, cap, row = _caption_object(line_df, pl, r, m, kind, key, int(page_no))
+            if kind == "table":
+                # the caption's own side when table rows adjoin it on one side, else the document's habit
+                side = tables_free.caption_side(line_df.loc[pl.index], cap, float(r.size))
+                sides[side] += 1
+                above_first = (side or max(("below", "above"), key=sides.get)) == "above"
             if kind == "figure":
                 bb = _figure_box(line_df, page, page_no, drawn, block, cap, key, vouched)
             else:
-                bb = _table_box(line_df, page, page_no, pl, block, cap, key, body, row, cells, doc_id)
+                bb = _table_box(
+                    line_df, page, page_no, pl, block, cap, key, body, row, cells, doc_id, above_first
+                )
             row.update(x0=bb[0], y0=bb[1], x1=bb[2], y1=bb[3])
             reg.append(row)
-        eq_rows = [r for r in rows if _EQ_LABEL.match(str(r.text).strip())]
+        # "(512)" in a statistics or financial table is a negative amount, not an equation label
+        eq_rows = [r for r in rows if r.role != "table" and _EQ_LABEL.match(str(r.text).strip())]
         if eq_rows:
             reg += _equations(line_df, usable.iloc[pos] if pl is None else pl, eq_rows, page, seen)
+    n_draw = (
+        dict(zip(page_df["page"], page_df["n_drawings"], strict=False)) if "n_drawings" in page_df else None
+    )
+    found, more = tables_free.uncaptioned_tables(doc, line_df, seen, doc_id, n_draw, reg)
+    reg += found
+    cells += more
     reg += appendices(toc_df, line_df, seen)
     reg += clauses.clause_objects(toc_df, line_df, seen)
     reg += bibliography(toc_df, line_df, seen)
@@ -327,10 +342,14 @@ def _table_box(
     row: dict,
     cells: list,
     doc_id,
+    above_first: bool = False,
 ):
-    """A table's box and cells (appended to ``cells``, sizes set on ``row``); marks its lines ``table``."""
+    """A table's box and cells (appended to ``cells``, sizes set on ``row``); marks its lines ``table``.
+
+    The table is looked for below its caption, then above it (``above_first``: the other way round).
+    """
     tc, tb = [], None
-    for above in (False, True):  # caption above its table (usual), else under it
+    for above in (True, False) if above_first else (False, True):
         clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, body=body)
         # a ruled grid delimits itself: long cell text must not end its region
         grid = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, prose_stops=False)

@@ -308,6 +308,18 @@ def table_cells(page, clip, grid_clip=None, *, near_top: bool = True) -> tuple[l
     between row groups) yields one row per *group*; then the word clustering,
     which keeps one row per baseline, is the better reading.
     """
+    cells, bb, _ = read_table(page, clip, grid_clip, near_top=near_top)
+    return cells, bb
+
+
+def is_numeric(text: str) -> bool:
+    """A cell that holds a number, an amount, a percentage or a dash (an empty statistic)."""
+    t = text.strip()
+    return bool(_NUMERIC.match(t)) and (any(ch.isdigit() for ch in t) or t in ("-", "\u2013", "\u2014"))
+
+
+def read_table(page, clip, grid_clip=None, *, near_top: bool = True) -> tuple[list[dict], tuple | None, bool]:
+    """:func:`table_cells` plus whether the cells come from a ruled grid."""
     ruled, rb = ruled_cells(page, grid_clip or clip)
     if rb is not None:
         # the grid must start at the caption (below it) or end at it (above it), else it is another table
@@ -317,13 +329,13 @@ def table_cells(page, clip, grid_clip=None, *, near_top: bool = True) -> tuple[l
             ruled, rb = [], None
     clustered = cluster_cells(page, clip) if clip[3] - clip[1] > 8 else []
     if ruled and _n_rows(ruled) >= 0.8 * _n_rows(clustered):
-        return ruled, rb
+        return ruled, rb, True
     if not clustered:
-        return ruled, rb
+        return ruled, rb, bool(ruled)
     bb = (
         min(c["x0"] for c in clustered),
         min(c["y0"] for c in clustered),
         max(c["x1"] for c in clustered),
         max(c["y1"] for c in clustered),
     )
-    return clustered, bb
+    return clustered, bb, False

@@ -26,7 +26,7 @@ from docintel.parsing.headings import (
     split_number,
 )
 from docintel.parsing.sections import assign_sections, drop_demoted, relative_levels, to_frame
-from docintel.parsing.toc_rules import norm, not_sections, renest_back_matter, short_title
+from docintel.parsing.toc_rules import norm, not_sections, renest_back_matter, renest_restarts, short_title
 from docintel.schema.tables import TOC_DF
 
 log = logging.getLogger(__name__)
@@ -308,11 +308,14 @@ def build_toc(
         entries = _contents_entries(contents, contents_pages, page_df, cands, n_pages)
     else:
         entries = []
-    _add_detected(entries, detected)
+    text = line_df[~line_df["role"].isin(["header", "footer", "page_number"])]
+    tops = text.groupby("page")["y0"].min().to_dict() if len(text) else {}
+    _add_detected(entries, detected, tops)
 
     order = lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6)  # noqa: E731
     entries.sort(key=order)
     renest_back_matter(entries)
+    renest_restarts(entries)
     relative_levels(entries)
     # numbered clauses / paragraphs in body type, vouched for by the document's numbering
     entries += provisions.find_provisions(
@@ -349,6 +352,7 @@ def _outline_entries(outline: list[tuple], line_df: pd.DataFrame, cands: list[Ca
     entries: list[dict] = []
     heads = line_df[line_df["role"].isin(["header", "footer"])]
     running_heads = {(int(pg), norm(t)) for pg, t in zip(heads["page"], heads["text"], strict=False)}
+    body_lines = None
     for lvl, raw, p in outline:
         kind, num, title = split_number(re.sub(r"\s+", " ", raw).strip())
         c = _match(title, num, cands, [p, p + 1, p - 1])
@@ -369,7 +373,47 @@ def _outline_entries(outline: list[tuple], line_df: pd.DataFrame, cands: list[Ca
                 source="outline",
             )
         )
+        if c is None and title:
+            if body_lines is None:
+                body_lines = _page_texts(line_df)
+            where = _locate_paragraph(body_lines, num, title, [p, p + 1, p - 1])
+            if where is not None:
+                entries[-1]["page_start"], entries[-1]["line_start"] = where
     return entries
+
+
+#: Characters of an outline title compared with the start of a body line.
+_PREFIX_CHARS = 30
+
+
+def _page_texts(line_df: pd.DataFrame) -> dict[int, list[tuple[int, str]]]:
+    body = line_df[~line_df["role"].isin(["header", "footer", "page_number", "toc_entry"])]
+    out: dict[int, list[tuple[int, str]]] = {}
+    for pg, ln, t in zip(body["page"], body["line"], body["text"], strict=False):
+        out.setdefault(int(pg), []).append((int(ln), norm(str(t))))
+    return out
+
+
+def _locate_paragraph(pages: dict, num: str | None, title: str, order: list[int]) -> tuple[int, int] | None:
+    """Where an outline entry naming a paragraph starts: the line opening with its words.
+
+    Outlines of regulations bookmark whole paragraphs ("1. This Regulation lays down ..."),
+    set in body type with the number alone on the line above: no heading candidate shows
+    them, but their position keeps the outline in reading order with the headings.
+    """
+    head = norm(title)[:_PREFIX_CHARS]
+    if len(head) < 12:
+        return None
+    number = norm(num or "")
+    for p in order:
+        rows = pages.get(p, [])
+        for k, (ln, t) in enumerate(rows):
+            if t.startswith(head) or (len(t) >= 20 and head.startswith(t)):
+                prev = rows[k - 1] if k else None
+                if prev is not None and number and prev[1] == number:
+                    return p, prev[0]
+                return p, ln
+    return None
 
 
 def _contents_entries(
@@ -412,7 +456,31 @@ def _contents_entries(
     return _in_contents_order(entries)
 
 
-def _add_detected(entries: list[dict], detected: list[Candidate]) -> None:
+#: A heading carried over to the next page: "6. Investments (cont.)", "NOTES—Continued".
+_CONTINUED = re.compile(
+    r"\((?:cont(?:inued|'d|\.)?|suite)\)|[\u2014\u2013-]\s*continued\b|\bcontinued\s*$", re.I
+)
+
+
+#: A repeated heading counts as carried over only near its page's first text row (within this
+#: many of its line heights): running heads and continued headings open the page.
+REPEAT_TOP_LINES = 3.0
+
+
+def _repeats(c: Candidate, titles: set[str], top: bool) -> bool:
+    """A numbered heading seen before marked continued, or repeated at a page top: not a new section.
+
+    A repeat at the top of a page is a running head ("21 CFR Ch. II" on every other page) or a
+    note's heading repeated on its continuation page; lower down it may open a second document
+    bound into the same PDF ("14 CFR Part 39" of a second Federal Register notice).
+    """
+    title = norm(c.title or c.text)
+    again = bool(titles) and ((title in titles and top) or bool(_CONTINUED.search(c.title or c.text)))
+    titles.add(title)
+    return again
+
+
+def _add_detected(entries: list[dict], detected: list[Candidate], tops: dict | None = None) -> None:
     """Append the detected headings the primary source (outline or contents page) misses."""
     matched = {id(e["cand"]) for e in entries if e["cand"] is not None}
     primary_numbers = {e["number"].rstrip(".") for e in entries if e["number"]}
@@ -426,6 +494,7 @@ def _add_detected(entries: list[dict], detected: list[Candidate]) -> None:
     levels = _style_levels(detected, votes)
     matched_pos = {(e["page_start"], e["line_start"]) for e in entries}
     primary_titles = {(e["page_start"], norm(e["title"])) for e in entries}
+    numbered: dict[str, set[str]] = {}  # detected number -> its titles so far
     for c in detected:
         if (
             id(c) in matched
@@ -434,6 +503,9 @@ def _add_detected(entries: list[dict], detected: list[Candidate]) -> None:
         ):
             continue
         if c.number and c.number.rstrip(".") in primary_numbers:
+            continue
+        top = c.y0 <= float((tops or {}).get(c.page, c.y0)) + REPEAT_TOP_LINES * c.size
+        if c.number and _repeats(c, numbered.setdefault(c.number.rstrip("."), set()), top):
             continue
         # ``entries`` grows in this loop: once anything is in it, unvoted numbered styles are skipped
         if entries and c.kind in ("decimal", "letter_decimal") and (round(c.size), c.bold) not in votes:

@@ -138,3 +138,41 @@ def short_title(title: str) -> str:
         return t
     cut = " ".join(t[:MAX_TITLE].split()[:MAX_WORDS])
     return cut.rsplit(" ", 1)[0].rstrip(" ,;:") + "\u2026"
+
+
+_PLAIN_NO = re.compile(r"^\(?([0-9]{1,3})[.)]?$")
+_POINT = re.compile(r"^\([a-z]{1,2}\)\s")
+
+
+def _plain(e: dict) -> int | None:
+    m = _PLAIN_NO.match(str(e.get("number") or "").strip())
+    return int(m.group(1)) if m else None
+
+
+def renest_restarts(entries: list[dict]) -> None:
+    """Paragraph numbers that restart under each heading nest under that heading.
+
+    A flat outline (GDPR: "Article 24", "1. Taking into account ...", "2. ...", "Article 25",
+    "1. ...", all at one level) puts numbered paragraphs beside the headings they belong to.
+    When one level holds two or more runs "1, 2, ..." each opened right after an entry that is
+    not part of the sequence (unnumbered, or another numbering), each run nests one level under
+    that entry, and the points "(a) ..." inside a run one level further. A level where "1"
+    occurs once (a report's chapters after its "Executive Summary") is left alone.
+    """
+    starts: dict[int, list[int]] = {}
+    for i, e in enumerate(entries[1:], start=1):
+        p = entries[i - 1]
+        if _plain(e) == 1 and p["level"] == e["level"] and _plain(p) is None:
+            starts.setdefault(e["level"], []).append(i)
+    for level, idx in starts.items():
+        if len(idx) < 2:
+            continue
+        for i in idx:
+            head = entries[i - 1]["level"]
+            for e in entries[i:]:
+                if e["level"] < level or (
+                    e["level"] == level and _plain(e) is None and not _POINT.match(str(e["title"] or ""))
+                ):
+                    break
+                if e["level"] == level:
+                    e["level"] = head + (1 if _plain(e) is not None else 2)

@@ -216,7 +216,8 @@ TOC_DF = TableSpec(
 
 OBJECT_REGISTRY = TableSpec(
     "object_registry",
-    "one row per numbered table, figure, equation, appendix/annex or bibliography entry",
+    "one row per numbered table, figure, equation, appendix/annex or bibliography entry, "
+    "and per table found without a caption",
     [
         ("doc_id", "string"),
         ("object_key", "string"),
@@ -247,7 +248,8 @@ OBJECT_REGISTRY = TableSpec(
         "x0": "bbox of the object's region (caption plus body when found)",
         "n_rows": "rows of the table when its cells were found (see cell_df)",
         "n_cols": "columns of the table when its cells were found",
-        "source": "caption, layout, outline, heading, bibliography or docling",
+        "source": "caption, layout, outline, heading, bibliography, docling or table_detection "
+        "(a table found without a caption: object_id 'u1', 'u2' ..., no label)",
     },
 )
 
