@@ -57,3 +57,18 @@ def nist_pdf() -> Path:
 @pytest.fixture(scope="session")
 def faa_pdf() -> Path:
     return PDFS / "faa_ad_nprm_2020-17221.pdf"
+
+
+@pytest.fixture(scope="module")
+def pg():
+    """A throwaway PostgreSQL cluster on a loopback port for one test module (the Postgres half
+    of the corpus-store tests); skipped where the server binaries or psycopg are missing."""
+    from tests.corpus_fixtures import PgCluster, pg_bin
+
+    bindir = pg_bin()
+    if bindir is None:
+        pytest.skip("PostgreSQL binaries not installed (apt-get install postgresql); .ci/run installs them")
+    pytest.importorskip("psycopg")
+    cluster = PgCluster(bindir).start()
+    yield cluster
+    cluster.stop()

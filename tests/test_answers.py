@@ -12,7 +12,7 @@ from docintel.cli import main
 from docintel.corpus import Corpus, answers, provenance
 from docintel.corpus.store import Change
 from docintel.errors import UsageError
-from tests.corpus_fixtures import DRAFT_SECRETS, PUBLIC_A, PgCluster, make_corpus, make_pdf, pg_bin
+from tests.corpus_fixtures import DRAFT_SECRETS, PUBLIC_A, make_corpus, make_pdf
 
 OPTS = {"layout": "never", "ocr": "never"}
 #: One question per body page of sp800-901 (pages 2, 3, 4).
@@ -36,17 +36,6 @@ def changed_a() -> dict:
         ("4 Destruction", "Records are burned in an approved incinerator at the end of the period."),
     ]
     return v2
-
-
-@pytest.fixture(scope="module")
-def pg():
-    bindir = pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL binaries not installed (apt-get install postgresql); .ci/run installs them")
-    pytest.importorskip("psycopg")
-    cluster = PgCluster(bindir).start()
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture(params=["embedded", "postgres"])

@@ -10,22 +10,11 @@ import pytest
 from docintel.corpus import Corpus
 from docintel.corpus.access import NO_MATCH
 from docintel.corpus.identity import canonical, find_identifiers
-from tests.corpus_fixtures import DRAFT_SECRETS, PUBLIC_A, PgCluster, make_corpus, make_pdf, pg_bin
+from tests.corpus_fixtures import DRAFT_SECRETS, PUBLIC_A, make_corpus, make_pdf
 
 OPTS = {"layout": "never", "ocr": "never"}
 SUBMIT_Q = "How do we submit informative mappings, and how long is the review period?"
 RETAIN_Q = "How long are incident handling records kept after the follow-up actions are complete?"
-
-
-@pytest.fixture(scope="module")
-def pg():
-    bindir = pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL binaries not installed (apt-get install postgresql); .ci/run installs them")
-    pytest.importorskip("psycopg")
-    cluster = PgCluster(bindir).start()
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture(params=["embedded", "postgres"])

@@ -13,7 +13,7 @@ from docintel.corpus import Corpus
 from docintel.corpus.links import where_mentioned
 from docintel.corpus.paths import PATHS, follow
 from docintel.corpus.router import rule_route
-from tests.corpus_fixtures import PgCluster, make_pdf, pg_bin
+from tests.corpus_fixtures import make_pdf
 
 OPTS = {"layout": "never", "ocr": "never"}
 START = {
@@ -57,17 +57,6 @@ GROUPS = {
     "users": {"analyst": ["public"], "reviewer": ["public", "reviewers"]},
 }
 QUESTION = "Which documents depend on the rule to categorize each widget system before selecting controls?"
-
-
-@pytest.fixture(scope="module")
-def pg():
-    bindir = pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL binaries not installed (apt-get install postgresql); .ci/run installs them")
-    pytest.importorskip("psycopg")
-    cluster = PgCluster(bindir).start()
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture(scope="module", params=["embedded", "postgres"])

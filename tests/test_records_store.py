@@ -8,7 +8,7 @@ import json
 import pytest
 
 from docintel.corpus import Corpus
-from tests.corpus_fixtures import PgCluster, make_pdf, pg_bin
+from tests.corpus_fixtures import make_pdf
 
 OPTS = {"layout": "never", "ocr": "never"}
 
@@ -47,17 +47,6 @@ GROUPS = {
     "documents": {"csf9.pdf": ["public"], "csf10-draft.pdf": ["drafts"]},
     "users": {"analyst": ["public"], "reviewer": ["public", "drafts"]},
 }
-
-
-@pytest.fixture(scope="module")
-def pg():
-    bindir = pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL binaries not installed (apt-get install postgresql); .ci/run installs them")
-    pytest.importorskip("psycopg")
-    cluster = PgCluster(bindir).start()
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture(params=["embedded", "postgres"])

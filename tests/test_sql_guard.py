@@ -12,7 +12,7 @@ from docintel import sql
 from docintel.cli import main
 from docintel.corpus import Corpus
 from docintel.errors import UsageError
-from tests.corpus_fixtures import DRAFT_SECRETS, PgCluster, make_corpus, pg_bin
+from tests.corpus_fixtures import DRAFT_SECRETS, make_corpus
 
 OPTS = {"layout": "never", "ocr": "never"}
 
@@ -49,17 +49,6 @@ RUNAWAY = {
     "embedded": "SELECT sum(i * i % 7) FROM range(100000000000) t(i)",
     "postgres": "SELECT sum(i % 7) FROM generate_series(1, 100000000000) i",
 }
-
-
-@pytest.fixture(scope="module")
-def pg():
-    bindir = pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL binaries not installed; .ci/run installs them")
-    pytest.importorskip("psycopg")
-    cluster = PgCluster(bindir).start()
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture(scope="module", params=["embedded", "postgres"])

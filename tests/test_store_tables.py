@@ -8,7 +8,7 @@ import pytest
 from docintel.corpus import Corpus, derive, store
 from docintel.corpus.derive import Deriver
 from docintel.corpus.store import Change, TableSpec
-from tests.corpus_fixtures import PgCluster, make_corpus, make_pdf, pg_bin
+from tests.corpus_fixtures import make_corpus, make_pdf
 
 OPTS = {"layout": "never", "ocr": "never"}
 SKIP_FILES: set[str] = set()  # probe_rows derives nothing for these files (a test switches it)
@@ -26,17 +26,6 @@ def probe_rows(tables, blocks, doc):
             "word": [str(t).split()[0] if str(t).split() else "" for t in blocks["text"]],
         }
     )
-
-
-@pytest.fixture(scope="module")
-def pg():
-    bindir = pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL binaries not installed (apt-get install postgresql); .ci/run installs them")
-    pytest.importorskip("psycopg")
-    cluster = PgCluster(bindir).start()
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture

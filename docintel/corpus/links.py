@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from docintel.corpus.store import TABLES
 from docintel.identifiers import (
     Ident,
     clean,
@@ -32,18 +33,10 @@ from docintel.schema.document import DocTables
 #: there is the document naming itself, read by :func:`self_identity`, not a citation.
 FURNITURE_ROLES = frozenset({"header", "footer", "page_number"})
 
-MENTION_COLUMNS = [
-    "doc_id",
-    "page",
-    "line",
-    "ident_id",
-    "ident_full",
-    "surface",
-    "kind",
-    "source",
-    "revision",
-]
-IDENTITY_COLUMNS = ["doc_id", "ident_id", "ident_full", "kind", "revision", "volume", "status", "evidence"]
+#: A mention as :func:`mentions_for` reads it: the store's ``mentions`` table (one declaration,
+#: ``corpus/store.py``) without the ``mention_id`` and ``block_id`` ingest adds.
+MENTION_COLUMNS = [c for c in TABLES["mentions"].columns if c not in ("mention_id", "block_id")]
+IDENTITY_COLUMNS = list(TABLES["identities"].columns)
 LINK_COLUMNS = [
     "citing_doc",
     "cited_doc",
