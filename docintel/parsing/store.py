@@ -130,7 +130,10 @@ def load_checked(directory: Path, *, source_sha256: str | None = None) -> tuple[
         if hashlib.sha256(data).hexdigest() != checksums.get(name):
             return None, f"{name}.parquet checksum mismatch"
         try:
-            table = pq.read_table(pa.BufferReader(data))
+            # no Arrow thread pool for these small files: read_table over an in-memory buffer
+            # leaves cleanup work on its IO threads, which at interpreter exit can abort the
+            # process ("terminate called without an active exception", apache/arrow#33975, #34314)
+            table = pq.read_table(pa.BufferReader(data), use_threads=False, pre_buffer=False)
             frames[name] = table.to_pandas()
         except Exception as exc:  # ArrowInvalid and friends: a damaged file is a miss
             return None, f"{name}.parquet unreadable ({type(exc).__name__})"
