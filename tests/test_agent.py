@@ -297,3 +297,14 @@ def test_backend_model_constrains_the_tool_name():
     assert step.tool == "sql" and step.arguments == {"query": "SELECT 1 AS x"}
     with pytest.raises(ValidationError):
         seen[0](thought="t", tool="no_such_tool")
+
+
+def test_ask_corpus_html_writes_the_answer_and_its_path(built, tmp_path):
+    from docintel.cli import main
+
+    page = tmp_path / "answer.html"
+    rc = main(["ask", "--corpus", built, "--as", "analyst", Q, "--html", str(page)])
+    assert rc == 0
+    html = page.read_text()
+    assert "Exploration path" in html and "<h3>Evidence</h3>" in html and "incident" in html.lower()
+    assert not any(s in html for s in DRAFT_SECRETS)

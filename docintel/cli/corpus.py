@@ -88,6 +88,12 @@ def add_parser(sub) -> None:
         choices=["rules", "llm"],
         help="rules (default, env DOCINTEL_ROUTER) or llm: the model proposes the path, validated in code",
     )
+    p.add_argument(
+        "--html",
+        default=None,
+        metavar="FILE",
+        help="also write the answer, its evidence and (agent path) the exploration path as HTML",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run, corpus_verb="ask")
 
@@ -198,6 +204,10 @@ def _ask(args) -> int:
         conversation=args.conversation,
         router=args.router,
     )
+    if args.html:
+        from docintel.corpus.agent.html import write_path_page
+
+        write_path_page({"question": args.question, **out}, args.html)
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
         return 0
