@@ -112,22 +112,21 @@ def cmd_ingest(args) -> int:
     print("reingest", json.dumps(rows["reingest-unchanged"]), flush=True)
     r = rows["reingest-unchanged"]["seconds"] / rows["serial"]["seconds"]
     print(f"re-ingest unchanged / first: {100 * r:.2f}%")
-    pdf_bytes = _du(Path(args.pdfs))
-    store = work / "ingest-serial"
-    print(
-        f"store {_du(store) / 2**20:.1f} MiB (docs {_du(store / 'docs') / 2**20:.1f}, tables "
-        f"{_du(store / 'tables') / 2**20:.1f}, index {_du(store / 'index') / 2**20:.1f}) vs PDFs {pdf_bytes / 2**20:.1f} MiB"
-    )
+    print(_size_line(work / "ingest-serial", Path(args.pdfs)))
     return 0
 
 
-def cmd_size(args) -> int:
-    store = Path(args.store)
-    pdf_bytes = _du(Path(args.pdfs))
-    print(
-        f"store {_du(store) / 2**20:.1f} MiB (docs {_du(store / 'docs') / 2**20:.1f}, tables "
-        f"{_du(store / 'tables') / 2**20:.1f}, index {_du(store / 'index') / 2**20:.1f}) vs PDFs {pdf_bytes / 2**20:.1f} MiB"
+def _size_line(store: Path, pdfs: Path) -> str:
+    """The store's size by part against the PDFs it holds."""
+    mib = 2**20
+    return (
+        f"store {_du(store) / mib:.1f} MiB (docs {_du(store / 'docs') / mib:.1f}, tables "
+        f"{_du(store / 'tables') / mib:.1f}, index {_du(store / 'index') / mib:.1f}) vs PDFs {_du(pdfs) / mib:.1f} MiB"
     )
+
+
+def cmd_size(args) -> int:
+    print(_size_line(Path(args.store), Path(args.pdfs)))
     return 0
 
 
