@@ -96,8 +96,36 @@ def _classify_link(anchor: str, line_text: str, target_page: int | None, bib_pag
     return "unknown", a or None, None
 
 
-def parse_time_refs(doc, line_df, toc_df, registry, doc_id: str) -> pd.DataFrame:
-    """Native links, toc anchors and registry rows (source native_link/toc_anchor/object_registry)."""
+def page_links(page, links: list[dict] | None = None, *, textpage=None) -> list[tuple[dict, str]]:
+    """The page's native links (``get_links()``, or ``links`` when the caller has them), each with
+    its anchor text: the words whose centres lie under the link rectangle (``get_textbox`` is
+    ~100x slower). ``textpage``: read the words from it (the page stage's own text page)."""
+    links = page.get_links() if links is None else links
+    if not links:
+        return []
+    words = page.get_text("words", textpage=textpage)
+    wtext = [w[4] for w in words]
+    centre = np.array([((w[0] + w[2]) / 2, (w[1] + w[3]) / 2) for w in words]).reshape(-1, 2)
+    out = []
+    for lk in links:
+        rect = tuple(lk["from"])
+        under = np.flatnonzero(
+            (rect[0] <= centre[:, 0])
+            & (centre[:, 0] <= rect[2])
+            & (rect[1] <= centre[:, 1])
+            & (centre[:, 1] <= rect[3])
+        )
+        out.append((lk, " ".join(wtext[k] for k in under)))
+    return out
+
+
+def parse_time_refs(doc, line_df, toc_df, registry, doc_id: str, *, links: dict | None = None) -> pd.DataFrame:
+    """Native links, toc anchors and registry rows (source native_link/toc_anchor/object_registry).
+
+    ``links``: :func:`page_links` per page number, as the page stage computed them; a page
+    missing from it is read from ``doc``.
+    """
+    links = links or {}
     rows: list[dict] = []
     bib = registry[registry["object_type"] == "bib"] if len(registry) else registry
     bib_pages = set(bib["page"].astype(int)) if len(bib) else set()
@@ -111,27 +139,18 @@ def parse_time_refs(doc, line_df, toc_df, registry, doc_id: str) -> pd.DataFrame
 
     for i in range(doc.page_count):
         page_no = i + 1
-        try:
-            page = doc[i]
-            links = page.get_links()
-        except Exception:  # a broken annotation array: the page simply has no usable links
-            continue
-        if not links:
+        if page_no in links:
+            items = links[page_no]
+        else:
+            try:
+                items = page_links(doc[i])
+            except Exception:  # a broken annotation array: the page simply has no usable links
+                continue
+        if not items:
             continue
         pl = lines_of(page_no)
-        words = page.get_text("words")
-        wtext = [w[4] for w in words]
-        centre = np.array([((w[0] + w[2]) / 2, (w[1] + w[3]) / 2) for w in words]).reshape(-1, 2)
-        for lk in links:
+        for lk, anchor in items:
             rect = tuple(lk["from"])
-            # the words whose centres lie under the link rectangle (get_textbox is ~100x slower)
-            under = np.flatnonzero(
-                (rect[0] <= centre[:, 0])
-                & (centre[:, 0] <= rect[2])
-                & (rect[1] <= centre[:, 1])
-                & (centre[:, 1] <= rect[3])
-            )
-            anchor = " ".join(wtext[k] for k in under)
             origin = _line_at(pl, rect)
             row = {
                 "origin_page": page_no,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections import Counter
@@ -50,7 +51,8 @@ def parse_with_pymupdf(
     with empty section/object/reference tables: for the page-level tests and benchmark.
     """
     spans: dict[int, headings.PageSpans | None] = {}  # what heading detection needs of each page's dict
-    line_df, page_df = _page_stage(doc, doc_id, layout_mode, spans, progress)
+    links: dict[int, list] = {}  # each page's native links with their anchor text
+    line_df, page_df = _page_stage(doc, doc_id, layout_mode, spans, progress, links)
     errors: dict[str, str] = {}
     stage = _Stages(errors)
     line_df, page_df = _furniture_and_ocr(doc, line_df, page_df, stage, ocr_mode, spans)
@@ -66,21 +68,22 @@ def parse_with_pymupdf(
         )
         tables.manifest["stage_errors"] = errors
         return tables
-    tables = _structure_stages(doc, doc_id, line_df, page_df, stage, spans, eager_refs)
+    tables = _structure_stages(doc, doc_id, line_df, page_df, stage, spans, eager_refs, links)
     tables.manifest["stage_errors"] = errors
     return tables
 
 
 def _page_stage(
-    doc, doc_id: str, layout_mode: str, spans: dict, progress: Progress | None
+    doc, doc_id: str, layout_mode: str, spans: dict, progress: Progress | None, links: dict | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every page's lines and signals (raw line_df, page_df); fills ``spans`` per page."""
+    """Every page's lines and signals (raw line_df, page_df); fills ``spans`` (and ``links``) per page."""
+    links = {} if links is None else links
     all_lines: list[dict] = []
     pages: list[dict] = []
     n = doc.page_count
     seen_gutters: Counter = Counter()  # the document's column layout, for sparse pages
     for i in range(n):
-        rows, prow = _parse_page(doc, i, layout_mode, seen_gutters, spans)
+        rows, prow = _parse_page(doc, i, layout_mode, seen_gutters, spans, links)
         all_lines.extend(rows)
         pages.append({k: v for k, v in prow.items() if not k.startswith("_")})
         if progress:
@@ -92,19 +95,29 @@ def _page_stage(
     return line_df, page_df
 
 
-def _parse_page(doc, i: int, layout_mode: str, seen_gutters: Counter, spans: dict) -> tuple[list[dict], dict]:
-    """One page: its line rows and its page row (private ``_`` keys included); never raises."""
+def _parse_page(
+    doc, i: int, layout_mode: str, seen_gutters: Counter, spans: dict, links: dict
+) -> tuple[list[dict], dict]:
+    """One page: its line rows and its page row (private ``_`` keys included); never raises.
+
+    Fills ``spans`` and ``links`` (:func:`crossrefs.page_links`) for the page."""
     page_no = i + 1
     t0 = time.perf_counter()
     prow: dict = {"page": page_no, "parse_method": "fast", "escalation_signals": None}
     mupdf_log.reset()  # issue 11: MuPDF's messages for this page only
     try:
         page = doc[i]
-        prow.update(signals.page_signals(page, page_no))
+        # one text page serves the lines, the heading spans and the link anchors
+        tp, image_info = signals.text_and_images(page)
+        prow.update(signals.page_signals(page, page_no, image_info=image_info))
         hint = [g for g in seen_gutters.most_common(1)[0][0]] if seen_gutters else None
         rows, sig = lines.extract_page_lines(
-            page, page_no, hint_gutters=hint, image_boxes=prow.get("_image_boxes")
+            page, page_no, hint_gutters=hint, image_boxes=prow.get("_image_boxes"), textpage=tp
         )
+        # on failure the cross-reference stage reads this page again (and records what fails)
+        with contextlib.suppress(Exception):
+            links[page_no] = crossrefs.page_links(page, prow["_links"], textpage=tp)
+        del tp
         spans[page_no] = headings.page_spans(sig.pop("_page_dict"))
         if sig["_gutters"]:
             seen_gutters[tuple((round(a), round(b)) for a, b in sig["_gutters"])] += 1
@@ -179,6 +192,7 @@ def _structure_stages(
     stage: _Stages,
     spans: dict,
     eager_refs: bool,
+    links: dict | None = None,
 ) -> DocTables:
     """Sections, objects and references over the marked lines, each stage isolated by ``stage``."""
     # build_toc reads the spans from a private page_df column (its signature stays the stubbable one)
@@ -199,7 +213,7 @@ def _structure_stages(
     line_df = stage.run("sections", lambda: toc.assign_sections(line_df, toc_df), line_df)
     xref = stage.run(
         "crossrefs",
-        lambda: crossrefs.parse_time_refs(doc, line_df, toc_df, registry, doc_id),
+        lambda: crossrefs.parse_time_refs(doc, line_df, toc_df, registry, doc_id, links=links),
         CROSS_REF_DF.empty(),
     )
     if eager_refs:

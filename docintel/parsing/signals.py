@@ -15,14 +15,39 @@ def _count_drawings(page) -> int:
             return 0
 
 
-def page_signals(page, page_no: int) -> dict:
-    """Geometry, images (count, clipped area, coverage), vector drawings and links of one page."""
+def text_and_images(page):
+    """The page's one text page for every stage, and its ``get_image_info()``, in as few page runs as we can.
+
+    A page whose resources list no image (most text pages) is read once, with images kept as
+    blocks but not decoded: when that text page holds no image either (no inline image), it serves
+    the text as the fast path's ``get_text("dict")`` would (same flags otherwise) and the page has
+    no image info. Otherwise the text page is the fast path's own and the image info is
+    ``get_image_info()``'s, as before. Returns (textpage, image_info).
+    """
+    import pymupdf
+
+    from docintel.parsing.lines import _fast_flags
+
+    flags = _fast_flags()
+    if not page.get_images():
+        tp = page.get_textpage(flags=flags | pymupdf.TEXT_PRESERVE_IMAGES)
+        if not tp.extractIMGINFO():
+            return tp, []
+    return page.get_textpage(flags=flags), page.get_image_info()
+
+
+def page_signals(page, page_no: int, *, image_info: list[dict] | None = None) -> dict:
+    """Geometry, images (count, clipped area, coverage), vector drawings and links of one page.
+
+    ``image_info``: the page's ``get_image_info()`` when the caller has it (:func:`text_and_images`).
+    The private ``_links`` is ``get_links()``, for the cross-reference stage.
+    """
     rect = page.rect
     area = max(rect.width * rect.height, 1.0)
     n_images = 0
     image_area = 0.0
     boxes: list[tuple[float, float, float, float]] = []
-    for info in page.get_image_info():
+    for info in page.get_image_info() if image_info is None else image_info:
         bbox = info.get("bbox")
         if not bbox:
             continue
@@ -43,6 +68,7 @@ def page_signals(page, page_no: int) -> dict:
         "image_area": image_area,
         "image_coverage": min(image_area / area, 1.0),
         "n_drawings": _count_drawings(page),
-        "n_links": len(page.get_links()),
+        "n_links": len(links := page.get_links()),
+        "_links": links,
         "_image_boxes": boxes,  # private: full-width pictures split column bands
     }
