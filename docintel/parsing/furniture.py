@@ -140,36 +140,66 @@ def _running_head_rows(
     """
     body = float(line_df["size"].median())
     bold = line_df["bold"].fillna(False).astype(bool).to_numpy() if "bold" in line_df else None
-    pos = np.arange(len(line_df))
+    # whole-frame columns once; each page takes its rows by position (no per-page pandas work)
+    x0s, y0s, x1s, y1s, sizes = (line_df[c].to_numpy(dtype=float) for c in ("x0", "y0", "x1", "y1", "size"))
+    texts = line_df["text"].tolist()
+    labels = line_df.index
     for page, ix in line_df.groupby("page").indices.items():
         ix = ix[flat[ix]]
         if len(ix) < 3:
             continue
-        sub = line_df.iloc[ix]
-        top = sub["y0"].to_numpy().argmin()
-        y1_top, size = float(sub["y1"].iloc[top]), float(sub["size"].iloc[top])
-        in_row = (sub["y1"] - y1_top).abs().to_numpy() <= 0.35 * size
-        row = sub[in_row].sort_values("x0")
+        top = ix[y0s[ix].argmin()]
+        y1_top, size = float(y1s[top]), float(sizes[top])
+        in_row = np.abs(y1s[ix] - y1_top) <= 0.35 * size
+        row = ix[in_row]
+        row = row[_argsort_like_pandas(x0s[row])]
         h = float(heights.get(page, 0) or 0)
-        if len(row) < 2 or not h or row["y1"].max() > HEAD_ROW_BAND * h or row["size"].max() > body + 0.5:
+        if len(row) < 2 or not h or _nanmax(y1s[row]) > HEAD_ROW_BAND * h or _nanmax(sizes[row]) > body + 0.5:
             continue
         # a bold row may be a heading beside a number, unless it is set smaller than the text
         # (the running head "1.2. METRISCHE RÄUME   7" of LaTeX notes): headings are not small
-        if bold is not None and bold[pos[ix][in_row]].any() and row["size"].max() > body - SMALL_HEAD_PT:
+        if bold is not None and bold[ix[in_row]].any() and _nanmax(sizes[row]) > body - SMALL_HEAD_PT:
             continue
-        below = sub[~in_row]
-        if len(below) and float(below["y0"].min()) < float(row["y1"].max()) + 0.6 * size:
+        below = ix[~in_row]
+        if len(below) and _nanmin(y0s[below]) < _nanmax(y1s[row]) + 0.6 * size:
             continue
-        for end, nxt, right in ((row.iloc[-1], row.iloc[-2], True), (row.iloc[0], row.iloc[1], False)):
-            m = _PAGE_NO.match(str(end.text).strip())
-            gap = end.x0 - nxt.x1 if right else nxt.x0 - end.x1
+        for end, nxt, right in ((row[-1], row[-2], True), (row[0], row[1], False)):
+            m = _PAGE_NO.match(str(texts[end]).strip())
+            gap = x0s[end] - x1s[nxt] if right else x0s[nxt] - x1s[end]
             if m and _label_value(m.group("n")) and gap >= 2 * size:
-                k = line_df.index.get_loc(end.name)
-                role[k] = "page_number"
-                candidates[int(page)].append((0, m.group("n"), end.name))
-                for other in row.index.drop(end.name):
-                    role[line_df.index.get_loc(other)] = "header"
+                role[end] = "page_number"
+                candidates[int(page)].append((0, m.group("n"), labels[end]))
+                for other in row:
+                    if other != end:
+                        role[other] = "header"
                 break
+
+
+def _argsort_like_pandas(v: np.ndarray) -> np.ndarray:
+    """Positions of ``v`` in ascending order exactly as ``DataFrame.sort_values`` orders them."""
+    idx = np.arange(len(v))
+    nan = np.isnan(v)
+    return np.concatenate([idx[~nan][v[~nan].argsort(kind="quicksort")], idx[nan]])
+
+
+def _argsort_desc_like_pandas(v: np.ndarray) -> np.ndarray:
+    """Positions of ``v`` in the order ``Series.sort_values(ascending=False)`` gives (pandas' nargsort)."""
+    idx = np.arange(len(v))
+    nan = np.isnan(v)
+    non_nans, non_nan_idx = v[~nan][::-1], idx[~nan][::-1]
+    return np.concatenate([non_nan_idx[non_nans.argsort(kind="quicksort")][::-1], idx[nan]])
+
+
+def _nanmax(v: np.ndarray) -> float:
+    """``Series.max()``: NaN skipped, NaN when there is nothing else."""
+    v = v[~np.isnan(v)]
+    return float(v.max()) if len(v) else float("nan")
+
+
+def _nanmin(v: np.ndarray) -> float:
+    """``Series.min()``: NaN skipped, NaN when there is nothing else."""
+    v = v[~np.isnan(v)]
+    return float(v.min()) if len(v) else float("nan")
 
 
 def _at_edge(
@@ -203,7 +233,7 @@ def _mark_footnotes(df: pd.DataFrame) -> None:
     # plain column lists read once; each (page, column) group takes its rows by position
     sizes_all = body["size"].astype(float).tolist()
     texts_all = body["text"].tolist()
-    y0_all = body["y0"].to_numpy()
+    y0_all = body["y0"].to_numpy(dtype=float)
     marks_all = (
         body["_marker"].tolist() if "_marker" in body.columns else [False] * len(body)
     )  # NaN (a layout row) counts as a marker, as bool(NaN) always did
@@ -216,7 +246,7 @@ def _mark_footnotes(df: pd.DataFrame) -> None:
             weights[round(sizes_all[k], 1)] += len(texts_all[k])
         local = weights.most_common(1)[0][0]
         # bottom-up, in exactly the order DataFrame.sort_values("y0", ascending=False) gives
-        low = pos[pd.Series(y0_all[pos]).sort_values(ascending=False).index.to_numpy()]
+        low = pos[_argsort_desc_like_pandas(y0_all[pos])]
         run: list[int] = []  # positions in ``body``
         for k in low:
             if sizes_all[k] <= 0.92 * local:

@@ -12,6 +12,7 @@ an artefact and dropped.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -105,7 +106,17 @@ NUMBERING: list[tuple[str, re.Pattern]] = [
 
 def is_bold_font(font: str | None) -> bool:
     """True when the font name says bold (including Black/Medium weights used as bold)."""
-    return bool(font) and bool(_BOLD_FONT.search(font))
+    return bool(font) and _bold_name(font)
+
+
+@functools.lru_cache(maxsize=4096)
+def _bold_name(font: str) -> bool:
+    return bool(_BOLD_FONT.search(font))
+
+
+@functools.lru_cache(maxsize=4096)
+def _italic_name(font: str) -> bool:
+    return bool(_ITALIC_FONT.search(font))
 
 
 _ITALIC_FONT = re.compile(r"italic|oblique", re.I)
@@ -135,7 +146,7 @@ def page_spans(page_dict: dict) -> PageSpans | None:
                 if n:
                     x0, y0, x1, y1 = s["bbox"]
                     bold = bool(s["flags"] & 16) or is_bold_font(s["font"])
-                    ital = bool(s["flags"] & 2) or bool(_ITALIC_FONT.search(s["font"]))
+                    ital = bool(s["flags"] & 2) or _italic_name(s["font"])
                     spans.append(((x0 + x1) / 2, (y0 + y1) / 2, n, float(bold), float(rot), float(ital)))
                     texts.append(s["text"])
     if not spans:
@@ -468,24 +479,40 @@ def _emphasised_subject(lead: str, text: str) -> bool:
 
 def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_in: bool) -> Candidate:
     first = head[0]
-    text = " ".join(r["text"].strip() for r in head)
-    chars = sum(len(r["text"]) for r in head)
-    bf = sum(r["bf"] * len(r["text"]) for r in head) / max(chars, 1)
-    itf = sum(r.get("itf", 0.0) * len(r["text"]) for r in head) / max(chars, 1)
+    if len(head) == 1:  # most candidates: one line, the same sums and extremes without the loops
+        n = len(first["text"])
+        text, chars = first["text"].strip(), n
+        bf = first["bf"] * n / max(chars, 1)
+        itf = first.get("itf", 0.0) * n / max(chars, 1)
+        x0, x1, y0, y1, size, line = (
+            first["x0"],
+            first["x1"],
+            first["y0"],
+            first["y1"],
+            first["size"],
+            first["line"],
+        )
+    else:
+        text = " ".join(r["text"].strip() for r in head)
+        chars = sum(len(r["text"]) for r in head)
+        bf = sum(r["bf"] * len(r["text"]) for r in head) / max(chars, 1)
+        itf = sum(r.get("itf", 0.0) * len(r["text"]) for r in head) / max(chars, 1)
+        x0, x1 = min(r["x0"] for r in head), max(r["x1"] for r in head)
+        y0, y1 = min(r["y0"] for r in head), max(r["y1"] for r in head)
+        size, line = max(r["size"] for r in head), min(r["line"] for r in head)
     kind, num, title = split_number(text)
-    x0, x1 = min(r["x0"] for r in head), max(r["x1"] for r in head)
     dup = [r for r in dropped if r["x0"] >= x0 - 1 and r["x1"] <= x1 + 1]
     return Candidate(
         page=page_no,
-        line=int(min(r["line"] for r in head)),
+        line=int(line),
         lines=[int(r["line"]) for r in head + dup],
         text=text,
-        size=float(max(r["size"] for r in head)),
+        size=float(size),
         bold=bf >= BOLD_MIN_FRACTION,
         x0=float(x0),
-        y0=float(min(r["y0"] for r in head)),
+        y0=float(y0),
         x1=float(x1),
-        y1=float(max(r["y1"] for r in head)),
+        y1=float(y1),
         font=str(first["font"]),
         extra={"italic": itf >= ITALIC_MIN_FRACTION},
         run_in=run_in,

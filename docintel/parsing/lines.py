@@ -19,6 +19,7 @@ Keys starting with ``_`` are private hints for :mod:`furniture` and
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 
@@ -29,6 +30,10 @@ _MATH_FONT = re.compile(
     r"^(CM(MI|SY|EX|BSY)|MSAM|MSBM|EU[FSR]M|RSFS|STIX|MTMI|MTSY|MT-?Extra|Symbol|.*Math)", re.I
 )
 _MATH_CHARS = set("=+−×·∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∞αβγδεθλμπσφψω^_|‖⟨⟩")
+_MATH_CHAR = re.compile("[" + re.escape("".join(sorted(_MATH_CHARS))) + "]")
+_LONG_WORD = re.compile(r"[A-Za-z]{4,}")
+#: Replacement and private-use characters: text whose font encoding could not be read.
+_BAD_CHAR = re.compile("[\ufffd\ue000-\uf8ff]")
 _BULLET = re.compile(r"^([•◦▪▫‣∙●○■□➢►–\-\*]\s+|(\(?\d{1,2}[.)]|\(?[a-z][)]|\([a-z]{1,3}\)|\([ivx]+\))\s+\S)")
 _FOOTNOTE_MARK = set("*†‡§¶#")
 #: The invisible font Tesseract writes recognised text in (PyMuPDF's OCR text pages).
@@ -45,14 +50,36 @@ def _fast_flags() -> int:
     return pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
 
 
-def _style(spans: list[dict]) -> tuple[str, float, int, int]:
-    """Dominant (font, size, flags) by character count, and the characters in math fonts."""
+@functools.lru_cache(maxsize=4096)
+def _is_math_font(font: str) -> bool:
+    return bool(_MATH_FONT.match(font))
+
+
+@functools.lru_cache(maxsize=4096)
+def _font_says(font: str) -> tuple[bool, bool]:
+    """(bold, italic) as the font name says them."""
+    low = font.lower()
+    return "bold" in low or "medi" in low, "italic" in low or "oblique" in low
+
+
+def _style(spans: list[dict], lengths: list[int]) -> tuple[str, float, int, int]:
+    """Dominant (font, size, flags) by character count, and the characters in math fonts.
+
+    ``lengths``: each span's stripped text length.
+    """
+    if len(spans) == 1:  # most lines: one span, nothing to weigh
+        s = spans[0]
+        return (
+            s["font"],
+            float(round(s["size"], 1)),
+            s["flags"],
+            lengths[0] if _is_math_font(s["font"]) else 0,
+        )
     weights: Counter = Counter()
     math = 0
-    for s in spans:
-        n = len(s["text"].strip())
+    for s, n in zip(spans, lengths, strict=True):
         weights[(s["font"], round(s["size"], 1), s["flags"])] += n
-        if _MATH_FONT.match(s["font"]):
+        if _is_math_font(s["font"]):
             math += n
     (font, size, flags), _ = weights.most_common(1)[0]
     return font, float(size), flags, math
@@ -64,24 +91,33 @@ def _raw_lines(page_dict: dict) -> list[dict]:
         if block.get("type") != 0:
             continue
         for ln in block["lines"]:
-            spans = [s for s in ln["spans"] if s["text"].strip()]
+            spans, lengths = [], []
+            for s in ln["spans"]:
+                n = len(s["text"].strip())
+                if n:
+                    spans.append(s)
+                    lengths.append(n)
             if not spans:
                 continue
             text = " ".join("".join(s["text"] for s in ln["spans"]).split())
-            font, size, flags, math = _style(spans)
+            font, size, flags, math = _style(spans, lengths)
             # The bbox of the inked spans only: trailing blank spans (Word pads lines with
             # spaces to the margin) would make a short line look full-width.
-            x0 = min(s["bbox"][0] for s in spans)
-            y0 = min(s["bbox"][1] for s in spans)
-            x1 = max(s["bbox"][2] for s in spans)
-            y1 = max(s["bbox"][3] for s in spans)
+            if len(spans) == 1:
+                x0, y0, x1, y1 = spans[0]["bbox"]
+            else:
+                x0 = min(s["bbox"][0] for s in spans)
+                y0 = min(s["bbox"][1] for s in spans)
+                x1 = max(s["bbox"][2] for s in spans)
+                y1 = max(s["bbox"][3] for s in spans)
             dx, dy = ln["dir"]
             first = spans[0]
+            lead = first["text"].strip()
             marker = (
                 len(spans) > 1
-                and len(first["text"].strip()) <= 3
+                and lengths[0] <= 3
                 and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))
-            ) or first["text"].strip()[:1] in _FOOTNOTE_MARK
+            ) or lead[:1] in _FOOTNOTE_MARK
             out.append(
                 {
                     "text": text,
@@ -93,12 +129,12 @@ def _raw_lines(page_dict: dict) -> list[dict]:
                     "block": bno,
                     "font": font,
                     "size": size,
-                    "bold": bool(flags & 16) or "bold" in font.lower() or "medi" in font.lower(),
-                    "italic": bool(flags & 2) or "italic" in font.lower() or "oblique" in font.lower(),
+                    "bold": bool(flags & 16) or _font_says(font)[0],
+                    "italic": bool(flags & 2) or _font_says(font)[1],
                     "_rot": abs(dy) > 0.02 or dx < 0,
                     "_dir": (round(dx), round(dy)),
                     "_math": math,
-                    "_chars": sum(len(s["text"].strip()) for s in spans),
+                    "_chars": sum(lengths),
                     "_marker": bool(marker),
                 }
             )
@@ -152,9 +188,10 @@ def _is_formula(r: dict) -> bool:
     chars = max(r["_chars"], 1)
     if r["_math"] >= 0.5 * chars:
         return True
-    symbols = sum(1 for ch in r["text"] if ch in _MATH_CHARS)
-    words = sum(1 for w in re.findall(r"[A-Za-z]{4,}", r["text"]))
-    return symbols >= 2 and symbols >= 0.15 * chars and words <= 2
+    symbols = len(_MATH_CHAR.findall(r["text"]))
+    if symbols < 2 or symbols < 0.15 * chars:
+        return False
+    return len(_LONG_WORD.findall(r["text"])) <= 2
 
 
 def _attach_to_formulas(lines: list[dict]) -> None:
@@ -353,7 +390,7 @@ def extract_page_lines(
         "n_words": sum(len(r["text"].split()) for r in ordered),
         "n_columns": len(gutters) + 1 if flat else 0,
         "_gutters": gutters,
-        "_bad_chars": sum(1 for ch in text_chars if ch == "\ufffd" or "\ue000" <= ch <= "\uf8ff"),
+        "_bad_chars": len(_BAD_CHAR.findall(text_chars)),
         "_page_dict": d,
     }
     return ordered, signals

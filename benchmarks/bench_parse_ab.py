@@ -1,0 +1,91 @@
+"""Whole-parse CPU of two source trees side by side, as multiples of the image-free raw floor, in one run.
+
+Usage:
+    python benchmarks/bench_parse_ab.py --before DIR [--after DIR] [--layout never] [--repeat N] [PDF ...]
+
+``DIR`` is a checkout of the repository (``git archive <commit> | tar -x -C DIR``); ``--after``
+defaults to this tree. For each PDF (default: the three long NIST SPs sp800-53r3, sp800-82r2,
+sp800-60v2r1) it measures the floor, ``get_text("dict")`` of every page with
+``TEXT_PRESERVE_IMAGES`` off (what the fast path asks for), in this process, then runs
+``parse_document(layout=..., ocr="never", out_dir=None)`` in a fresh subprocess per tree
+(``DOCINTEL_PARSE_WORKER=0``, imports not timed), interleaved, best CPU seconds of ``--repeat``.
+The CPU is shared, so read the ratios to the floor measured in the same run. Asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+NIST = REPO.parent / "shared" / "corpus" / "nist" / "pdfs"
+DEFAULT = [NIST / "sp800-53r3.pdf", NIST / "sp800-82r2.pdf", NIST / "sp800-60v2r1.pdf"]
+
+_CHILD = """
+import sys, time
+from docintel.parsing import parse_document
+t = time.process_time()
+parse_document(sys.argv[1], layout=sys.argv[2], ocr="never", out_dir=None)
+print(time.process_time() - t)
+"""
+
+
+def floor(path: Path) -> tuple[int, float]:
+    import pymupdf
+
+    doc = pymupdf.open(path)
+    flags = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+    t = time.process_time()
+    for page in doc:
+        page.get_text("dict", flags=flags)
+    return doc.page_count, time.process_time() - t
+
+
+def parse_cpu(tree: Path, path: Path, layout: str) -> float:
+    env = {**os.environ, "PYTHONPATH": str(tree), "DOCINTEL_PARSE_WORKER": "0"}
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path), layout],
+        env=env,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("pdfs", nargs="*", type=Path)
+    ap.add_argument("--before", type=Path, required=True)
+    ap.add_argument("--after", type=Path, default=REPO)
+    ap.add_argument("--layout", default="never")
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args(argv)
+    paths = args.pdfs or DEFAULT
+    print(f"--layout {args.layout}; before {args.before}; after {args.after}; best of {args.repeat}\n")
+    print(f"| {'PDF':28s} | pages | floor s | before s | x floor | after s | x floor | after/before |")
+    print(f"|{'-' * 30}|------:|--------:|---------:|--------:|--------:|--------:|-------------:|")
+    tot = [0, 0.0, 0.0, 0.0]
+    for p in paths:
+        pages, fl = min((floor(p) for _ in range(args.repeat)), key=lambda r: r[1])
+        b = a = float("inf")
+        for _ in range(args.repeat):
+            b = min(b, parse_cpu(args.before, p, args.layout))
+            a = min(a, parse_cpu(args.after, p, args.layout))
+        print(
+            f"| {p.name:28s} | {pages:5d} | {fl:7.2f} | {b:8.2f} | {b / fl:6.1f}x | {a:7.2f} | {a / fl:6.1f}x | {a / b:11.2f}x |"
+        )
+        tot = [tot[0] + pages, tot[1] + fl, tot[2] + b, tot[3] + a]
+    n, fl, b, a = tot
+    print(
+        f"| {'all':28s} | {n:5d} | {fl:7.2f} | {b:8.2f} | {b / fl:6.1f}x | {a:7.2f} | {a / fl:6.1f}x | {a / b:11.2f}x |"
+    )
+
+
+if __name__ == "__main__":
+    main()
