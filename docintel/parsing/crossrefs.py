@@ -24,14 +24,22 @@ __all__ = ["PATTERNS", "classify_reference", "extract_references", "parse_time_r
 _LINK_GOTO, _LINK_URI, _LINK_NAMED, _LINK_GOTOR = 1, 2, 4, 5
 
 
+class _FrameLines:
+    """The columns every page's :class:`_PageLines` take their rows from, read once per document."""
+
+    def __init__(self, lines: pd.DataFrame) -> None:
+        self.box = lines[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
+        self.line = lines["line"].tolist()
+        self.text = lines["text"].tolist()
+
+
 class _PageLines:
     """One page's lines as plain arrays (built once per page, not once per link)."""
 
-    def __init__(self, lines: pd.DataFrame, pos: np.ndarray) -> None:
-        sub = lines.iloc[pos]
-        self.box = sub[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
-        self.line = sub["line"].tolist()
-        self.text = sub["text"].tolist()
+    def __init__(self, cols: _FrameLines, pos: np.ndarray) -> None:
+        self.box = cols.box[pos]
+        self.line = [cols.line[k] for k in pos]
+        self.text = [cols.text[k] for k in pos]
         self.y0 = self.box[:, 1]
 
     def __len__(self) -> int:
@@ -131,10 +139,13 @@ def parse_time_refs(doc, line_df, toc_df, registry, doc_id: str, *, links: dict 
     bib_pages = set(bib["page"].astype(int)) if len(bib) else set()
     positions = line_df.groupby("page").indices if len(line_df) else {}
     page_lines: dict[int, _PageLines] = {}
+    frame: list[_FrameLines] = []  # built on the first page that needs it
 
     def lines_of(p: int) -> _PageLines | None:
         if p not in page_lines and p in positions:
-            page_lines[p] = _PageLines(line_df, positions[p])
+            if not frame:
+                frame.append(_FrameLines(line_df))
+            page_lines[p] = _PageLines(frame[0], positions[p])
         return page_lines.get(p)
 
     for i in range(doc.page_count):
