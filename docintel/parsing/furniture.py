@@ -80,11 +80,15 @@ def mark_furniture(
     n_pages = int(page_df["n_lines"].fillna(0).gt(0).sum())
 
     # Repeated text in the bands: running heads and print lines.
-    keys = pd.Series([_norm(t) for t in line_df["text"]], index=line_df.index)
     zone = pd.Series(None, index=line_df.index, dtype=object)
     zone[top] = "top"
     zone[bottom] = "bottom"
     in_band = zone.notna()
+    # only the band lines' keys are ever read: the others are left blank, not normalised
+    band = in_band.to_numpy(dtype=bool)
+    keys = pd.Series(
+        [_norm(t) if b else "" for t, b in zip(line_df["text"], band, strict=True)], index=line_df.index
+    )
     pages_per_key = line_df[in_band].groupby([zone[in_band], keys[in_band]])["page"].nunique()
     min_repeat = max(2, int(0.3 * n_pages + 0.5))
     repeated = {k for k, v in pages_per_key.items() if v >= min_repeat}

@@ -256,9 +256,12 @@ class Candidate:
     extra: dict = field(default_factory=dict)
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def split_number(text: str) -> tuple[str | None, str | None, str]:
     """Return (scheme, number, title) of a heading text; (None, None, text) when unnumbered."""
-    t = re.sub(r"\s+", " ", text).strip()
+    t = _SPACES.sub(" ", text).strip()
     for kind, rx in NUMBERING:
         m = rx.match(t)
         if not m:
@@ -278,19 +281,23 @@ def split_number(text: str) -> tuple[str | None, str | None, str]:
 def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
     """Group a page's lines that sit on one baseline (same column), left to right."""
     groups: list[list[dict]] = []
+    heads: list[tuple] = []  # each group's first line as (y1, y0, size, column), read once
     for r in sorted(recs, key=lambda r: (r["y1"], r["x0"])):
-        for g in groups[-8:]:  # sorted by y1: only recent groups can share the baseline
-            h = g[0]
-            m = max(h["size"], r["size"])
+        ry1, ry0, rsize, rcol = r["y1"], r["y0"], r["size"], r["column"]
+        start = max(len(groups) - 8, 0)  # sorted by y1: only recent groups can share the baseline
+        for j in range(start, len(groups)):
+            hy1, hy0, hsize, hcol = heads[j]
+            m = max(hsize, rsize)
             if (
-                abs(h["y1"] - r["y1"]) <= BASELINE_BOTTOM_EM * m
-                and abs(h["y0"] - r["y0"]) <= BASELINE_TOP_EM * m
-                and h["column"] == r["column"]
+                abs(hy1 - ry1) <= BASELINE_BOTTOM_EM * m
+                and abs(hy0 - ry0) <= BASELINE_TOP_EM * m
+                and hcol == rcol
             ):
-                g.append(r)
+                groups[j].append(r)
                 break
         else:
             groups.append([r])
+            heads.append((ry1, ry0, rsize, rcol))
     return [sorted(g, key=lambda r: r["x0"]) for g in groups]
 
 

@@ -1,0 +1,95 @@
+"""Where the whole parse's CPU goes, stage by stage, as multiples of the image-free raw floor.
+
+Usage:
+    python benchmarks/bench_parse_stages.py [--layout never] [PDF ...]
+
+Default PDFs: the three long NIST SPs (sp800-53r3, sp800-82r2, sp800-60v2r1). The floor is
+``get_text("dict")`` of every page with ``TEXT_PRESERVE_IMAGES`` off; then the PyMuPDF backend
+parses each document in this process (``ocr=never``) with the named stage functions wrapped
+to sum their CPU seconds. Stages nest (the page stage holds the per-page calls; ``build_toc``
+holds the heading candidates), so the rows do not add up. Asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+NIST = REPO.parent / "shared" / "corpus" / "nist" / "pdfs"
+DEFAULT = [NIST / "sp800-53r3.pdf", NIST / "sp800-82r2.pdf", NIST / "sp800-60v2r1.pdf"]
+
+
+def _wrap(spent: Counter, mod, name: str) -> None:
+    f = getattr(mod, name)
+
+    def timed(*a, **k):
+        t = time.process_time()
+        try:
+            return f(*a, **k)
+        finally:
+            spent[f"{mod.__name__.rsplit('.', 1)[-1]}.{name}"] += time.process_time() - t
+
+    setattr(mod, name, timed)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("pdfs", nargs="*", type=Path)
+    ap.add_argument("--layout", default="never")
+    args = ap.parse_args(argv)
+    import pymupdf
+
+    from docintel.parsing import crossrefs, furniture, headings, lines, objects, signals, toc
+    from docintel.parsing import pdf as pdfmod
+    from docintel.parsing import pymupdf_backend as b
+
+    spent: Counter = Counter()
+    for mod, name in [
+        (b, "_page_stage"),
+        (signals, "text_and_images"),
+        (signals, "page_signals"),
+        (lines, "extract_page_lines"),
+        (headings, "page_spans"),
+        (crossrefs, "page_links"),
+        (furniture, "mark_furniture"),
+        (toc, "build_toc"),
+        (toc, "span_features"),
+        (toc, "candidates"),
+        (objects, "build_objects"),
+        (toc, "drop_demoted"),
+        (toc, "assign_sections"),
+        (crossrefs, "parse_time_refs"),
+    ]:
+        if hasattr(mod, name):
+            _wrap(spent, mod, name)
+    floor = total = 0.0
+    pages = 0
+    flags = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+    for p in args.pdfs or DEFAULT:
+        data = pdfmod.read_pdf_bytes(p)
+        doc = pdfmod.open_pdf(data, name=p.name)
+        t = time.process_time()
+        for page in doc:
+            page.get_text("dict", flags=flags)
+        floor += time.process_time() - t
+        pages += doc.page_count
+        doc = pdfmod.open_pdf(data, name=p.name)
+        t = time.process_time()
+        b.parse_with_pymupdf(doc, pdfmod.doc_id_for(data), layout_mode=args.layout, ocr_mode="never")
+        total += time.process_time() - t
+    print(
+        f"{pages} pages; floor {floor:.2f} s; parse --layout {args.layout} {total:.2f} s = {total / floor:.2f}x\n"
+    )
+    print(f"| {'stage':34s} | CPU s | x floor |")
+    print(f"|{'-' * 36}|------:|--------:|")
+    for k, v in spent.most_common():
+        print(f"| {k:34s} | {v:5.2f} | {v / floor:6.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
