@@ -45,7 +45,9 @@ def _frame(df):
     # object columns holding lists/arrays/dicts: compare their repr
     for c in df.columns:
         if df[c].dtype == object:
-            df[c] = df[c].map(lambda v: v if v is None or isinstance(v, str | int | float | bool) else repr(v))
+            df[c] = df[c].map(
+                lambda v: v if v is None or isinstance(v, str | int | float | bool) else repr(v)
+            )
     return df.reset_index(drop=True)
 
 

@@ -127,7 +127,9 @@ def page_links(page, links: list[dict] | None = None, *, textpage=None) -> list[
     return out
 
 
-def parse_time_refs(doc, line_df, toc_df, registry, doc_id: str, *, links: dict | None = None) -> pd.DataFrame:
+def parse_time_refs(
+    doc, line_df, toc_df, registry, doc_id: str, *, links: dict | None = None
+) -> pd.DataFrame:
     """Native links, toc anchors and registry rows (source native_link/toc_anchor/object_registry).
 
     ``links``: :func:`page_links` per page number, as the page stage computed them; a page
