@@ -47,3 +47,14 @@ def test_one_worker_below_two_pages_per_worker(monkeypatch):
     monkeypatch.setenv("DOCINTEL_LAYOUT_WORKERS", "4")
     assert escalate.workers_for(1) == 1
     assert escalate.workers_for(5) == (2 if hasattr(os, "fork") else 1)
+
+
+def test_model_sessions_are_built_with_one_thread_and_the_default_comes_back():
+    ort = pytest.importorskip("onnxruntime")
+    from docintel.parsing import layout
+
+    base = ort.SessionOptions
+    with layout._one_thread_sessions():
+        so = ort.SessionOptions()
+        assert (so.intra_op_num_threads, so.inter_op_num_threads) == (1, 1)
+    assert ort.SessionOptions is base
