@@ -91,8 +91,7 @@ def workers_for(n_jobs: int) -> int:
         wanted = min(cores, 4)
     if not hasattr(os, "fork"):
         return 1
-    # A worker loads its own copy of the model (~0.3 s CPU): two pages per worker at least.
-    return max(1, min(wanted, n_jobs // 2))
+    return max(1, min(wanted, n_jobs))
 
 
 Job = tuple[int, list[dict], dict]  # (page_no, fast rows, {"gutters": ..., "cuts": ...})
@@ -126,11 +125,13 @@ def run_pages(doc, jobs: list[Job], *, tick: Callable[[], None] | None = None) -
 
 def _run_forked(doc, jobs: list[Job], n: int, tick) -> dict[int, Outcome]:
     """``jobs`` dealt round-robin to ``n`` forked workers (bare ``os.fork``, as the parse budget
-    does: a Dask worker is daemonic and multiprocessing refuses it children). Each worker builds
-    its own model (a model built before the fork would run without its thread pool) and sends
-    one pickled outcome per page. A worker that dies or stalls leaves its pages on the fast parse."""
+    does: a Dask worker is daemonic and multiprocessing refuses it children). The workers inherit
+    this process's model when it forks safely (:func:`layout.model_forks`), else build their own;
+    each sends one pickled outcome per page. A worker that dies or stalls leaves its pages on the fast parse."""
     from multiprocessing.connection import Connection, wait
 
+    # Loaded here once (one-thread sessions fork safely): the workers inherit it, no load each.
+    layout.ensure_model_quietly()
     out: dict[int, Outcome] = {}
     conns: dict[Connection, int] = {}
     pending: dict[int, set[int]] = {}

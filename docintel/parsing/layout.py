@@ -216,7 +216,11 @@ def _one_thread_sessions():
         ort.SessionOptions = base
 
 
+_MODEL_BUILT_HERE: list = []  # the model function _ensure_model built with one-thread sessions
+
+
 def _ensure_model() -> None:
+    """Load the layout model once per process (one-thread ONNX sessions when we build it)."""
     import pymupdf
 
     if callable(getattr(pymupdf, "_get_layout", None)):
@@ -226,13 +230,31 @@ def _ensure_model() -> None:
 
         if not callable(getattr(pymupdf, "_get_layout", None)):
             pymupdf.layout.activate()
+    _MODEL_BUILT_HERE[:] = [pymupdf._get_layout]
+
+
+def ensure_model_quietly() -> None:
+    """:func:`_ensure_model`, a failure left to each page (which then keeps the fast parse)."""
+    with contextlib.suppress(Exception):
+        _ensure_model()
+
+
+def model_forks() -> bool:
+    """Whether a forked child can use this process's model as is: sessions built with one thread
+    run in the calling thread, so a fork loses nothing; a model with onnxruntime's thread pools
+    (imported by the user before docintel loaded it) would run in the child without them."""
+    import pymupdf
+
+    fn = getattr(pymupdf, "_get_layout", None)
+    return callable(fn) and bool(_MODEL_BUILT_HERE) and fn is _MODEL_BUILT_HERE[0]
 
 
 def fresh_model() -> None:
-    """Build this process's own layout model (a forked worker: sessions built before the fork
-    would run without their thread pools)."""
+    """Build this process's own layout model, unless the inherited one forks safely."""
     import pymupdf
 
+    if model_forks():
+        return
     with contextlib.suppress(AttributeError):
         pymupdf._get_layout = None
     _ensure_model()
