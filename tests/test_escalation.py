@@ -59,7 +59,7 @@ def test_a_table_continued_over_pages_escalates_once():
 
 def test_a_continued_table_records_its_first_page():
     doc = _doc()
-    _ask(doc, 40, "Table D-2: Security Categorization", "row")
+    assert _ask(doc, 40, "Table D-2: Security Categorization", "row")[0]  # an appendix id is an id
     reasons, signals = _ask(doc, 41, "Table D-2: Security Categorization (continued)", "row")
     assert reasons == []
     assert signals["escalation_signals"].startswith("layout_continuation (p40): caption_without_structure")
