@@ -1,4 +1,4 @@
-"""Escalation signals: prose that cites a table, lists of figures, continued tables, the budget."""
+"""Escalation signals: prose that cites a table, lists of figures, logos, continued objects, the budget."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from docintel.parsing import escalate
 from docintel.parsing.layout import LAYOUT_BUDGET_MIN, escalation_reasons
 
 
@@ -56,23 +57,60 @@ def test_a_table_continued_over_pages_escalates_once():
     assert _ask(doc, 260, "Table 7: Another table", "row")[0]
 
 
-def test_the_budget_skips_pages_and_records_them(monkeypatch):
-    monkeypatch.setenv("DOCINTEL_LAYOUT_BUDGET", "2")
-    doc = _doc(400)
-    assert _ask(doc, 1, "Table 1: A")[0] and _ask(doc, 2, "Table 2: B")[0]
-    reasons, signals = _ask(doc, 3, "Table 3: C")
+def test_a_continued_table_records_its_first_page():
+    doc = _doc()
+    assert _ask(doc, 40, "Table D-2: Security Categorization", "row")[0]  # an appendix id is an id
+    reasons, signals = _ask(doc, 41, "Table D-2: Security Categorization (continued)", "row")
     assert reasons == []
-    assert signals["escalation_signals"].startswith(
-        "layout_budget_skipped (2 pages): caption_without_structure"
-    )
+    assert signals["escalation_signals"].startswith("layout_continuation (p40): caption_without_structure")
+
+
+class _Page(SimpleNamespace):
+    def get_cdrawings(self):
+        return [{"rect": r} for r in self.rects]
+
+
+def _vector(doc, page_no: int, rects) -> tuple[list[str], dict]:
+    rows = [{"role": "body", "text": "Some cell text."}]
+    signals = {"page": page_no, "n_images": 0, "n_drawings": 300, "width": 612.0, "height": 792.0}
+    return escalation_reasons(_Page(parent=doc, rects=rects), rows, signals), signals
+
+
+def test_a_logo_of_many_paths_is_no_vector_graphics():
+    seal = [(451 + i % 9, 532 + i % 7, 470 + i % 9, 560 + i % 7) for i in range(200)]  # 88 x 86 pt
+    assert _vector(_doc(), 2, seal)[0] == []
+
+
+def test_a_ruled_table_over_pages_escalates_once():
+    doc = _doc()
+    grid = [(90, 72, 522, 700)]
+    assert _vector(doc, 70, grid)[0]
+    reasons, signals = _vector(doc, 71, grid)
+    assert reasons == [] and signals["escalation_signals"].startswith("layout_continuation (p70)")
+    assert _vector(doc, 73, grid)[1]["escalation_signals"].startswith("layout_continuation (p70)")
+    assert _vector(doc, 90, grid)[0]  # too far: another object
+    assert _vector(doc, 91, [(300, 72, 560, 400)])[0]  # other columns: another object
+
+
+def test_the_budget_keeps_the_highest_gain_and_records_the_rest(monkeypatch):
+    monkeypatch.setenv("DOCINTEL_LAYOUT_BUDGET", "2")
+    cands = {
+        1: ["vector_graphics_without_structure: 300 drawings"],
+        5: ["caption_without_structure: Table 1: A"],
+        9: ["caption_without_structure: Table 2: B"],
+    }
+    chosen, skipped = escalate.choose(cands, 400)
+    assert chosen == [5, 9]
+    assert skipped == {1: "layout_budget_skipped (2 pages): vector_graphics_without_structure: 300 drawings"}
 
 
 def test_vector_graphics_pages_use_half_the_budget(monkeypatch):
     monkeypatch.delenv("DOCINTEL_LAYOUT_BUDGET", raising=False)
-    doc = _doc(10)  # budget LAYOUT_BUDGET_MIN
-    kept = [p for p in range(1, 40) if _ask(doc, p, "A chart.", drawings=500)[0]]
-    assert len(kept) == LAYOUT_BUDGET_MIN // 2
-    assert _ask(doc, 41, "Table 9: Still room")[0]  # captions keep the other half
+    cands = {p: ["vector_graphics_without_structure: 500 drawings"] for p in range(1, 40)}
+    cands[41] = ["caption_without_structure: Table 9: Still room"]
+    chosen, skipped = escalate.choose(cands, 10)  # budget LAYOUT_BUDGET_MIN
+    assert chosen == [*range(1, LAYOUT_BUDGET_MIN // 2 + 1), 41]  # captions keep the other half
+    assert len(skipped) == 39 - LAYOUT_BUDGET_MIN // 2
 
 
 def test_a_page_without_a_document_keeps_the_page_rules():

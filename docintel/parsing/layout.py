@@ -14,24 +14,22 @@ page-header, page-footer, section-header, footnote, caption, formula.
 
 from __future__ import annotations
 
-import math
-import os
+import contextlib
 import re
 import threading
 
 #: A caption opens with the label, its whole id, then a separator or the line's end. The id is
-#: atomic, so "Table 2-1 lists ..." is prose (not "Table 2" + "-") and "Table 3.1 shows" too.
+#: atomic, so "Table 2-1 lists ..." is prose (not "Table 2" + "-") and "Table 3.1 shows" too; an
+#: appendix id ("Table D-2:", "Figure A.1.") is an id like any other.
 _CAPTION = re.compile(
-    r"^(?P<kind>Table|TABLE|Tab\.|Figure|FIGURE|Fig\.)\s*(?P<id>(?>[A-Z]?\d+(?:[.\-]\d+)*[a-z]?))\s*(?:[:.\-—–]|$)"
+    r"^(?P<kind>Table|TABLE|Tab\.|Figure|FIGURE|Fig\.)\s*"
+    r"(?P<id>(?>(?:[A-Z][.\-]?)?\d+(?:[.\-]\d+)*[a-z]?))\s*(?:[:.\-—–]|$)"
 )
 #: A dot leader, optionally followed by a page label, at the end of the line: an entry of a list
 #: of figures/tables (or contents), which names an object without being its caption.
 _LEADER = re.compile(r"(?:\.\s?){4,}\s*[\w\-]{0,8}\s*$|…\s*[\w\-]{0,8}\s*$")
 #: Layout-model pages per document: max(LAYOUT_BUDGET_MIN, LAYOUT_BUDGET_SHARE x pages), or the
-#: page count in ``DOCINTEL_LAYOUT_BUDGET``. Pages over it keep the fast parse and say so in
-#: ``page_df.escalation_signals`` ("layout_budget_skipped: ..."). Vector-graphics pages (the
-#: least gain: ruled tables the fast path misses, charts) may use only half of it, so a page
-#: whose text is unreadable or whose table went unseen later in the document still gets a turn.
+#: page count in ``DOCINTEL_LAYOUT_BUDGET``; :mod:`docintel.parsing.escalate` chooses the pages.
 LAYOUT_BUDGET_SHARE = 0.10
 LAYOUT_BUDGET_MIN = 10
 #: Layout class -> line role. ``text`` keeps the fast role (body, list_item, formula ...).
@@ -49,23 +47,25 @@ ROLE_OF_CLASS = {
 }
 #: Vector paths on a page above which unexplained drawings mean a chart or ruled table.
 MANY_DRAWINGS = 150
+#: ... when they spread over this share of the page at least: many paths in a small box are an
+#: emblem or a logo (the seal on a title page), with no structure in the text to recover.
+DRAWINGS_MIN_SHARE = 0.05
+#: A vector-graphics page continues the previous one's (a ruled table over pages) when it comes
+#: at most this many pages later and its drawings span the same columns (x-extent overlap share).
+CONTINUATION_GAP = 2
+CONTINUATION_X_OVERLAP = 0.8
 #: Share of unreadable characters (U+FFFD, private use) that marks a broken font encoding.
 GARBLED_SHARE = 0.05
 _LOCK = threading.Lock()
 
 
 class _DocState:
-    """What escalation remembers across one document's pages: captions seen, pages escalated."""
+    """What escalation remembers across one document's pages: captions and vector runs seen."""
 
-    def __init__(self, doc) -> None:
-        pages = int(getattr(doc, "page_count", 0) or 0)
-        env = os.environ.get("DOCINTEL_LAYOUT_BUDGET", "").strip()
-        self.budget = (
-            int(env) if env.isdigit() else max(LAYOUT_BUDGET_MIN, math.ceil(LAYOUT_BUDGET_SHARE * pages))
-        )
+    def __init__(self) -> None:
         self.captions: dict[tuple[str, str], int] = {}  # (kind, id) -> first page it appears on
-        self.escalated: set[int] = set()
-        self.vector_only: set[int] = set()
+        # the last vector-graphics candidate: (page, first page of its run, drawings' x-extent)
+        self.vector: tuple[int, int, tuple[float, float]] | None = None
 
 
 def _state(page) -> _DocState | None:
@@ -76,11 +76,33 @@ def _state(page) -> _DocState | None:
     try:
         state = getattr(doc, "_docintel_escalation", None)
         if state is None:
-            state = _DocState(doc)
+            state = _DocState()
             doc._docintel_escalation = state
     except (AttributeError, TypeError, ReferenceError):  # no cross-page memory then
         return None
     return state
+
+
+def _drawings_extent(page) -> tuple[float, float, float, float] | None:
+    """The box around every vector path of the page, or None when it cannot be read."""
+    try:
+        rects = [d["rect"] for d in page.get_cdrawings()]
+    except Exception:  # no page (tests) or a broken content stream: extent unknown
+        return None
+    if not rects:
+        return None
+    return (
+        min(r[0] for r in rects),
+        min(r[1] for r in rects),
+        max(r[2] for r in rects),
+        max(r[3] for r in rects),
+    )
+
+
+def _x_overlap(a: tuple[float, float], b: tuple[float, float]) -> float:
+    inter = min(a[1], b[1]) - max(a[0], b[0])
+    union = max(a[1], b[1]) - min(a[0], b[0])
+    return inter / union if union > 0 and inter > 0 else 0.0
 
 
 def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
@@ -91,14 +113,17 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
       or a "Figure N" caption with no image, drawing or figure text on the page. A caption
       is a line opening with the label and its whole id then a separator (not prose that
       cites "Table 2-1"), not on a page of list entries (one of them ends in a dot leader: a
-      list of figures or tables), and naming an object not seen on an earlier page (the continuation pages of a multi-page table
-      repeat its caption: the table is detected once);
-    - ``vector_graphics_without_structure``: many drawings, no table or figure found;
+      list of figures or tables);
+    - ``vector_graphics_without_structure``: many drawings spread over the page (not a logo),
+      no table or figure found;
     - ``garbled_text``: many replacement / private-use characters (broken font encoding).
+    A multi-page object is escalated once: a page that repeats a caption met on an earlier page,
+    or whose vector graphics continue the previous candidate's columns within
+    :data:`CONTINUATION_GAP` pages, keeps the fast parse and records
+    ``layout_continuation (pN): ...`` in ``page_signals["escalation_signals"]``.
     Pages without a text layer are not escalated: the model reads the text layer, so it
-    would add nothing (they are flagged ``image_only`` instead). Over the document's layout
-    budget (:data:`LAYOUT_BUDGET_SHARE`) a page is not escalated; its would-be reasons are
-    written to ``page_signals["escalation_signals"]`` as ``layout_budget_skipped: ...``.
+    would add nothing (they are flagged ``image_only`` instead). The document's budget is
+    applied later, over all candidates (:func:`docintel.parsing.escalate.choose`).
     """
     reasons: list[str] = []
     if not rows:
@@ -108,6 +133,8 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
     roles = {r["role"] for r in rows}
     n_images = int(page_signals.get("n_images") or 0)
     n_drawings = int(page_signals.get("n_drawings") or 0)
+    continued: list[str] = []
+    first_page = page_no
     captions = [
         (r, m)
         for r in rows
@@ -120,42 +147,121 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
     for r, m in captions:
         kind = m.group("kind").lower()
         key = ("table" if kind.startswith("tab") else "figure", m.group("id").lower())
-        if state is not None:
-            first = state.captions.setdefault(key, page_no)
-            if first != page_no:
-                continue  # a continuation page: the object was met (and escalated if need be) there
-        if kind.startswith("tab") and "table" not in roles:
-            reasons.append(f"caption_without_structure: {r['text'][:40]}")
-            break
-        if kind.startswith("fig") and not n_images and n_drawings < 10 and "figure_text" not in roles:
-            reasons.append(f"caption_without_structure: {r['text'][:40]}")
-            break
+        first = state.captions.setdefault(key, page_no) if state is not None else page_no
+        if kind.startswith("tab"):
+            missed = "table" not in roles
+        else:
+            missed = not n_images and n_drawings < 10 and "figure_text" not in roles
+        if not missed:
+            continue
+        reason = f"caption_without_structure: {r['text'][:40]}"
+        if first != page_no:  # a continuation page: the object was met (and escalated if need be) there
+            continued.append(reason)
+            first_page = first
+            continue
+        reasons.append(reason)
+        break
     if n_drawings >= MANY_DRAWINGS and not n_images and not roles & {"table", "figure_text"}:
-        reasons.append(f"vector_graphics_without_structure: {n_drawings} drawings")
+        extent = _drawings_extent(page)
+        area = float(page_signals.get("width") or 0) * float(page_signals.get("height") or 0)
+        share = (extent[2] - extent[0]) * (extent[3] - extent[1]) / area if extent and area else 1.0
+        if share >= DRAWINGS_MIN_SHARE:
+            reason = f"vector_graphics_without_structure: {n_drawings} drawings"
+            prev = state.vector if state is not None else None
+            if (
+                extent is not None
+                and prev is not None
+                and 0 < page_no - prev[0] <= CONTINUATION_GAP
+                and _x_overlap(prev[2], (extent[0], extent[2])) >= CONTINUATION_X_OVERLAP
+            ):
+                continued.append(reason)
+                first_page = prev[1]
+                state.vector = (page_no, prev[1], (extent[0], extent[2]))
+            else:
+                reasons.append(reason)
+                if state is not None and extent is not None:
+                    state.vector = (page_no, page_no, (extent[0], extent[2]))
     chars = sum(len(r["text"]) for r in rows)
     bad = int(page_signals.get("_bad_chars") or 0)
     if chars and bad / chars >= GARBLED_SHARE:
         reasons.append(f"garbled_text: {bad / chars:.0%} unreadable characters")
-    if reasons and state is not None and page_no not in state.escalated:
-        vector_only = all(x.startswith("vector_graphics") for x in reasons)
-        full = len(state.escalated) >= state.budget
-        if full or (vector_only and len(state.vector_only) >= state.budget // 2):
-            page_signals["escalation_signals"] = (
-                f"layout_budget_skipped ({state.budget} pages): " + "; ".join(reasons)
-            )
-            return []
-        state.escalated.add(page_no)
-        if vector_only:
-            state.vector_only.add(page_no)
+    if continued and not reasons:
+        page_signals["escalation_signals"] = f"layout_continuation (p{first_page}): " + "; ".join(continued)
     return reasons
 
 
-def _boxes(page) -> list[tuple[float, float, float, float, str]]:
-    import pymupdf
-    import pymupdf.layout  # noqa: F401  (importing installs the ONNX model into pymupdf)
+@contextlib.contextmanager
+def _one_thread_sessions():
+    """ONNX sessions built meanwhile use one intra-op thread. Workaround for pymupdf-layout 2.0,
+    whose ``onnx/common_util.make_session`` takes onnxruntime's default (a spinning thread per
+    core): one thread halves the CPU of a page (0.70 -> 0.39 s on NIST SP 800-161), and the
+    parallelism comes from the worker processes instead."""
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        yield
+        return
+    base = ort.SessionOptions
 
-    if not callable(getattr(pymupdf, "_get_layout", None)):
-        pymupdf.layout.activate()
+    def options():
+        so = base()
+        so.intra_op_num_threads = 1
+        so.inter_op_num_threads = 1
+        return so
+
+    ort.SessionOptions = options
+    try:
+        yield
+    finally:
+        ort.SessionOptions = base
+
+
+_MODEL_BUILT_HERE: list = []  # the model function _ensure_model built with one-thread sessions
+
+
+def _ensure_model() -> None:
+    """Load the layout model once per process (one-thread ONNX sessions when we build it)."""
+    import pymupdf
+
+    if callable(getattr(pymupdf, "_get_layout", None)):
+        return
+    with _one_thread_sessions():
+        import pymupdf.layout  # (importing installs the ONNX model into pymupdf)
+
+        if not callable(getattr(pymupdf, "_get_layout", None)):
+            pymupdf.layout.activate()
+    _MODEL_BUILT_HERE[:] = [pymupdf._get_layout]
+
+
+def ensure_model_quietly() -> None:
+    """:func:`_ensure_model`, a failure left to each page (which then keeps the fast parse)."""
+    with contextlib.suppress(Exception):
+        _ensure_model()
+
+
+def model_forks() -> bool:
+    """Whether a forked child can use this process's model as is: sessions built with one thread
+    run in the calling thread, so a fork loses nothing; a model with onnxruntime's thread pools
+    (imported by the user before docintel loaded it) would run in the child without them."""
+    import pymupdf
+
+    fn = getattr(pymupdf, "_get_layout", None)
+    return callable(fn) and bool(_MODEL_BUILT_HERE) and fn is _MODEL_BUILT_HERE[0]
+
+
+def fresh_model() -> None:
+    """Build this process's own layout model, unless the inherited one forks safely."""
+    import pymupdf
+
+    if model_forks():
+        return
+    with contextlib.suppress(AttributeError):
+        pymupdf._get_layout = None
+    _ensure_model()
+
+
+def _boxes(page) -> list[tuple[float, float, float, float, str]]:
+    _ensure_model()
     with _LOCK:  # the model keeps process-global state (pymupdf4llm serialises it too)
         page.get_layout()
     info = page.layout_information or []

@@ -12,6 +12,7 @@ import pandas as pd
 
 from docintel.parsing import (
     crossrefs,
+    escalate,
     furniture,
     headings,
     layout,
@@ -82,12 +83,22 @@ def _page_stage(
     pages: list[dict] = []
     n = doc.page_count
     seen_gutters: Counter = Counter()  # the document's column layout, for sparse pages
+    page_rows: list[list[dict]] = []
+    prows: list[dict] = []
     for i in range(n):
         rows, prow = _parse_page(doc, i, layout_mode, seen_gutters, spans, links)
+        page_rows.append(rows)
+        prows.append(prow)
+        if progress and i + 1 < n:  # the last page is done once its escalations are
+            progress(i + 1, n)
+    # issue 18B: the layout model runs once every page's candidacy is known (budget by gain, pool)
+    tick = (lambda: progress(n - 1, n)) if progress else None  # restarts the budget's page clock
+    escalate.escalate(doc, page_rows, prows, mode=layout_mode, tick=tick)
+    if progress and n:
+        progress(n, n)
+    for rows, prow in zip(page_rows, prows, strict=True):
         all_lines.extend(rows)
         pages.append({k: v for k, v in prow.items() if not k.startswith("_")})
-        if progress:
-            progress(i + 1, n)
     line_df = pd.DataFrame(all_lines) if all_lines else LINE_DF.empty()
     line_df["doc_id"] = doc_id
     page_df = pd.DataFrame(pages)
@@ -125,16 +136,12 @@ def _parse_page(
         reasons = layout.escalation_reasons(page, rows, prow) if layout_mode == "auto" else []
         if layout_mode == "always" and rows:
             reasons = ["layout=always"]
-        if reasons:
-            try:
-                rows, lsig = layout.extract_page_lines_layout(
-                    page, page_no, rows, gutters=sig["_gutters"], cuts=prow.get("_image_boxes")
-                )
-                prow.update(lsig)
-                prow["parse_method"] = "layout"
-            except Exception as exc:  # the fast lines are still good
-                log.warning("page %d: layout model failed (%s); kept the fast parse", page_no, exc)
-                reasons.append(f"layout_failed: {exc}")
+        if reasons:  # a candidate: escalate.escalate decides and runs the model after the loop
+            prow["_escalate"] = {
+                "reasons": reasons,
+                "gutters": sig["_gutters"],
+                "cuts": prow.get("_image_boxes"),
+            }
             prow["escalation_signals"] = "; ".join(reasons)
         prow["has_text_layer"] = prow["n_chars"] > 0
     except Exception as exc:

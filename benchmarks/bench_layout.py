@@ -1,0 +1,113 @@
+"""Cost of ``--layout auto`` against ``never`` and the image-free floor, two code trees side by side.
+
+Usage: python benchmarks/bench_layout.py [PDF ...] [--baseline DIR] [--modes never,auto] [--full]
+
+Without PDFs it reads the eight NIST SPs of ``bench_escalation.py`` (1,495 pages). Each
+(tree, mode) runs in a fresh child process (``PYTHONPATH`` = the tree; ``DOCINTEL_PARSE_WORKER=0``,
+``--ocr never``, no cache): the page stage (``parse_with_pymupdf(..., pages_only=True)``), or the
+whole ``parse_document`` with ``--full``. CPU = the child's own CPU plus that of the processes it
+forked and reaped during the parse (the layout workers), so a pool cannot hide its cost; wall
+seconds beside it. The floor is ``get_text("dict")`` without ``TEXT_PRESERVE_IMAGES`` (what our
+fast path asks for), in this process. ``--baseline`` is a checkout of the code before a change
+(``git archive REV | tar -x -C DIR``). Asserts nothing: read the ratios, the CPU is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+_CHILD = r"""
+import json, os, resource, sys, time
+from pathlib import Path
+paths, mode, full = [Path(p) for p in sys.argv[1].split(os.pathsep)], sys.argv[2], sys.argv[3] == "1"
+from docintel.parsing import pdf as pdfmod
+from docintel.parsing import pymupdf_backend as b
+from docintel.parsing import parse_document
+cpu = wall = 0.0
+escalated = 0
+for p in paths:
+    data = pdfmod.read_pdf_bytes(p)
+    c0, k0, w0 = time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    if full:
+        t = parse_document(p, layout=mode, ocr="never", out_dir=None)
+    else:
+        doc = pdfmod.open_pdf(data, name=p.name)
+        t = b.parse_with_pymupdf(doc, pdfmod.doc_id_for(data), layout_mode=mode, ocr_mode="never", pages_only=True)
+    k1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu += time.process_time() - c0 + (k1.ru_utime - k0.ru_utime) + (k1.ru_stime - k0.ru_stime)
+    wall += time.perf_counter() - w0
+    escalated += int((t.page_df["parse_method"] == "layout").sum())
+print(json.dumps({"cpu": cpu, "wall": wall, "escalated": escalated}))
+"""
+
+
+def floor(paths: list[Path]) -> tuple[int, float]:
+    import pymupdf
+
+    flags = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+    pages, cpu = 0, 0.0
+    for p in paths:
+        with pymupdf.open(p) as doc:
+            t0 = time.process_time()
+            for page in doc:
+                page.get_text("dict", flags=flags)
+            cpu += time.process_time() - t0
+            pages += doc.page_count
+    return pages, cpu
+
+
+def run(tree: Path, paths: list[Path], mode: str, full: bool) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(tree), "DOCINTEL_PARSE_WORKER": "0"}
+    arg = os.pathsep.join(str(p) for p in paths)
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, arg, mode, "1" if full else "0"],
+        env=env, capture_output=True, text=True, check=False, cwd=tree,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise SystemExit(f"Error: {tree} --layout {mode} failed: {proc.stderr.strip()[-400:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bench_escalation import DEFAULT, NIST
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("pdfs", nargs="*", type=Path)
+    ap.add_argument("--baseline", type=Path, default=None, help="a checkout of the code before")
+    ap.add_argument("--modes", default="never,auto")
+    ap.add_argument("--full", action="store_true", help="the whole parse_document, not the page stage")
+    args = ap.parse_args(argv)
+    paths = [p.resolve() for p in args.pdfs] or [NIST / f"{n}.pdf" for n in DEFAULT]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        print(f"Error: PDF not found: {', '.join(missing)}", file=sys.stderr)
+        return 1
+    trees = [("before", args.baseline.resolve())] if args.baseline else []
+    trees.append(("after", REPO))
+    pages, floor_s = floor(paths)
+    what = "parse_document" if args.full else "page stage"
+    print(
+        f"{len(paths)} PDFs, {pages} pages; {what}; image-free floor {floor_s:.2f} CPU s; cores {os.cpu_count()}"
+    )
+    print("\n| tree | mode | CPU s | x floor | wall s | escalated |\n|---|---|---:|---:|---:|---:|")
+    for mode in args.modes.split(","):
+        for name, tree in trees:  # the trees alternate: both see the same machine load
+            r = run(tree, paths, mode, args.full)
+            print(
+                f"| {name} | {mode} | {r['cpu']:.2f} | {r['cpu'] / floor_s:.1f} | {r['wall']:.2f} | {r['escalated']} |",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
