@@ -18,7 +18,7 @@ from docintel.generation.validator import check_generation
 from docintel.questions.parse import answer_shape
 from docintel.refscan import memo, references_in
 from docintel.retrieval import best_passage, count_tokens, retrieve, suggested_top_k
-from docintel.retrieval.overview import Overview, overview_passages
+from docintel.retrieval.overview import Overview, member_passages, overview_passages
 from docintel.retrieval.resolve import model_brief, model_may_help, resolve_in_tables, section_resolution
 from docintel.retrieval.targets import (
     definition_passages,
@@ -356,6 +356,10 @@ def first_passages(tables: DocTables, q: ParsedQuestion, trace: Trace, top_k: in
     listed = _listed_objects(tables, q, trace)
     if listed:
         return listed
+    members = member_passages(tables, q)
+    if members:  # "the four Tiers": the headings "Tier 1: ..." to "Tier 4: ..." are the list
+        trace.event("list_path", series=[p.note for p in members])
+        return members
     chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
     passages = [extend_to_sentence_end(tables, best_passage(tables, q, c.page)) for c in chosen]
     passages = [p for p in passages if p.lines]

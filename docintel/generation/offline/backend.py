@@ -35,7 +35,9 @@ PULLED = PULLED_VIA
 _WANTS_SOURCES = re.compile(
     r"\b(?:cite[sd]?|citing|citation|references?|referenced|sources?|bibliograph\w*)\b|"
     r"\b(?:which|what)\s+(?:\w+\s+){0,2}(?:papers?|publications?|documents?|standards?|works?|"
-    r"regulations?|specifications?|reports?|stud(?:y|ies)|articles?)\b",
+    r"regulations?|specifications?|reports?|stud(?:y|ies)|articles?)\b|"
+    # attribution: whose method, who introduced it, according to whom
+    r"\bwhose\b|\bwho\s+(?:first\s+)?(?:proposed|introduced|developed|invented|described)\b|\baccording\s+to\s+whom\b",
     re.I,
 )
 
@@ -78,7 +80,10 @@ class OfflineBackend:
         primary = [i for i, p in enumerate(passages) if p.retrieved_via not in PULLED]
         pulled = [i for i, p in enumerate(passages) if p.retrieved_via in PULLED]
 
-        windows = pick_windows(grouped, primary, max_windows=self.max_windows, max_lines=self.max_lines)
+        # a list answered from its members (one passage each) quotes every member
+        n_windows = max(self.max_windows, len(primary)) if question.shape == "list" else self.max_windows
+        n_lines = max(self.max_lines, 6 * n_windows) if question.shape == "list" else self.max_lines
+        windows = pick_windows(grouped, primary, max_windows=n_windows, max_lines=n_lines)
         pieces = [self._window_piece(passages, grouped, w) for w in windows]
         for pi in pulled:
             pieces += self._pulled_pieces(passages, grouped, pi)
@@ -98,14 +103,16 @@ class OfflineBackend:
             return Generation(answer=self._not_found(question, terms), info=info)
         info = CallInfo(backend=self.name, pass_no=pass_no, details=details)
 
+        quiet = {(r.ln.page, r.ln.line) for w in windows for i in w.quiet for r in [grouped[w.passage][i]]}
         used = [ln for pc in pieces for ln in pc.lines]
-        near = self._neighbours(passages, pieces, pass_no, 1)
+        loud = [ln for ln in used if (ln.page, ln.line) not in quiet]  # whose pointers count
+        near = self._neighbours(passages, pieces, pass_no, 1, skip=quiet)
         if pass_no == 1:  # a "See Appendix A for ..." directive in the paragraph of a used line
             near += directives_in_section(pieces)
             around = after_windows(pieces, AROUND_AFTER)
         else:
             around = []
-        pending = self._pending(question, passages, used, near, around)
+        pending = self._pending(question, passages, loud, near, around)
         ext_scope = (
             [ln for pc in pieces for ln in pc.passage.lines] if "name_external" in instr else used + near
         )
@@ -237,16 +244,23 @@ class OfflineBackend:
         return out
 
     @staticmethod
-    def _neighbours(passages: list[Passage], pieces: list[Piece], pass_no: int, k: int) -> list[EvidenceLine]:
+    def _neighbours(
+        passages: list[Passage], pieces: list[Piece], pass_no: int, k: int, skip: set = frozenset()
+    ) -> list[EvidenceLine]:
         """Lines within ``k`` of a used primary window (pulled-in windows are read as used only,
-        so a pass-2 answer does not chase pointers that merely sit next to the pulled rows)."""
+        so a pass-2 answer does not chase pointers that merely sit next to the pulled rows).
+        Lines in ``skip`` (a window's quiet lines, see ``scoring.Window``) neither count as used
+        nor reach their neighbours."""
         out: list[EvidenceLine] = []
         for pc in pieces:
             if pc.passage.retrieved_via in PULLED and pass_no >= 2:
                 continue
             keys = {(ln.page, ln.line) for ln in pc.lines}
+            loud = keys - skip
             for ln in pc.passage.lines:
                 if (ln.page, ln.line) in keys:
+                    continue
+                if not any(ln.page == p and abs(ln.line - q) <= k for p, q in loud):
                     continue
                 if any(ln.page == p and abs(ln.line - q) <= k for p, q in keys):
                     out.append(ln)
