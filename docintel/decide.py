@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 from docintel.errors import LLMError, LLMOutputError
 from docintel.generation.completeness import earn
+from docintel.generation.offline.backend import asks_for_sources
 from docintel.generation.protocol import LLMBackend
+from docintel.generation.refdetect import AUTHOR_YEAR
 from docintel.generation.validator import check_generation
 from docintel.questions.parse import answer_shape
 from docintel.refscan import memo, references_in
@@ -24,8 +26,10 @@ from docintel.retrieval.targets import (
     definition_passages,
     extend_to_sentence_end,
     listed_object_passages,
+    to_passages,
     unread_pages_warning,
 )
+from docintel.retrieval.windows import citation_entry, cited_line
 from docintel.schema.answer import (
     ExternalReference,
     PendingReference,
@@ -135,6 +139,8 @@ class _Loop:
                 backend=self.backend if allow_llm else None,
                 max_lines=self.max_lines,
             )
+        if res.status == "unresolved" and ref.ref_type == "bib":
+            res = _author_year(self.tables, ref) or res
         self.resolutions[key] = res
         return res
 
@@ -361,7 +367,12 @@ def first_passages(tables: DocTables, q: ParsedQuestion, trace: Trace, top_k: in
         trace.event("list_path", series=[p.note for p in members])
         return members
     chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
-    passages = [extend_to_sentence_end(tables, best_passage(tables, q, c.page)) for c in chosen]
+    sources = asks_for_sources(q.text)
+    passages = []
+    for c in chosen:  # a question asking which source says it keeps the page's citing line
+        cited = cited_line(tables, q, c.page) if sources else None
+        window = best_passage(tables, q, c.page, include_lines=[cited] if cited else None)
+        passages.append(extend_to_sentence_end(tables, window))
     passages = [p for p in passages if p.lines]
     return passages + definition_passages(tables, q, passages)
 
@@ -458,6 +469,24 @@ def _same_page_targets(loop: _Loop, passages: list[Passage]) -> list[Passage]:
             pages=sorted({p.page for p in res.passages}),
         )
     return passages + added
+
+
+def _author_year(tables: DocTables, ref: PendingReference) -> Resolution | None:
+    """An author-year citation ("Hendrycks and Gimpel, 2016") resolved to its entry in the
+    document's reference list (author-year lists are not registered objects)."""
+    m = AUTHOR_YEAR.match(ref.raw_text.strip("()[] "))
+    if not m:
+        return None
+    rows = citation_entry(tables, m["name"], m["year"])
+    if rows.empty:
+        return None
+    note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
+    passages = to_passages(rows, tables.doc_id, retrieved_via="reference", ref=ref, note=note)
+    return Resolution(
+        ref, "resolved", "reference_list", "bib", target=f"{m['name']} {m['year']}",
+        target_pages=sorted({p.page for p in passages}), passages=passages,
+        reason=f"reference list: the entry of {m['name']} ({m['year']})",
+    )  # fmt: skip
 
 
 def evidence_token_count(passages: list[Passage]) -> int:

@@ -42,6 +42,11 @@ _WANTS_SOURCES = re.compile(
 )
 
 
+def asks_for_sources(question: str) -> bool:
+    """Whether a question asks which source, publication or author says something."""
+    return bool(_WANTS_SOURCES.search(question))
+
+
 class OfflineBackend:
     """Extractive answers from the evidence; see the module docstring."""
 
@@ -275,12 +280,14 @@ class OfflineBackend:
         near: list[EvidenceLine],
         around: list[EvidenceLine] = (),
     ) -> list[PendingReference]:
-        wants_sources = bool(_WANTS_SOURCES.search(question.text))
+        wants_sources = asks_for_sources(question.text)
         used_keys = {(ln.page, ln.line) for ln in used}
         refs = refdetect.detect_references(_dedupe(used + near))
         seen_lines = {(ln.page, ln.line) for ln in used + near}
         extra = [ln for ln in around if (ln.page, ln.line) not in seen_lines]
         refs += [r for r in refdetect.detect_references(_dedupe(extra)) if r.ref_type in AROUND_TYPES]
+        if wants_sources:  # "(Hendrycks and Gimpel, 2016)": its entry in the reference list
+            refs += refdetect.detect_author_year(_dedupe(used + near))
         refs.sort(key=lambda r: ((r.page, r.line) not in used_keys, r.page, r.line))
         out: list[PendingReference] = []
         seen: set[tuple[str, str, str]] = set()
