@@ -1,16 +1,16 @@
 """Issue 10, session 4: first hop on back matter and commentary, list questions answered from a
-series of labelled headings, attribution questions, and pointers that do not make a direct
-question loop."""
+series of labelled headings, source questions, long targets, and provision numbers that do not
+make a direct question loop."""
 
 from __future__ import annotations
 
 from docintel.generation.offline.backend import _WANTS_SOURCES
-from docintel.generation.offline.scoring import _item_number, pick_windows, question_terms, score_lines
+from docintel.generation.offline.scoring import _item_number
 from docintel.questions import parse_question
 from docintel.retrieval import retrieve
 from docintel.retrieval.overview import member_passages
 from docintel.retrieval.rank import commentary_pages
-from docintel.schema.evidence import EvidenceLine, Passage
+from docintel.schema.evidence import EvidenceLine
 
 from .test_retrieval import DOC, FILLER, make_tables
 
@@ -97,29 +97,6 @@ def test_a_decimal_provision_number_is_not_a_list_item():
     assert _item_number("8.7 Subject to Clause 8.6, this Agreement") is None
     assert _item_number("1. The output from an approved generator") == "1"
     assert _item_number("(a) known to the Recipient") == "a"
-
-
-def _passage(texts: list[str]) -> Passage:
-    lines = [EvidenceLine(page=6, line=i, text=t) for i, t in enumerate(texts, start=1)]
-    return Passage(doc_id=DOC, page=6, line_start=1, line_end=len(lines), lines=lines)
-
-
-def test_a_window_that_adds_no_question_term_is_quiet():
-    p = _passage([
-        "8.7 Subject to Clause 8.6, this Agreement and the law shall constitute the entire",
-        "agreement between the parties in relation to the subject matter of this Agreement,",
-        "and shall supersede all previous agreements, arrangements and laws.",
-        "Other matters are not dealt with here.",
-        "8.8 This Agreement shall be governed by and construed in accordance with",
-        "[English law].",
-        "8.9 The courts of [England] shall have exclusive jurisdiction to adjudicate any",
-        "dispute arising under or in connection with this Agreement.",
-    ])  # fmt: skip
-    q = parse_question("Which law governs the agreement and which courts have jurisdiction over disputes?")
-    grouped, _ = score_lines([p], question_terms(q))
-    windows = pick_windows(grouped, [0], max_windows=3, max_lines=14)
-    quiet = {grouped[w.passage][i].ln.line for w in windows for i in w.quiet}
-    assert 1 in quiet and 5 not in quiet and 7 not in quiet
 
 
 def test_author_year_citations_are_read_inside_parentheses_across_a_line_break():

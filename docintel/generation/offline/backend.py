@@ -108,16 +108,14 @@ class OfflineBackend:
             return Generation(answer=self._not_found(question, terms), info=info)
         info = CallInfo(backend=self.name, pass_no=pass_no, details=details)
 
-        quiet = {(r.ln.page, r.ln.line) for w in windows for i in w.quiet for r in [grouped[w.passage][i]]}
         used = [ln for pc in pieces for ln in pc.lines]
-        loud = [ln for ln in used if (ln.page, ln.line) not in quiet]  # whose pointers count
-        near = self._neighbours(passages, pieces, pass_no, 1, skip=quiet)
+        near = self._neighbours(passages, pieces, pass_no, 1)
         if pass_no == 1:  # a "See Appendix A for ..." directive in the paragraph of a used line
             near += directives_in_section(pieces)
             around = after_windows(pieces, AROUND_AFTER)
         else:
             around = []
-        pending = self._pending(question, passages, loud, near, around)
+        pending = self._pending(question, passages, used, near, around)
         ext_scope = (
             [ln for pc in pieces for ln in pc.passage.lines] if "name_external" in instr else used + near
         )
@@ -249,23 +247,16 @@ class OfflineBackend:
         return out
 
     @staticmethod
-    def _neighbours(
-        passages: list[Passage], pieces: list[Piece], pass_no: int, k: int, skip: set = frozenset()
-    ) -> list[EvidenceLine]:
+    def _neighbours(passages: list[Passage], pieces: list[Piece], pass_no: int, k: int) -> list[EvidenceLine]:
         """Lines within ``k`` of a used primary window (pulled-in windows are read as used only,
-        so a pass-2 answer does not chase pointers that merely sit next to the pulled rows).
-        Lines in ``skip`` (a window's quiet lines, see ``scoring.Window``) neither count as used
-        nor reach their neighbours."""
+        so a pass-2 answer does not chase pointers that merely sit next to the pulled rows)."""
         out: list[EvidenceLine] = []
         for pc in pieces:
             if pc.passage.retrieved_via in PULLED and pass_no >= 2:
                 continue
             keys = {(ln.page, ln.line) for ln in pc.lines}
-            loud = keys - skip
             for ln in pc.passage.lines:
                 if (ln.page, ln.line) in keys:
-                    continue
-                if not any(ln.page == p and abs(ln.line - q) <= k for p, q in loud):
                     continue
                 if any(ln.page == p and abs(ln.line - q) <= k for p, q in keys):
                     out.append(ln)

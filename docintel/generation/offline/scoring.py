@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from docintel.generation.text import content_stems, ends_sentence, join_lines, normalize, stem, tokens
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
@@ -56,10 +56,6 @@ class Window:
     seed: int
     score: float
     hits: set[str]
-    #: Positions of lines grown from a lower seed that adds no question term the better windows
-    #: lack: they are quoted, but their pointers are no reason for a second pass.
-    quiet: frozenset[int] = frozenset()
-    adds: bool = True
 
 
 def question_terms(q: ParsedQuestion) -> list[Term]:
@@ -270,7 +266,6 @@ def pick_windows(
     cands.sort(key=lambda r: (-r.context, r.ln.page, r.ln.line))
     out: list[Window] = []
     used = 0
-    covered: set[str] = set()
     for r in cands:
         if len(out) >= max_windows or used >= max_lines or r.context < min_ratio * best:
             break
@@ -283,17 +278,8 @@ def pick_windows(
             break
         start, end = list_span(rows, start, end)
         hits = set().union(*(rows[i].hits for i in range(start, end + 1)))
-        adds = not out or not hits <= covered
-        out.append(Window(r.passage, start, end, r.pos, round(r.context, 3), hits, frozenset(), adds))
-        covered |= hits
+        out.append(Window(r.passage, start, end, r.pos, round(r.context, 3), hits))
         used += end - start + 1
-    loud = {(w.passage, i) for w in out if w.adds for i in range(w.start, w.end + 1)}
-    out = [
-        w
-        if w.adds
-        else replace(w, quiet=frozenset(i for i in range(w.start, w.end + 1) if (w.passage, i) not in loud))
-        for w in out
-    ]
     return merge_windows(out, grouped)
 
 
@@ -312,8 +298,6 @@ def merge_windows(windows: list[Window], grouped: list[list[ScoredLine]]) -> lis
                 seed,
                 max(last.score, w.score),
                 last.hits | w.hits,
-                last.quiet | w.quiet,
-                last.adds or w.adds,
             )
         else:
             merged.append(w)
