@@ -248,14 +248,14 @@ def citation_entry(tables, surname: str, year: str) -> pd.DataFrame:
     or the next line, to the line that closes the entry (a period), at most
     :data:`ENTRY_LINES`. Empty when the document has no such list or entry."""
     from docintel.retrieval.lookup import section_ranges
-    from docintel.retrieval.targets import evidence_lines
+    from docintel.schema.kinds import NON_EVIDENCE_ROLES
 
     ranges = section_ranges(tables)
     refs = ranges[ranges["title"].astype(str).str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False)]
     if refs.empty:
         return pd.DataFrame()
     start = int(refs["page_start"].min())
-    lines = evidence_lines(tables)
+    lines = tables.line_df[~tables.line_df["role"].isin(NON_EVIDENCE_ROLES)].sort_values(["page", "line"])
     lines = lines[lines["page"] >= start].reset_index(drop=True)
     texts = lines["text"].astype(str).tolist()
     name = re.compile(rf"\b{re.escape(surname)}\b")

@@ -47,6 +47,10 @@ def asks_for_sources(question: str) -> bool:
     return bool(_WANTS_SOURCES.search(question))
 
 
+#: Lines a list answer quotes in all, shared by its passages (each gets at least half a window).
+LIST_LINES = 40
+
+
 class OfflineBackend:
     """Extractive answers from the evidence; see the module docstring."""
 
@@ -85,10 +89,10 @@ class OfflineBackend:
         primary = [i for i, p in enumerate(passages) if p.retrieved_via not in PULLED]
         pulled = [i for i, p in enumerate(passages) if p.retrieved_via in PULLED]
 
-        # a list answered from its members (one passage each) quotes every member
-        n_windows = max(self.max_windows, len(primary)) if question.shape == "list" else self.max_windows
-        n_lines = max(self.max_lines, 6 * n_windows) if question.shape == "list" else self.max_lines
-        windows = pick_windows(grouped, primary, max_windows=n_windows, max_lines=n_lines)
+        if question.shape == "list" and len(primary) > 1:
+            windows = self._list_windows(grouped, primary)
+        else:
+            windows = pick_windows(grouped, primary, max_windows=self.max_windows, max_lines=self.max_lines)
         pieces = [self._window_piece(passages, grouped, w) for w in windows]
         for pi in pulled:
             pieces += self._pulled_pieces(passages, grouped, pi)
@@ -244,6 +248,25 @@ class OfflineBackend:
             pc = self._window_piece(passages, grouped, w)
             pc.info["hits"] = pc.info["hits"] or ["(pulled in)"]
             out.append(pc)
+        return out
+
+    def _list_windows(self, grouped: list, primary: list[int]) -> list[Window]:
+        """A list's evidence is spread over passages (one per member, listed object or page):
+        each passage that matches gives its best window (a share of a list-sized line budget),
+        so a weaker member is not dropped for a stronger one."""
+        share = max(self.max_lines // 2, LIST_LINES // len(primary))
+        out: list[Window] = []
+        for pi in primary:
+            rows = grouped[pi]
+            hits = set().union(*(r.hits for r in rows)) if rows else set()
+            if rows and hits and len(rows) <= share:  # a caption, a member's opening: whole
+                seed = max(rows, key=lambda r: r.context).pos
+                out.append(Window(pi, 0, len(rows) - 1, seed, rows[seed].context, hits))
+                continue
+            for w in pick_windows(grouped, [pi], max_windows=1, max_lines=share):
+                if rows[0].ln.role in HEADING_ROLES and w.end < share:  # keep the member's heading
+                    w = Window(pi, 0, w.end, w.seed, w.score, w.hits | rows[0].hits)
+                out.append(w)
         return out
 
     @staticmethod
