@@ -20,6 +20,7 @@ from docintel.generation.validator import check_generation
 from docintel.questions.parse import answer_shape
 from docintel.refscan import memo, references_in
 from docintel.retrieval import best_passage, count_tokens, retrieve, suggested_top_k
+from docintel.retrieval.named import named_regions
 from docintel.retrieval.overview import Overview, member_passages, overview_passages
 from docintel.retrieval.resolve import model_brief, model_may_help, resolve_in_tables, section_resolution
 from docintel.retrieval.targets import (
@@ -310,7 +311,8 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None, first_hop: list[Passage
     if overview is not None:  # answered from the structure: nothing to follow
         passages, max_loops = overview.passages, 0
     else:
-        first = first_hop if first_hop else first_passages(tables, q, trace, top_k)
+        named = [] if first_hop else _named_first_hop(loop)
+        first = first_hop if first_hop else (named or first_passages(tables, q, trace, top_k))
         passages = _same_page_targets(loop, first)
     loop_count = 0
     while True:
@@ -406,6 +408,25 @@ def _earn_completeness(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAw
     answer, loop.reasons, warnings = earn(answer, followed, loop.unresolved, loop.reasons)
     loop.warnings.extend(warnings)
     return answer
+
+
+def _named_first_hop(loop: _Loop) -> list[Passage]:
+    """The regions the question names ("What does Section 5(A) say?"), whole, when they
+    resolve (:mod:`docintel.retrieval.named`); [] sends the question to keyword retrieval."""
+    with loop.trace.stage("retrieval"):
+        found = named_regions(loop.tables, loop.q, max_lines=loop.max_lines)
+    passages = [p for res in found if res.status == "resolved" for p in res.passages]
+    if found:
+        loop.trace.event(
+            "named_in_question",
+            used=bool(passages),
+            regions=[{"reference": r.ref.raw_text, "status": r.status, "target": r.target,
+                      "pages": r.target_pages, "cut": r.cut, "reason": r.reason} for r in found],
+        )  # fmt: skip
+    loop.warnings += [
+        f"cut by the budget: {'; '.join(r.cut)}" for r in found if r.status == "resolved" and r.cut
+    ]
+    return passages
 
 
 def _overview(loop: _Loop) -> Overview | None:

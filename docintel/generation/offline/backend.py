@@ -86,14 +86,16 @@ class OfflineBackend:
             return self._overview(passages, pass_no)
         terms = question_terms(question)
         grouped, weights = score_lines(passages, terms)
-        primary = [i for i, p in enumerate(passages) if p.retrieved_via not in PULLED]
+        primary = [i for i, p in enumerate(passages) if p.retrieved_via not in PULLED | {"scope"}]
         pulled = [i for i, p in enumerate(passages) if p.retrieved_via in PULLED]
+        scoped = [i for i, p in enumerate(passages) if p.retrieved_via == "scope"]
 
         if question.shape == "list" and len(primary) > 1:
             windows = self._list_windows(grouped, primary)
         else:
             windows = pick_windows(grouped, primary, max_windows=self.max_windows, max_lines=self.max_lines)
-        pieces = [self._window_piece(passages, grouped, w) for w in windows]
+        pieces = [pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi)]  # named: answers
+        pieces += [self._window_piece(passages, grouped, w) for w in windows]
         for pi in pulled:
             pieces += self._pulled_pieces(passages, grouped, pi)
 
@@ -106,7 +108,7 @@ class OfflineBackend:
             "instructions": sorted(instr),
             "ignored_instructions": sorted(instr - set(INSTRUCTIONS)),
         }
-        if not pieces or len(hits) < need:
+        if not pieces or (len(hits) < need and not scoped):
             details["not_found"] = True
             info = CallInfo(backend=self.name, pass_no=pass_no, details=details)
             return Generation(answer=self._not_found(question, terms), info=info)
