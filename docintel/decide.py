@@ -13,19 +13,24 @@ from dataclasses import dataclass, field
 
 from docintel.errors import LLMError, LLMOutputError
 from docintel.generation.completeness import earn
+from docintel.generation.offline.backend import asks_for_sources
 from docintel.generation.protocol import LLMBackend
+from docintel.generation.refdetect import AUTHOR_YEAR
 from docintel.generation.validator import check_generation
 from docintel.questions.parse import answer_shape
 from docintel.refscan import memo, references_in
 from docintel.retrieval import best_passage, count_tokens, retrieve, suggested_top_k
-from docintel.retrieval.overview import Overview, overview_passages
+from docintel.retrieval.named import named_regions
+from docintel.retrieval.overview import Overview, member_passages, overview_passages
 from docintel.retrieval.resolve import model_brief, model_may_help, resolve_in_tables, section_resolution
 from docintel.retrieval.targets import (
     definition_passages,
     extend_to_sentence_end,
     listed_object_passages,
+    to_passages,
     unread_pages_warning,
 )
+from docintel.retrieval.windows import citation_entry, cited_line
 from docintel.schema.answer import (
     ExternalReference,
     PendingReference,
@@ -135,6 +140,8 @@ class _Loop:
                 backend=self.backend if allow_llm else None,
                 max_lines=self.max_lines,
             )
+        if res.status == "unresolved" and ref.ref_type == "bib":
+            res = _author_year(self.tables, ref) or res
         self.resolutions[key] = res
         return res
 
@@ -304,7 +311,8 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None, first_hop: list[Passage
     if overview is not None:  # answered from the structure: nothing to follow
         passages, max_loops = overview.passages, 0
     else:
-        first = first_hop if first_hop else first_passages(tables, q, trace, top_k)
+        named = [] if first_hop else _named_first_hop(loop)
+        first = first_hop if first_hop else (named or first_passages(tables, q, trace, top_k))
         passages = _same_page_targets(loop, first)
     loop_count = 0
     while True:
@@ -356,8 +364,17 @@ def first_passages(tables: DocTables, q: ParsedQuestion, trace: Trace, top_k: in
     listed = _listed_objects(tables, q, trace)
     if listed:
         return listed
+    members = member_passages(tables, q)
+    if members:  # "the four Tiers": the headings "Tier 1: ..." to "Tier 4: ..." are the list
+        trace.event("list_path", series=[p.note for p in members])
+        return members
     chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
-    passages = [extend_to_sentence_end(tables, best_passage(tables, q, c.page)) for c in chosen]
+    sources = asks_for_sources(q.text)
+    passages = []
+    for c in chosen:  # a question asking which source says it keeps the page's citing line
+        cited = cited_line(tables, q, c.page) if sources else None
+        window = best_passage(tables, q, c.page, include_lines=[cited] if cited else None)
+        passages.append(extend_to_sentence_end(tables, window))
     passages = [p for p in passages if p.lines]
     return passages + definition_passages(tables, q, passages)
 
@@ -391,6 +408,25 @@ def _earn_completeness(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAw
     answer, loop.reasons, warnings = earn(answer, followed, loop.unresolved, loop.reasons)
     loop.warnings.extend(warnings)
     return answer
+
+
+def _named_first_hop(loop: _Loop) -> list[Passage]:
+    """The regions the question names ("What does Section 5(A) say?"), whole, when they
+    resolve (:mod:`docintel.retrieval.named`); [] sends the question to keyword retrieval."""
+    with loop.trace.stage("retrieval"):
+        found = named_regions(loop.tables, loop.q, max_lines=loop.max_lines)
+    passages = [p for res in found if res.status == "resolved" for p in res.passages]
+    if found:
+        loop.trace.event(
+            "named_in_question",
+            used=bool(passages),
+            regions=[{"reference": r.ref.raw_text, "status": r.status, "target": r.target,
+                      "pages": r.target_pages, "cut": r.cut, "reason": r.reason} for r in found],
+        )  # fmt: skip
+    loop.warnings += [
+        f"cut by the budget: {'; '.join(r.cut)}" for r in found if r.status == "resolved" and r.cut
+    ]
+    return passages
 
 
 def _overview(loop: _Loop) -> Overview | None:
@@ -454,6 +490,24 @@ def _same_page_targets(loop: _Loop, passages: list[Passage]) -> list[Passage]:
             pages=sorted({p.page for p in res.passages}),
         )
     return passages + added
+
+
+def _author_year(tables: DocTables, ref: PendingReference) -> Resolution | None:
+    """An author-year citation ("Hendrycks and Gimpel, 2016") resolved to its entry in the
+    document's reference list (author-year lists are not registered objects)."""
+    m = AUTHOR_YEAR.match(ref.raw_text.strip("()[] "))
+    if not m:
+        return None
+    rows = citation_entry(tables, m["name"], m["year"])
+    if rows.empty:
+        return None
+    note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
+    passages = to_passages(rows, tables.doc_id, retrieved_via="reference", ref=ref, note=note)
+    return Resolution(
+        ref, "resolved", "reference_list", "bib", target=f"{m['name']} {m['year']}",
+        target_pages=sorted({p.page for p in passages}), passages=passages,
+        reason=f"reference list: the entry of {m['name']} ({m['year']})",
+    )  # fmt: skip
 
 
 def evidence_token_count(passages: list[Passage]) -> int:

@@ -341,3 +341,47 @@ def test_parse_summary_names_a_failed_stage(monkeypatch, tmp_path, capsys):
     assert main(["parse", str(tmp_path / "one.pdf"), "--artifacts", str(tmp_path / "art")]) == 0
     out = capsys.readouterr().out
     assert "stage failed, its table left empty: objects: ValueError" in out
+
+
+def test_chained_and_stacked_paragraph_labels_open_every_level():
+    # "(1)" printed alone over "(i) Standard: ..." and "(2)(i) ..." on one line, as the eCFR prints them
+    tables = _parse(
+        [
+            [
+                ("\u00a7 164.308 Administrative safeguards.", "hebo", 10),
+                ("(a) A covered entity must, in accordance with this section:", "helv", 10),
+                ("(1)", "helv", 10, 90),
+                ("(i) Standard: Security management process. Implement policies.", "helv", 10, 110),
+                ("(ii) Implementation specifications:", "helv", 10, 110),
+                ("(A) Risk analysis (Required). Conduct an assessment.", "helv", 10, 130),
+                ("(2)(i) Standard: Workforce security. Implement procedures.", "helv", 10, 90),
+                ("(ii) Implementation specifications: clearance procedures.", "helv", 10, 110),
+                ("(b) A covered entity may permit a business associate to act.", "helv", 10),
+            ]
+        ]
+    )
+    t = tables.toc_df.set_index("toc_id")
+    root = "164.308"
+    want = [
+        "(a)",
+        "(a)(1)",
+        "(a)(1)(i)",
+        "(a)(1)(ii)",
+        "(a)(1)(ii)(A)",
+        "(a)(2)",
+        "(a)(2)(i)",
+        "(a)(2)(ii)",
+        "(b)",
+    ]
+    assert {root + w for w in want} <= set(t.index)
+    assert t.loc[root + "(a)(1)(i)"].parent_id == root + "(a)(1)"
+    assert t.loc[root + "(a)(2)"].level == t.loc[root + "(a)(1)"].level
+    bare = tables.line_df[tables.line_df.text.str.strip() == "(1)"].line.iloc[0]
+    assert (
+        t.loc[root + "(a)(1)"].line_start == t.loc[root + "(a)(1)(i)"].line_start == bare
+    )  # from the bare "(1)"
+    # paragraph (1) ends where (2) begins: its extent does not swallow its sibling
+    assert (t.loc[root + "(a)(1)"].page_end, t.loc[root + "(a)(1)"].line_end) < (
+        t.loc[root + "(a)(2)"].page_start,
+        t.loc[root + "(a)(2)"].line_start,
+    )

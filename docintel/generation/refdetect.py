@@ -126,6 +126,35 @@ def _names_itself(ln: EvidenceLine, raw: str) -> bool:
     )
 
 
+#: An author-year citation as written inside parentheses: "Hendrycks and Gimpel, 2016",
+#: "Peters et al., 2018a", "Vaswani 2017": the first author's surname and the year.
+AUTHOR_YEAR = re.compile(
+    r"^\s*(?:e\.g\.,?\s*|see\s+|cf\.\s*)?(?P<name>[A-Z][^\W\d_]+(?:[-'][^\W\d_]+)?)"
+    r"(?:\s+(?:and|&)\s+[A-Z][^\W\d_]+|\s+et\s+al\.?)?,?\s+(?P<year>(?:19|20)\d{2})[a-z]?\s*$"
+)
+_PARENS = re.compile(r"\(([^()]{4,300})\)")
+
+
+def detect_author_year(lines: Sequence[EvidenceLine]) -> list[DetectedRef]:
+    """Author-year citations inside parentheses ("(Hendrycks and Gimpel, 2016)", each part of
+    "(Peters et al., 2018a; Radford et al., 2018)"), also across a line break, as ``bib``
+    references; the reference grammar reads bracketed keys only."""
+    out: list[DetectedRef] = []
+    for run in _runs([ln for ln in lines if ln.role not in UNSCANNED_ROLES]):
+        text, starts = _joined(run)
+        for m in _PARENS.finditer(text):
+            pos = m.start(1)
+            for part in m.group(1).split(";"):
+                cite = AUTHOR_YEAR.match(part)
+                if cite:
+                    ln = _line_at(run, starts, pos)
+                    raw = part.strip()
+                    out.append(DetectedRef(raw, "bib", f"{cite['name']} {cite['year']}", ln.page, ln.line,
+                                           context=_sentence_around(text, m.start(), m.end())))  # fmt: skip
+                pos += len(part) + 1
+    return out
+
+
 def detect_conditions(lines: Sequence[EvidenceLine]) -> list[DetectedCondition]:
     """Conditional clauses ('applies only if ...', 'provided that ...', 'unless ...')."""
     out: list[DetectedCondition] = []

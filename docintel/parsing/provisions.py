@@ -135,14 +135,30 @@ def _title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     return ""
 
 
+_PAREN_BARE = re.compile(r"^\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)$")
+
+
+def _stacked_label(r, n) -> bool:
+    """A parenthesized label alone on its line, the next line opening with a deeper label right
+    of it ("(3)" printed over "(i) Standard: ..."): one paragraph labelled "(3)(i)"."""
+    return (
+        _PAREN_BARE.match(str(r.text).strip()) is not None
+        and n.page == r.page
+        and _PAR.match(str(n.text).strip()) is not None
+        and n.x0 > r.x0 + 2
+        and 0 <= n.y0 - r.y1 <= 2.5 * max(float(r.size), 4.0)
+    )
+
+
 def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     lines = line_df.sort_values(["page", "line"])
     starts = _para_starts(lines)
     out = []
     pages = lines["page"].tolist()
     recs = list(lines.itertuples())
+    absorbed = -1
     for i, (r, start) in enumerate(zip(recs, starts, strict=True)):
-        if not start or r.role in _SKIP_ROLES:
+        if not start or r.role in _SKIP_ROLES or i == absorbed:
             continue
         alone = i + 1 >= len(starts) or starts[i + 1] or pages[i + 1] != r.page
         text = re.sub(r"\s+", " ", str(r.text)).strip()
@@ -150,6 +166,10 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             n = recs[i + 1]  # "H." then "“Recipient” means ..." on its baseline
             if n.page == r.page and abs(n.y0 - r.y0) <= 0.3 * max(float(r.size), 4.0) and n.x0 > r.x1:
                 text = text + " " + re.sub(r"\s+", " ", str(n.text)).strip()
+                alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
+            elif _stacked_label(r, n):
+                text = text + re.sub(r"\s+", " ", str(n.text)).strip()  # "(3)" over "(i) Standard: ..."
+                absorbed = i + 1
                 alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
         base = {"page": int(r.page), "line": int(r.line), "text": text, "idx": r.Index}
         lead = leads.get(r.Index) if leads is not None else None
@@ -403,8 +423,14 @@ def _assign(stream: list) -> list[dict]:
                 par.append([first, 1, (par[-1][2] + 1) if par else ctx_level + 1, lab])
             if not path_ok or not par:
                 continue
-            tid = owner + "".join(f"({p[3]})" for p in par)
-            out.append(_entry(c, par[-1][2], tid, f"({c['labs'][-1]})"))
+            # "(b)(1) ..." opens paragraph (b) and its (1) on one line: an entry for each label
+            k = len(c["labs"])
+            for depth in range(len(par) - k, len(par)):
+                tid = owner + "".join(f"({p[3]})" for p in par[: depth + 1])
+                e = _entry(c, par[depth][2], tid, f"({par[depth][3]})")
+                if depth < len(par) - 1:
+                    e["title"] = ""
+                out.append(e)
             continue
         if c["scheme"] in ("dec", "ss"):
             parent = nodes.get(c["num"][:-1])

@@ -41,7 +41,12 @@ _COMPARISON = re.compile(
 )
 _LIST = re.compile(
     r"\b(?:list|enumerate|name all|which (?:\w+ ){0,4}all|what are all|all (?:the )?\w+ (?:that|which|of)"
-    r"|each (?:one|of)|how many\b.*\b(?:each|list)\b)",
+    r"|each (?:one|of)|how many\b.*\b(?:each|list)\b"
+    # a count named with the ask ("what are the four tiers"), kinds of a thing, or a count and
+    # its members ("how many categories ... and what are their identifiers")
+    r"|(?:what|which) (?:are|were) the (?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\b"
+    r"|(?:what|which) (?:kinds?|types?|sorts?|categories) of"
+    r"|how many\b.*\band (?:what|which) (?:are|were|is)\b)",
     re.I,
 )
 _NUMBER = re.compile(

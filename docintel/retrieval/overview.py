@@ -248,3 +248,40 @@ def overview_passages(tables: DocTables, q: ParsedQuestion) -> Overview:
     if q.scope is not None:
         return scope_overview(tables, q)
     return document_overview(tables)
+
+
+#: A heading that labels one member of a series: a word, then a number or a letter, then
+#: optionally its title ("Tier 1: Partial", "Step 3 - Verify", "Phase B"); not a decimal
+#: provision number ("Clause 5.1").
+_MEMBER = re.compile(
+    r"^\s*([^\W\d_]{3,})\s+(\d{1,2}|[A-Z]|[IVX]{1,4})(?!\.?\d)\s*(?:[:.\-\u2013\u2014]\s*\S.*)?$"
+)
+#: Lines of each member section quoted after its heading (its definition opens it).
+MEMBER_LINES = 8
+
+
+def member_passages(tables: DocTables, q: ParsedQuestion) -> list[Passage]:
+    """A list question whose noun labels a series of headings ("the four Tiers" when the
+    document has headings "Tier 1: Partial" ... "Tier 4: Adaptive") is answered from the
+    series: each member's heading and opening lines, in document order. Needs two or more
+    members of one series; empty when the question names none."""
+    from docintel.retrieval.rank import query_terms
+    from docintel.text import terms
+
+    toc = tables.toc_df
+    if q.shape != "list" or toc is None or toc.empty:
+        return []
+    wanted = set(query_terms(q))
+    series: dict[str, dict[str, pd.Series]] = {}
+    for _, sec in toc[toc["page_start"].notna() & toc["line_start"].notna()].iterrows():
+        m = _MEMBER.match(str(sec["title"]))
+        if m and set(terms(m.group(1))) & wanted:
+            series.setdefault(m.group(1).lower(), {}).setdefault(m.group(2).upper(), sec)
+    best = list(max(series.values(), key=len, default={}).values())
+    if len(best) < 2:
+        return []
+    out: list[Passage] = []
+    for sec in best:
+        rows = section_lines(tables, sec).head(MEMBER_LINES)
+        out += _passages(tables, rows, f"member of the series '{sec['title']}'")
+    return out

@@ -14,7 +14,9 @@ Signals, each normalised to 0..1 over the document's pages, then weighted (``WEI
   holding such objects (object_registry, else caption lines);
 - ``scope``: the region the question names ("Table 2", "Section 3.1", "page 8") when it exists.
 
-Pages without text (image-only) rank last and are chosen only when no page has text.
+Pages without text (image-only) rank last and are chosen only when no page has text; contents
+pages rank after the body they list; a back-matter or commentary page ranks just after the
+best body page that matches every question term it matches (:func:`_back_matter_below_body`).
 """
 
 from __future__ import annotations
@@ -52,13 +54,6 @@ WEIGHTS: dict[str, float] = {
 }
 
 
-#: A back-matter page (appendix, glossary, references) scores this share of its total unless
-#: the question names it (scope), a section title there matches (toc) or it is a definition
-#: question: a glossary entry restating the body's sentence ("Examples of Subcategories
-#: include ...") should not beat the body page that carries the pointer and the context.
-#: It only decides near ties (within 8%): set on the dev set, where 0.85 also pushed a
-#: page-13 appendix answer (BERT's GELU) below body pages that merely share the title word.
-BACK_MATTER_FACTOR = 0.92
 #: Share of a page's body lines that are contents or list-of-tables/figures entries above
 #: which it is a listing page: it is ranked after every page of the body that matches.
 LISTING_SHARE = 0.5
@@ -112,7 +107,7 @@ def retrieve(
     listed = listed_object_type(query) if question.shape == "list" else None
     objects = object_pages(tables, listed) if listed else {}
 
-    back, listing = back_matter_pages(tables), listing_pages(tables)
+    back, listing = back_matter_pages(tables) | commentary_pages(tables), listing_pages(tables)
     bm25 = index.bm25_scores(query)
     phrases = phrase_scores(index, phrase_bigrams(question))
     windows = window_scores(index, qset)
@@ -135,8 +130,6 @@ def retrieve(
             "scope": 1.0 if p in scope_pages else 0.0,
         }
         total = sum(w[k] * v for k, v in scores.items())
-        if p in back and not (scores["scope"] or scores["toc"] or question.shape == "definition"):
-            total *= BACK_MATTER_FACTOR
         reasons = _reasons(
             p, index, qset, bm25[p], phrases[p][1], windows[p], toc.get(p), scope_note, scope_pages
         )
@@ -149,22 +142,56 @@ def retrieve(
         scores["bm25_raw"] = round(bm25[p], 4)
         candidates.append(Candidate(page=p, score=round(total, 4), scores=scores, reasons=reasons))
 
+    exempt = {c.page for c in candidates if c.scores["scope"] or c.scores["toc"]}
+    if question.shape == "definition":
+        exempt = set(back)
+    rank_score = _back_matter_below_body(candidates, back - exempt, index, qset)
     for c in candidates:
-        if c.page in back and c.page not in scope_pages:
-            c.reasons.append("back matter (appendix, glossary, references): weighted down")
         if c.page in listing:
             c.reasons.append("contents / list of tables or figures: ranked after the body it lists")
     candidates.sort(
         key=lambda c: (
             not index.has_text(c.page),
             c.page in listing and c.page not in scope_pages,
-            -c.score,
+            -rank_score[c.page],
+            rank_score[c.page] < c.score,
             c.page,
         )
     )
     for c in candidates[: max(0, top_k)]:
         c.chosen = True
     return candidates
+
+
+def _back_matter_below_body(
+    candidates: list[Candidate], back: set[int], index: PageIndex, qset: set[str]
+) -> dict[int, float]:
+    """The score each page ranks by: its own, except a back-matter page whose matched question
+    terms a lower-scoring body page also matches all of: it ranks at the best such body page's
+    score, just after it (see the sort). The reason is added to the page's candidate.
+
+    Back matter (appendix, glossary, references, commentary) restates the body: a glossary entry
+    repeats the body's sentence ("Examples of Subcategories include ..."), an appendix repeats a
+    result; the body page that says it too carries the context and the pointer. When no body
+    page covers its terms (the appendix alone says "ReLU") it keeps its rank. The caller exempts
+    pages the question names (scope), pages whose section title matches (toc) and, for a
+    definition question, all of them (a glossary defines). This replaced a x0.92 weight that
+    had been tuned on the development questions."""
+    out = {c.page: c.score for c in candidates}
+    body = [c for c in candidates if c.page not in back and index.has_text(c.page)]
+    matched = {c.page: set(index.matched_terms(c.page, qset)) for c in candidates}
+    for c in candidates:
+        if c.page not in back or not matched[c.page]:
+            continue
+        covers = [b for b in body if matched[c.page] <= matched[b.page]]
+        best = max(covers, key=lambda b: (b.score, -b.page), default=None)
+        if best is not None and best.score < c.score:
+            out[c.page] = best.score
+            c.reasons.append(
+                f"back matter: page {best.page} of the body matches every question term this page "
+                "matches, so this page ranks after it"
+            )
+    return out
 
 
 def back_matter_pages(tables: DocTables) -> set[int]:
@@ -188,6 +215,32 @@ def back_matter_pages(tables: DocTables) -> set[int]:
         if len(refs) and len(tables.page_df):
             pages |= set(range(int(refs["page_start"].min()), int(tables.page_df["page"].max()) + 1))
     return pages
+
+
+def commentary_pages(tables: DocTables) -> set[int]:
+    """Pages of sections titled by the label of a provision or object that the document holds on
+    an earlier page ("Clause 8.8" over a drafting note, when clause 8.8 is on page 6): notes,
+    commentary and annotations that restate the body rank like back matter."""
+    reg, ranges = tables.object_registry, section_ranges(tables)
+    if reg is None or reg.empty or ranges.empty:
+        return set()
+    first_page: dict[str, int] = {}
+    for label, page in zip(reg["label"], reg["page"], strict=True):
+        key = " ".join(label.lower().split()) if isinstance(label, str) else ""
+        if key and pd.notna(page):
+            first_page[key] = min(first_page.get(key, int(page)), int(page))
+    pages: set[int] = set()
+    for r in ranges.itertuples(index=False):
+        title = " ".join(str(r.title).lower().split())
+        label = _LABEL_TITLE.match(title)
+        start = first_page.get(label.group(1)) if label else None
+        if start is not None and start < int(r.page_start):
+            pages |= set(range(int(r.page_start), int(r.page_end) + 1))
+    return pages
+
+
+#: A title that opens with a label ("clause 8.8", "clause 6: termination"): the label part.
+_LABEL_TITLE = re.compile(r"^([a-z§¶][\w.]*\s+[\w.()-]*\d[\w.()-]*?)\.?(?:\s*[:\-–]\s*\S.*)?$")
 
 
 def listing_pages(tables: DocTables) -> set[int]:

@@ -118,6 +118,12 @@ def resolve_in_tables(
         if res is not None:
             return res
     for ref_type, target, sub in readings:
+        if ref_type == "external" and ref.ref_type == "bib" and target:
+            # a bracketed report id the caller reads as a citation ("[SP 800-90]" for a question
+            # asking which publication): the document's own reference list entry, when it has one
+            res = _resolve_one(tables, "bib", target, sub, ctx)
+            if res is not None:
+                return res
         if ref_type == "external":
             return Resolution(
                 ref,

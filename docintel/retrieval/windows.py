@@ -114,10 +114,72 @@ def _long_section_windows(df, q, budget: int, keep_first: int, costs: list[float
                 best, span = score, (lo, hi + 1)
         if span is None:
             break
+        span = _centred(span, hits, weight, costs, room, taken)
         taken.append(span)
         for k in set().union(*hits[span[0] : span[1]]):  # the next window seeks words not yet covered
             weight[k] *= COVERED_WEIGHT
-    return pd.concat([head, *(rest.iloc[a:b] for a, b in sorted(taken))])
+    members = _code_members(rest, hits, weight, room)
+    parts = [rest.iloc[a:b] for a, b in sorted(taken)]
+    if members:
+        parts.append(rest.iloc[members])
+    out = pd.concat([head, *parts])
+    return out[~out.index.duplicated()].sort_values(["page", "line"], kind="stable") if members else out
+
+
+def _centred(span, hits, weight, costs, room, taken) -> tuple[int, int]:
+    """The window rebuilt around its matching lines: the sliding scan keeps the earliest span of
+    the best score, which ends on its last match, so the row that answers would be cut just
+    after it. From the first to the last line with a scoring word, grown one line after, one
+    before, alternately, within ``room`` and clear of the windows already taken."""
+    lo, hi = span
+    found = [k for k in range(lo, hi) if any(weight.get(w, 0.0) > 0 for w in hits[k])]
+    if not found:
+        return span
+    a, b = found[0], found[-1] + 1
+    spent = math.fsum(costs[a:b])
+    free = lambda k: not any(x <= k < y for x, y in taken)  # noqa: E731
+    grew = True
+    while grew:
+        grew = False
+        if b < len(costs) and free(b) and spent + costs[b] <= room:
+            spent, b, grew = spent + costs[b], b + 1, True
+        if a > 0 and free(a - 1) and spent + costs[a - 1] <= room:
+            spent, a, grew = spent + costs[a - 1], a - 1, True
+    return a, b
+
+
+#: "Governance (ID.GV)": a name the question uses, then the code the long target files its
+#: members under ("ID.GV-1: ...", "ID.GV-2: ..."); a code is capitals, digits and dots.
+_NAMED_CODE = re.compile(
+    r"\b((?:[^\W\d_][\w-]*\s+){0,3}[^\W\d_][\w-]*)\s+\(([A-Z][A-Z0-9]{0,5}(?:\.[A-Z0-9]{1,6})*)\)"
+)
+#: Lines quoted from each member: the line opening with its code and the next one.
+MEMBER_SPAN = 2
+
+
+def _code_members(rest: pd.DataFrame, hits: list[set[str]], weight: dict[str, float], room: int) -> list[int]:
+    """Positions of the lines of a long target filed under the code of the rarest name the
+    question uses ("Governance (ID.GV)" -> the lines opening "ID.GV-1", "ID.GV-2" ...): the
+    members of a category spread over a long table, whatever window its words fell in. Each
+    member gives :data:`MEMBER_SPAN` lines, all of them at most ``room`` lines."""
+    texts = rest["text"].astype(str).tolist()
+    best: tuple[float, int, str] | None = None
+    for i, text in enumerate(texts):
+        for m in _NAMED_CODE.finditer(text):
+            named = set(terms(m.group(1))) & hits[i]
+            score = max((weight.get(k, 0.0) for k in named), default=0.0)
+            if named and (best is None or score > best[0]):
+                best = (score, i, m.group(2))
+    if best is None:
+        return []
+    opens = re.compile(rf"^\s*{re.escape(best[2])}[-.]?\w*\s*[:.)]")
+    out = [best[1]]
+    for i, text in enumerate(texts):
+        if opens.match(text):
+            out += [k for k in range(i, min(i + MEMBER_SPAN, len(texts))) if k not in out]
+        if len(out) >= room:
+            break
+    return sorted(out) if len(out) > 1 else []
 
 
 def best_section_window(df: pd.DataFrame, q: ParsedQuestion | None, budget: int, *, keep_first: int = 1):
@@ -150,3 +212,60 @@ def best_section_window(df: pd.DataFrame, q: ParsedQuestion | None, budget: int,
         a -= 1
         spent += costs[a]
     return pd.concat([head, rest.iloc[a:b]])
+
+
+#: Question words a line must hold to be the one a source question's citation is read from.
+CITED_LINE_HITS = 2
+
+
+def cited_line(tables, q: ParsedQuestion, page: int) -> int | None:
+    """The line of ``page`` that carries a citation (a bibliography key "[13]", a bracketed
+    report id "[SP 800-90]", an outside document) and holds the most question words (at least
+    :data:`CITED_LINE_HITS`; the earliest on a tie), for a question that asks which source says
+    something: the first-hop window must hold it. None when no such line."""
+    from docintel.refscan import references_in
+    from docintel.retrieval.bm25 import body_lines
+    from docintel.schema.evidence import EvidenceLine
+
+    df = body_lines(tables, page)
+    if df.empty:
+        return None
+    scores = dict(zip(df["line"].astype(int), _score_lines(df, q), strict=True))
+    lines = [EvidenceLine(page=page, line=int(r.line), text=str(r.text), role=str(r.role or "body"))
+             for r in df.itertuples(index=False)]  # fmt: skip
+    cited = {r.line for r in references_in(lines) if r.ref_type in ("bib", "external")}
+    best = max(sorted(cited), key=lambda n: scores.get(n, 0.0), default=None)
+    return best if best is not None and scores.get(best, 0.0) >= CITED_LINE_HITS else None
+
+
+#: Lines a reference-list entry runs over at most.
+ENTRY_LINES = 4
+
+
+def citation_entry(tables, surname: str, year: str) -> pd.DataFrame:
+    """The reference-list lines of the entry an author-year citation names: after the document's
+    References / Bibliography heading, the first line holding ``surname`` with ``year`` on it
+    or the next line, to the line that closes the entry (a period), at most
+    :data:`ENTRY_LINES`. Empty when the document has no such list or entry."""
+    from docintel.retrieval.lookup import section_ranges
+    from docintel.schema.kinds import NON_EVIDENCE_ROLES
+
+    ranges = section_ranges(tables)
+    refs = ranges[ranges["title"].astype(str).str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False)]
+    if refs.empty:
+        return pd.DataFrame()
+    start = int(refs["page_start"].min())
+    lines = tables.line_df[~tables.line_df["role"].isin(NON_EVIDENCE_ROLES)].sort_values(["page", "line"])
+    lines = lines[lines["page"] >= start].reset_index(drop=True)
+    texts = lines["text"].astype(str).tolist()
+    name = re.compile(rf"\b{re.escape(surname)}\b")
+    for i, text in enumerate(texts):
+        if not name.search(text) or year not in text + " " + (texts[i + 1] if i + 1 < len(texts) else ""):
+            continue
+        end = i
+        while end + 1 < len(texts) and end - i + 1 < ENTRY_LINES and not texts[end].rstrip().endswith("."):
+            end += 1
+        if end == i and end + 1 < len(texts):  # "Name. 2016." alone: its title is on the next line
+            end += 1
+        return lines.iloc[i : end + 1]
+    return pd.DataFrame()

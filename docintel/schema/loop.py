@@ -23,7 +23,8 @@ INSTRUCTIONS: tuple[str, ...] = ("state_conditions", "name_external")
 #: Outcome of following one pending reference.
 ResolutionStatus = Literal["resolved", "external", "condition", "unresolved"]
 #: How the target was found: a table look-up, a page label, a model's pick ('llm'), a
-#: deterministic backend's rule-based pick ('offline_rules'), or nothing.
+#: deterministic backend's rule-based pick ('offline_rules'), an author-year citation's entry
+#: in the document's reference list ('reference_list'), or nothing.
 ResolutionMethod = Literal[
     "toc_df",
     "object_registry",
@@ -31,6 +32,7 @@ ResolutionMethod = Literal[
     "physical_page",
     "llm",
     "offline_rules",
+    "reference_list",
     "external",
     "condition",
     "none",

@@ -35,9 +35,20 @@ PULLED = PULLED_VIA
 _WANTS_SOURCES = re.compile(
     r"\b(?:cite[sd]?|citing|citation|references?|referenced|sources?|bibliograph\w*)\b|"
     r"\b(?:which|what)\s+(?:\w+\s+){0,2}(?:papers?|publications?|documents?|standards?|works?|"
-    r"regulations?|specifications?|reports?|stud(?:y|ies)|articles?)\b",
+    r"regulations?|specifications?|reports?|stud(?:y|ies)|articles?)\b|"
+    # attribution: whose method, who introduced it, according to whom
+    r"\bwhose\b|\bwho\s+(?:first\s+)?(?:proposed|introduced|developed|invented|described)\b|\baccording\s+to\s+whom\b",
     re.I,
 )
+
+
+def asks_for_sources(question: str) -> bool:
+    """Whether a question asks which source, publication or author says something."""
+    return bool(_WANTS_SOURCES.search(question))
+
+
+#: Lines a list answer quotes in all, shared by its passages (each gets at least half a window).
+LIST_LINES = 40
 
 
 class OfflineBackend:
@@ -75,11 +86,16 @@ class OfflineBackend:
             return self._overview(passages, pass_no)
         terms = question_terms(question)
         grouped, weights = score_lines(passages, terms)
-        primary = [i for i, p in enumerate(passages) if p.retrieved_via not in PULLED]
+        primary = [i for i, p in enumerate(passages) if p.retrieved_via not in PULLED | {"scope"}]
         pulled = [i for i, p in enumerate(passages) if p.retrieved_via in PULLED]
+        scoped = [i for i, p in enumerate(passages) if p.retrieved_via == "scope"]
 
-        windows = pick_windows(grouped, primary, max_windows=self.max_windows, max_lines=self.max_lines)
-        pieces = [self._window_piece(passages, grouped, w) for w in windows]
+        if question.shape == "list" and len(primary) > 1:
+            windows = self._list_windows(grouped, primary)
+        else:
+            windows = pick_windows(grouped, primary, max_windows=self.max_windows, max_lines=self.max_lines)
+        pieces = [pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi)]  # named: answers
+        pieces += [self._window_piece(passages, grouped, w) for w in windows]
         for pi in pulled:
             pieces += self._pulled_pieces(passages, grouped, pi)
 
@@ -92,7 +108,7 @@ class OfflineBackend:
             "instructions": sorted(instr),
             "ignored_instructions": sorted(instr - set(INSTRUCTIONS)),
         }
-        if not pieces or len(hits) < need:
+        if not pieces or (len(hits) < need and not scoped):
             details["not_found"] = True
             info = CallInfo(backend=self.name, pass_no=pass_no, details=details)
             return Generation(answer=self._not_found(question, terms), info=info)
@@ -236,6 +252,25 @@ class OfflineBackend:
             out.append(pc)
         return out
 
+    def _list_windows(self, grouped: list, primary: list[int]) -> list[Window]:
+        """A list's evidence is spread over passages (one per member, listed object or page):
+        each passage that matches gives its best window (a share of a list-sized line budget),
+        so a weaker member is not dropped for a stronger one."""
+        share = max(self.max_lines // 2, LIST_LINES // len(primary))
+        out: list[Window] = []
+        for pi in primary:
+            rows = grouped[pi]
+            hits = set().union(*(r.hits for r in rows)) if rows else set()
+            if rows and hits and len(rows) <= share:  # a caption, a member's opening: whole
+                seed = max(rows, key=lambda r: r.context).pos
+                out.append(Window(pi, 0, len(rows) - 1, seed, rows[seed].context, hits))
+                continue
+            for w in pick_windows(grouped, [pi], max_windows=1, max_lines=share):
+                if rows[0].ln.role in HEADING_ROLES and w.end < share:  # keep the member's heading
+                    w = Window(pi, 0, w.end, w.seed, w.score, w.hits | rows[0].hits)
+                out.append(w)
+        return out
+
     @staticmethod
     def _neighbours(passages: list[Passage], pieces: list[Piece], pass_no: int, k: int) -> list[EvidenceLine]:
         """Lines within ``k`` of a used primary window (pulled-in windows are read as used only,
@@ -261,12 +296,14 @@ class OfflineBackend:
         near: list[EvidenceLine],
         around: list[EvidenceLine] = (),
     ) -> list[PendingReference]:
-        wants_sources = bool(_WANTS_SOURCES.search(question.text))
+        wants_sources = asks_for_sources(question.text)
         used_keys = {(ln.page, ln.line) for ln in used}
         refs = refdetect.detect_references(_dedupe(used + near))
         seen_lines = {(ln.page, ln.line) for ln in used + near}
         extra = [ln for ln in around if (ln.page, ln.line) not in seen_lines]
         refs += [r for r in refdetect.detect_references(_dedupe(extra)) if r.ref_type in AROUND_TYPES]
+        if wants_sources:  # "(Hendrycks and Gimpel, 2016)": its entry in the reference list
+            refs += refdetect.detect_author_year(_dedupe(used + near))
         refs.sort(key=lambda r: ((r.page, r.line) not in used_keys, r.page, r.line))
         out: list[PendingReference] = []
         seen: set[tuple[str, str, str]] = set()

@@ -166,9 +166,10 @@ def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
     return start, end
 
 
-#: An enumerated item opening a line: "1.", "2)", "(a)", "(iv)", "Step 3:", a bullet.
+#: An enumerated item opening a line: "1.", "2)", "(a)", "(iv)", "Step 3:", a bullet; not a
+#: decimal provision number ("8.7 Subject to ..."), which is a provision of its own.
 _ITEM = re.compile(
-    r"^\s*(?:\(?(\d{1,2}|[a-z]|[ivx]{1,5})[.)]|\((\d{1,2}|[a-z]|[ivx]{1,5})\)|step\s+(\d{1,2})\b|[•●▪◦\-–])\s*",
+    r"^\s*(?:\(?(\d{1,2}|[a-z]|[ivx]{1,5})[.)](?!\d)|\((\d{1,2}|[a-z]|[ivx]{1,5})\)|step\s+(\d{1,2})\b|[•●▪◦\-–])\s*",
     re.I,
 )
 #: Continuation lines an item may wrap over before the next item (narrow columns).

@@ -1,0 +1,62 @@
+"""Regions a question names itself: "What does Section 5(A) say?", "Summarize Tab 4 row (E)",
+"What does paragraph (a)(5) of § 164.308 require?", "Que dit l'article 12 ?".
+
+The question is read with the same reference grammar as the document's lines, and each
+internal reference it holds is resolved like a pending reference of the loop (a provision
+with its sub-paragraphs, a table's header and selected rows, a page by its printed label).
+A region that resolves is the question's first hop: its words ("say", "require") would rank
+the pages that happen to repeat them, not the provision the user pointed at. A reference
+that does not resolve ("the Section 22 development set" of a paper with no section 22)
+leaves the question to keyword retrieval, as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from docintel.refscan import FoundRef, references_in
+from docintel.retrieval.resolve import resolve_in_tables
+from docintel.schema.answer import PendingReference
+from docintel.schema.document import DocTables
+from docintel.schema.evidence import ParsedQuestion
+from docintel.schema.kinds import OFF_PAGE_REF_TYPES
+from docintel.schema.loop import Resolution
+
+#: Regions of one question taken as its first hop, at most.
+MAX_NAMED = 4
+#: Reference kinds whose target is not a region of this document to read.
+_NOT_REGIONS = OFF_PAGE_REF_TYPES | {"condition", "unknown"}
+
+
+@dataclass(frozen=True)
+class _QuestionLine:
+    text: str
+    page: int = 1
+    line: int = 1
+
+
+def named_regions(tables: DocTables, q: ParsedQuestion, *, max_lines: int = 40) -> list[Resolution]:
+    """Every region of ``tables`` the question names that resolves, with its passages
+    (``retrieved_via="scope"``); the unresolved ones are returned too (status "unresolved")
+    so the trace can say what was tried."""
+    found: list[FoundRef] = [
+        r for r in references_in([_QuestionLine(q.text)]) if r.ref_type not in _NOT_REGIONS and r.target
+    ]
+    out: list[Resolution] = []
+    for r in found[:MAX_NAMED]:
+        # a question has no page: origin (1, 1) only anchors relative forms, which carry no target
+        ref = PendingReference(raw_text=r.raw_text[:200], ref_type="unknown", origin_page=1, origin_line=1)
+        res = resolve_in_tables(ref, tables, question=q, max_lines=max_lines)
+        res.passages = [
+            p.model_copy(
+                update={
+                    "retrieved_via": "scope",
+                    "referenced_from": None,
+                    "reference_text": r.raw_text,
+                    "note": f"named in the question: {r.raw_text}",
+                }
+            )
+            for p in res.passages
+        ]
+        out.append(res)
+    return out

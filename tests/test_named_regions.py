@@ -1,0 +1,69 @@
+"""A question that names a region ("What does clause 2.1 say?") is answered from that region,
+whole, not from the pages that happen to repeat its other words."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from docintel.api import ask, parse
+
+from .test_provisions import _doc
+
+AGREEMENT = [
+    [
+        ("SERVICES AGREEMENT", "hebo", 16),
+        ("1. Definitions", "hebo", 11),
+        ("1.1 Services means the work the Supplier does, as this clause and clause 2.1 say.", "helv", 10),
+        ("1.2 Invoice means a statement of the amounts the Customer owes.", "helv", 10),
+        ("2. Payment", "hebo", 11),
+        ("2.1 The Customer shall pay each invoice within thirty days of receipt:", "helv", 10),
+        ("(a) late payments accrue interest at two percent per month; and", "helv", 10, 100),
+        ("(b) disputed amounts are paid when the dispute is resolved.", "helv", 10, 100),
+        ("2.2 All amounts are stated in euro and exclude value added tax.", "helv", 10),
+        ("3. Term", "hebo", 11),
+        ("3.1 This Agreement lasts for two years from the date it is signed.", "helv", 10),
+    ],
+    [
+        ("4. Notices", "hebo", 11),
+        ("4.1 Notices say what they say in writing; what a notice says is what the parties say.", "helv", 10),
+        ("4.2 A notice is given when it is delivered to the address of the other party.", "helv", 10),
+    ],
+]
+
+
+@pytest.fixture(scope="module")
+def pdf(tmp_path_factory):
+    path = tmp_path_factory.mktemp("named") / "agreement.pdf"
+    path.write_bytes(_doc(AGREEMENT).tobytes())
+    return path
+
+
+@pytest.fixture(scope="module")
+def tables(pdf, tmp_path_factory):
+    return parse(pdf, out_dir=tmp_path_factory.mktemp("named-art"), layout="never", ocr="never")
+
+
+def _ask(pdf, tables, q, tmp_path):
+    trace = tmp_path / "t.json"
+    res = ask(pdf, q, tables=tables, trace_path=trace)
+    return res, json.loads(trace.read_text())
+
+
+def test_a_named_clause_is_the_first_hop_with_its_sub_paragraphs(pdf, tables, tmp_path):
+    res, trace = _ask(pdf, tables, "What does clause 2.1 say?", tmp_path)
+    text = res.answer.answer
+    assert "thirty days" in text and "two percent" in text and "dispute is resolved" in text
+    assert "what a notice says" not in text  # the page that repeats "say" is not the answer
+    assert {e.retrieved_via for e in res.evidence} == {"scope"}
+    assert res.answer.citations and all(c.page == 1 for c in res.answer.citations)
+    named = [e for e in trace["events"] if e["kind"] == "named_in_question"]
+    assert named and named[0]["used"] is True
+
+
+def test_a_region_the_document_lacks_leaves_the_question_to_keyword_retrieval(pdf, tables, tmp_path):
+    res, trace = _ask(pdf, tables, "What does Section 9 say about notices given in writing?", tmp_path)
+    assert {e.retrieved_via for e in res.evidence} == {"primary"}
+    assert [e["used"] for e in trace["events"] if e["kind"] == "named_in_question"] == [False]
+    assert any(e.page == 2 for e in res.evidence)
