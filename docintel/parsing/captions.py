@@ -12,13 +12,13 @@ import re
 
 import pandas as pd
 
-#: Caption label at the start of a line. Group kw = kind word, id = number.
+#: Caption label at the start of a line. Group kw = kind word, id = number ("3-3", "II", "B.2", "NTR-1").
 #: A label in brackets ("[표 1]", "<그림 2>", "【表3】", Korean / CJK reports) needs no delimiter after it.
 CAPTION = re.compile(
     r"^(?P<open>[\[<\u3008\u3010\uff3b]\s*)?"
     r"(?P<kw>Table|TABLE|Tab\.|Figure|FIGURE|Fig\.?|FIG\.?|Exhibit|EXHIBIT|Chart|Plate"
     r"|\ud45c|\uadf8\ub9bc|\ub3c4\ud45c|\u8868|\u56f3|\u56fe)\s*"
-    r"(?P<id>[0-9]{1,3}(?:[.\-][0-9]{1,3})*[a-z]?|[IVXLC]{1,6}|[A-Z](?:[.\-]?[0-9]{1,3})?)"
+    r"(?P<id>[0-9]{1,3}(?:[.\-][0-9]{1,3})*[a-z]?|[A-Z]{2,4}-[0-9]{1,3}|[IVXLC]{1,6}|[A-Z](?:[.\-]?[0-9]{1,3})?)"
     r"(?(open)\s*[\]>\u3009\u3011\uff3d)])"
     r"(?P<rest>.*)$"
 )

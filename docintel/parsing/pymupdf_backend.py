@@ -19,6 +19,7 @@ from docintel.parsing import (
     objects,
     ocr,
     signals,
+    tables_text,  # issue 19
     toc,
 )
 from docintel.schema.document import DocTables
@@ -54,6 +55,8 @@ def parse_with_pymupdf(
     errors: dict[str, str] = {}
     stage = _Stages(errors)
     line_df, page_df = _furniture_and_ocr(doc, line_df, page_df, stage, ocr_mode, spans)
+    # issue 19: a wrapped text table's lines read cell by cell (before anything cites line numbers)
+    line_df = stage.run("text_tables", lambda: tables_text.reorder_lines(doc, line_df), line_df)
     if pages_only:
         tables = DocTables(
             doc_id=doc_id,

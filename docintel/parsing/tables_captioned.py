@@ -6,7 +6,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import tables_cells
+from docintel.parsing import tables_cells, tables_text
 from docintel.parsing.captions import CAPTION
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -94,7 +94,9 @@ def table_box(
         clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, body=body)
         # a ruled grid delimits itself: long cell text must not end its region
         grid = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, prose_stops=False)
-        if clip[3] - clip[1] > 8 or grid[3] - grid[1] > 8:
+        if not above:  # wrapped text cells: the region ends where the columns do, not at prose
+            tc, tb = _text_table(page, pl, cap, grid)
+        if not tc and (clip[3] - clip[1] > 8 or grid[3] - grid[1] > 8):
             tc, tb = tables_cells.table_cells(page, clip, grid, near_top=not above)
         if tc:
             break
@@ -114,3 +116,13 @@ def table_box(
         line_df.loc[inside, "role"] = "table"
         line_df.loc[inside, "object_key"] = key
     return bb
+
+
+def _text_table(page, pl: pd.DataFrame, cap: tuple, grid: tuple) -> tuple[list, tuple | None]:
+    """Cells of a wrapped text table right under the caption (``tables_text``), else ([], None)."""
+    # the reader ends the region where the columns end (a heading-styled header row must not)
+    clip = (grid[0], cap[3] + 0.5, grid[2], page.rect.y1 - tables_text.BOTTOM_MARGIN * page.rect.height)
+    cells, box, _ = tables_text.read_text_table(page.get_text("words"), clip, tables_text.style_lookup(pl))
+    if not tables_text.looks_like_text_table(cells) or box[1] - cap[3] > 40:
+        return [], None
+    return tables_text.clean(cells), box
