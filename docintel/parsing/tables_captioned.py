@@ -94,10 +94,11 @@ def table_box(
         clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, body=body)
         # a ruled grid delimits itself: long cell text must not end its region
         grid = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, prose_stops=False)
-        if not above:  # wrapped text cells: the region ends where the columns do, not at prose
-            tc, tb = _text_table(page, pl, cap, grid)
-        if not tc and (clip[3] - clip[1] > 8 or grid[3] - grid[1] > 8):
-            tc, tb = tables_cells.table_cells(page, clip, grid, near_top=not above)
+        ruled = False
+        if clip[3] - clip[1] > 8 or grid[3] - grid[1] > 8:
+            tc, tb, ruled = tables_cells.read_table(page, clip, grid, near_top=not above)
+        if not above and not ruled:  # wrapped text cells: the region ends where the columns do
+            tc, tb = _text_table(page, pl, cap, grid) or (tc, tb)
         if tc:
             break
     bb = cap if tb is None else (min(cap[0], tb[0]), cap[1], max(cap[2], tb[2]), max(cap[3], tb[3]))
@@ -118,11 +119,16 @@ def table_box(
     return bb
 
 
-def _text_table(page, pl: pd.DataFrame, cap: tuple, grid: tuple) -> tuple[list, tuple | None]:
-    """Cells of a wrapped text table right under the caption (``tables_text``), else ([], None)."""
+def _text_table(page, pl: pd.DataFrame, cap: tuple, grid: tuple) -> tuple[list, tuple] | None:
+    """Cells and box of a wrapped text table right under the caption (``tables_text``), else None."""
     # the reader ends the region where the columns end (a heading-styled header row must not)
     clip = (grid[0], cap[3] + 0.5, grid[2], page.rect.y1 - tables_text.BOTTOM_MARGIN * page.rect.height)
-    cells, box, _ = tables_text.read_text_table(page.get_text("words"), clip, tables_text.style_lookup(pl))
+    cells, box, _ = tables_text.read_text_table(
+        page.get_text("words"),
+        clip,
+        tables_text.style_lookup(pl),
+        lambda b: tables_cells.horizontal_rules(page, b),
+    )
     if not tables_text.looks_like_text_table(cells) or box[1] - cap[3] > 40:
-        return [], None
+        return None
     return tables_text.clean(cells), box

@@ -28,7 +28,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import tables_cells
+from docintel.parsing import captions, tables_cells
 
 #: A vertical gap over this many line pitches between baselines starts a new logical row.
 ROW_GAP_LINES = 1.45
@@ -44,8 +44,14 @@ MIN_SYNC = 0.75
 MAX_WORDS_PER_LINE = 12
 #: Share of the page height at the bottom left out of a table's region (the footer band).
 BOTTOM_MARGIN = 0.06
-#: A caption line: the pages whose lines :func:`reorder_lines` looks at.
-_TABLE_CAPTION = re.compile(r"^\s*(Table|TABLE)\s*[0-9A-Z][\w.\-]*\s*[:.\u2014\u2013-]")
+#: Share of numeric cells above which the table is statistics, not wrapped text.
+MAX_NUMERIC = 0.3
+#: A cell of list markers only ("•", "• • •", "1.", "(a)"): a list, not a table column.
+_MARKERS = re.compile(
+    r"^\s*(?:(?:[\u2022\u25aa\u25cf\u25e6\u25a0\u2013\u2014\-*o\uf0b7\uf0a7]|\(?[0-9a-zA-Z]{1,3}[.)])\s*)+$"
+)
+#: Share of a table's baselines with two phrases side by side in one column (merged columns).
+MAX_CROWDED = 0.2
 
 
 def _baselines(phrases: list) -> list[list]:
@@ -97,12 +103,15 @@ def _all_ended(prev: list, here: set[int], cols: list[list[float]]) -> bool:
     return len(here - running) > len(here) / 2
 
 
-def read_text_table(words: list, clip, style_of=None) -> tuple[list[dict], tuple | None, list[list]]:
+def read_text_table(
+    words: list, clip, style_of=None, rules_of=None
+) -> tuple[list[dict], tuple | None, list[list]]:
     """(cells, bbox, pieces) of the wrapped text table at the top of ``clip``; ([], None, []) when none.
 
     ``pieces[k]`` are the phrases of cell ``k`` top-down (what :func:`reorder_lines` emits).
     ``style_of(phrase)``: its (size, bold); a first baseline set in another style than the
-    second is the header row on its own.
+    second is the header row on its own. ``rules_of(box)``: y of the horizontal rules across
+    the box; when they separate the rows, they, not the cell starts, delimit the rows.
     """
     base = _baselines(tables_cells.phrases(words, clip))
     if len(base) < 3:
@@ -112,6 +121,8 @@ def read_text_table(words: list, clip, style_of=None) -> tuple[list[dict], tuple
     for k, b in enumerate(base):
         if k >= 2 and len(cols) >= 2 and any(_gutters_crossed(p, cols) for p in b):
             break  # a phrase over a gutter: prose after the table
+        if k >= 1 and any(captions.CAPTION.match(p.text) for p in b[:1]):
+            break  # the next table's or figure's caption
         for p in b:
             cols = _add_span(cols, p.x0, p.x1)
         kept.append(b)
@@ -137,6 +148,13 @@ def read_text_table(words: list, clip, style_of=None) -> tuple[list[dict], tuple
         ):
             starts.append(i)
         prev_cols = here
+    if rules_of is not None:
+        box = (min(c[0] for c in cols), kept[0][0].y0, max(c[1] for c in cols), kept[-1][0].y1)
+        rules = [y for y in rules_of(box) if box[1] + 1 < y < box[3] - 1]
+        if len(rules) >= MIN_BODY_ROWS - 1:  # rules between the rows say where each row starts
+            starts = [0] + [
+                i for i in range(1, len(kept)) if any(kept[i - 1][0].yc < y < kept[i][0].yc for y in rules)
+            ]
     rows = [kept[a:b] for a, b in zip(starts, [*starts[1:], len(kept)], strict=True)]
     cells, pieces = [], []
     for r, group in enumerate(rows):
@@ -161,6 +179,7 @@ def read_text_table(words: list, clip, style_of=None) -> tuple[list[dict], tuple
                     "y1": bb[3],
                     "_lines": len(group),
                     "_first": sum(1 for p in group[0] if p),
+                    "_crowded": sum(1 for b in group if sum(1 for p in b if _col(p, cols) == c) >= 2),
                 }
             )
     _mark_header(cells, styled_head)
@@ -201,6 +220,14 @@ def looks_like_text_table(cells: list[dict]) -> bool:
     lines = sum(c["_lines"] for c in firsts.values())
     if sum(len(c["text"].split()) for c in filled) / max(1, lines * n_cols) > MAX_WORDS_PER_LINE:
         return False
+    if sum(1 for c in filled if tables_cells.is_numeric(c["text"])) > MAX_NUMERIC * len(filled):
+        return False  # a statistics table: the baseline reader (``tables_cells``) keeps its rows
+    for col in range(n_cols):
+        mine = [c for c in filled if c["col"] == col]
+        if mine and sum(1 for c in mine if _MARKERS.match(c["text"])) >= 0.5 * len(mine):
+            return False  # a bulleted or numbered list: its markers make a "column"
+    if sum(c["_crowded"] for c in cells) > MAX_CROWDED * max(1, sum(c["_lines"] for c in firsts.values())):
+        return False  # phrases side by side in one column: the projection merged columns
     sync = sum(1 for r in firsts.values() if r["_first"] >= 2)
     return sync >= MIN_SYNC * n_rows
 
@@ -218,7 +245,18 @@ def reorder_lines(doc, line_df: pd.DataFrame) -> pd.DataFrame:
     """
     if line_df.empty:
         return line_df
-    hits = line_df[line_df["text"].astype(str).str.match(_TABLE_CAPTION)]
+    maybe = line_df[line_df["text"].astype(str).str.match(captions.CAPTION)]
+    if maybe.empty:
+        return line_df
+    body = float(line_df["size"].median())
+    by_page = line_df.groupby("page")
+    keep = [
+        r.Index
+        for r in maybe.itertuples()
+        if captions.kind_of(captions.CAPTION.match(str(r.text).strip()).group("kw")) == "table"
+        and captions.caption_match(by_page.get_group(r.page), r, body) is not None
+    ]
+    hits = maybe.loc[keep]
     if hits.empty:
         return line_df
     parts, changed = [], False
@@ -231,7 +269,7 @@ def reorder_lines(doc, line_df: pd.DataFrame) -> pd.DataFrame:
         words = page.get_text("words")
         new = pl
         for cap in caps.itertuples():
-            new = _rewrite(new, words, cap, page.rect)
+            new = _rewrite(new, words, cap, page)
         changed = changed or new is not pl
         parts.append(new)
     if not changed:
@@ -253,16 +291,25 @@ def style_lookup(pl: pd.DataFrame):
     return style_of
 
 
-def _rewrite(pl: pd.DataFrame, words: list, cap, rect) -> pd.DataFrame:
-    clip = (
-        rect.x0 + 0.05 * rect.width,
-        cap.y1 + 0.5,
-        rect.x1 - 0.05 * rect.width,
-        rect.y1 - 0.06 * rect.height,
+def _column_span(pl: pd.DataFrame, cap, rect) -> tuple[float, float]:
+    """x-range of the caption's text column on a multi-column page, else the page less its margins."""
+    full = (rect.x0 + 0.05 * rect.width, rect.x1 - 0.05 * rect.width)
+    col = cap.column
+    if pd.isna(col) or int(col) < 0 or pl["column"].dropna().max() < 1:
+        return full
+    mine = pl[pl["column"] == col]
+    return (float(mine.x0.min()) - 2, float(mine.x1.max()) + 2) if len(mine) >= 3 else full
+
+
+def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
+    rect = page.rect
+    x0, x1 = _column_span(pl, cap, rect)
+    clip = (x0, cap.y1 + 0.5, x1, rect.y1 - BOTTOM_MARGIN * rect.height)
+    cells, box, pieces = read_text_table(
+        words, clip, style_lookup(pl), lambda b: tables_cells.horizontal_rules(page, b)
     )
-    cells, box, pieces = read_text_table(words, clip, style_lookup(pl))
-    if not looks_like_text_table(cells):
-        return pl
+    if not looks_like_text_table(cells) or tables_cells.ruled_cells(page, box)[1] is not None:
+        return pl  # a ruled grid is read by its rules (``tables_cells``), lines as they are
     inside = (
         (pl["y0"] >= box[1] - 1).to_numpy()
         & (pl["y1"] <= box[3] + 1).to_numpy()
