@@ -20,6 +20,7 @@ from docintel.parsing import (
     ocr,
     signals,
     tables_text,  # issue 19
+    textlayer,  # issue 19
     toc,
 )
 from docintel.schema.document import DocTables
@@ -127,6 +128,7 @@ def _parse_page(doc, i: int, layout_mode: str, seen_gutters: Counter, spans: dic
                 reasons.append(f"layout_failed: {exc}")
             prow["escalation_signals"] = "; ".join(reasons)
         prow["has_text_layer"] = prow["n_chars"] > 0
+        prow["text_gaps"] = textlayer.page_gaps(rows, prow, prow.pop("_drawings", None))  # issue 19
     except Exception as exc:
         log.warning("page %d failed to parse: %s", page_no, exc)
         prow.update(parse_method="failed", error=str(exc), n_lines=0, n_chars=0, n_words=0)
