@@ -23,13 +23,13 @@ CAPTION = re.compile(
     r"(?P<rest>.*)$"
 )
 #: What may follow the label on a caption line: a delimiter, nothing, or "to paragraph (i)".
-_CAPTION_REST = re.compile(
+CAPTION_REST = re.compile(
     r"^(\s*[:.\u2014\u2013|]|\s*$|\s+-\s|\s+to\s+(paragraph|\u00a7|section|appendix)\b)", re.I
 )
 _KIND = {"tab": "table", "fig": "figure", "exh": "figure", "cha": "figure", "pla": "figure"}
 #: CJK caption words: table (표, 도표, 表), figure (그림, 図, 图).
 _CJK_KIND = {"\ud45c": "table", "\ub3c4\ud45c": "table", "\u8868": "table"}
-_LEADER = re.compile(r"(\.\s?){4,}\s*\S+$")
+LEADER = re.compile(r"(\.\s?){4,}\s*\S+$")
 
 
 def kind_of(kw: str) -> str:
@@ -96,12 +96,12 @@ def caption_match(pl: pd.DataFrame, r, body: float):
     """The CAPTION match of line ``r`` when it opens a table / figure caption, else None."""
     text = str(r.text).strip()
     m = CAPTION.match(text)
-    if not m or _LEADER.search(text):
+    if not m or LEADER.search(text):
         return None
     # "Table 2-1 FUNCTION_USAGE view": a bare space after the label is a caption only when the
     # line is set like one (smaller than body text, or already marked caption), never "Table 2 shows"
     plain = re.match(r"\s+[A-Z(\u201c\"]", m.group("rest")) and (r.size <= body - 0.5 or r.role == "caption")
-    if not (_CAPTION_REST.match(m.group("rest")) or plain or m.group("open")):
+    if not (CAPTION_REST.match(m.group("rest")) or plain or m.group("open")):
         return None
     if _is_paragraph_continuation(pl, r):
         return None

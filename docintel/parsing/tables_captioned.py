@@ -6,7 +6,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import tables_cells, tables_text
+from docintel.parsing import tables_cells, tables_free, tables_text
 from docintel.parsing.captions import CAPTION
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -90,6 +90,7 @@ def table_box(
     The table is looked for below its caption, then above it (``above_first``: the other way round).
     """
     tc, tb = [], None
+    page = tables_free.CachedPage(page)  # the readers below share one get_drawings / words
     for above in (True, False) if above_first else (False, True):
         clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, body=body)
         # a ruled grid delimits itself: long cell text must not end its region
@@ -97,7 +98,10 @@ def table_box(
         ruled = False
         if clip[3] - clip[1] > 8 or grid[3] - grid[1] > 8:
             tc, tb, ruled = tables_cells.read_table(page, clip, grid, near_top=not above)
-        if not above and not ruled:  # wrapped text cells: the region ends where the columns do
+        numeric = sum(tables_cells.is_numeric(str(c["text"])) for c in tc) > tables_text.MAX_NUMERIC * len(tc)
+        if (
+            not above and not ruled and not numeric
+        ):  # wrapped text cells: the region ends where the columns do
             tc, tb = _text_table(page, pl, cap, grid) or (tc, tb)
         if tc:
             break

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
-from docintel.parsing import captions, tables_cells
+from docintel.parsing import captions, tables_cells, tables_free
 
 #: A vertical gap over this many line pitches between baselines starts a new logical row.
 ROW_GAP_LINES = 1.45
@@ -237,6 +238,17 @@ def clean(cells: list[dict]) -> list[dict]:
     return [{k: v for k, v in c.items() if not k.startswith("_")} for c in cells]
 
 
+def _table_caption_text(text: str) -> bool:
+    """A table caption by its text alone (label, then a delimiter; no contents-page leader)."""
+    m = captions.CAPTION.match(text)
+    return bool(
+        m
+        and captions.kind_of(m.group("kw")) == "table"
+        and not captions.LEADER.search(text)
+        and (captions.CAPTION_REST.match(m.group("rest")) or m.group("open"))
+    )
+
+
 def reorder_lines(doc, line_df: pd.DataFrame) -> pd.DataFrame:
     """Lines of each captioned wrapped text table rewritten cell by cell (row, column, top-down).
 
@@ -248,45 +260,45 @@ def reorder_lines(doc, line_df: pd.DataFrame) -> pd.DataFrame:
     maybe = line_df[line_df["text"].astype(str).str.match(captions.CAPTION)]
     if maybe.empty:
         return line_df
-    body = float(line_df["size"].median())
-    by_page = line_df.groupby("page")
-    keep = [
-        r.Index
-        for r in maybe.itertuples()
-        if captions.kind_of(captions.CAPTION.match(str(r.text).strip()).group("kw")) == "table"
-        and captions.caption_match(by_page.get_group(r.page), r, body) is not None
-    ]
-    hits = maybe.loc[keep]
-    if hits.empty:
+    maybe = maybe[[_table_caption_text(str(t).strip()) for t in maybe["text"]]]
+    if maybe.empty:
         return line_df
-    parts, changed = [], False
-    for page_no, pl in line_df.groupby("page", sort=True):
-        caps = hits[hits["page"] == page_no]
-        if caps.empty:
-            parts.append(pl)
+    body = float(line_df["size"].median())
+    positions = line_df.groupby("page").indices
+    new_pages: dict[int, pd.DataFrame] = {}
+    for page_no in sorted(maybe["page"].unique()):
+        pl = line_df.iloc[positions[page_no]]
+        caps = [
+            r for r in maybe[maybe["page"] == page_no].itertuples() if captions.caption_match(pl, r, body)
+        ]
+        if not caps:
             continue
-        page = doc[int(page_no) - 1]
+        page = tables_free.CachedPage(doc[int(page_no) - 1])  # one get_drawings / words per page
         words = page.get_text("words")
         new = pl
-        for cap in caps.itertuples():
+        for cap in caps:
             new = _rewrite(new, words, cap, page)
-        changed = changed or new is not pl
-        parts.append(new)
-    if not changed:
+        if new is not pl:
+            new_pages[int(page_no)] = new
+    if not new_pages:
         return line_df
-    return pd.concat(parts, ignore_index=True)
+    rest = line_df[~line_df["page"].isin(list(new_pages))]
+    out = pd.concat([rest, *new_pages.values()], ignore_index=True)
+    return out.sort_values(["page", "line"], kind="stable", ignore_index=True)
 
 
 def style_lookup(pl: pd.DataFrame):
     """phrase -> (size, bold) of the page line under its centre (None when no line is)."""
-    boxes = list(zip(pl.x0, pl.y0, pl.x1, pl.y1, pl["size"].round(1), pl["bold"].fillna(False), strict=True))
+    bx = pl[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
+    sizes = pl["size"].astype(float).round(1).tolist()
+    bolds = pl["bold"].fillna(False).astype(bool).tolist()
 
     def style_of(p):
         cx, cy = (p.x0 + p.x1) / 2, p.yc
-        for x0, y0, x1, y1, size, bold in boxes:
-            if x0 - 1 <= cx <= x1 + 1 and y0 - 1 <= cy <= y1 + 1:
-                return (float(size), bool(bold))
-        return None
+        hit = np.flatnonzero(
+            (bx[:, 0] - 1 <= cx) & (cx <= bx[:, 2] + 1) & (bx[:, 1] - 1 <= cy) & (cy <= bx[:, 3] + 1)
+        )
+        return (sizes[int(hit[0])], bolds[int(hit[0])]) if len(hit) else None
 
     return style_of
 
@@ -320,12 +332,16 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
     if not inside.any():
         return pl
     old = pl[inside]
+    recs = old.to_dict("records")
+    bx = old[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
     rows = []
     for ps in pieces:
         for p in ps:
             cx, cy = (p.x0 + p.x1) / 2, p.yc
-            src = old[(old.x0 <= cx + 1) & (old.x1 >= cx - 1) & (old.y0 <= cy + 1) & (old.y1 >= cy - 1)]
-            base = (src.iloc[0] if len(src) else old.iloc[0]).to_dict()
+            hit = np.flatnonzero(
+                (bx[:, 0] <= cx + 1) & (bx[:, 2] >= cx - 1) & (bx[:, 1] <= cy + 1) & (bx[:, 3] >= cy - 1)
+            )
+            base = recs[int(hit[0]) if len(hit) else 0]  # the line the phrase came from: its style
             rows.append({**base, "text": p.text, "x0": p.x0, "y0": p.y0, "x1": p.x1, "y1": p.y1})
     first = int(old["line"].min())
     before = pl[~inside & (pl["line"] < first).to_numpy()]

@@ -19,6 +19,7 @@ drawings of :mod:`signals`), so the check adds no second pass over the page.
 from __future__ import annotations
 
 import logging
+import re
 
 log = logging.getLogger(__name__)
 
@@ -39,19 +40,16 @@ RASTER_MIN_SHARE = 0.15
 RASTER_MIN_WORDS = 30
 
 
-def _unmappable(ch: str) -> bool:
-    o = ord(ch)
-    return 0xE000 <= o <= 0xF8FF or o == 0xFFFD or o >= 0xF0000
+_UNMAPPABLE = re.compile("[\ue000-\uf8ff\ufffd\U000f0000-\U0010ffff]")
 
 
 def garbled_count(texts: list[str]) -> tuple[int, int]:
     """(unmappable characters not standing alone, all non-space characters) of the texts."""
-    bad = total = 0
-    for t in texts:
-        for word in str(t).split():
-            total += len(word)
-            if len(word) > 1:
-                bad += sum(1 for ch in word if _unmappable(ch))
+    joined = " ".join(str(t) for t in texts)
+    total = len(joined) - joined.count(" ")
+    if not _UNMAPPABLE.search(joined):  # the usual page: one regex scan
+        return 0, total
+    bad = sum(len(_UNMAPPABLE.findall(w)) for w in joined.split() if len(w) > 1)
     return bad, total
 
 
@@ -66,16 +64,13 @@ def _glyph_like(d) -> tuple | None:
     """The path's box when it is a small filled outline with curves, else None."""
     if "f" not in str(d.get("type") or ""):
         return None
-    items = d.get("items") or ()
-    if not any(it and it[0] == "c" for it in items):
-        return None
     r = _rect(d)
     if r is None:
         return None
     h, w = r[3] - r[1], r[2] - r[0]
     if not GLYPH_MIN_H <= h <= GLYPH_MAX_H or w > GLYPH_MAX_ASPECT * h or w <= 0.5:
         return None
-    return r
+    return r if any(it and it[0] == "c" for it in d.get("items") or ()) else None
 
 
 def vector_glyphs(rows: list[dict], drawings: list) -> int:
