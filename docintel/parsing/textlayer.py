@@ -84,7 +84,8 @@ def vector_glyphs(rows: list[dict], drawings: list) -> int:
         if g is None:
             continue
         cy, h = (g[1] + g[3]) / 2, g[3] - g[1]
-        covered = any(b[0] - 1 <= g[0] and g[2] <= b[2] + 1 and b[1] - 1 <= cy <= b[3] + 1 for b in boxes)
+        # any text over the path (a highlight or a box drawn behind words): it is no missing glyph
+        covered = any(b[0] < g[2] and g[0] < b[2] and b[1] < g[3] and g[1] < b[3] for b in boxes)
         if covered:
             continue
         beside = any(
