@@ -19,7 +19,8 @@ in a child process with a time limit. Per file it counts:
 - ``label_order``: printed page labels (arabic) that decrease from one page to the next.
 
 Census (counts, not violations): ``tables_uncaptioned`` (registry tables found without a
-caption, ``source`` table_detection) and ``tables_with_cells`` (registry tables that have cells).
+caption, ``source`` table_detection), ``tables_with_cells`` (registry tables that have cells)
+and ``pages_text_gaps`` (pages with a ``page_df.text_gaps`` flag).
 
 Totals are printed per family. A missing corpus folder is a skip (exit 0), not a failure.
 """
@@ -39,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("DOCINTEL_SHARED", ROOT.parent / "shared"))
 CHECKS = ("caption_missing", "provision_missing", "long_heading", "toc_order", "label_order")
-CENSUS = ("tables_uncaptioned", "tables_with_cells")
+CENSUS = ("tables_uncaptioned", "tables_with_cells", "pages_text_gaps")
 
 _CAPTION = re.compile(
     r"^(?P<kw>Table|Figure|Fig\.|Exhibit)\s+(?P<id>[0-9]{1,3}(?:[.\-][0-9]{1,3})?|[A-Z](?:-?[0-9]{1,2})?)"
@@ -129,6 +130,7 @@ def _child(path: str, layout: str, ocr: str, q) -> None:
             stage_errors=len(tables.manifest.get("stage_errors") or {}),
             tables_uncaptioned=int((tables.object_registry["source"] == "table_detection").sum()),
             tables_with_cells=int(tables.cell_df["object_key"].nunique()),
+            pages_text_gaps=int(tables.page_df["text_gaps"].notna().sum()),
             stage_error_names=sorted(tables.manifest.get("stage_errors") or {}),
         )
     except Exception as exc:  # noqa: BLE001 - the point is to count these

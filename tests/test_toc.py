@@ -8,7 +8,7 @@ import pandas as pd
 import pymupdf
 import pytest
 
-from docintel.parsing import parse_document, toc
+from docintel.parsing import parse_document, toc, toc_sources
 from docintel.parsing.pymupdf_backend import parse_with_pymupdf
 
 PDFS = Path(__file__).resolve().parents[1] / "pdfs"
@@ -283,7 +283,7 @@ def test_contents_entry_matched_out_of_page_order_is_dropped():
     # back cover, after sections the contents page lists later
     e = lambda page, searched: {"page_start": page, "searched": searched}  # noqa: E731
     entries = [e(3, False), e(18, True), e(11, True), e(12, False)]
-    assert [x["page_start"] for x in toc._in_contents_order(entries)] == [3, 11, 12]
+    assert [x["page_start"] for x in toc_sources.in_contents_order(entries)] == [3, 11, 12]
 
 
 def test_detected_heading_inside_a_figure_is_dropped():

@@ -21,6 +21,8 @@ from docintel.parsing import (
     objects,
     ocr,
     signals,
+    tables_text,  # issue 19
+    textlayer,  # issue 19
     toc,
 )
 from docintel.schema.document import DocTables
@@ -57,6 +59,8 @@ def parse_with_pymupdf(
     errors: dict[str, str] = {}
     stage = _Stages(errors)
     line_df, page_df = _furniture_and_ocr(doc, line_df, page_df, stage, ocr_mode, spans)
+    # issue 19: a wrapped text table's lines read cell by cell (before anything cites line numbers)
+    line_df = stage.run("text_tables", lambda: tables_text.reorder_lines(doc, line_df), line_df)
     if pages_only:
         tables = DocTables(
             doc_id=doc_id,
@@ -144,6 +148,7 @@ def _parse_page(
             }
             prow["escalation_signals"] = "; ".join(reasons)
         prow["has_text_layer"] = prow["n_chars"] > 0
+        prow["text_gaps"] = textlayer.page_gaps(rows, prow, prow.pop("_drawings", None))  # issue 19
     except Exception as exc:
         log.warning("page %d failed to parse: %s", page_no, exc)
         prow.update(parse_method="failed", error=str(exc), n_lines=0, n_chars=0, n_words=0)

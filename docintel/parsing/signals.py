@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 
-def _count_drawings(page) -> int:
+def _drawings(page) -> list:
     # get_cdrawings() skips building the Python Rect/Point objects of get_drawings(),
     # which is what made vector-heavy pages (attention plots) slow; the count is the same.
     try:
-        return len(page.get_cdrawings())
+        return page.get_cdrawings()
     except Exception:
         try:
-            return len(page.get_drawings())
+            return page.get_drawings()
         except Exception:
-            return 0
+            return []
 
 
 def text_and_images(page):
@@ -67,7 +67,8 @@ def page_signals(page, page_no: int, *, image_info: list[dict] | None = None) ->
         "n_images": n_images,
         "image_area": image_area,
         "image_coverage": min(image_area / area, 1.0),
-        "n_drawings": _count_drawings(page),
+        "n_drawings": len(drawings := _drawings(page)),
+        "_drawings": drawings,  # private: issue 19's text-layer gap check reads them (textlayer.py)
         "n_links": len(links := page.get_links()),
         "_links": links,
         "_image_boxes": boxes,  # private: full-width pictures split column bands

@@ -339,3 +339,13 @@ def read_table(page, clip, grid_clip=None, *, near_top: bool = True) -> tuple[li
         max(c["y1"] for c in clustered),
     )
     return clustered, bb, False
+
+
+def phrases(words: list, clip) -> list[Phrase]:
+    """The words inside ``clip`` joined into phrases (a line glued across a gutter splits there)."""
+    return _phrases(words, clip)
+
+
+def rows_of(phrases: list[Phrase]) -> list[list[Phrase]]:
+    """Phrases grouped by baseline, top-down."""
+    return _rows(phrases)

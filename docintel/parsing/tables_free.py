@@ -43,7 +43,7 @@ RULED_MIN_DRAWINGS = 4
 TITLE_GAP_LINES = 2.5
 
 
-class _CachedPage:
+class CachedPage:
     """The page methods the cell readers call, each computed once per page."""
 
     def __init__(self, page) -> None:
@@ -254,7 +254,7 @@ def uncaptioned_tables(
     for page_no in sorted(cand["page"].unique()):
         pos = by_page[page_no]
         pl = line_df.iloc[pos]
-        page = _CachedPage(doc[int(page_no) - 1])
+        page = CachedPage(doc[int(page_no) - 1])
         widgets = None
         n_draw = int((drawings or {}).get(page_no, RULED_MIN_DRAWINGS) or 0)
         for box, texts, rows in _regions(pl):

@@ -14,7 +14,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import contents_page, provisions
+from docintel.parsing import contents_page, provisions, toc_sources
 from docintel.parsing.headings import (
     LARGER_BY_PT,
     Candidate,
@@ -23,10 +23,9 @@ from docintel.parsing.headings import (
     first_sentence,
     looks_like_heading,
     span_features,
-    split_number,
 )
 from docintel.parsing.sections import assign_sections, drop_demoted, relative_levels, to_frame
-from docintel.parsing.toc_rules import norm, not_sections, renest_back_matter, renest_restarts, short_title
+from docintel.parsing.toc_rules import norm, not_sections, renest_back_matter, renest_restarts
 from docintel.schema.tables import TOC_DF
 
 log = logging.getLogger(__name__)
@@ -183,63 +182,6 @@ def title_c_rows(title_c: Candidate | None, line_df: pd.DataFrame) -> list:
     return list(line_df.index[(line_df["page"] == title_c.page) & line_df["line"].isin(title_c.lines)])
 
 
-def _match(title: str, number: str | None, cands: list[Candidate], pages: list[int]) -> Candidate | None:
-    """The candidate line that shows this entry's heading, searched page by page."""
-    nt = norm(title)
-    full = norm(f"{number or ''} {title}")
-    for p in pages:
-        best, best_score = None, 0.0
-        for c in cands:
-            if c.page != p:
-                continue
-            ct, cf = norm(c.title), norm(c.text)
-            score = 0.0
-            if nt and (ct == nt or cf in (nt, full)):
-                score = 3.0
-            elif (
-                nt
-                and len(nt) >= 4
-                and (cf.startswith(full) or full.startswith(cf) and len(cf) >= 0.6 * len(full))
-            ):
-                score = 2.0
-            elif (
-                nt and len(nt) >= 6 and (ct.startswith(nt) or nt.startswith(ct) and len(ct) >= 0.6 * len(nt))
-            ):
-                score = 1.5
-            elif (
-                number
-                and c.number
-                and c.number.rstrip(".") == number.rstrip(".")
-                and ct
-                and c.extra.get("heading_like")
-            ):
-                score = 1.0
-            if score and (c.bold or c.extra.get("heading_like")):
-                score += 0.5
-            if score > best_score:
-                best, best_score = c, score
-        if best is not None:
-            return best
-    return None
-
-
-def _in_contents_order(entries: list[dict]) -> list[dict]:
-    """Drop entries matched without a printed page label that land after a later entry's page.
-
-    A contents page lists sections in page order. When an entry's own page is missing (a
-    sampled or excerpted PDF), a page guessed from a learned label offset or a search of
-    the whole document can find its title elsewhere (the book title on the back cover for
-    "Chapter 3. <book title>"): a match after sections listed later is wrong.
-    """
-    out: list[dict] = []
-    min_later = 10**9
-    for e in reversed(entries):
-        if not (e.get("searched") and e["page_start"] > min_later):
-            out.append(e)
-            min_later = min(min_later, e["page_start"])
-    return out[::-1]
-
-
 def _style_levels(heads: list[Candidate], votes: dict[tuple, int]) -> dict[tuple, int]:
     """Level of each heading style: from numbered headings' depth, else by size rank."""
     styles = sorted({(round(h.size), h.bold) for h in heads}, key=lambda s: (-s[0], -int(s[1])))
@@ -249,30 +191,6 @@ def _style_levels(heads: list[Candidate], votes: dict[tuple, int]) -> dict[tuple
             bigger = [lvl for (sz, b), lvl in out.items() if (sz, b) > s]
             out[s] = (max(bigger) + 1) if bigger else 1
     return out
-
-
-def _entry(
-    c: Candidate | None,
-    *,
-    title: str,
-    number: str | None,
-    kind: str | None,
-    level: int,
-    page: int,
-    source: str,
-) -> dict:
-    return {
-        "title": title,
-        "number": number,
-        "kind": kind,
-        "level": int(level),
-        "page_start": int(page),
-        "line_start": c.line if c else None,
-        "lines": c.lines if c else [],
-        "source": source,
-        "style": (round(c.size), c.bold) if c else None,
-        "cand": c,
-    }
 
 
 def build_toc(
@@ -302,10 +220,10 @@ def build_toc(
 
     outline = [(lvl, t, p) for lvl, t, p in doc.get_toc(simple=True) if p and p > 0]
     if outline:
-        entries = _outline_entries(outline, line_df, cands)
+        entries = toc_sources.outline_entries(outline, line_df, cands)
     elif len(contents):
         n_pages = int(page_df["page"].max()) if len(page_df) else doc.page_count
-        entries = _contents_entries(contents, contents_pages, page_df, cands, n_pages)
+        entries = toc_sources.contents_entries(contents, contents_pages, page_df, cands, n_pages)
     else:
         entries = []
     text = line_df[~line_df["role"].isin(["header", "footer", "page_number"])]
@@ -345,115 +263,6 @@ def _mark_heading_like(
         c.extra["heading_like"] = False
     for c in not_sections([c for c in cands if c.extra["heading_like"]], line_df, title_c):
         c.extra["heading_like"] = False
-
-
-def _outline_entries(outline: list[tuple], line_df: pd.DataFrame, cands: list[Candidate]) -> list[dict]:
-    """Entries of the PDF outline, each matched to its heading line where one is found."""
-    entries: list[dict] = []
-    heads = line_df[line_df["role"].isin(["header", "footer"])]
-    running_heads = {(int(pg), norm(t)) for pg, t in zip(heads["page"], heads["text"], strict=False)}
-    body_lines = None
-    for lvl, raw, p in outline:
-        kind, num, title = split_number(re.sub(r"\s+", " ", raw).strip())
-        c = _match(title, num, cands, [p, p + 1, p - 1])
-        if c is None and (p, norm(title)) in running_heads:
-            continue  # a bookmark to the title an excerpt only prints in its running head
-        if num is None and c is not None and c.number:
-            # Outlines often drop the number the page prints ("Attention" for "3.2 Attention"):
-            # the heading line is what readers (and references) use.
-            kind, num = c.kind, c.number
-        entries.append(
-            _entry(
-                c,
-                title=short_title(title),
-                number=num,
-                kind=kind,
-                level=lvl,
-                page=c.page if c else p,
-                source="outline",
-            )
-        )
-        if c is None and title:
-            if body_lines is None:
-                body_lines = _page_texts(line_df)
-            where = _locate_paragraph(body_lines, num, title, [p, p + 1, p - 1])
-            if where is not None:
-                entries[-1]["page_start"], entries[-1]["line_start"] = where
-    return entries
-
-
-#: Characters of an outline title compared with the start of a body line.
-_PREFIX_CHARS = 30
-
-
-def _page_texts(line_df: pd.DataFrame) -> dict[int, list[tuple[int, str]]]:
-    body = line_df[~line_df["role"].isin(["header", "footer", "page_number", "toc_entry"])]
-    out: dict[int, list[tuple[int, str]]] = {}
-    for pg, ln, t in zip(body["page"], body["line"], body["text"], strict=False):
-        out.setdefault(int(pg), []).append((int(ln), norm(str(t))))
-    return out
-
-
-def _locate_paragraph(pages: dict, num: str | None, title: str, order: list[int]) -> tuple[int, int] | None:
-    """Where an outline entry naming a paragraph starts: the line opening with its words.
-
-    Outlines of regulations bookmark whole paragraphs ("1. This Regulation lays down ..."),
-    set in body type with the number alone on the line above: no heading candidate shows
-    them, but their position keeps the outline in reading order with the headings.
-    """
-    head = norm(title)[:_PREFIX_CHARS]
-    if len(head) < 12:
-        return None
-    number = norm(num or "")
-    for p in order:
-        rows = pages.get(p, [])
-        for k, (ln, t) in enumerate(rows):
-            if t.startswith(head) or (len(t) >= 20 and head.startswith(t)):
-                prev = rows[k - 1] if k else None
-                if prev is not None and number and prev[1] == number:
-                    return p, prev[0]
-                return p, ln
-    return None
-
-
-def _contents_entries(
-    contents: pd.DataFrame, contents_pages: set, page_df: pd.DataFrame, cands: list[Candidate], n_pages: int
-) -> list[dict]:
-    """Entries of a printed contents page, each matched to its heading line after the contents."""
-    entries: list[dict] = []
-    labels = contents_page.label_to_page(page_df)
-    later = [c for c in cands if c.page > max(contents_pages)]
-    offset = None
-    for e in contents.itertuples():
-        number = e.number if isinstance(e.number, str) else None
-        guess = contents_page.physical_page(e.label, labels, n_pages, offset)
-        order = [guess, guess + 1, guess - 1] if guess else []
-        c = _match(e.title, number, later, order) or _match(
-            e.title,
-            number,
-            [x for x in later if x.extra["heading_like"]],
-            sorted({x.page for x in later}),
-        )
-        if c is not None and e.label.isdigit() and offset is None:
-            offset = c.page - int(e.label)  # learned once, reused when labels are missing
-        page = c.page if c else guess
-        # an entry whose heading was not found is kept only when its page came from printed labels
-        if page is None or (c is None and e.label.strip().lower() not in labels):
-            continue
-        entries.append(
-            _entry(
-                c,
-                title=c.title if c and c.title else e.title,
-                number=number,
-                kind=e.kind,
-                level=e.level,
-                page=page,
-                source="contents_page",
-            )
-        )
-        # a page guessed from a learned offset or found by search can be wrong; a printed label not
-        entries[-1]["searched"] = c is not None and e.label.strip().lower() not in labels
-    return _in_contents_order(entries)
 
 
 #: A heading carried over to the next page: "6. Investments (cont.)", "NOTES—Continued".
@@ -522,7 +331,7 @@ def _add_detected(entries: list[dict], detected: list[Candidate], tops: dict | N
         if c.kind is None and not c.run_in:
             title = first_sentence(title)  # "Methods. In Table 4": the heading ends at its stop
         entries.append(
-            _entry(
+            toc_sources.entry(
                 c,
                 title=title,
                 number=c.number,

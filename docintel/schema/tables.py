@@ -151,6 +151,7 @@ PAGE_DF = TableSpec(
         ("escalation_signals", "string"),
         ("parse_seconds", "double"),
         ("error", "string"),
+        ("text_gaps", "string"),
     ],
     {
         "page": "physical page, 1-based",
@@ -173,6 +174,9 @@ PAGE_DF = TableSpec(
         "printed_label": "the page number printed on the page (e.g. '8' on physical page 12), "
         "null when none is printed",
         "label_source": "printed (read off the page text), inferred (filled from the offset its neighbours agree on), pdf_labels (/PageLabels, used only when they agree with the printed numbers) or null",
+        "text_gaps": "what the page shows that its text layer does not hold, '; '-joined, null when "
+        "nothing: garbled_text (unmappable characters), vector_glyphs (text drawn as paths, e.g. section "
+        "numbers), raster_region (images with no text over them on a page with a text layer)",
         "parse_method": "fast, layout, ocr (an image-only page read by Tesseract; its text may hold "
         "recognition errors), docling or failed",
         "escalation_signals": "'; '-joined signals that decided the parse method "

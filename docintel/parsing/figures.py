@@ -1,0 +1,123 @@
+"""Figures (the graphics around a caption, the text drawn in them) and numbered equations."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+import pandas as pd
+
+from docintel.parsing import graphics
+
+EQ_LABEL = re.compile(r"^\((?P<id>[0-9]{1,3}[a-z]?|[A-Z]?[0-9]{1,2}\.[0-9]{1,3})\)$")
+
+
+def _graphics(page) -> list[tuple]:
+    rects: list[tuple] = []
+    # image info can fail on broken streams; drawings still work
+    with contextlib.suppress(Exception):
+        rects += [tuple(i["bbox"]) for i in page.get_image_info() if i["bbox"][2] - i["bbox"][0] > 20]
+    # page.cluster_drawings()'s rectangles, from plain tuples (its Rect objects were most of this stage)
+    with contextlib.suppress(Exception):
+        rects += [r for r in graphics.cluster_drawings(page) if r[2] - r[0] > 20 and r[3] - r[1] > 20]
+    return rects
+
+
+def _figure_region(rects: list[tuple], cap: tuple) -> tuple[tuple, tuple | None]:
+    """(caption bbox plus the nearest graphic just above (usual) or below it, that graphic or None)."""
+    best, dist = None, 60.0
+    for g in rects:
+        if g[0] > cap[2] or g[2] < cap[0]:
+            continue
+        d = cap[1] - g[3] if g[3] <= cap[1] + 2 else (g[1] - cap[3] if g[1] >= cap[3] - 2 else None)
+        if d is not None and d < dist:
+            best, dist = g, d
+    if best is None:
+        return cap, None
+    return (min(cap[0], best[0]), min(cap[1], best[1]), max(cap[2], best[2]), max(cap[3], best[3])), best
+
+
+def _enclosing(rects: list[tuple], cap: tuple) -> tuple | None:
+    """The smallest graphic holding the caption's centre, None when no graphic does."""
+    cx, cy = (cap[0] + cap[2]) / 2, (cap[1] + cap[3]) / 2
+    inside = [g for g in rects if g[0] <= cx <= g[2] and g[1] <= cy <= g[3]]
+    return min(inside, key=lambda g: (g[2] - g[0]) * (g[3] - g[1])) if inside else None
+
+
+def _claim_ocr_figure_text(line_df: pd.DataFrame, page_no: int, box: tuple, key: str) -> None:
+    """Recognised figure text inside the caption's picture belongs to that figure."""
+    cx, cy = (line_df["x0"] + line_df["x1"]) / 2, (line_df["y0"] + line_df["y1"]) / 2
+    mine = (
+        (line_df["page"] == page_no)
+        & (line_df["role"] == "figure_text")
+        & (line_df["parse_method"] == "ocr")
+        & line_df["object_key"].isna()
+        & cx.between(box[0], box[2])
+        & cy.between(box[1], box[3])
+    )
+    line_df.loc[mine, "object_key"] = key
+
+
+def figure_box(line_df, page, page_no, drawn: dict, block: pd.DataFrame, cap: tuple, key: str, vouched: set):
+    """A figure's box from the page's graphics around its caption; marks the text drawn in it."""
+    if page_no not in drawn:  # one page's graphics serve all its figure captions
+        drawn[page_no] = _graphics(page)
+    bb, art = _figure_region(drawn[page_no], cap)
+    if art is None and "parse_method" in block and (block["parse_method"] == "ocr").all():
+        # a caption recognised inside a raster image: the figure is that image, and
+        # the text recognised in it (figure_text, see ocr.py) is the figure's
+        pic = _enclosing(drawn[page_no], cap)
+        if pic is not None:
+            bb = pic
+            _claim_ocr_figure_text(line_df, page_no, pic, key)
+    if art is not None:
+        graphics.mark_figure_text(line_df, page_no, art, key, exclude=block.index)
+        graphics.mark_figure_headings(line_df, page_no, art, key, vouched)
+    return bb
+
+
+def equations(line_df: pd.DataFrame, pl: pd.DataFrame, rows: list, page, seen: set[str]) -> list[dict]:
+    """'(n)' alone at the right margin with formula text on its baseline (``rows``: pl's candidates)."""
+    out = []
+    width = page.rect.width
+    for r in rows:
+        m = EQ_LABEL.match(str(r.text).strip())
+        if not m or r.x0 < 0.6 * width:
+            continue
+        band = pl[
+            (pl.y1 >= r.y0 - 2 * r.size)
+            & (pl.y0 <= r.y1 + 2 * r.size)
+            & (pl.x1 < r.x0)
+            & (pl.index != r.Index)
+        ]
+        same = band[(band.y0 <= r.y1) & (band.y1 >= r.y0)]
+        if same.empty or same.text.str.split().str.len().sum() > 40:
+            continue
+        key = f"equation:{m.group('id')}"
+        if key in seen:
+            continue
+        seen.add(key)
+        formula = band[(band.y0 <= r.y1 + 0.5 * r.size) & (band.y1 >= r.y0 - 0.5 * r.size)]
+        idx = list(formula.index) + [r.Index]
+        line_df.loc[idx, "role"] = "formula"
+        line_df.loc[idx, "object_key"] = key
+        sel = line_df.loc[idx]
+        out.append(
+            {
+                "object_key": key,
+                "object_type": "equation",
+                "object_id": m.group("id"),
+                "label": f"Eq. ({m.group('id')})",
+                "caption": " ".join(formula.sort_values("x0").text),
+                "page": int(r.page),
+                "line_start": int(sel.line.min()),
+                "line_end": int(sel.line.max()),
+                "page_end": int(r.page),
+                "x0": sel.x0.min(),
+                "y0": sel.y0.min(),
+                "x1": sel.x1.max(),
+                "y1": sel.y1.max(),
+                "source": "caption",
+            }
+        )
+    return out

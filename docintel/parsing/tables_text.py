@@ -1,0 +1,351 @@
+"""Tables of aligned text columns whose cells wrap over several lines (no rules needed).
+
+A "When should it be used? | How may it be shared?" table or a "change | description" table
+sets two or three columns of short wrapped lines side by side. The fast line pass reads one
+baseline across the page, so a cell's lines come out interleaved with its neighbours' and,
+where two cells' lines sit close, glued into one line. Here the region is read from the
+page's words:
+
+- words are joined into phrases (``tables_cells.phrases``), so a glued line splits at the gutter;
+- columns are the x-projection of the phrases; the table ends at the first baseline with a
+  phrase that crosses a gutter (a full-width prose line after the table);
+- a logical row starts where the first column starts a cell after a blank in some column,
+  or after a vertical gap (``ROW_GAP_LINES``): cells wrap, and a row's cells start together.
+
+It is a table only when the reading says so (:func:`looks_like_text_table`): 2 to
+``MAX_COLS`` columns, ``MIN_BODY_ROWS`` logical rows under the header, rows that really wrap
+(``MIN_LINES_PER_ROW``) and row starts that agree across columns (``MIN_SYNC``). Prose in
+two columns fails the last check: its paragraphs do not start on the same baselines.
+
+Two uses: :func:`reorder_lines` (before the toc stage, on pages with a table caption) rewrites
+the region's lines cell by cell so that reading order keeps a cell's lines together, and the
+captioned-table reader takes :func:`read_text_table`'s cells when they qualify.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from docintel.parsing import captions, tables_cells, tables_free
+
+#: A vertical gap over this many line pitches between baselines starts a new logical row.
+ROW_GAP_LINES = 1.45
+#: Columns of a text table (more is a statistics table, read by ``tables_cells``).
+MAX_COLS = 4
+#: Logical rows under the header a text table needs (2 let two paragraphs in two columns pass).
+MIN_BODY_ROWS = 3
+#: Average baselines per logical row: below it, cells do not wrap and the baseline reader is right.
+MIN_LINES_PER_ROW = 1.5
+#: Share of the body rows whose cells start on the row's first baseline in 2+ columns.
+MIN_SYNC = 0.75
+#: Average words per phrase line above this is prose (a cell line is a few words).
+MAX_WORDS_PER_LINE = 12
+#: Share of the page height at the bottom left out of a table's region (the footer band).
+BOTTOM_MARGIN = 0.06
+#: Share of numeric cells above which the table is statistics, not wrapped text.
+MAX_NUMERIC = 0.3
+#: A cell of list markers only ("•", "• • •", "1.", "(a)"): a list, not a table column.
+_MARKERS = re.compile(
+    r"^\s*(?:(?:[\u2022\u25aa\u25cf\u25e6\u25a0\u2013\u2014\-*o\uf0b7\uf0a7]|\(?[0-9a-zA-Z]{1,3}[.)])\s*)+$"
+)
+#: Share of a table's baselines with two phrases side by side in one column (merged columns).
+MAX_CROWDED = 0.2
+
+
+def _baselines(phrases: list) -> list[list]:
+    rows = tables_cells.rows_of(phrases)
+    return [sorted(r, key=lambda p: p.x0) for r in rows]
+
+
+def _gutters_crossed(p, cols: list[list[float]]) -> int:
+    """How many gaps between the columns so far the phrase covers."""
+    return sum(1 for a, b in zip(cols, cols[1:], strict=False) if p.x0 < a[1] - 1 and p.x1 > b[0] + 1)
+
+
+def _add_span(cols: list[list[float]], a: float, b: float) -> list[list[float]]:
+    spans = sorted([*([c[0], c[1]] for c in cols), [a, b]])
+    out: list[list[float]] = []
+    for x0, x1 in spans:
+        if out and x0 <= out[-1][1] + 1.5:
+            out[-1][1] = max(out[-1][1], x1)
+        else:
+            out.append([x0, x1])
+    return out
+
+
+def _col(p, cols: list[list[float]]) -> int:
+    xc = (p.x0 + p.x1) / 2
+    for i, (a, b) in enumerate(cols):
+        if a - 1 <= xc <= b + 1:
+            return i
+    return min(range(len(cols)), key=lambda i: abs((cols[i][0] + cols[i][1]) / 2 - xc))
+
+
+#: A cell's last line ends this share of its column's width short of the column's right edge.
+ENDED_SHARE = 0.15
+
+
+def _all_ended(prev: list, here: set[int], cols: list[list[float]]) -> bool:
+    """Most columns starting a line here (over half) had no line on the baseline above, or a short one.
+
+    A row's cells start together after the previous cells ended; prose in two columns starts
+    a paragraph in one column while the other runs on in full lines. (A cell's last line can
+    fill its column by chance: hence "most", not "all".)
+    """
+    running = set()
+    for p in prev:
+        c = _col(p, cols)
+        a, b = cols[c]
+        if c in here and p.x1 > b - ENDED_SHARE * (b - a):
+            running.add(c)
+    return len(here - running) > len(here) / 2
+
+
+def read_text_table(
+    words: list, clip, style_of=None, rules_of=None
+) -> tuple[list[dict], tuple | None, list[list]]:
+    """(cells, bbox, pieces) of the wrapped text table at the top of ``clip``; ([], None, []) when none.
+
+    ``pieces[k]`` are the phrases of cell ``k`` top-down (what :func:`reorder_lines` emits).
+    ``style_of(phrase)``: its (size, bold); a first baseline set in another style than the
+    second is the header row on its own. ``rules_of(box)``: y of the horizontal rules across
+    the box; when they separate the rows, they, not the cell starts, delimit the rows.
+    """
+    base = _baselines(tables_cells.phrases(words, clip))
+    if len(base) < 3:
+        return [], None, []
+    cols: list[list[float]] = []
+    kept: list[list] = []
+    for k, b in enumerate(base):
+        if k >= 2 and len(cols) >= 2 and any(_gutters_crossed(p, cols) for p in b):
+            break  # a phrase over a gutter: prose after the table
+        if k >= 1 and any(captions.CAPTION.match(p.text) for p in b[:1]):
+            break  # the next table's or figure's caption
+        for p in b:
+            cols = _add_span(cols, p.x0, p.x1)
+        kept.append(b)
+    if not 2 <= len(cols) <= MAX_COLS or len(kept) < 3:
+        return [], None, []
+    pitch = sorted(kept[i + 1][0].yc - kept[i][0].yc for i in range(len(kept) - 1))[(len(kept) - 1) // 2]
+    starts, prev_cols = [0], {_col(p, cols) for p in kept[0]}
+    styled_head = style_of is not None and not (
+        {style_of(p) for p in kept[0]} & {style_of(p) for p in kept[1]}
+    )
+    for i in range(1, len(kept)):
+        here = {_col(p, cols) for p in kept[i]}
+        gap = kept[i][0].yc - kept[i - 1][0].yc > ROW_GAP_LINES * max(pitch, 1.0)
+        if (
+            gap
+            or (i == 1 and styled_head)
+            or (
+                0 in here
+                and len(here) >= 2
+                and prev_cols != set(range(len(cols)))
+                and _all_ended(kept[i - 1], here, cols)
+            )
+        ):
+            starts.append(i)
+        prev_cols = here
+    if rules_of is not None:
+        box = (min(c[0] for c in cols), kept[0][0].y0, max(c[1] for c in cols), kept[-1][0].y1)
+        rules = [y for y in rules_of(box) if box[1] + 1 < y < box[3] - 1]
+        if len(rules) >= MIN_BODY_ROWS - 1:  # rules between the rows say where each row starts
+            starts = [0] + [
+                i for i in range(1, len(kept)) if any(kept[i - 1][0].yc < y < kept[i][0].yc for y in rules)
+            ]
+    rows = [kept[a:b] for a, b in zip(starts, [*starts[1:], len(kept)], strict=True)]
+    cells, pieces = [], []
+    for r, group in enumerate(rows):
+        for c in range(len(cols)):
+            ps = [p for b in group for p in b if _col(p, cols) == c]
+            pieces.append(ps)
+            bb = (
+                (min(p.x0 for p in ps), min(p.y0 for p in ps), max(p.x1 for p in ps), max(p.y1 for p in ps))
+                if ps
+                else (cols[c][0], group[0][0].y0, cols[c][1], group[-1][0].y1)
+            )
+            cells.append(
+                {
+                    "row": r,
+                    "col": c,
+                    "text": " ".join(p.text for p in ps),
+                    "is_header": False,
+                    "row_label": None,
+                    "x0": bb[0],
+                    "y0": bb[1],
+                    "x1": bb[2],
+                    "y1": bb[3],
+                    "_lines": len(group),
+                    "_first": sum(1 for p in group[0] if p),
+                    "_crowded": sum(1 for b in group if sum(1 for p in b if _col(p, cols) == c) >= 2),
+                }
+            )
+    _mark_header(cells, styled_head)
+    ps = [p for b in kept for p in b]
+    box = (min(p.x0 for p in ps), min(p.y0 for p in ps), max(p.x1 for p in ps), max(p.y1 for p in ps))
+    return cells, box, pieces
+
+
+def _mark_header(cells: list[dict], styled: bool) -> None:
+    """Row 0 heads the table when it is one baseline of short labels and the rows below wrap."""
+    head = [c for c in cells if c["row"] == 0]
+    body = [c for c in cells if c["row"] > 0]
+    if styled and head and head[0]["_lines"] == 1:
+        for c in head:
+            c["is_header"] = True
+        return
+    wraps = sum(c["_lines"] for c in body if c["col"] == 0) / max(1, len({c["row"] for c in body})) >= 2
+    if head and body and head[0]["_lines"] == 1 and wraps and all(len(c["text"].split()) <= 8 for c in head):
+        for c in head:
+            c["is_header"] = True
+
+
+def looks_like_text_table(cells: list[dict]) -> bool:
+    """The checks of the module doc on one reading."""
+    if not cells:
+        return False
+    n_rows = max(c["row"] for c in cells) + 1
+    n_cols = max(c["col"] for c in cells) + 1
+    body_rows = n_rows - (1 if any(c["is_header"] for c in cells) else 0)
+    if not 2 <= n_cols <= MAX_COLS or body_rows < MIN_BODY_ROWS:
+        return False
+    firsts = {c["row"]: c for c in cells if c["col"] == 0}
+    if sum(c["_lines"] for c in firsts.values()) / n_rows < MIN_LINES_PER_ROW:
+        return False
+    filled = [c for c in cells if c["text"].strip()]
+    if len(filled) < 0.7 * n_rows * n_cols:
+        return False
+    lines = sum(c["_lines"] for c in firsts.values())
+    if sum(len(c["text"].split()) for c in filled) / max(1, lines * n_cols) > MAX_WORDS_PER_LINE:
+        return False
+    if sum(1 for c in filled if tables_cells.is_numeric(c["text"])) > MAX_NUMERIC * len(filled):
+        return False  # a statistics table: the baseline reader (``tables_cells``) keeps its rows
+    for col in range(n_cols):
+        mine = [c for c in filled if c["col"] == col]
+        if mine and sum(1 for c in mine if _MARKERS.match(c["text"])) >= 0.5 * len(mine):
+            return False  # a bulleted or numbered list: its markers make a "column"
+    if sum(c["_crowded"] for c in cells) > MAX_CROWDED * max(1, sum(c["_lines"] for c in firsts.values())):
+        return False  # phrases side by side in one column: the projection merged columns
+    sync = sum(1 for r in firsts.values() if r["_first"] >= 2)
+    return sync >= MIN_SYNC * n_rows
+
+
+def clean(cells: list[dict]) -> list[dict]:
+    """The cells without the reader's private keys."""
+    return [{k: v for k, v in c.items() if not k.startswith("_")} for c in cells]
+
+
+def _table_caption_text(text: str) -> bool:
+    """A table caption by its text alone (label, then a delimiter; no contents-page leader)."""
+    m = captions.CAPTION.match(text)
+    return bool(
+        m
+        and captions.kind_of(m.group("kw")) == "table"
+        and not captions.LEADER.search(text)
+        and (captions.CAPTION_REST.match(m.group("rest")) or m.group("open"))
+    )
+
+
+def reorder_lines(doc, line_df: pd.DataFrame) -> pd.DataFrame:
+    """Lines of each captioned wrapped text table rewritten cell by cell (row, column, top-down).
+
+    Runs before the toc stage (nothing refers to line numbers yet): a page's lines are
+    renumbered when one of its tables is rewritten. Only pages with a table caption line are read.
+    """
+    if line_df.empty:
+        return line_df
+    maybe = line_df[line_df["text"].astype(str).str.match(captions.CAPTION)]
+    if maybe.empty:
+        return line_df
+    maybe = maybe[[_table_caption_text(str(t).strip()) for t in maybe["text"]]]
+    if maybe.empty:
+        return line_df
+    body = float(line_df["size"].median())
+    positions = line_df.groupby("page").indices
+    new_pages: dict[int, pd.DataFrame] = {}
+    for page_no in sorted(maybe["page"].unique()):
+        pl = line_df.iloc[positions[page_no]]
+        caps = [
+            r for r in maybe[maybe["page"] == page_no].itertuples() if captions.caption_match(pl, r, body)
+        ]
+        if not caps:
+            continue
+        page = tables_free.CachedPage(doc[int(page_no) - 1])  # one get_drawings / words per page
+        words = page.get_text("words")
+        new = pl
+        for cap in caps:
+            new = _rewrite(new, words, cap, page)
+        if new is not pl:
+            new_pages[int(page_no)] = new
+    if not new_pages:
+        return line_df
+    rest = line_df[~line_df["page"].isin(list(new_pages))]
+    out = pd.concat([rest, *new_pages.values()], ignore_index=True)
+    return out.sort_values(["page", "line"], kind="stable", ignore_index=True)
+
+
+def style_lookup(pl: pd.DataFrame):
+    """phrase -> (size, bold) of the page line under its centre (None when no line is)."""
+    bx = pl[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
+    sizes = pl["size"].astype(float).round(1).tolist()
+    bolds = pl["bold"].fillna(False).astype(bool).tolist()
+
+    def style_of(p):
+        cx, cy = (p.x0 + p.x1) / 2, p.yc
+        hit = np.flatnonzero(
+            (bx[:, 0] - 1 <= cx) & (cx <= bx[:, 2] + 1) & (bx[:, 1] - 1 <= cy) & (cy <= bx[:, 3] + 1)
+        )
+        return (sizes[int(hit[0])], bolds[int(hit[0])]) if len(hit) else None
+
+    return style_of
+
+
+def _column_span(pl: pd.DataFrame, cap, rect) -> tuple[float, float]:
+    """x-range of the caption's text column on a multi-column page, else the page less its margins."""
+    full = (rect.x0 + 0.05 * rect.width, rect.x1 - 0.05 * rect.width)
+    col = cap.column
+    if pd.isna(col) or int(col) < 0 or pl["column"].dropna().max() < 1:
+        return full
+    mine = pl[pl["column"] == col]
+    return (float(mine.x0.min()) - 2, float(mine.x1.max()) + 2) if len(mine) >= 3 else full
+
+
+def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
+    rect = page.rect
+    x0, x1 = _column_span(pl, cap, rect)
+    clip = (x0, cap.y1 + 0.5, x1, rect.y1 - BOTTOM_MARGIN * rect.height)
+    cells, box, pieces = read_text_table(
+        words, clip, style_lookup(pl), lambda b: tables_cells.horizontal_rules(page, b)
+    )
+    if not looks_like_text_table(cells) or tables_cells.ruled_cells(page, box)[1] is not None:
+        return pl  # a ruled grid is read by its rules (``tables_cells``), lines as they are
+    inside = (
+        (pl["y0"] >= box[1] - 1).to_numpy()
+        & (pl["y1"] <= box[3] + 1).to_numpy()
+        & (pl["x0"] >= box[0] - 1).to_numpy()
+        & (pl["x1"] <= box[2] + 1).to_numpy()
+        & ~pl["role"].isin(["header", "footer", "page_number"]).to_numpy()
+    )
+    if not inside.any():
+        return pl
+    old = pl[inside]
+    recs = old.to_dict("records")
+    bx = old[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
+    rows = []
+    for ps in pieces:
+        for p in ps:
+            cx, cy = (p.x0 + p.x1) / 2, p.yc
+            hit = np.flatnonzero(
+                (bx[:, 0] <= cx + 1) & (bx[:, 2] >= cx - 1) & (bx[:, 1] <= cy + 1) & (bx[:, 3] >= cy - 1)
+            )
+            base = recs[int(hit[0]) if len(hit) else 0]  # the line the phrase came from: its style
+            rows.append({**base, "text": p.text, "x0": p.x0, "y0": p.y0, "x1": p.x1, "y1": p.y1})
+    first = int(old["line"].min())
+    before = pl[~inside & (pl["line"] < first).to_numpy()]
+    after = pl[~inside & (pl["line"] > first).to_numpy()]
+    out = pd.concat([before, pd.DataFrame(rows, columns=pl.columns), after], ignore_index=True)
+    out["line"] = range(1, len(out) + 1)
+    return out.astype({c: pl[c].dtype for c in pl.columns if c in ("line", "page")})

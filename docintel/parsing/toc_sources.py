@@ -1,0 +1,205 @@
+"""toc entries from the primary sources: the PDF outline and a printed contents page.
+
+Each entry is matched to the heading candidate line that shows it (``match``); outline
+entries naming a paragraph in body type are located by their words.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from docintel.parsing import contents_page
+from docintel.parsing.headings import Candidate, split_number
+from docintel.parsing.toc_rules import norm, short_title
+
+
+def match(title: str, number: str | None, cands: list[Candidate], pages: list[int]) -> Candidate | None:
+    """The candidate line that shows this entry's heading, searched page by page."""
+    nt = norm(title)
+    full = norm(f"{number or ''} {title}")
+    for p in pages:
+        best, best_score = None, 0.0
+        for c in cands:
+            if c.page != p:
+                continue
+            ct, cf = norm(c.title), norm(c.text)
+            score = 0.0
+            if nt and (ct == nt or cf in (nt, full)):
+                score = 3.0
+            elif (
+                nt
+                and len(nt) >= 4
+                and (cf.startswith(full) or full.startswith(cf) and len(cf) >= 0.6 * len(full))
+            ):
+                score = 2.0
+            elif (
+                nt and len(nt) >= 6 and (ct.startswith(nt) or nt.startswith(ct) and len(ct) >= 0.6 * len(nt))
+            ):
+                score = 1.5
+            elif (
+                number
+                and c.number
+                and c.number.rstrip(".") == number.rstrip(".")
+                and ct
+                and c.extra.get("heading_like")
+            ):
+                score = 1.0
+            if score and (c.bold or c.extra.get("heading_like")):
+                score += 0.5
+            if score > best_score:
+                best, best_score = c, score
+        if best is not None:
+            return best
+    return None
+
+
+def in_contents_order(entries: list[dict]) -> list[dict]:
+    """Drop entries matched without a printed page label that land after a later entry's page.
+
+    A contents page lists sections in page order. When an entry's own page is missing (a
+    sampled or excerpted PDF), a page guessed from a learned label offset or a search of
+    the whole document can find its title elsewhere (the book title on the back cover for
+    "Chapter 3. <book title>"): a match after sections listed later is wrong.
+    """
+    out: list[dict] = []
+    min_later = 10**9
+    for e in reversed(entries):
+        if not (e.get("searched") and e["page_start"] > min_later):
+            out.append(e)
+            min_later = min(min_later, e["page_start"])
+    return out[::-1]
+
+
+def entry(
+    c: Candidate | None,
+    *,
+    title: str,
+    number: str | None,
+    kind: str | None,
+    level: int,
+    page: int,
+    source: str,
+) -> dict:
+    return {
+        "title": title,
+        "number": number,
+        "kind": kind,
+        "level": int(level),
+        "page_start": int(page),
+        "line_start": c.line if c else None,
+        "lines": c.lines if c else [],
+        "source": source,
+        "style": (round(c.size), c.bold) if c else None,
+        "cand": c,
+    }
+
+
+def outline_entries(outline: list[tuple], line_df: pd.DataFrame, cands: list[Candidate]) -> list[dict]:
+    """Entries of the PDF outline, each matched to its heading line where one is found."""
+    entries: list[dict] = []
+    heads = line_df[line_df["role"].isin(["header", "footer"])]
+    running_heads = {(int(pg), norm(t)) for pg, t in zip(heads["page"], heads["text"], strict=False)}
+    body_lines = None
+    for lvl, raw, p in outline:
+        kind, num, title = split_number(re.sub(r"\s+", " ", raw).strip())
+        c = match(title, num, cands, [p, p + 1, p - 1])
+        if c is None and (p, norm(title)) in running_heads:
+            continue  # a bookmark to the title an excerpt only prints in its running head
+        if num is None and c is not None and c.number:
+            # Outlines often drop the number the page prints ("Attention" for "3.2 Attention"):
+            # the heading line is what readers (and references) use.
+            kind, num = c.kind, c.number
+        entries.append(
+            entry(
+                c,
+                title=short_title(title),
+                number=num,
+                kind=kind,
+                level=lvl,
+                page=c.page if c else p,
+                source="outline",
+            )
+        )
+        if c is None and title:
+            if body_lines is None:
+                body_lines = _page_texts(line_df)
+            where = _locate_paragraph(body_lines, num, title, [p, p + 1, p - 1])
+            if where is not None:
+                entries[-1]["page_start"], entries[-1]["line_start"] = where
+    return entries
+
+
+#: Characters of an outline title compared with the start of a body line.
+_PREFIX_CHARS = 30
+
+
+def _page_texts(line_df: pd.DataFrame) -> dict[int, list[tuple[int, str]]]:
+    body = line_df[~line_df["role"].isin(["header", "footer", "page_number", "toc_entry"])]
+    out: dict[int, list[tuple[int, str]]] = {}
+    for pg, ln, t in zip(body["page"], body["line"], body["text"], strict=False):
+        out.setdefault(int(pg), []).append((int(ln), norm(str(t))))
+    return out
+
+
+def _locate_paragraph(pages: dict, num: str | None, title: str, order: list[int]) -> tuple[int, int] | None:
+    """Where an outline entry naming a paragraph starts: the line opening with its words.
+
+    Outlines of regulations bookmark whole paragraphs ("1. This Regulation lays down ..."),
+    set in body type with the number alone on the line above: no heading candidate shows
+    them, but their position keeps the outline in reading order with the headings.
+    """
+    head = norm(title)[:_PREFIX_CHARS]
+    if len(head) < 12:
+        return None
+    number = norm(num or "")
+    for p in order:
+        rows = pages.get(p, [])
+        for k, (ln, t) in enumerate(rows):
+            if t.startswith(head) or (len(t) >= 20 and head.startswith(t)):
+                prev = rows[k - 1] if k else None
+                if prev is not None and number and prev[1] == number:
+                    return p, prev[0]
+                return p, ln
+    return None
+
+
+def contents_entries(
+    contents: pd.DataFrame, contents_pages: set, page_df: pd.DataFrame, cands: list[Candidate], n_pages: int
+) -> list[dict]:
+    """Entries of a printed contents page, each matched to its heading line after the contents."""
+    entries: list[dict] = []
+    labels = contents_page.label_to_page(page_df)
+    later = [c for c in cands if c.page > max(contents_pages)]
+    offset = None
+    for e in contents.itertuples():
+        number = e.number if isinstance(e.number, str) else None
+        guess = contents_page.physical_page(e.label, labels, n_pages, offset)
+        order = [guess, guess + 1, guess - 1] if guess else []
+        c = match(e.title, number, later, order) or match(
+            e.title,
+            number,
+            [x for x in later if x.extra["heading_like"]],
+            sorted({x.page for x in later}),
+        )
+        if c is not None and e.label.isdigit() and offset is None:
+            offset = c.page - int(e.label)  # learned once, reused when labels are missing
+        page = c.page if c else guess
+        # an entry whose heading was not found is kept only when its page came from printed labels
+        if page is None or (c is None and e.label.strip().lower() not in labels):
+            continue
+        entries.append(
+            entry(
+                c,
+                title=c.title if c and c.title else e.title,
+                number=number,
+                kind=e.kind,
+                level=e.level,
+                page=page,
+                source="contents_page",
+            )
+        )
+        # a page guessed from a learned offset or found by search can be wrong; a printed label not
+        entries[-1]["searched"] = c is not None and e.label.strip().lower() not in labels
+    return in_contents_order(entries)
