@@ -26,7 +26,7 @@ def ask_document(
         q = parse_question(question)
         for page, start, end in first_hop:
             p = best_passage(tables, q, int(page), include_lines=list(range(int(start), int(end) + 1)))
-            p = extend_to_sentence_end(tables, p)
+            p = _grid_order(tables, extend_to_sentence_end(tables, p))
             if p.lines and not any(_covers(have, p) for have in passages):
                 passages.append(
                     p.model_copy(update={"note": f"corpus search: block at page {page}, lines {start}-{end}"})
@@ -47,3 +47,25 @@ def ask_document(
 def _covers(have, p) -> bool:
     keys = {(ln.page, ln.line) for ln in have.lines}
     return all((ln.page, ln.line) in keys for ln in p.lines)
+
+
+def _grid_order(tables, p):
+    """``p`` with the lines of a text grid on its page read cell by cell (:func:`reading_order`);
+    the span, and so the citation and its highlight, stay the same."""
+    from docintel.corpus.blocks import reading_order
+
+    ln = tables.line_df
+    geo = ln[ln["page"] == p.page].set_index("line")
+    if not all(x.page == p.page and x.line in geo.index for x in p.lines):
+        return p
+    rows = [_Row(x, geo.loc[x.line]) for x in p.lines]
+    order = [r.line for r in reading_order(rows)]
+    return p if order == p.lines else p.model_copy(update={"lines": order})
+
+
+class _Row:
+    __slots__ = ("line", "x0", "y0", "x1", "y1")
+
+    def __init__(self, line, g):
+        self.line = line
+        self.x0, self.y0, self.x1, self.y1 = float(g["x0"]), float(g["y0"]), float(g["x1"]), float(g["y1"])
