@@ -108,6 +108,7 @@ class EmbeddedStore:
         self.index_dir = self.root / "index"
         self._con = None
         self._parts_seen: tuple[str, ...] | None = None
+        self._blocks_loaded = None  # the connection whose _blocks_mem is loaded
         self._gen = self._read_current()
 
     def _read_current(self) -> str | None:
@@ -275,9 +276,21 @@ class EmbeddedStore:
     def readable_documents(self, user: str | None) -> pd.DataFrame:
         return self._query(READABLE_DOCS, {"user": user or ""})
 
+    def _blocks_held(self) -> str:
+        """The generation's blocks as an in-memory DuckDB table, loaded on the first block read
+        of this connection: a look-up then costs a few ms instead of decoding the whole Parquet
+        file (text included) on every ask, which grew with the corpus. A generation never
+        changes, so the copy is exact until the connection moves to the next one."""
+        con = self._connect()
+        if self._blocks_loaded is not con:
+            con.execute("CREATE OR REPLACE TEMP TABLE _blocks_mem AS SELECT * FROM blocks")
+            self._blocks_loaded = con
+        return "_blocks_mem"
+
     def blocks(self, user: str | None, block_ids: list[str]) -> pd.DataFrame:
         sql = (
-            f"SELECT b.* FROM blocks b WHERE list_contains(:ids, b.block_id) AND b.doc_id IN ({READABLE_IDS})"
+            f"SELECT b.* FROM {self._blocks_held()} b WHERE list_contains(:ids, b.block_id)"
+            f" AND b.doc_id IN ({READABLE_IDS})"
         )
         return self._query(sql, {"user": user or "", "ids": list(block_ids)})
 
@@ -294,7 +307,9 @@ class EmbeddedStore:
         return self._query(f"SELECT * FROM {name}")
 
     def doc_blocks(self, doc_ids: list[str]) -> pd.DataFrame:
-        return self._query("SELECT * FROM blocks WHERE list_contains(:ids, doc_id)", {"ids": list(doc_ids)})
+        return self._query(
+            f"SELECT * FROM {self._blocks_held()} WHERE list_contains(:ids, doc_id)", {"ids": list(doc_ids)}
+        )
 
     def commit(self, change: Change) -> str:
         """Write a new generation and swap CURRENT to it (the old one stays readable until

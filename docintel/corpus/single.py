@@ -23,6 +23,11 @@ def ask_document(
 
     passages = []
     if first_hop:
+        from docintel.api import ensure_index
+
+        # the document's stored retrieval index first: best_passage would otherwise rebuild it
+        # from every line of the document (seconds on a long one) whenever it is not in memory
+        ensure_index(tables)
         q = parse_question(question)
         for page, start, end in first_hop:
             p = best_passage(tables, q, int(page), include_lines=list(range(int(start), int(end) + 1)))
