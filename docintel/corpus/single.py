@@ -60,10 +60,17 @@ def _grid_order(tables, p):
     from docintel.corpus.blocks import reading_order
 
     ln = tables.line_df
-    geo = ln[ln["page"] == p.page].set_index("line")
-    if not all(x.page == p.page and x.line in geo.index for x in p.lines):
+    wanted = {x.line for x in p.lines}
+    if len(wanted) < 4 or any(x.page != p.page for x in p.lines):
         return p
-    rows = [_Row(x, geo.loc[x.line]) for x in p.lines]
+    sel = ln[(ln["page"] == p.page) & ln["line"].isin(wanted)]
+    geo = {
+        int(n): (float(a), float(b), float(c), float(d))
+        for n, a, b, c, d in zip(sel["line"], sel["x0"], sel["y0"], sel["x1"], sel["y1"], strict=True)
+    }
+    if not wanted <= geo.keys():
+        return p
+    rows = [_Row(x, geo[x.line]) for x in p.lines]
     order = [r.line for r in reading_order(rows)]
     return p if order == p.lines else p.model_copy(update={"lines": order})
 
@@ -71,6 +78,6 @@ def _grid_order(tables, p):
 class _Row:
     __slots__ = ("line", "x0", "y0", "x1", "y1")
 
-    def __init__(self, line, g):
+    def __init__(self, line, box):
         self.line = line
-        self.x0, self.y0, self.x1, self.y1 = float(g["x0"]), float(g["y0"]), float(g["x1"]), float(g["y1"])
+        self.x0, self.y0, self.x1, self.y1 = box
