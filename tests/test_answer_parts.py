@@ -99,3 +99,34 @@ def test_access_applies_to_the_parts(store):
     store.commit(Change(rows={"answers": pd.concat([_answer(1), _answer(2, docs="d1|secret")])}))
     assert store.rows("answers", "u")["answer_id"].tolist() == ["a1"]
     assert store.rows("answers", "nobody").empty
+
+
+def test_a_reader_during_a_burst_of_writes_sees_whole_parts(store, monkeypatch):
+    import threading
+
+    monkeypatch.setattr(embedded, "COMPACT_PARTS", 4)
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def write():
+        try:
+            writer = EmbeddedStore(store.root)
+            for i in range(40):
+                writer.commit(Change(rows={"answers": _answer(i), "answer_edges": _edge(i)}))
+        except BaseException as exc:  # surfaced below
+            errors.append(exc)
+        finally:
+            done.set()
+
+    t = threading.Thread(target=write)
+    t.start()
+    reader = EmbeddedStore(store.root)
+    reads = 0
+    while not done.is_set() or reads < 3:
+        seen = set(reader.table("answers")["answer_id"])
+        edged = set(reader.table("answer_edges")["answer_id"])
+        assert seen <= edged  # each part lands with its answer and its edge together
+        reads += 1
+    t.join()
+    assert not errors
+    assert len(reader.table("answers")) == 40 and len(reader.table("answer_edges")) == 40

@@ -7,7 +7,7 @@ Layout::
                                   whole new generation; unchanged tables are hard links)
     STORE/docs/                   the per-document Parquet cache (docintel.parsing), reused as is
     STORE/index/                  the keyword index (docintel.corpus.index)
-    STORE/appends/<seq>/*.parquet append-only tables (stored answers and their edges): one
+    STORE/answers/<seq>/*.parquet append-only tables (stored answers and their edges): one
                                   part per commit, renamed into place whole; ``<seq>c`` is a
                                   compaction holding every row up to it
 
@@ -43,7 +43,7 @@ from docintel.errors import MissingDependencyError, UsageError
 KEEP_GENERATIONS = 3
 #: Tables written as append-only parts instead of generations (``TableSpec.scope == "append"``).
 APPEND_TABLES = tuple(n for n, spec in TABLES.items() if spec.scope == "append")
-PARTS = "appends"
+PARTS = "answers"  # DESIGN: STORE/answers/, append-only stored answers and their edges
 #: Parts after the newest compaction before the next commit compacts them into one.
 COMPACT_PARTS = 64
 
