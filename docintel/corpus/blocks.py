@@ -6,6 +6,8 @@ page/line span and bbox always highlight in the PDF. One exception keeps blocks 
 line or two: while a block is under ``MIN_CHARS`` it takes in the next section on the page when
 that is its subsection or a sibling under the same parent (a definition's lettered items, the
 entries of a glossary, AAL1/AAL2/AAL3); the block then belongs to the enclosing section.
+A block's text reads a text grid cell by cell where the line order interleaves its columns
+(:func:`reading_order`; the search path's first hop applies the same rule to its passages).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ MAX_CHARS = 1000
 #: two-line block for the title words every block carries; a paragraph is about this long).
 MIN_CHARS = 400
 #: Bump when the block rules change: re-ingesting then rebuilds every document's blocks.
-BLOCKS_VERSION = "3"
+BLOCKS_VERSION = "4"
 _CONTROLS = {c: None for c in range(32) if c not in (9, 10, 13)}
 
 BLOCK_COLUMNS = [
@@ -76,7 +78,8 @@ def _emit(
     if not rows:
         return
     # NUL and other C0 controls are extraction debris (a Postgres text field cannot hold NUL)
-    text = dehyphenate([str(r.text) for r in rows]).translate(_CONTROLS).strip()
+    # a text grid's cells read whole (the span below still comes from the parser's order)
+    text = dehyphenate([str(r.text) for r in reading_order(rows)]).translate(_CONTROLS).strip()
     if not text:
         return
     sec = sec or _sec(rows[0])
