@@ -180,8 +180,9 @@ class EmbeddedStore:
         if name not in APPEND_TABLES:
             return f"(SELECT * FROM read_parquet('{gen.resolve().as_posix()}'))" if gen else None
         names = self._part_names()
-        files = [self.root / PARTS / n / f"{name}.parquet" for n in names]
-        files = [f.resolve().as_posix() for f in files if f.exists()]
+        parts = (self.root / PARTS).absolute()
+        files = [(parts / n / f"{name}.parquet").as_posix() for n in names]
+        files = [f for f in files if os.path.exists(f)]
         srcs = []
         if gen is not None and not (names and names[0].endswith("c")):
             srcs.append(f"SELECT *, 0 AS _p, '' AS _f FROM read_parquet('{gen.resolve().as_posix()}')")
