@@ -244,7 +244,7 @@ class PostgresStore:
 
 def _moves_generation(change: Change) -> bool:
     """Whether ``change`` holds more than rows of append tables (stored answers and edges)."""
-    rows = {n: df for n, df in change.rows.items() if TABLES[n].scope != "append"}
+    rows = {n: df for n, df in change.rows.items() if n not in TABLES or TABLES[n].scope != "append"}
     return not Change(
         documents=change.documents,
         access=change.access,
