@@ -6,6 +6,8 @@ page/line span and bbox always highlight in the PDF. One exception keeps blocks 
 line or two: while a block is under ``MIN_CHARS`` it takes in the next section on the page when
 that is its subsection or a sibling under the same parent (a definition's lettered items, the
 entries of a glossary, AAL1/AAL2/AAL3); the block then belongs to the enclosing section.
+A block's text reads a text grid cell by cell where the line order interleaves its columns
+(:func:`reading_order`; the search path's first hop applies the same rule to its passages).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ MAX_CHARS = 1000
 #: two-line block for the title words every block carries; a paragraph is about this long).
 MIN_CHARS = 400
 #: Bump when the block rules change: re-ingesting then rebuilds every document's blocks.
-BLOCKS_VERSION = "3"
+BLOCKS_VERSION = "4"
 _CONTROLS = {c: None for c in range(32) if c not in (9, 10, 13)}
 
 BLOCK_COLUMNS = [
@@ -76,7 +78,8 @@ def _emit(
     if not rows:
         return
     # NUL and other C0 controls are extraction debris (a Postgres text field cannot hold NUL)
-    text = dehyphenate([str(r.text) for r in rows]).translate(_CONTROLS).strip()
+    # a text grid's cells read whole (the span below still comes from the parser's order)
+    text = dehyphenate([str(r.text) for r in reading_order(rows)]).translate(_CONTROLS).strip()
     if not text:
         return
     sec = sec or _sec(rows[0])
@@ -144,3 +147,63 @@ def make_blocks(tables, max_chars: int = MAX_CHARS, context: str = "") -> pd.Dat
         size += len(str(r.text)) + 1
     _emit(out, tables.doc_id, cur, titles, context, sec)
     return pd.DataFrame(out, columns=BLOCK_COLUMNS) if out else empty_blocks()
+
+
+# -- reading order inside a grid (a text table whose cells the line order interleaves) --------
+
+#: Lines whose top-left x lie this close together start the same column (centred cells vary).
+COLUMN_GAP = 15.0
+#: A row of the grid starts where its first column steps down more than this many line pitches.
+ROW_STEP = 1.3
+
+
+def _beside(a, b) -> bool:
+    """Two lines side by side: their vertical extents overlap by half the smaller height and
+    their horizontal extents are disjoint."""
+    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+    height = min(a.y1 - a.y0, b.y1 - b.y0)
+    return height > 0 and overlap >= 0.5 * height and (a.x1 <= b.x0 or b.x1 <= a.x0)
+
+
+def reading_order(rows: list) -> list:
+    """``rows`` (lines of one page with x0/y0/x1/y1, in the parser's order) with the lines of
+    a grid read cell by cell: row band by row band, each band column by column, each column
+    top to bottom. Applied only where the given order interleaves the columns (two or more
+    consecutive lines side by side); otherwise, and off the grid, the order is unchanged.
+    A line that runs across the gutter (two cells merged by the extraction) is read with the
+    last column it reaches, where its tail continues."""
+    n = len(rows)
+    if n < 4 or sum(_beside(rows[i], rows[i + 1]) for i in range(n - 1)) < 2:
+        return rows
+    side = [i for i in range(n) if any(_beside(rows[i], rows[j]) for j in range(n) if j != i)]
+    lo, hi = side[0], side[-1]
+    grid = rows[lo : hi + 1]
+    starts: list[list[float]] = []
+    for x in sorted(rows[i].x0 for i in side):
+        if starts and x - starts[-1][-1] <= COLUMN_GAP:
+            starts[-1].append(x)
+        else:
+            starts.append([x])
+    cols = [min(c) for c in starts if len(c) >= 2] or [min(c) for c in starts]
+
+    def column(r) -> int:
+        reach = [k for k, x in enumerate(cols) if x <= r.x1 - COLUMN_GAP]
+        return reach[-1] if reach else 0
+
+    placed = [(column(r), r) for r in grid]
+    steps = []
+    last: dict[int, float] = {}
+    for k, r in placed:
+        if k in last:
+            steps.append(r.y0 - last[k])
+        last[k] = r.y0
+    pitch = sorted(steps)[len(steps) // 2] if steps else 0.0
+    band, bands, prev0 = 0, [], None
+    for _, r in placed:  # rows step down the first column (a merged line starts in it too)
+        if r.x0 < (cols[1] if len(cols) > 1 else float("inf")) - COLUMN_GAP:
+            if prev0 is not None and pitch > 0 and r.y0 - prev0 > ROW_STEP * pitch:
+                band += 1
+            prev0 = r.y0
+        bands.append(band)
+    order = sorted(range(len(grid)), key=lambda i: (bands[i], placed[i][0], grid[i].y0, i))
+    return [*rows[:lo], *(grid[i] for i in order), *rows[hi + 1 :]]

@@ -231,7 +231,8 @@ class PostgresStore:
                 for name, spec in TABLES.items():
                     if name not in CORPUS_TABLES:
                         _write_rows(cur, name, spec, change)
-                cur.execute("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
+                if _moves_generation(change):  # stored answers alone keep it, as in the embedded store
+                    cur.execute("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
         return self.generation()
 
     def close(self) -> None:
@@ -239,6 +240,19 @@ class PostgresStore:
             if con is not None and not con.closed:
                 con.close()
         self._read = None
+
+
+def _moves_generation(change: Change) -> bool:
+    """Whether ``change`` holds more than rows of append tables (stored answers and edges)."""
+    rows = {n: df for n, df in change.rows.items() if n not in TABLES or TABLES[n].scope != "append"}
+    return not Change(
+        documents=change.documents,
+        access=change.access,
+        members=change.members,
+        rows=rows,
+        drop_docs=change.drop_docs,
+        rewrite_docs=change.rewrite_docs,
+    ).is_empty()
 
 
 def _write_rows(cur, name: str, spec, change: Change) -> None:

@@ -239,11 +239,6 @@ def run_query(
 # -- a user's slice of a corpus (embedded store) -------------------------------------------
 
 
-def _corpus_file(store, name: str) -> Path | None:
-    f = Path(store.root) / "tables" / store.generation() / f"{name}.parquet"
-    return f if f.is_file() else None
-
-
 def _row_filter(name: str, columns: Sequence[str]) -> str | None:
     """The WHERE (over alias ``t``) that keeps a corpus table's rows the user may see: the
     table's own access rule (``TableSpec.predicate``; members: the user's own memberships,
@@ -296,9 +291,9 @@ def corpus_connection(corpus, user: str | None):
             where = _row_filter(name, columns)
             if where is None:
                 continue
-            f = _corpus_file(store, name)
+            f = store.table_sql(name)  # the generation's file, or an append table's parts
             if f is not None:
-                src = f"read_parquet({_literal(str(f.resolve()))})"
+                src = f
             else:
                 con.register(f"_{name}_src", pa.Table.from_pylist([], schema=arrow_schema(name)))
                 src = f"_{name}_src"

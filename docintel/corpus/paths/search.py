@@ -10,6 +10,7 @@ being left external. Nothing the user may not read is searched, ranked or counte
 
 from __future__ import annotations
 
+import functools
 import time
 
 from docintel.corpus.access import NO_MATCH
@@ -90,7 +91,7 @@ def _winner(hits) -> str:
 
 
 #: How many of the winning document's best blocks open its reference loop (pass 1).
-FIRST_HOP_BLOCKS = 3
+FIRST_HOP_BLOCKS = 4
 
 
 def _first_hop(corpus, question: str, user, doc_id: str) -> list[tuple[int, int, int]]:
@@ -106,6 +107,7 @@ def _first_hop(corpus, question: str, user, doc_id: str) -> list[tuple[int, int,
     ]
 
 
+@functools.lru_cache(maxsize=4096)
 def _ident_key(name) -> tuple[str, str | None, str | None, str | None] | None:
     """(canonical id, volume, revision, footnote) of a publication name, by the corpus identifier
     normalizer; names it has no kind for ("Contract No. ...") by the store's identity patterns.
