@@ -187,9 +187,12 @@ def _resolve_one(
 
     if ref_type in ("section", "clause", "definition"):
         ids = ([target] if ctx.get("single") else _paragraph_range(ref.raw_text)) or [target]
-        secs = pd.concat([find_sections(tables, t) for t in ids if t]) if any(ids) else None
+        found = [_nearest(tables, find_sections(tables, t), ref) for t in ids if t]
+        secs = pd.concat(found) if found else None
         if secs is None or secs.empty:
             return None
+        if len(secs) == 1:
+            secs, sub = _descend(tables, secs, sub)
         return _sections_found(tables, secs, ref_type, ",".join(str(t) for t in ids), sub, ctx, common)
 
     if ref_type in OBJECT_REF_TYPES:
@@ -224,7 +227,7 @@ def _resolve_one(
         return None
 
     if ref_type == "page" and target:
-        page, method = find_page(tables, str(target))
+        page, method = find_page(tables, str(target), ref.origin_page)
         if page is None:
             return None
         passages = page_passages(tables, page, q, max_lines=max_lines, **common)
@@ -232,6 +235,59 @@ def _resolve_one(
             ref, method, "page", str(target), None, passages, f"printed page {target} is physical page {page}"
         )
     return None
+
+
+def _nearest(tables: DocTables, secs: pd.DataFrame, ref: PendingReference) -> pd.DataFrame:
+    """Of several sections with the id a reference names ("paragraph (a)" in a rule where every
+    section has its (a)), the one the reader means: inside the provision the reference is written
+    in (its own section or an ancestor's), else the nearest one before it, else the first."""
+    if len(secs) < 2:
+        return secs
+    lines = tables.line_df
+    at = lines.loc[(lines["page"] == ref.origin_page) & (lines["line"] == ref.origin_line), "section_id"]
+    parents = dict(zip(tables.toc_df["toc_id"], tables.toc_df["parent_id"], strict=True))
+    chain, sid = [], at.iloc[0] if len(at) and isinstance(at.iloc[0], str) else None
+    while isinstance(sid, str) and sid not in chain:
+        chain.append(sid)
+        sid = parents.get(sid)
+    for anc in chain:  # the innermost enclosing provision that holds such an id
+        inside = secs[(secs["parent_id"] == anc) | (secs["toc_id"] == anc)]
+        if len(inside):
+            return inside.head(1)
+    key = ref.origin_page * 10**6 + ref.origin_line
+    starts = secs["page_start"].fillna(0).astype(int) * 10**6 + secs["line_start"].fillna(0).astype(int)
+    before = secs[starts.to_numpy() <= key]
+    return before.tail(1) if len(before) else secs.head(1)
+
+
+_SUB_CHAIN = re.compile(r"^paragraph\s+((?:\([A-Za-z0-9]{1,4}\))+)\s*(?:;\s*)?")
+
+
+def _descend(tables: DocTables, secs: pd.DataFrame, sub: str | None) -> tuple[pd.DataFrame, str | None]:
+    """Section "164.312" with sub-selector "paragraph (b)(1)" is the toc's own provision
+    164.312(b)(1) when the parser registered it (else as deep as it goes): the sub-paragraph
+    itself, not the first "(1)" of the section. Returns the section and what is left to select."""
+    m = _SUB_CHAIN.match(sub or "")
+    if not m:
+        return secs, sub
+    tags = re.findall(r"\([A-Za-z0-9]{1,4}\)", m.group(1))
+    toc = tables.toc_df
+    kids = toc.groupby("parent_id")
+    cur, used = secs, 0
+    for tag in tags:
+        pid = str(cur.iloc[0]["toc_id"])
+        if pid not in kids.groups:
+            break
+        child = kids.get_group(pid)
+        child = child[child["number"].map(lambda n: str(n).strip().rstrip(".").lower()) == tag.lower()]
+        if child.empty:
+            break
+        cur, used = child.head(1), used + 1
+    if not used:
+        return secs, sub
+    rest = "".join(tags[used:])
+    left = ((f"paragraph {rest}; " if rest else "") + (sub or "")[m.end() :]).strip("; ") or None
+    return cur, left
 
 
 def _section_at(tables: DocTables, obj) -> pd.DataFrame:
