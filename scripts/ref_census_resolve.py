@@ -50,6 +50,10 @@ PROBE = re.compile(
 )
 
 
+#: A label opening its line and followed by a delimiter names the line itself (as ref_census.py).
+SELF_LABEL = re.compile(r"[ \t]*(?:[:.\u2013\u2014|]|\s-\s|\s*$)")
+
+
 def _fingerprint() -> str:
     """The parsing package's source without the grammar's files (ref*.py, crossrefs.py)."""
     h = hashlib.sha256()
@@ -181,6 +185,13 @@ def _inputs(args) -> list[tuple[Path, str, int]]:
     return out
 
 
+def names_itself(r: dict) -> bool:
+    """A heading or caption naming itself ("Table 3: ...", "SECTION 4 - SIGNATURE"): the label
+    opens its line and a delimiter follows; not a pointer (the loop's detector drops these too)."""
+    own, anchor = str(r.get("text") or "").lstrip(), str(r["anchor"])
+    return own.startswith(anchor) and bool(SELF_LABEL.match(own[len(anchor) :][:3]))
+
+
 def summarize(results: dict, args) -> None:
     fams: dict[str, Counter] = defaultdict(Counter)
     kinds: dict[str, Counter] = defaultdict(Counter)
@@ -192,6 +203,9 @@ def summarize(results: dict, args) -> None:
             continue
         f["misses"] += len(res["misses"])
         for r in res["refs"]:
+            if names_itself(r):
+                f["self labels"] += 1
+                continue
             if r["status"] in OFF_DOC:
                 f[r["status"]] += 1
                 continue
@@ -202,7 +216,7 @@ def summarize(results: dict, args) -> None:
             kinds[r["ref_type"]]["n"] += 1
             kinds[r["ref_type"]]["resolved"] += ok
             kinds[r["ref_type"]][f"{res['family']}"] += not ok
-    cols = ("files", "error", "internal", "resolved", "self", "external", "bib", "misses")
+    cols = ("files", "error", "self labels", "internal", "resolved", "self", "external", "bib", "misses")
     print("\n| family | " + " | ".join(cols) + " | resolved % |\n|---" * 1 + "|---" * (len(cols) + 1) + "|")
     tot = Counter()
     for fam in sorted(fams):
@@ -217,7 +231,12 @@ def summarize(results: dict, args) -> None:
         by = ", ".join(f"{f} {n}" for f, n in c.items() if f not in ("n", "resolved") and n)
         print(f"| {k} | {c['n']} | {c['resolved']} | {by} |")
     rng = random.Random(args.seed)
-    pool = [(n, r) for n, res in results.items() for r in res.get("refs", []) if r["status"] == "unresolved"]
+    pool = [
+        (n, r)
+        for n, res in results.items()
+        for r in res.get("refs", [])
+        if r["status"] == "unresolved" and not names_itself(r)
+    ]
     if args.unresolved:
         print(f"\n## unresolved sample ({min(args.unresolved, len(pool))} of {len(pool)})")
         for n, r in rng.sample(pool, min(args.unresolved, len(pool))):

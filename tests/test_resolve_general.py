@@ -127,3 +127,40 @@ def test_a_sub_paragraph_chain_is_followed_into_the_provision_itself():
         and "Receipts" in text
         and "Duties of buyers" not in text
     )
+
+
+def _report():
+    """A report whose registry and toc are empty: a contents line, a caption, a footnote."""
+    rows = [
+        (1, 1, "toc_entry", "Tabela 3.1 Fecundidade ........ 2"),
+        (1, 2, "body", "A tabela 3.1 apresenta as taxas, como LEWIS, supra note 2, mostra."),
+        (2, 1, "caption", "Tabela 3.1 Taxas de fecundidade por idade"),
+        (2, 2, "table", "15-19 | 124"),
+        (2, 3, "table", "20-24 | 231"),
+        (2, 4, "heading", "3.2 Outras medidas"),
+        (2, 5, "footnote", "1 SPENCER, IRAQ (2000)."),
+        (2, 6, "footnote", "2 LEWIS, THE MIDDLE EAST 35 (1995),"),
+        (2, 7, "footnote", "available at a library."),
+        (2, 8, "footnote", "3 Id. at 18."),
+    ]
+    lines = [{"page": p, "line": n, "role": r, "text": t} for p, n, r, t in rows]
+    return build(lines, [{"page": 1}, {"page": 2}])
+
+
+def test_a_caption_the_registry_missed_is_found_by_its_line_in_any_language():
+    res = resolve_in_tables(_ref("tabela 3.1", 2), _report(), question=Q)
+    assert (res.status, res.method) == ("resolved", "offline_rules")
+    text = [ln.text for p in res.passages for ln in p.lines]
+    assert text == ["Tabela 3.1 Taxas de fecundidade por idade", "15-19 | 124", "20-24 | 231"]
+    assert res.target_pages == [2]  # not the contents line on page 1
+
+
+def test_a_footnote_is_found_by_its_marker_with_its_continuation():
+    res = resolve_in_tables(_ref("note 2", 2), _report(), question=Q)
+    assert res.status == "resolved" and res.ref_type == "footnote"
+    text = [ln.text for p in res.passages for ln in p.lines]
+    assert text == ["2 LEWIS, THE MIDDLE EAST 35 (1995),", "available at a library."]
+
+
+def test_a_label_never_printed_as_a_caption_stays_unresolved():
+    assert resolve_in_tables(_ref("Tabela 4.1", 2), _report(), question=Q).status == "unresolved"

@@ -64,7 +64,13 @@ _SCOPE = re.compile(
 #: "Okla. Stat., Tit. 82, §105.12", "Restatement (Second) of Contracts §203": a statute's section
 _EXT_BEFORE = re.compile(r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40})\s*,?\s*$")
 _OF = re.compile(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
-_LOCATOR_BEFORE = re.compile(r"(?:,|[0-9]{4}[a-z]?\)?[.:])[\s\u00a0]*$")
+_LOCATOR_BEFORE = re.compile(r"(?:,|[0-9]{4}[a-z]?\)?[.:]|[0-9]+\([0-9]+\):)[\s\u00a0]*$")
+#: After a run of pages: the year, publisher or venue of a citation ("pages 146-160. ACM ..., 1989.",
+#: "pp. 58-67, 2015."): the pages of another publication.
+_LOCATOR_AFTER = re.compile(
+    r"^(?:,[\s\u00a0]*\(?|\.[\s\u00a0]+[^.;\n]{0,50}?,[\s\u00a0]*(?:[A-Z][a-z]+\.?[\s\u00a0]+)?(?:[0-9]{1,2},?[\s\u00a0]+)?)"
+    r"(?:19|20)[0-9]{2}\b"
+)
 
 
 @dataclass
@@ -268,7 +274,10 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         if (
             m.kind == "page"
             and m.family == "absolute"
-            and _LOCATOR_BEFORE.search(text[max(0, m.start - 30) : m.start])
+            and (
+                _LOCATOR_BEFORE.search(text[max(0, m.start - 30) : m.start])
+                or (m.multi is not None and _LOCATOR_AFTER.match(text[m.end : m.end + 60]))
+            )
         ):
             k += 1
             continue  # a page of a cited publication, not of this document

@@ -349,16 +349,24 @@ def find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.Dat
     return cand.assign(_o=order).sort_values("_o", kind="stable").drop(columns="_o")
 
 
+def _back_title() -> re.Pattern:
+    """A title opening with a back-matter label in any language the reference grammar reads
+    ("Appendix", "Annexe", "Apêndice", "Anhang", "Exhibit", "Schedule", ...)."""
+    from docintel.parsing.refkinds import KINDS
+
+    words = "|".join(w for k in KINDS if k.ref_type == "appendix" or k.name == "annex" for _, w in k.words)
+    return re.compile(rf"^\s*(?:{words})\b", re.I)
+
+
+_BACK_TITLE = _back_title()
+
+
 def appendix_sections(tables: DocTables) -> pd.DataFrame:
     """Sections that are appendices: titled so, or top-level sections after the references."""
     toc = tables.toc_df
     if toc.empty:
         return toc
-    titled = toc[
-        toc["title"].str.contains(
-            r"^\s*(?:appendix|annex|exhibit|schedule|attachment)\b", case=False, regex=True, na=False
-        )
-    ]
+    titled = toc[toc["title"].str.contains(_BACK_TITLE, na=False)]
     if not titled.empty:
         return titled
     refs = toc[toc["title"].str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False, na=False)]

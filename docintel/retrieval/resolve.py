@@ -16,12 +16,14 @@ import re
 import pandas as pd
 
 from docintel import refscan
+from docintel.retrieval import reflines
 from docintel.retrieval.lookup import appendix_sections, find_objects, find_page, find_sections
 from docintel.retrieval.targets import (
     object_passages,
     page_passages,
     section_lines,
     section_passages,
+    to_passages,
 )
 from docintel.schema.answer import PendingReference
 from docintel.schema.document import DocTables
@@ -179,6 +181,44 @@ def model_may_help(res: Resolution) -> bool:
 def _resolve_one(
     tables: DocTables, ref_type: str, target: str | None, sub: str | None, ctx
 ) -> Resolution | None:
+    """One target: from the tables, else from the line that names it (:mod:`.reflines`)."""
+    res = _from_tables(tables, ref_type, target, sub, ctx)
+    if res is None and target and ref_type not in ("external", "bib", "page"):
+        res = _from_lines(tables, ref_type, str(target), ctx)
+    return res
+
+
+def _from_lines(tables: DocTables, ref_type: str, target: str, ctx) -> Resolution | None:
+    """A target the toc and the registry miss, found by its caption or heading line, or a
+    footnote by its marker; the region it opens is the evidence."""
+    ref: PendingReference = ctx["ref"]
+    origin = (ref.origin_page, ref.origin_line)
+    note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
+    if ref_type == "footnote":
+        rows = reflines.footnote_lines(tables, target, ref.origin_page)
+        if len(rows):
+            why = f"footnote {target} on page {int(rows.iloc[0]['page'])} (its marker line)"
+            passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
+            return _found(ref, "offline_rules", "footnote", target, None, passages, why)
+    at = reflines.labelled_line(tables, ref_type, target, origin)
+    how = "caption or heading line"
+    if (
+        at is None
+        and ref_type in ("section", "clause", "footnote")
+        and re.fullmatch(r"[0-9]+(?:\.[0-9]+)*", target)
+    ):
+        at, how = reflines.numbered_heading(tables, target, origin), "numbered heading"
+    if at is None:
+        return None
+    rows = reflines.region_from(tables, at[0], at[1], ctx["max_lines"])
+    passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
+    why = f"{how} on page {at[0]}, line {at[1]} (not in toc_df or object_registry)"
+    return _found(ref, "offline_rules", ref_type, target, None, passages, why)
+
+
+def _from_tables(
+    tables: DocTables, ref_type: str, target: str | None, sub: str | None, ctx
+) -> Resolution | None:
     ref: PendingReference = ctx["ref"]
     q, max_lines = ctx["question"], ctx["max_lines"]
     note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
@@ -213,7 +253,7 @@ def _resolve_one(
             secs = find_sections(tables, target)
             if not secs.empty:
                 return _sections_found(tables, secs, ref_type, str(target), sub, ctx, common)
-            return _resolve_one(tables, ref_type, str(target).split(".")[0], sub, ctx)
+            return _from_tables(tables, ref_type, str(target).split(".")[0], sub, ctx)
         if ref_type in ("appendix", "annex"):
             secs = appendix_sections(tables)
             if target:
