@@ -27,27 +27,44 @@ _LABEL_ROLES = ("heading", "title", "caption", "body", "list_item", "table", "fi
 _STOP_ROLES = ("heading", "title", "caption")
 
 
+#: id(line_df) -> (line_df, {(ref_type, id): [(page, line), ...]}): one scan per document.
+_LABELLED: dict[int, tuple[pd.DataFrame, dict]] = {}
+_OPENS = re.compile(r"^\s*\S{1,14}[\s\u00a0]*[\[(]?[0-9A-Za-z]")
+
+
+def _labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, int]]]:
+    """Every line that opens with a label + id and names itself, by (ref_type, id)."""
+    ldf = tables.line_df
+    hit = _LABELLED.get(id(ldf))
+    if hit is not None and hit[0] is ldf:
+        return hit[1]
+    lines = evidence_lines(tables)
+    lines = lines[lines["role"].isin(_LABEL_ROLES)]
+    index: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for page, line, text in zip(lines["page"], lines["line"], lines["text"].astype(str), strict=True):
+        if not _OPENS.match(text) or _LEADERS.search(text):
+            continue
+        lead = len(text) - len(text.lstrip())
+        for row in find_references(text[:120]):
+            if row["start"] != lead:
+                break
+            if row["ref_target"] and not row["sub_selector"] and _SELF.match(text[row["end"] :]):
+                index.setdefault((row["ref_type"], norm_id(row["ref_target"])), []).append(
+                    (int(page), int(line))
+                )
+    if len(_LABELLED) >= 8:
+        _LABELLED.pop(next(iter(_LABELLED)))
+    _LABELLED[id(ldf)] = (ldf, index)
+    return index
+
+
 def labelled_line(
     tables: DocTables, ref_type: str, target: str, origin: tuple[int, int]
 ) -> tuple[int, int] | None:
     """(page, line) of the first line that opens with a label of ``ref_type`` and the id
     ``target`` and names itself (a caption, a heading), other than the reference's own line."""
-    lines = evidence_lines(tables)
-    lines = lines[lines["role"].isin(_LABEL_ROLES)]
-    want = norm_id(target)
-    quick = re.compile(rf"^\s*\S{{1,14}}[\s\u00a0]*{re.escape(str(target))}(?![0-9A-Za-z])")
-    for r in lines.itertuples(index=False):
-        text = str(r.text)
-        if (int(r.page), int(r.line)) == origin or not quick.match(text) or _LEADERS.search(text):
-            continue
-        lead = len(text) - len(text.lstrip())
-        for row in find_references(text):
-            if row["start"] != lead or row["ref_type"] != ref_type or norm_id(row["ref_target"]) != want:
-                continue
-            if row["sub_selector"] or not _SELF.match(text[row["end"] :]):
-                continue
-            return int(r.page), int(r.line)
-    return None
+    found = _labelled_index(tables).get((ref_type, norm_id(target)), [])
+    return next((at for at in found if at != origin), None)
 
 
 def region_from(tables: DocTables, page: int, line: int, max_lines: int) -> pd.DataFrame:
