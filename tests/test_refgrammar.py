@@ -62,7 +62,7 @@ CASES = [
     ("Appendix G, Section G.1, paragraph 4.", [("appendix", "G", None), (S, "G.1", None), (S, "4", None)]),
     ("If protection under subsection (a) requires", [(S, "(a)", None)]),
     ("(5) of subsection (a).", [(S, "(a)", None)]),
-    ("under subpart C of part 160 of this subchapter", [(S, "C", None), (S, "160", None)]),
+    ("under subpart C of part 160 of this subchapter", [(S, "160", "subpart C")]),  # one target
     ("the requirements of part 164", [(S, "164", None)]),
     ("as set out in Part II of the guide", [(S, "II", None)]),
     ("\u00b6 12 of the complaint", [(S, "12", None)]),

@@ -133,6 +133,10 @@ def _report():
     """A report whose registry and toc are empty: a contents line, a caption, a footnote."""
     rows = [
         (1, 1, "toc_entry", "Tabela 3.1 Fecundidade ........ 2"),
+        (1, 3, "body", "Tabela 4.1"),  # a list of tables: the entry, its title and leaders below
+        (1, 4, "body", "Uso de redes ........ 9"),
+        (1, 5, "body", "Tabela 4.2 Posse ........ 9"),
+        (1, 6, "body", "Tabela 4.3 Outras ........ 9"),
         (1, 2, "body", "A tabela 3.1 apresenta as taxas, como LEWIS, supra note 2, mostra."),
         (2, 1, "caption", "Tabela 3.1 Taxas de fecundidade por idade"),
         (2, 2, "table", "15-19 | 124"),
@@ -162,5 +166,14 @@ def test_a_footnote_is_found_by_its_marker_with_its_continuation():
     assert text == ["2 LEWIS, THE MIDDLE EAST 35 (1995),", "available at a library."]
 
 
-def test_a_label_never_printed_as_a_caption_stays_unresolved():
+def test_a_label_only_listed_on_a_contents_page_stays_unresolved():
     assert resolve_in_tables(_ref("Tabela 4.1", 2), _report(), question=Q).status == "unresolved"
+
+
+def test_a_paragraph_id_is_matched_as_written_not_across_case():
+    t = _rule()
+    toc = t.toc_df.copy()
+    toc.loc[toc["toc_id"] == "1.20(b)(1)", "number"] = "(B)"  # a deeper "(B)" before the section's own
+    t = DocTables(doc_id="d", **{**t.tables(), "toc_df": toc})
+    res = resolve_in_tables(_ref("paragraph (b)", 7), t, question=Q)
+    assert res.target == "(b)" and res.passages[0].lines[0].text.startswith("(b) Records")

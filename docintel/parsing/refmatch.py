@@ -49,7 +49,7 @@ RULES: list[RefPattern] = [*EXTERNAL_RULES, *BRACKET_RULES, *KIND_RULES, *RELATI
 _PRIO = {r.name: i for i, r in enumerate(RULES)}
 _ID_RX = {k.name: re.compile(id_regex(k.numbering)) for k in KINDS}
 _SECTIONISH = {"section", "article", "part", "chapter", "subpart", "paragraph", "subsection", "clause"}
-_SUBUNITS = {"paragraph", "subsection", "clause"}
+_SUBUNITS = {"paragraph", "subsection", "clause", "subpart"}
 _EXT_NAME = re.compile(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
     r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"

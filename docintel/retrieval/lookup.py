@@ -305,8 +305,9 @@ def norm_id(value: str | None) -> str:
     return re.sub(r"[\s.:]+$", "", str(value or "")).strip().lower()
 
 
-def find_sections(tables: DocTables, target: str | None) -> pd.DataFrame:
-    """toc_df rows a reference names: by id or number ("5.2", "(q)"), else by title
+def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) -> pd.DataFrame:
+    """toc_df rows a reference names: by id or number ("5.2", "(q)"; with ``paren`` "b" also
+    finds "(b)", as "paragraph b" means; "subpart C" never means "(C)"), else by title
     ("see the Flightcrew Training section")."""
     toc = tables.toc_df
     if toc.empty or not target:
@@ -315,7 +316,7 @@ def find_sections(tables: DocTables, target: str | None) -> pd.DataFrame:
     ids = toc["toc_id"].map(norm_id)
     nums = toc["number"].map(norm_id)
     hit = toc[(ids == key) | (nums == key)]
-    if hit.empty and not key.startswith("("):
+    if hit.empty and paren and not key.startswith("("):
         hit = toc[(ids == f"({key})") | (nums == f"({key})")]
     if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
         # a section named, not numbered ("see the Flightcrew Training section")

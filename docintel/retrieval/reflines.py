@@ -11,6 +11,7 @@ their marker ("72 LEWIS, supra ..." on a ``footnote`` line).
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pandas as pd
 
@@ -25,6 +26,8 @@ _LEADERS = re.compile(r"(?:\.\s?){4,}|\s\.\s\.\s")
 #: Roles a caption or heading line may have (not contents entries, not furniture).
 _LABEL_ROLES = ("heading", "title", "caption", "body", "list_item", "table", "figure_text")
 _STOP_ROLES = ("heading", "title", "caption")
+#: Share of a page's lines that list targets (leaders, contents entries, labels): a listing page.
+LIST_SHARE = 0.3
 
 
 #: id(line_df) -> (line_df, {(ref_type, id): [(page, line), ...]}): one scan per document.
@@ -33,25 +36,39 @@ _OPENS = re.compile(r"^\s*\S{1,14}[\s\u00a0]*[\[(]?[0-9A-Za-z]")
 
 
 def _labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, int]]]:
-    """Every line that opens with a label + id and names itself, by (ref_type, id)."""
+    """Every line that opens with a label + id and names itself, by (ref_type, id); lines on
+    listing pages (contents, a list of tables, a bill's table of sections: pages where at least
+    :data:`LIST_SHARE` of the lines are contents entries, dot leaders or such labels) are left
+    out: an entry that lists a target is not the target."""
     ldf = tables.line_df
     hit = _LABELLED.get(id(ldf))
     if hit is not None and hit[0] is ldf:
         return hit[1]
-    lines = evidence_lines(tables)
-    lines = lines[lines["role"].isin(_LABEL_ROLES)]
+    every = evidence_lines(tables)
+    texts = every["text"].astype(str).tolist()
+    pages = every["page"].astype(int).tolist()
+    listing: dict[int, int] = {}
+    for k, (role, text) in enumerate(zip(every["role"].tolist(), texts, strict=True)):
+        nxt = texts[k + 1] if k + 1 < len(texts) and pages[k + 1] == pages[k] else ""
+        if role == "toc_entry" or _LEADERS.search(text) or _LEADERS.search(nxt):
+            listing[pages[k]] = listing.get(pages[k], 0) + 1
     index: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    for page, line, text in zip(lines["page"], lines["line"], lines["text"].astype(str), strict=True):
-        if not _OPENS.match(text) or _LEADERS.search(text):
+    for k, (role, line) in enumerate(zip(every["role"].tolist(), every["line"].astype(int), strict=True)):
+        text = texts[k]
+        if role not in _LABEL_ROLES or not _OPENS.match(text) or _LEADERS.search(text):
             continue
         lead = len(text) - len(text.lstrip())
         for row in find_references(text[:120]):
             if row["start"] != lead:
                 break
             if row["ref_target"] and not row["sub_selector"] and _SELF.match(text[row["end"] :]):
-                index.setdefault((row["ref_type"], norm_id(row["ref_target"])), []).append(
-                    (int(page), int(line))
-                )
+                key = (row["ref_type"], norm_id(row["ref_target"]))
+                index.setdefault(key, []).append((pages[k], int(line)))
+                listing[pages[k]] = listing.get(pages[k], 0) + 1
+    size = Counter(pages)
+    lists = {p for p, n in listing.items() if n >= 4 and n >= LIST_SHARE * size[p]}
+    for key, found in index.items():
+        index[key] = [at for at in found if at[0] not in lists]
     if len(_LABELLED) >= 8:
         _LABELLED.pop(next(iter(_LABELLED)))
     _LABELLED[id(ldf)] = (ldf, index)

@@ -227,7 +227,8 @@ def _from_tables(
 
     if ref_type in ("section", "clause", "definition"):
         ids = ([target] if ctx.get("single") else _paragraph_range(ref.raw_text)) or [target]
-        found = [_nearest(tables, find_sections(tables, t), ref) for t in ids if t]
+        paren = bool(_PAREN_LABEL.match(ref.raw_text))
+        found = [_nearest(tables, find_sections(tables, t, paren=paren), ref, str(t)) for t in ids if t]
         secs = pd.concat(found) if found else None
         if secs is None or secs.empty:
             return None
@@ -277,12 +278,24 @@ def _from_tables(
     return None
 
 
-def _nearest(tables: DocTables, secs: pd.DataFrame, ref: PendingReference) -> pd.DataFrame:
+#: Labels whose ids may be written without their parentheses ("paragraph b" for "(b)").
+_PAREN_LABEL = re.compile(r"(?i)\s*(?:(?:sub)?paragraphs?|paras?\.|clauses?|cl\.|\u00b6|\()")
+
+
+def _nearest(tables: DocTables, secs: pd.DataFrame, ref: PendingReference, target: str = "") -> pd.DataFrame:
     """Of several sections with the id a reference names ("paragraph (a)" in a rule where every
-    section has its (a)), the one the reader means: inside the provision the reference is written
-    in (its own section or an ancestor's), else the nearest one before it, else the first."""
+    section has its (a)), the one the reader means. The id as written first: "(d)" is not "(D)".
+    Then the one inside the provision the reference is written in, taken from the outermost
+    enclosing provision down (a paragraph chain is counted from its section: "(i)(1)" of this
+    section is the section's (i), not a roman (i) deeper in), else the nearest one before the
+    reference, else the first."""
     if len(secs) < 2:
         return secs
+    exact = secs[secs["number"].map(lambda n: str(n).strip().rstrip(".")) == target.strip().rstrip(".")]
+    if len(exact):
+        secs = exact
+        if len(secs) < 2:
+            return secs
     lines = tables.line_df
     at = lines.loc[(lines["page"] == ref.origin_page) & (lines["line"] == ref.origin_line), "section_id"]
     parents = dict(zip(tables.toc_df["toc_id"], tables.toc_df["parent_id"], strict=True))
@@ -290,7 +303,7 @@ def _nearest(tables: DocTables, secs: pd.DataFrame, ref: PendingReference) -> pd
     while isinstance(sid, str) and sid not in chain:
         chain.append(sid)
         sid = parents.get(sid)
-    for anc in chain:  # the innermost enclosing provision that holds such an id
+    for anc in reversed(chain):  # the outermost enclosing provision that holds such an id
         inside = secs[(secs["parent_id"] == anc) | (secs["toc_id"] == anc)]
         if len(inside):
             return inside.head(1)
@@ -319,7 +332,7 @@ def _descend(tables: DocTables, secs: pd.DataFrame, sub: str | None) -> tuple[pd
         if pid not in kids.groups:
             break
         child = kids.get_group(pid)
-        child = child[child["number"].map(lambda n: str(n).strip().rstrip(".").lower()) == tag.lower()]
+        child = child[child["number"].map(lambda n: str(n).strip().rstrip(".")) == tag]
         if child.empty:
             break
         cur, used = child.head(1), used + 1
