@@ -233,7 +233,8 @@ def _from_tables(
         if secs is None or secs.empty:
             return None
         if len(secs) == 1:
-            secs, sub = _descend(tables, secs, sub)
+            secs, left = _descend(tables, secs, sub)
+            ctx = {**ctx, "select": left}
         return _sections_found(tables, secs, ref_type, ",".join(str(t) for t in ids), sub, ctx, common)
 
     if ref_type in OBJECT_REF_TYPES:
@@ -359,9 +360,13 @@ def _sections_found(tables, secs, ref_type, target, sub, ctx, common) -> Resolut
     """Sections as the target: their best lines (heading, sub-paragraphs, captions of what
     they hold), and what the budget cut named."""
     q, max_lines = ctx["question"], ctx["max_lines"]
-    passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
+    select = ctx.get("select", sub)  # what is left to select once a chain led into the toc's provision
+    passages = section_passages(tables, secs, q, sub_selector=select, max_lines=max_lines, **common)
     passages += _objects_it_shows(tables, passages, q, max_lines, common)
-    res = _found(ctx["ref"], "toc_df", ref_type, target, sub, passages, f"toc_df: {len(secs)} section(s)")
+    why = f"toc_df: {len(secs)} section(s)" + (
+        f" ({', '.join(map(str, secs['toc_id'].head(4)))})" if "select" in ctx else ""
+    )
+    res = _found(ctx["ref"], "toc_df", ref_type, target, sub, passages, why)
     region = sum(len(section_lines(tables, s)) for _, s in secs.iterrows())
     label = "section " + ", ".join(str(t) for t in secs["toc_id"].head(4))
     res.cut = _cut_note(label, region, _n_lines(passages))
