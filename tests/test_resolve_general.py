@@ -177,3 +177,22 @@ def test_a_paragraph_id_is_matched_as_written_not_across_case():
     t = DocTables(doc_id="d", **{**t.tables(), "toc_df": toc})
     res = resolve_in_tables(_ref("paragraph (b)", 7), t, question=Q)
     assert res.target == "(b)" and res.passages[0].lines[0].text.startswith("(b) Records")
+
+
+def test_a_named_unit_is_its_heading_not_a_paragraph_with_the_same_number():
+    # a regulation's toc holds the paragraphs "1." and "2." of each article; "Article 2" is the heading
+    rows = [
+        (1, 1, "heading", "Article 1"), (1, 2, "body", "Subject matter"),
+        (1, 3, "body", "1."), (1, 4, "body", "This Regulation lays down rules."),
+        (1, 5, "body", "2."), (1, 6, "body", "It protects rights, see Article 2."),
+        (2, 1, "heading", "Article 2"), (2, 2, "body", "Material scope"),
+        (2, 3, "body", "1."), (2, 4, "body", "This Regulation applies to processing."),
+    ]  # fmt: skip
+    lines = [{"page": p, "line": n, "role": r, "text": t} for p, n, r, t in rows]
+    toc = [{"toc_id": f"a{p}-{n}", "number": n, "title": "", "level": 2, "page_start": pg, "line_start": ln,
+            "page_end": pg, "line_end": ln + 1} for (p, n, pg, ln) in [(1, "1", 1, 3), (1, "2", 1, 5), (2, "1", 2, 3)]]  # fmt: skip
+    t = build(lines, [{"page": 1}, {"page": 2}], toc)
+    res = resolve_in_tables(_ref("Article 2", 6), t, question=Q)
+    assert res.target_pages == [2] and res.passages[0].lines[0].text == "Article 2"
+    res = resolve_in_tables(_ref("paragraph 2", 4), t, question=Q)
+    assert res.target_pages == [1]

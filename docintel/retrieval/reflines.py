@@ -61,14 +61,25 @@ def _labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, 
         for row in find_references(text[:120]):
             if row["start"] != lead:
                 break
-            if row["ref_target"] and not row["sub_selector"] and _SELF.match(text[row["end"] :]):
-                key = (row["ref_type"], norm_id(row["ref_target"]))
-                index.setdefault(key, []).append((pages[k], int(line)))
+            if (
+                row["multi"] is None
+                and row["ref_target"]
+                and not row["sub_selector"]
+                and _SELF.match(text[row["end"] :])
+            ):
+                for key in (
+                    (row["ref_type"], norm_id(row["ref_target"])),
+                    ("kind:" + row["kind"], norm_id(row["ref_target"])),
+                ):
+                    rank = 0 if role in _STOP_ROLES else 1 if not text[row["end"] :].strip(" .:") else 2
+                    index.setdefault(key, []).append((rank, pages[k], int(line)))
                 listing[pages[k]] = listing.get(pages[k], 0) + 1
     size = Counter(pages)
     lists = {p for p, n in listing.items() if n >= 4 and n >= LIST_SHARE * size[p]}
     for key, found in index.items():
-        index[key] = [at for at in found if at[0] not in lists]
+        # a heading or caption first, then a line that is the label alone, then the rest (a
+        # wrapped line of prose may open with "Article 55. The ..."), each in reading order
+        index[key] = [(p, ln) for _r, p, ln in sorted(found, key=lambda x: x[0]) if p not in lists]
     if len(_LABELLED) >= 8:
         _LABELLED.pop(next(iter(_LABELLED)))
     _LABELLED[id(ldf)] = (ldf, index)
@@ -76,11 +87,13 @@ def _labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, 
 
 
 def labelled_line(
-    tables: DocTables, ref_type: str, target: str, origin: tuple[int, int]
+    tables: DocTables, ref_type: str, target: str, origin: tuple[int, int], kind: str | None = None
 ) -> tuple[int, int] | None:
-    """(page, line) of the first line that opens with a label of ``ref_type`` and the id
-    ``target`` and names itself (a caption, a heading), other than the reference's own line."""
-    found = _labelled_index(tables).get((ref_type, norm_id(target)), [])
+    """(page, line) of the first line that opens with a label of ``ref_type`` (of the grammar's
+    ``kind`` when given: "Article", not any section label) and the id ``target`` and names
+    itself (a caption, a heading), other than the reference's own line."""
+    key = ("kind:" + kind if kind else ref_type, norm_id(target))
+    found = _labelled_index(tables).get(key, [])
     return next((at for at in found if at != origin), None)
 
 

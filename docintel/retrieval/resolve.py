@@ -16,6 +16,7 @@ import re
 import pandas as pd
 
 from docintel import refscan
+from docintel.parsing.refmatch import kind_of_label
 from docintel.retrieval import reflines
 from docintel.retrieval.lookup import appendix_sections, find_objects, find_page, find_sections
 from docintel.retrieval.targets import (
@@ -188,7 +189,18 @@ def _resolve_one(
     return res
 
 
-def _from_lines(tables: DocTables, ref_type: str, target: str, ctx) -> Resolution | None:
+#: Kinds that name a unit by its label ("Article 12", "Chapter IV", "Part 2"): their number alone
+#: ("12.") is often a paragraph of some other unit in the toc.
+NAMED_UNITS = ("article", "chapter", "part", "subpart")
+
+
+def _named_unit(raw_text: str) -> str | None:
+    word = re.match(r"\s*([^\W\d_]+\.?)", raw_text or "")
+    kind = kind_of_label(word.group(1)) if word else None
+    return kind.name if kind is not None and kind.name in NAMED_UNITS else None
+
+
+def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None) -> Resolution | None:
     """A target the toc and the registry miss, found by its caption or heading line, or a
     footnote by its marker; the region it opens is the evidence."""
     ref: PendingReference = ctx["ref"]
@@ -200,7 +212,7 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx) -> Resolutio
             why = f"footnote {target} on page {int(rows.iloc[0]['page'])} (its marker line)"
             passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
             return _found(ref, "offline_rules", "footnote", target, None, passages, why)
-    at = reflines.labelled_line(tables, ref_type, target, origin)
+    at = at or reflines.labelled_line(tables, ref_type, target, origin)
     how = "caption or heading line"
     if (
         at is None
@@ -226,6 +238,13 @@ def _from_tables(
     common = {"ref": ref, "note": note, "retrieved_via": via}
 
     if ref_type in ("section", "clause", "definition"):
+        named = _named_unit(ref.raw_text)
+        if named and target:  # "Article 12": the heading "Article 12", not the toc's paragraph "12."
+            at = reflines.labelled_line(
+                tables, ref_type, str(target), (ref.origin_page, ref.origin_line), named
+            )
+            if at is not None:
+                return _from_lines(tables, ref_type, str(target), ctx, at=at)
         ids = ([target] if ctx.get("single") else _paragraph_range(ref.raw_text)) or [target]
         paren = bool(_PAREN_LABEL.match(ref.raw_text))
         found = [_nearest(tables, find_sections(tables, t, paren=paren), ref, str(t)) for t in ids if t]
