@@ -19,6 +19,7 @@ from docintel import refscan
 from docintel.parsing.refmatch import kind_of_label
 from docintel.retrieval import reflines
 from docintel.retrieval.lookup import appendix_sections, find_objects, find_page, find_sections
+from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
 from docintel.retrieval.targets import (
     object_passages,
     page_passages,
@@ -246,13 +247,13 @@ def _from_tables(
             if at is not None:
                 return _from_lines(tables, ref_type, str(target), ctx, at=at)
         ids = ([target] if ctx.get("single") else _paragraph_range(ref.raw_text)) or [target]
-        paren = bool(_PAREN_LABEL.match(ref.raw_text))
-        found = [_nearest(tables, find_sections(tables, t, paren=paren), ref, str(t)) for t in ids if t]
+        paren = bool(PAREN_LABEL.match(ref.raw_text))
+        found = [nearest(tables, find_sections(tables, t, paren=paren), ref, str(t)) for t in ids if t]
         secs = pd.concat(found) if found else None
         if secs is None or secs.empty:
             return None
         if len(secs) == 1:
-            secs, left = _descend(tables, secs, sub)
+            secs, left = descend(tables, secs, sub)
             ctx = {**ctx, "select": left}
         return _sections_found(tables, secs, ref_type, ",".join(str(t) for t in ids), sub, ctx, common)
 
@@ -296,71 +297,6 @@ def _from_tables(
             ref, method, "page", str(target), None, passages, f"printed page {target} is physical page {page}"
         )
     return None
-
-
-#: Labels whose ids may be written without their parentheses ("paragraph b" for "(b)").
-_PAREN_LABEL = re.compile(r"(?i)\s*(?:(?:sub)?paragraphs?|paras?\.|clauses?|cl\.|\u00b6|\()")
-
-
-def _nearest(tables: DocTables, secs: pd.DataFrame, ref: PendingReference, target: str = "") -> pd.DataFrame:
-    """Of several sections with the id a reference names ("paragraph (a)" in a rule where every
-    section has its (a)), the one the reader means. The id as written first: "(d)" is not "(D)".
-    Then the one inside the provision the reference is written in, taken from the outermost
-    enclosing provision down (a paragraph chain is counted from its section: "(i)(1)" of this
-    section is the section's (i), not a roman (i) deeper in), else the nearest one before the
-    reference, else the first."""
-    if len(secs) < 2:
-        return secs
-    exact = secs[secs["number"].map(lambda n: str(n).strip().rstrip(".")) == target.strip().rstrip(".")]
-    if len(exact):
-        secs = exact
-        if len(secs) < 2:
-            return secs
-    lines = tables.line_df
-    at = lines.loc[(lines["page"] == ref.origin_page) & (lines["line"] == ref.origin_line), "section_id"]
-    parents = dict(zip(tables.toc_df["toc_id"], tables.toc_df["parent_id"], strict=True))
-    chain, sid = [], at.iloc[0] if len(at) and isinstance(at.iloc[0], str) else None
-    while isinstance(sid, str) and sid not in chain:
-        chain.append(sid)
-        sid = parents.get(sid)
-    for anc in reversed(chain):  # the outermost enclosing provision that holds such an id
-        inside = secs[(secs["parent_id"] == anc) | (secs["toc_id"] == anc)]
-        if len(inside):
-            return inside.head(1)
-    key = ref.origin_page * 10**6 + ref.origin_line
-    starts = secs["page_start"].fillna(0).astype(int) * 10**6 + secs["line_start"].fillna(0).astype(int)
-    before = secs[starts.to_numpy() <= key]
-    return before.tail(1) if len(before) else secs.head(1)
-
-
-_SUB_CHAIN = re.compile(r"^paragraph\s+((?:\([A-Za-z0-9]{1,4}\))+)\s*(?:;\s*)?")
-
-
-def _descend(tables: DocTables, secs: pd.DataFrame, sub: str | None) -> tuple[pd.DataFrame, str | None]:
-    """Section "164.312" with sub-selector "paragraph (b)(1)" is the toc's own provision
-    164.312(b)(1) when the parser registered it (else as deep as it goes): the sub-paragraph
-    itself, not the first "(1)" of the section. Returns the section and what is left to select."""
-    m = _SUB_CHAIN.match(sub or "")
-    if not m:
-        return secs, sub
-    tags = re.findall(r"\([A-Za-z0-9]{1,4}\)", m.group(1))
-    toc = tables.toc_df
-    kids = toc.groupby("parent_id")
-    cur, used = secs, 0
-    for tag in tags:
-        pid = str(cur.iloc[0]["toc_id"])
-        if pid not in kids.groups:
-            break
-        child = kids.get_group(pid)
-        child = child[child["number"].map(lambda n: str(n).strip().rstrip(".")) == tag]
-        if child.empty:
-            break
-        cur, used = child.head(1), used + 1
-    if not used:
-        return secs, sub
-    rest = "".join(tags[used:])
-    left = ((f"paragraph {rest}; " if rest else "") + (sub or "")[m.end() :]).strip("; ") or None
-    return cur, left
 
 
 def _section_at(tables: DocTables, obj) -> pd.DataFrame:
