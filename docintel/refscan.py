@@ -2,9 +2,9 @@
 
 Kernel module, importable by every brick. The grammar itself (the patterns, as data) is
 ``docintel.parsing.refpatterns``; this module applies it to lines the way the parser's
-``extract_references`` does (a reference broken over a line end is found by reading a
-little of the next line of the same page, and reported on the line where it starts), without
-pandas, and remembers what it found for the rest of the ask (:func:`memo`), so the loop, the
+``extract_references`` does (both walk lines with ``refpatterns.references_on_lines``: a
+reference broken over a line end is found by reading a little of the next line of the same
+page, and reported on the line where it starts), without pandas, and remembers what it found for the rest of the ask (:func:`memo`), so the loop, the
 offline backend, the validator and the detector safety net never scan a line twice.
 """
 
@@ -19,7 +19,7 @@ from typing import Protocol
 from docintel.parsing import refpatterns
 
 #: Characters of the next line read to finish a reference broken over a line end.
-TAIL_CHARS = 40
+TAIL_CHARS = refpatterns.TAIL_CHARS
 
 
 class _Line(Protocol):
@@ -87,15 +87,10 @@ def external_name(row: dict) -> str | None:
 def scan_lines(ordered: Sequence[_Line], only: list[int] | None = None) -> list[tuple[tuple, list[FoundRef]]]:
     """One run of the grammar over ``ordered`` lines (positions ``only``, default all); the
     next line of the same page, when given, supplies the tail of a broken reference."""
+    triples = [(int(ln.page), int(ln.line), str(ln.text)) for ln in ordered]
     out = []
-    for k in range(len(ordered)) if only is None else only:
+    for k, found in refpatterns.references_on_lines(triples, only):
         ln = ordered[k]
-        text = str(ln.text)
-        tail = ""
-        if k + 1 < len(ordered):
-            nxt = ordered[k + 1]
-            if nxt.page == ln.page and nxt.line == ln.line + 1:
-                tail = " " + str(nxt.text)[:TAIL_CHARS]
         refs = [
             FoundRef(
                 raw_text=r["anchor_text"],
@@ -105,8 +100,7 @@ def scan_lines(ordered: Sequence[_Line], only: list[int] | None = None) -> list[
                 page=int(ln.page),
                 line=int(ln.line),
             )
-            for r in refpatterns.find_references(text + tail)
-            if r["start"] < len(text)
+            for r in found
         ]
         out.append(((ln.page, ln.line, ln.text), refs))
     return out

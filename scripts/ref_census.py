@@ -1,6 +1,7 @@
 """Census of the reference grammar over real PDFs: mentions per kind and family, and a sample.
 
     python scripts/ref_census.py [--sample 10] [--max-pages 60] [--relative] [DIR_OR_PDF ...]
+    python scripts/ref_census.py --resolve [...]   (parse, resolve, probe: ref_census_resolve.py)
 
 Defaults to ../shared/corpus/robust, ../shared/corpus/nist/pdfs and ../shared/eval/pdfs.
 The family of a robust PDF is its MANIFEST.tsv ``family`` column; NIST PDFs are "nist", the
@@ -86,6 +87,12 @@ def _names_itself(text: str, r: dict) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--resolve" in argv:  # the parse-and-resolve census: scripts/ref_census_resolve.py
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import ref_census_resolve
+
+        return ref_census_resolve.main([a for a in argv if a != "--resolve"])
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*", default=DEFAULTS)
     ap.add_argument("--sample", type=int, default=10, help="mentions sampled per family (0: none)")

@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from docintel.parsing.refpatterns import PATTERNS, classify_reference, find_references
+from docintel.parsing.refpatterns import PATTERNS, classify_reference, find_references, references_on_lines
 from docintel.schema.tables import CROSS_REF_DF
 
 __all__ = ["PATTERNS", "classify_reference", "extract_references", "parse_time_refs"]
@@ -236,22 +236,22 @@ def extract_references(lines: pd.DataFrame, doc_id: str) -> pd.DataFrame:
     if lines is None or len(lines) == 0:
         return CROSS_REF_DF.empty()
     ordered = lines.sort_values(["page", "line"])
-    texts = ordered["text"].astype(str).tolist()
-    pages = ordered["page"].tolist()
-    nums = ordered["line"].tolist()
+    triples = list(
+        zip(
+            ordered["page"].tolist(),
+            ordered["line"].tolist(),
+            ordered["text"].astype(str).tolist(),
+            strict=True,
+        )
+    )
     rows: list[dict] = []
-    for k, text in enumerate(texts):
-        tail = ""
-        if k + 1 < len(texts) and pages[k + 1] == pages[k] and nums[k + 1] == nums[k] + 1:
-            tail = " " + texts[k + 1][:40]
-        for r in find_references(text + tail):
-            if r["start"] >= len(text):
-                continue
+    for k, found in references_on_lines(triples):
+        for r in found:
             rows.append(
                 {
                     "doc_id": doc_id,
-                    "origin_page": int(pages[k]),
-                    "origin_line": int(nums[k]),
+                    "origin_page": int(triples[k][0]),
+                    "origin_line": int(triples[k][1]),
                     "anchor_text": r["anchor_text"],
                     "ref_type": r["ref_type"],
                     "ref_target": r["ref_target"],

@@ -35,6 +35,7 @@ class Kind:
 
 _SEC_NUM = ("num_letter", "decimal_paren", "letter_decimal", "roman", "letter")
 _OBJ_NUM = ("chapter_hyphen", "decimal", "letter_decimal", "roman")
+_TABLE_NUM = ("chapter_hyphen", "number4", "decimal", "letter_decimal", "roman")
 _BACK_NUM = ("letter_decimal", "letter", "decimal", "roman")
 
 #: The kind table (order = priority when two kinds match the same span).
@@ -51,9 +52,9 @@ KINDS: tuple[Kind, ...] = (
             ("it", r"tabell[ae]"),
         ),
         abbrevs=("tab", "tbl"),
-        numbering=_OBJ_NUM,
+        numbering=_TABLE_NUM,
         selectors=True,
-        example="Table 3 row (E), Tab 4, Tables 1 and 2, Table 2-1, tableau 2, Tabelle 4, cuadro 3",
+        example="Table 3 row (E), Tab 4, Tables 1 and 2, Table 2-1, Table 1041, tableau 2, Tabelle 4, cuadro 3",
     ),
     Kind(
         "figure",

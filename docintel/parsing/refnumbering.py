@@ -24,6 +24,8 @@ FORMS: dict[str, str] = {
     "chapter_hyphen": r"(?:[0-9]{1,3}|[A-Z])[\-\u2013][0-9]{1,3}[a-z]?" + _END,
     # "3", "3.2.1", "4.02", "4a"
     "decimal": r"[0-9]{1,3}(?:\.[0-9]{1,3})*[a-z]?" + _END,
+    # "1041" (a statistical abstract's tables run past 999; a year is never a table's number)
+    "number4": r"(?!(?:1[89]|20)[0-9]{2})[0-9]{4}" + _END,
     # "4.02(c)", "25.1309(b)", "8(1)", "1308.11", "552a(b)(1)"
     "decimal_paren": r"[0-9]{1,5}(?:\.[0-9]{1,4})*[a-z]?" + PAREN + "*" + _END,
     # "5.F", "3.A" (contract numbering: a number then a letter)

@@ -9,7 +9,7 @@ The grammar is one table of reference kinds x label forms x numbering forms, in 
   parenthesized chains) and the expansion of lists and ranges;
 - :mod:`.refrules`: the compiled rules (one per kind, plus external ids, bracketed ids,
   relative and named pointers);
-- :mod:`.refscan`: the matcher and the compositions ("paragraph (b)(1) of § 164.312");
+- :mod:`.refmatch`: the matcher and the compositions ("paragraph (b)(1) of § 164.312");
 - :mod:`.refprecision`: shapes that are not references (citation locators, editorial brackets);
 - :mod:`.refprefilter`: which rules are worth trying on a text (one pass over its label stems);
 - :mod:`.refrows`: one row per target.
@@ -30,14 +30,26 @@ external ids, citations, named sections, and "the previous/following section". P
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
+from docintel.parsing.refmatch import RULES, scan
 from docintel.parsing.refrows import rows
 from docintel.parsing.refrules import RefPattern
-from docintel.parsing.refscan import RULES, scan
 
 #: The rule table (order = priority on equal spans).
 PATTERNS: list[RefPattern] = RULES
 
-__all__ = ["PATTERNS", "RefPattern", "classify_reference", "find_references"]
+__all__ = [
+    "PATTERNS",
+    "TAIL_CHARS",
+    "RefPattern",
+    "classify_reference",
+    "find_references",
+    "references_on_lines",
+]
+
+#: Characters of the next line read to finish a reference broken over a line end.
+TAIL_CHARS = 40
 
 
 def _default(row: dict) -> bool:
@@ -56,6 +68,22 @@ def find_references(text: str, *, relative: bool = False) -> list[dict]:
             if relative or _default(row):
                 out.append(row)
     return out
+
+
+def references_on_lines(
+    lines: Sequence[tuple[int, int, str]], only: Sequence[int] | None = None
+) -> Iterator[tuple[int, list[dict]]]:
+    """(position, rows) for each of ``lines`` ((page, line, text) in reading order; positions
+    ``only``, default all). A reference broken over a line end ("Sections 3 and" / "4") is found
+    by reading :data:`TAIL_CHARS` of the next line of the same page, and is reported once, on
+    the line where it starts. The one line walker of the parser's ``extract_references`` and
+    the ask-time :mod:`docintel.refscan`."""
+    for k in range(len(lines)) if only is None else only:
+        page, line, text = lines[k]
+        tail = ""
+        if k + 1 < len(lines) and lines[k + 1][0] == page and lines[k + 1][1] == line + 1:
+            tail = " " + str(lines[k + 1][2])[:TAIL_CHARS]
+        yield k, [r for r in find_references(text + tail) if r["start"] < len(text)]
 
 
 def classify_reference(raw_text: str) -> tuple[str, str | None, str | None]:

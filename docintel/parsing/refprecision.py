@@ -14,6 +14,7 @@ _EDITORIAL = {
     "optional", "required", "reserved", "amended", "removed", "redesignated", "deleted", "added",
     "revised", "sic", "emphasis", "omitted", "crossref", "pubmed", "google", "scholar", "note",
 }  # fmt: skip
+_NOTE_ITSELF = re.compile(r"[\s\u00a0]*(?:[:.\u2013\u2014]|to[\s\u00a0])")
 AUTHOR_YEAR = re.compile(r"[A-Z][a-z]+(?:\s+(?:et\s+al\.?|[A-Z][a-z]+))?\s*(?:19|20)[0-9]{2}[a-z]?")
 
 
@@ -25,11 +26,16 @@ def _acronym_gloss(text: str, start: int, key: str) -> bool:
     return len(words) == len(key) and "".join(w[0] for w in words).upper() == key
 
 
+_TAG = re.compile(r"</?[A-Za-z][\w:\-]*(?:\s[^<>]*)?/?>")
+
+
 def _in_url(text: str, start: int, end: int) -> bool:
     """Inside a URL, a path or an XPath ("SP800-55-rev1.pdf", "task[1]/timing")."""
     left = re.search(r"\S*$", text[max(0, start - 80) : start]).group(0)
     right = re.match(r"\S*", text[end : end + 80]).group(0)
-    return bool(re.search(r"://|www\.|/", left + " " + right))
+    # markup around prose ("described in Appendix B.</p>") is not a path
+    around = _TAG.sub(" ", left + " " + right)
+    return bool(re.search(r"://|www\.|/", around))
 
 
 def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
@@ -56,7 +62,9 @@ def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
             or bool(re.match(r"(?i:page|section|table|figure|chapter|appendix|part)\b", key))
         )
     if rule.name == "note" and (m.start() == 0 or text[: m.start()].endswith("\n")):
-        return True  # "Note 1 to paragraph (g): ..." opening a line is the note itself
+        # "Note 1 to paragraph (g): ..." / "Note 2: ..." opening a line is the note itself;
+        # "Notes 12 and 13, respectively." opening a line is a pointer
+        return bool(_NOTE_ITSELF.match(text[m.end() : m.end() + 20]))
     if rule.name == "page":
         label = m.group("label")
         return (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from docintel.parsing.refmatch import KIND_BY_NAME, Mention, kind_of_label, label_form, language
 from docintel.parsing.refnumbering import PAREN
-from docintel.parsing.refscan import KIND_BY_NAME, Mention, kind_of_label, label_form, language
 
 _CHAIN = re.compile(
     r"^(?P<head>[0-9][0-9.]*[a-z]?|\((?:[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\))(?P<rest>" + PAREN + r"*)$"

@@ -175,19 +175,91 @@ def _page_scope(target: str, tables: DocTables) -> tuple[list[int], str]:
     return [page], f"scope: page {target} (no printed label {target}; physical page used)"
 
 
-def find_page(tables: DocTables, target: str) -> tuple[int | None, str]:
-    """The physical page a page reference or scope names, and how: its printed label
-    (``page_label``, "47" printed on physical page 51) first, else the physical page number."""
+def find_page(tables: DocTables, target: str, origin_page: int | None = None) -> tuple[int | None, str]:
+    """The physical page a page reference or scope names, and how (``page_label`` or
+    ``physical_page``).
+
+    By its printed label first ("47" printed on physical page 51): when several pages carry it
+    (numbering that restarts: a syllabus then an opinion, annexes from 1 again) the one in the
+    numbering run of ``origin_page``, the page the reference is written on. A label the parser
+    did not read on its page (an unnumbered figure page, the last pages) is placed by the offset
+    its arabic-numbered neighbours agree on. A label read off a page's own furniture is checked
+    against the page beside it: an inferred label one page off the page that prints the number
+    gives way to that page. The physical page number is used only when the document prints no
+    arabic page numbers at all.
+    """
     pdf = tables.page_df
     if not len(pdf):
         return None, "none"
+    key = target.strip().lower()
     labels = pdf["printed_label"].astype("string").str.strip().str.lower()
-    hit = pdf.loc[labels == target.strip().lower(), "page"]
-    if len(hit):
-        return int(hit.iloc[0]), "page_label"
-    if target.isdigit() and int(target) in set(pdf["page"].astype(int)):
-        return int(target), "physical_page"
+    hits = [int(p) for p in pdf.loc[labels == key, "page"]]
+    if hits:
+        return _printed_check(tables, _same_run(pdf, hits, origin_page), key), "page_label"
+    pages = set(pdf["page"].astype(int))
+    if not key.isdigit():
+        return None, "none"
+    offsets = _arabic_offsets(pdf)
+    if offsets:
+        # the run of labels nearest the reference's page (or the first) says the offset
+        near = min(offsets, key=lambda po: abs(po[0] - (origin_page or po[0])))[1]
+        page = int(key) + near
+        return (page, "page_label") if page in pages else (None, "none")
+    if int(key) in pages:
+        return int(key), "physical_page"
     return None, "none"
+
+
+def _arabic_offsets(pdf: pd.DataFrame) -> list[tuple[int, int]]:
+    """(physical page, physical - printed) of the pages with an arabic printed label."""
+    out = []
+    for page, lab in zip(pdf["page"].astype(int), pdf["printed_label"], strict=True):
+        if isinstance(lab, str) and lab.strip().isdigit():
+            out.append((int(page), int(page) - int(lab.strip())))
+    return out
+
+
+def _same_run(pdf: pd.DataFrame, hits: list[int], origin_page: int | None) -> int:
+    """Of the pages printing the same label, the one in the numbering run (same offset between
+    printed and physical page, no restart between) of ``origin_page``; else the first."""
+    if len(hits) == 1 or origin_page is None:
+        return hits[0]
+    offsets = dict(_arabic_offsets(pdf))
+    if origin_page not in offsets:
+        return hits[0]
+    ordered = sorted(offsets)
+
+    def run_of(page: int) -> tuple[int, int]:
+        i = ordered.index(page)
+        lo = hi = i
+        while lo > 0 and offsets[ordered[lo - 1]] == offsets[page]:
+            lo -= 1
+        while hi + 1 < len(ordered) and offsets[ordered[hi + 1]] == offsets[page]:
+            hi += 1
+        return ordered[lo], ordered[hi]
+
+    lo, hi = run_of(origin_page)
+    return next((h for h in hits if lo <= h <= hi), hits[0])
+
+
+def _printed_check(tables: DocTables, page: int, key: str) -> int:
+    """``page``, unless its label was not printed on it and the page beside it prints ``key``
+    as its page number (a label inferred one page off)."""
+    pdf = tables.page_df
+    src = pdf.loc[pdf["page"] == page, "label_source"]
+    if len(src) and str(src.iloc[0]) == "printed":
+        return page
+    lines = tables.line_df
+    furn = lines[
+        lines["role"].isin(("page_number", "header", "footer")) & lines["page"].between(page - 1, page + 1)
+    ]
+    number = re.compile(
+        rf"(?:^|\s|[-\u2013\u2014])(?:page\s+)?{re.escape(key)}(?:$|\s|[-\u2013\u2014])", re.I
+    )
+    printing = {int(r.page) for r in furn.itertuples() if number.search(str(r.text).strip())}
+    if page in printing or not printing:
+        return page
+    return min(printing, key=lambda p: abs(p - page))
 
 
 def _object_scope(kind: str, target: str, tables: DocTables) -> list[int]:
@@ -233,8 +305,9 @@ def norm_id(value: str | None) -> str:
     return re.sub(r"[\s.:]+$", "", str(value or "")).strip().lower()
 
 
-def find_sections(tables: DocTables, target: str | None) -> pd.DataFrame:
-    """toc_df rows a reference names: by id or number ("5.2", "(q)"), else by title
+def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) -> pd.DataFrame:
+    """toc_df rows a reference names: by id or number ("5.2", "(q)"; with ``paren`` "b" also
+    finds "(b)", as "paragraph b" means; "subpart C" never means "(C)"), else by title
     ("see the Flightcrew Training section")."""
     toc = tables.toc_df
     if toc.empty or not target:
@@ -243,7 +316,7 @@ def find_sections(tables: DocTables, target: str | None) -> pd.DataFrame:
     ids = toc["toc_id"].map(norm_id)
     nums = toc["number"].map(norm_id)
     hit = toc[(ids == key) | (nums == key)]
-    if hit.empty and not key.startswith("("):
+    if hit.empty and paren and not key.startswith("("):
         hit = toc[(ids == f"({key})") | (nums == f"({key})")]
     if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
         # a section named, not numbered ("see the Flightcrew Training section")
@@ -277,16 +350,24 @@ def find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.Dat
     return cand.assign(_o=order).sort_values("_o", kind="stable").drop(columns="_o")
 
 
+def _back_title() -> re.Pattern:
+    """A title opening with a back-matter label in any language the reference grammar reads
+    ("Appendix", "Annexe", "Apêndice", "Anhang", "Exhibit", "Schedule", ...)."""
+    from docintel.parsing.refkinds import KINDS
+
+    words = "|".join(w for k in KINDS if k.ref_type == "appendix" or k.name == "annex" for _, w in k.words)
+    return re.compile(rf"^\s*(?:{words})\b", re.I)
+
+
+_BACK_TITLE = _back_title()
+
+
 def appendix_sections(tables: DocTables) -> pd.DataFrame:
     """Sections that are appendices: titled so, or top-level sections after the references."""
     toc = tables.toc_df
     if toc.empty:
         return toc
-    titled = toc[
-        toc["title"].str.contains(
-            r"^\s*(?:appendix|annex|exhibit|schedule|attachment)\b", case=False, regex=True, na=False
-        )
-    ]
+    titled = toc[toc["title"].str.contains(_BACK_TITLE, na=False)]
     if not titled.empty:
         return titled
     refs = toc[toc["title"].str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False, na=False)]

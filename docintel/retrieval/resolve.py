@@ -16,12 +16,16 @@ import re
 import pandas as pd
 
 from docintel import refscan
+from docintel.parsing.refmatch import kind_of_label
+from docintel.retrieval import reflines
 from docintel.retrieval.lookup import appendix_sections, find_objects, find_page, find_sections
+from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
 from docintel.retrieval.targets import (
     object_passages,
     page_passages,
     section_lines,
     section_passages,
+    to_passages,
 )
 from docintel.schema.answer import PendingReference
 from docintel.schema.document import DocTables
@@ -185,6 +189,55 @@ def model_may_help(res: Resolution) -> bool:
 def _resolve_one(
     tables: DocTables, ref_type: str, target: str | None, sub: str | None, ctx
 ) -> Resolution | None:
+    """One target: from the tables, else from the line that names it (:mod:`.reflines`)."""
+    res = _from_tables(tables, ref_type, target, sub, ctx)
+    if res is None and target and ref_type not in ("external", "bib", "page"):
+        res = _from_lines(tables, ref_type, str(target), ctx)
+    return res
+
+
+#: Kinds that name a unit by its label ("Article 12", "Chapter IV", "Part 2"): their number alone
+#: ("12.") is often a paragraph of some other unit in the toc.
+NAMED_UNITS = ("article", "chapter", "part", "subpart")
+
+
+def _named_unit(raw_text: str) -> str | None:
+    word = re.match(r"\s*([^\W\d_]+\.?)", raw_text or "")
+    kind = kind_of_label(word.group(1)) if word else None
+    return kind.name if kind is not None and kind.name in NAMED_UNITS else None
+
+
+def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None) -> Resolution | None:
+    """A target the toc and the registry miss, found by its caption or heading line, or a
+    footnote by its marker; the region it opens is the evidence."""
+    ref: PendingReference = ctx["ref"]
+    origin = (ref.origin_page, ref.origin_line)
+    note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
+    if ref_type == "footnote":
+        rows = reflines.footnote_lines(tables, target, ref.origin_page)
+        if len(rows):
+            why = f"footnote {target} on page {int(rows.iloc[0]['page'])} (its marker line)"
+            passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
+            return _found(ref, "offline_rules", "footnote", target, None, passages, why)
+    at = at or reflines.labelled_line(tables, ref_type, target, origin)
+    how = "caption or heading line"
+    if (
+        at is None
+        and ref_type in ("section", "clause", "footnote")
+        and re.fullmatch(r"[0-9]+(?:\.[0-9]+)*", target)
+    ):
+        at, how = reflines.numbered_heading(tables, target, origin), "numbered heading"
+    if at is None:
+        return None
+    rows = reflines.region_from(tables, at[0], at[1], ctx["max_lines"])
+    passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
+    why = f"{how} on page {at[0]}, line {at[1]} (not in toc_df or object_registry)"
+    return _found(ref, "offline_rules", ref_type, target, None, passages, why)
+
+
+def _from_tables(
+    tables: DocTables, ref_type: str, target: str | None, sub: str | None, ctx
+) -> Resolution | None:
     ref: PendingReference = ctx["ref"]
     q, max_lines = ctx["question"], ctx["max_lines"]
     note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
@@ -192,10 +245,22 @@ def _resolve_one(
     common = {"ref": ref, "note": note, "retrieved_via": via}
 
     if ref_type in ("section", "clause", "definition"):
+        named = _named_unit(ref.raw_text)
+        if named and target:  # "Article 12": the heading "Article 12", not the toc's paragraph "12."
+            at = reflines.labelled_line(
+                tables, ref_type, str(target), (ref.origin_page, ref.origin_line), named
+            )
+            if at is not None:
+                return _from_lines(tables, ref_type, str(target), ctx, at=at)
         ids = ([target] if ctx.get("single") else _paragraph_range(ref.raw_text)) or [target]
-        secs = pd.concat([find_sections(tables, t) for t in ids if t]) if any(ids) else None
+        paren = bool(PAREN_LABEL.match(ref.raw_text))
+        found = [nearest(tables, find_sections(tables, t, paren=paren), ref, str(t)) for t in ids if t]
+        secs = pd.concat(found) if found else None
         if secs is None or secs.empty:
             return None
+        if len(secs) == 1:
+            secs, left = descend(tables, secs, sub)
+            ctx = {**ctx, "select": left}
         return _sections_found(tables, secs, ref_type, ",".join(str(t) for t in ids), sub, ctx, common)
 
     if ref_type in OBJECT_REF_TYPES:
@@ -216,7 +281,7 @@ def _resolve_one(
             secs = find_sections(tables, target)
             if not secs.empty:
                 return _sections_found(tables, secs, ref_type, str(target), sub, ctx, common)
-            return _resolve_one(tables, ref_type, str(target).split(".")[0], sub, ctx)
+            return _from_tables(tables, ref_type, str(target).split(".")[0], sub, ctx)
         if ref_type in ("appendix", "annex"):
             secs = appendix_sections(tables)
             if target:
@@ -230,7 +295,7 @@ def _resolve_one(
         return None
 
     if ref_type == "page" and target:
-        page, method = find_page(tables, str(target))
+        page, method = find_page(tables, str(target), ref.origin_page)
         if page is None:
             return None
         passages = page_passages(tables, page, q, max_lines=max_lines, **common)
@@ -256,9 +321,13 @@ def _sections_found(tables, secs, ref_type, target, sub, ctx, common) -> Resolut
     """Sections as the target: their best lines (heading, sub-paragraphs, captions of what
     they hold), and what the budget cut named."""
     q, max_lines = ctx["question"], ctx["max_lines"]
-    passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
+    select = ctx.get("select", sub)  # what is left to select once a chain led into the toc's provision
+    passages = section_passages(tables, secs, q, sub_selector=select, max_lines=max_lines, **common)
     passages += _objects_it_shows(tables, passages, q, max_lines, common)
-    res = _found(ctx["ref"], "toc_df", ref_type, target, sub, passages, f"toc_df: {len(secs)} section(s)")
+    why = f"toc_df: {len(secs)} section(s)" + (
+        f" ({', '.join(map(str, secs['toc_id'].head(4)))})" if "select" in ctx else ""
+    )
+    res = _found(ctx["ref"], "toc_df", ref_type, target, sub, passages, why)
     region = sum(len(section_lines(tables, s)) for _, s in secs.iterrows())
     label = "section " + ", ".join(str(t) for t in secs["toc_id"].head(4))
     res.cut = _cut_note(label, region, _n_lines(passages))

@@ -21,10 +21,23 @@ _ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
 MAX_CAPTION_LINES = 16
 
 
+#: id(line_df) -> (line_df, its evidence lines): one filter and sort per document, not per target.
+_EVIDENCE: dict[int, tuple[pd.DataFrame, pd.DataFrame]] = {}
+
+
 def evidence_lines(tables: DocTables) -> pd.DataFrame:
-    """line_df without page furniture and figure-internal words, in reading order."""
+    """line_df without page furniture and figure-internal words, in reading order (computed
+    once per line_df object; callers filter it, never change it)."""
     ldf = tables.line_df
-    return ldf[~ldf["role"].isin(NON_EVIDENCE_ROLES)].sort_values(["page", "line"])
+    hit = _EVIDENCE.get(id(ldf))
+    if hit is None or hit[0] is not ldf:
+        if len(_EVIDENCE) >= 8:
+            _EVIDENCE.pop(next(iter(_EVIDENCE)))
+        hit = _EVIDENCE[id(ldf)] = (
+            ldf,
+            ldf[~ldf["role"].isin(NON_EVIDENCE_ROLES)].sort_values(["page", "line"]),
+        )
+    return hit[1]
 
 
 def to_passages(
@@ -113,13 +126,18 @@ def section_passages(
     if not parts:
         return []
     tags = _ROW_TAG.findall(sub_selector or "")
-    if tags:  # "paragraph (1)" / "(q)(1)": start at the line that opens sub-paragraph (1)
-        tag = f"({tags[-1]})"
+    if tags:  # "paragraph (b)(1)": start at the line that opens (b), then the (1) after it
         for i, part in enumerate(parts):
-            starts = part.index[part["text"].str.strip().str.startswith(tag)]
-            if len(starts):
+            texts = part["text"].astype(str).str.strip().tolist()
+            pos = 0
+            for tag in (f"({t})" for t in tags):
+                nxt = next((k for k in range(pos, len(texts)) if texts[k].startswith(tag)), None)
+                if nxt is None:
+                    break
+                pos = nxt
+            if pos:
                 head = part.iloc[: _heading_rows(part)]
-                parts[i] = pd.concat([head, part.loc[starts[0] :]]).drop_duplicates()
+                parts[i] = pd.concat([head, part.iloc[pos:]]).drop_duplicates()
     budgets = [max_lines] * len(parts)
     if len(parts) > 1:
         scores = [sum(_score_lines(p, q)) for p in parts]

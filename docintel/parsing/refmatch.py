@@ -49,7 +49,7 @@ RULES: list[RefPattern] = [*EXTERNAL_RULES, *BRACKET_RULES, *KIND_RULES, *RELATI
 _PRIO = {r.name: i for i, r in enumerate(RULES)}
 _ID_RX = {k.name: re.compile(id_regex(k.numbering)) for k in KINDS}
 _SECTIONISH = {"section", "article", "part", "chapter", "subpart", "paragraph", "subsection", "clause"}
-_SUBUNITS = {"paragraph", "subsection", "clause"}
+_SUBUNITS = {"paragraph", "subsection", "clause", "subpart"}
 _EXT_NAME = re.compile(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
     r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
@@ -64,7 +64,13 @@ _SCOPE = re.compile(
 #: "Okla. Stat., Tit. 82, §105.12", "Restatement (Second) of Contracts §203": a statute's section
 _EXT_BEFORE = re.compile(r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40})\s*,?\s*$")
 _OF = re.compile(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
-_LOCATOR_BEFORE = re.compile(r"(?:,|[0-9]{4}[a-z]?\)?[.:])[\s\u00a0]*$")
+_LOCATOR_BEFORE = re.compile(r"(?:,|[0-9]{4}[a-z]?\)?[.:]|[0-9]+\([0-9]+\):)[\s\u00a0]*$")
+#: After a run of pages: the year, publisher or venue of a citation ("pages 146-160. ACM ..., 1989.",
+#: "pp. 58-67, 2015."): the pages of another publication.
+_LOCATOR_AFTER = re.compile(
+    r"^(?:,[\s\u00a0]*\(?|\.[\s\u00a0]+[^.;\n]{0,50}?,[\s\u00a0]*(?:[A-Z][a-z]+\.?[\s\u00a0]+)?(?:[0-9]{1,2},?[\s\u00a0]+)?)"
+    r"(?:19|20)[0-9]{2}\b"
+)
 
 
 @dataclass
@@ -268,7 +274,10 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         if (
             m.kind == "page"
             and m.family == "absolute"
-            and _LOCATOR_BEFORE.search(text[max(0, m.start - 30) : m.start])
+            and (
+                _LOCATOR_BEFORE.search(text[max(0, m.start - 30) : m.start])
+                or (m.multi is not None and _LOCATOR_AFTER.match(text[m.end : m.end + 60]))
+            )
         ):
             k += 1
             continue  # a page of a cited publication, not of this document

@@ -1,0 +1,146 @@
+"""Targets the tables do not list, found by the line that names them.
+
+The parser's toc_df and object_registry miss some targets (a Portuguese "Tabela 3.1" caption,
+a German "Abbildung 2.8", a form's "SECTION 4 - SIGNATURE", the footnotes of a legal report):
+the document still prints a line that opens with the target's label and id, as a caption or a
+heading does. This module finds that line with the reference grammar itself (so every label form
+and language the grammar reads counts) and gives the region it opens. Footnotes are found by
+their marker ("72 LEWIS, supra ..." on a ``footnote`` line).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pandas as pd
+
+from docintel.parsing.refpatterns import find_references
+from docintel.retrieval.lookup import norm_id
+from docintel.retrieval.targets import evidence_lines
+from docintel.schema.document import DocTables
+
+#: What may follow a label + id that names the line itself: a delimiter, a title, the line end.
+_SELF = re.compile(r"[ \t\u00a0]*(?:[:.\u2013\u2014|]|\s-\s|$|\s+[A-Z\u00c0-\u00de(\[])")
+_LEADERS = re.compile(r"(?:\.\s?){4,}|\s\.\s\.\s")
+#: Roles a caption or heading line may have (not contents entries, not furniture).
+_LABEL_ROLES = ("heading", "title", "caption", "body", "list_item", "table", "figure_text")
+_STOP_ROLES = ("heading", "title", "caption")
+#: Share of a page's lines that list targets (leaders, contents entries, labels): a listing page.
+LIST_SHARE = 0.3
+
+
+#: id(line_df) -> (line_df, {(ref_type, id): [(page, line), ...]}): one scan per document.
+_LABELLED: dict[int, tuple[pd.DataFrame, dict]] = {}
+_OPENS = re.compile(r"^\s*\S{1,14}[\s\u00a0]*[\[(]?[0-9A-Za-z]")
+
+
+def _labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, int]]]:
+    """Every line that opens with a label + id and names itself, by (ref_type, id); lines on
+    listing pages (contents, a list of tables, a bill's table of sections: pages where at least
+    :data:`LIST_SHARE` of the lines are contents entries, dot leaders or such labels) are left
+    out: an entry that lists a target is not the target."""
+    ldf = tables.line_df
+    hit = _LABELLED.get(id(ldf))
+    if hit is not None and hit[0] is ldf:
+        return hit[1]
+    every = evidence_lines(tables)
+    texts = every["text"].astype(str).tolist()
+    pages = every["page"].astype(int).tolist()
+    listing: dict[int, int] = {}
+    for k, (role, text) in enumerate(zip(every["role"].tolist(), texts, strict=True)):
+        nxt = texts[k + 1] if k + 1 < len(texts) and pages[k + 1] == pages[k] else ""
+        if role == "toc_entry" or _LEADERS.search(text) or _LEADERS.search(nxt):
+            listing[pages[k]] = listing.get(pages[k], 0) + 1
+    index: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for k, (role, line) in enumerate(zip(every["role"].tolist(), every["line"].astype(int), strict=True)):
+        text = texts[k]
+        if role not in _LABEL_ROLES or not _OPENS.match(text) or _LEADERS.search(text):
+            continue
+        lead = len(text) - len(text.lstrip())
+        for row in find_references(text[:120]):
+            if row["start"] != lead:
+                break
+            if (
+                row["multi"] is None
+                and row["ref_target"]
+                and not row["sub_selector"]
+                and _SELF.match(text[row["end"] :])
+            ):
+                for key in (
+                    (row["ref_type"], norm_id(row["ref_target"])),
+                    ("kind:" + row["kind"], norm_id(row["ref_target"])),
+                ):
+                    rank = 0 if role in _STOP_ROLES else 1 if not text[row["end"] :].strip(" .:") else 2
+                    index.setdefault(key, []).append((rank, pages[k], int(line)))
+                listing[pages[k]] = listing.get(pages[k], 0) + 1
+    size = Counter(pages)
+    lists = {p for p, n in listing.items() if n >= 4 and n >= LIST_SHARE * size[p]}
+    for key, found in index.items():
+        # a heading or caption first, then a line that is the label alone, then the rest (a
+        # wrapped line of prose may open with "Article 55. The ..."), each in reading order
+        index[key] = [(p, ln) for _r, p, ln in sorted(found, key=lambda x: x[0]) if p not in lists]
+    if len(_LABELLED) >= 8:
+        _LABELLED.pop(next(iter(_LABELLED)))
+    _LABELLED[id(ldf)] = (ldf, index)
+    return index
+
+
+def labelled_line(
+    tables: DocTables, ref_type: str, target: str, origin: tuple[int, int], kind: str | None = None
+) -> tuple[int, int] | None:
+    """(page, line) of the first line that opens with a label of ``ref_type`` (of the grammar's
+    ``kind`` when given: "Article", not any section label) and the id ``target`` and names
+    itself (a caption, a heading), other than the reference's own line."""
+    key = ("kind:" + kind if kind else ref_type, norm_id(target))
+    found = _labelled_index(tables).get(key, [])
+    return next((at for at in found if at != origin), None)
+
+
+def region_from(tables: DocTables, page: int, line: int, max_lines: int) -> pd.DataFrame:
+    """The labelled line and what follows it on its page, up to the next heading or caption."""
+    lines = evidence_lines(tables)
+    after = lines[(lines["page"] == page) & (lines["line"] >= line)].head(max_lines)
+    roles = after["role"].tolist()
+    stop = next((k for k in range(1, len(roles)) if roles[k] in _STOP_ROLES), len(roles))
+    return after.iloc[:stop]
+
+
+def footnote_lines(tables: DocTables, target: str, origin_page: int) -> pd.DataFrame:
+    """The footnote numbered ``target``: its marker line and its continuation lines (the
+    footnote on or after the reference's page first, else the first one in the document)."""
+    if not str(target).isdigit():
+        return tables.line_df.iloc[0:0]
+    lines = evidence_lines(tables)
+    notes = lines[lines["role"] == "footnote"]
+    marker = re.compile(rf"^\s*{re.escape(str(target))}(?:[.)]?\s+|\s*$)")
+    hits = notes[notes["text"].astype(str).str.match(marker)]
+    if hits.empty:
+        return hits
+    after = hits[hits["page"] >= origin_page]
+    first = (after if len(after) else hits).iloc[0]
+    same = notes[(notes["page"] == first["page"]) & (notes["line"] >= first["line"])]
+    out = [same.iloc[0]]
+    for _, r in same.iloc[1:].iterrows():
+        if re.match(r"^\s*[0-9]{1,3}\s+\S", str(r["text"])) or int(r["line"]) != int(out[-1]["line"]) + 1:
+            break
+        out.append(r)
+    return pd.DataFrame(out)
+
+
+def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) -> tuple[int, int] | None:
+    """(page, line) of a heading the toc missed that opens with the number ``target`` ("21.
+    CONTINGENT LIABILITIES" for "Note 21", "4.02 Payment" for "Section 4.02"): a line in heading
+    role or bold, the number followed by a title."""
+    lines = evidence_lines(tables)
+    bold = lines["bold"].fillna(False).astype(bool) if "bold" in lines else False
+    heads = lines[(lines["role"].isin(("heading", "title")) | bold) & (lines["role"] != "toc_entry")]
+    rx = re.compile(rf"^\s*{re.escape(str(target))}[.)]?\s+[A-Z\u00c0-\u00de]")
+    for r in heads.itertuples(index=False):
+        if (
+            (int(r.page), int(r.line)) != origin
+            and rx.match(str(r.text))
+            and not _LEADERS.search(str(r.text))
+        ):
+            return int(r.page), int(r.line)
+    return None
