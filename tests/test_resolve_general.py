@@ -196,3 +196,55 @@ def test_a_named_unit_is_its_heading_not_a_paragraph_with_the_same_number():
     assert res.target_pages == [2] and res.passages[0].lines[0].text == "Article 2"
     res = resolve_in_tables(_ref("paragraph 2", 4), t, question=Q)
     assert res.target_pages == [1]
+
+
+def test_a_lettered_paragraph_cited_in_dotted_form_is_its_toc_row():
+    # "clause 5.F" names the paragraph printed "F." under clause 5 (toc id "5(F)"); "5.2" stays decimal
+    from docintel.retrieval.lookup import find_sections
+
+    from .test_retrieval import DOC, make_tables
+
+    toc = [
+        {
+            "doc_id": DOC,
+            "toc_id": "5",
+            "number": "5",
+            "title": "GENERAL TERMS",
+            "level": 1,
+            "page_start": 1,
+            "line_start": 1,
+        },
+        {
+            "doc_id": DOC,
+            "toc_id": "5(F)",
+            "number": "(F)",
+            "title": "",
+            "level": 2,
+            "page_start": 1,
+            "line_start": 3,
+        },
+        {
+            "doc_id": DOC,
+            "toc_id": "5.2",
+            "number": "5.2",
+            "title": "Fees",
+            "level": 2,
+            "page_start": 1,
+            "line_start": 5,
+        },
+    ]
+    tables = make_tables(
+        {
+            1: [
+                "5. GENERAL TERMS",
+                "E. Notices.",
+                "F. Points of Contact: the representative.",
+                "x",
+                "5.2 Fees",
+            ]
+        },
+        toc=toc,
+    )
+    assert find_sections(tables, "5.F")["toc_id"].tolist() == ["5(F)"]
+    assert find_sections(tables, "5.2")["toc_id"].tolist() == ["5.2"]
+    assert find_sections(tables, "5.G").empty

@@ -318,6 +318,9 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     hit = toc[(ids == key) | (nums == key)]
     if hit.empty and paren and not key.startswith("("):
         hit = toc[(ids == f"({key})") | (nums == f"({key})")]
+    dotted = re.fullmatch(r"([0-9]+(?:\.[0-9]+)*)\.([a-z])", key)
+    if hit.empty and dotted:  # "clause 5.F" cites the paragraph printed "F." under 5: toc "5(F)"
+        hit = toc[ids == f"{dotted[1]}({dotted[2]})"]
     if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
         # a section named, not numbered ("see the Flightcrew Training section")
         titles = toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower())
