@@ -44,3 +44,18 @@ def test_dask_ingest_equals_serial(tmp_path, monkeypatch):
     assert (dask.parsed, dask.pages) == (serial.parsed, serial.pages) == (3, 10)
     for a, b in zip(_tables(tmp_path / "serial"), _tables(tmp_path / "dask"), strict=True):
         assert a.equals(b)
+
+
+def test_cli_ingest_on_workers_prints_the_ingest_not_the_schedulers_log(tmp_path):
+    import subprocess
+    import sys
+
+    folder = make_corpus(tmp_path / "in")
+    out = subprocess.run(
+        [sys.executable, "-m", "docintel", "ingest", str(folder), "--corpus", str(tmp_path / "s"),
+         "--group", "public", "--workers", "2", "--layout", "never", "--ocr", "never"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "documents:" in out.stdout + out.stderr and "dask 2 workers" in out.stdout + out.stderr
+    assert "INFO distributed" not in out.stderr
