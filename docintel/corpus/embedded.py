@@ -20,6 +20,7 @@ reads the parts present when it starts, each part whole or not at all, newest ro
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shutil
 from pathlib import Path
@@ -322,14 +323,7 @@ class EmbeddedStore:
         }
         if appended:
             rest = {n: df for n, df in change.rows.items() if n not in APPEND_TABLES}
-            change = Change(
-                documents=change.documents,
-                access=change.access,
-                members=change.members,
-                rows=rest,
-                drop_docs=change.drop_docs,
-                rewrite_docs=change.rewrite_docs,
-            )
+            change = dataclasses.replace(change, rows=rest)
         gen = self._commit_generation(change) if not (self._gen and change.is_empty()) else self._gen
         if appended:  # after the generation: a reader never sees an edge before its document change
             self._append(appended)

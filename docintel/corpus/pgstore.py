@@ -12,6 +12,7 @@ index stay files on the client side (``docs_dir``).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 import re
@@ -245,14 +246,7 @@ class PostgresStore:
 def _moves_generation(change: Change) -> bool:
     """Whether ``change`` holds more than rows of append tables (stored answers and edges)."""
     rows = {n: df for n, df in change.rows.items() if n not in TABLES or TABLES[n].scope != "append"}
-    return not Change(
-        documents=change.documents,
-        access=change.access,
-        members=change.members,
-        rows=rows,
-        drop_docs=change.drop_docs,
-        rewrite_docs=change.rewrite_docs,
-    ).is_empty()
+    return not dataclasses.replace(change, rows=rows).is_empty()
 
 
 def _write_rows(cur, name: str, spec, change: Change) -> None:
