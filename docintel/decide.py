@@ -416,6 +416,10 @@ def _named_first_hop(loop: _Loop) -> list[Passage]:
     with loop.trace.stage("retrieval"):
         found = named_regions(loop.tables, loop.q, max_lines=loop.max_lines)
     passages = [p for res in found if res.status == "resolved" for p in res.passages]
+    for res in found:  # earned like any followed target (pass 0: named in the question)
+        if res.status == "resolved" and res.passages:
+            res.pass_no = 0
+            loop.resolutions[_ref_key(res.ref)] = res
     if found:
         loop.trace.event(
             "named_in_question",

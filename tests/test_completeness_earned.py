@@ -93,6 +93,16 @@ def test_target_none_of_whose_lines_is_cited_is_not_complete():
     assert completeness_reasons(_answer([_cite(2, 1, 2), _cite(9, 2, 2)]), [res]) == []
 
 
+def test_target_that_stops_on_a_line_announcing_more_is_not_complete():
+    res = _resolution(
+        [_line(9, 1, "Article 17", role="heading"), _line(9, 2, "where one of the grounds applies:")]
+    )
+    reasons = completeness_reasons(_answer([_cite(9, 2, 2)]), [res])
+    assert [r.code for r in reasons] == ["target_ends_open"]
+    whole = _resolution([*res.passages[0].lines, _line(9, 3, "(a) the data are no longer necessary.")])
+    assert completeness_reasons(_answer([_cite(9, 2, 3)]), [whole]) == []
+
+
 def test_not_found_needs_no_citation():
     assert completeness_reasons(_answer([], completeness="not_found"), []) == []
 

@@ -67,3 +67,38 @@ def test_a_region_the_document_lacks_leaves_the_question_to_keyword_retrieval(pd
     assert {e.retrieved_via for e in res.evidence} == {"primary"}
     assert [e["used"] for e in trace["events"] if e["kind"] == "named_in_question"] == [False]
     assert any(e.page == 2 for e in res.evidence)
+
+
+def test_the_named_regions_own_heading_is_not_a_pointer_and_its_resolution_is_pass_0(pdf, tables, tmp_path):
+    res, _ = _ask(pdf, tables, "What does clause 2.1 say?", tmp_path)
+    assert res.answer.pending_references == [] and res.loop_count == 0
+    obj = res.to_json_dict()
+    assert [(r["pass"], r["reference"]) for r in obj["resolutions"]] == [(0, "clause 2.1")]
+    assert res.answer.answer_completeness == "complete"  # 2.1's last line ends its sentence
+
+
+RULES = [
+    [
+        ("REGULATION ON SHARED PARKING", "hebo", 16),
+        ("Article 1", "hebo", 11),
+        ("Each resident may register one vehicle with the council office.", "helv", 10),
+        ("Article 2", "hebo", 11),
+        (
+            "A registered vehicle may park in any zone marked for residents, except on market days.",
+            "helv",
+            10,
+        ),
+        ("Article 3", "hebo", 11),
+        ("Fines for parking without a registration are set by the council each year.", "helv", 10),
+    ]
+]
+
+
+def test_a_region_whose_heading_names_it_is_not_followed_again(tmp_path):
+    path = tmp_path / "rules.pdf"
+    path.write_bytes(_doc(RULES).tobytes())
+    tables = parse(path, out_dir=tmp_path / "art", layout="never", ocr="never")
+    res, trace = _ask(path, tables, "What does Article 2 say?", tmp_path)
+    assert "market days" in res.answer.answer
+    assert [r.raw_text for r in res.answer.pending_references] == []  # its own heading "Article 2"
+    assert res.loop_count == 0 and res.answer.answer_completeness == "complete"

@@ -30,6 +30,16 @@ def _body_keys(passages: Sequence[Passage]) -> set[tuple[int, int]]:
     return {(ln.page, ln.line) for p in passages for ln in p.lines if ln.role not in HEADING_ROLES}
 
 
+def _ends_open(passages: Sequence[Passage]) -> bool:
+    """The target's last body line announces what follows ("... where one of the following
+    grounds applies:"), so the region the tables gave stops before its own content."""
+    body = [ln for p in passages for ln in p.lines if ln.role not in HEADING_ROLES]
+    if not body:
+        return False
+    last = max(body, key=lambda ln: (ln.page, ln.line))
+    return str(last.text).rstrip().endswith(":")
+
+
 def completeness_reasons(
     answer: ReferenceAwareAnswer,
     resolutions: Sequence[Resolution],
@@ -54,6 +64,9 @@ def completeness_reasons(
         elif cited and not body & cited:
             out.append(PartialReason(code="target_not_cited", reference=res.ref.raw_text,
                                      detail=f"{label}: no line of the target is cited"))  # fmt: skip
+        elif _ends_open(res.passages):
+            out.append(PartialReason(code="target_ends_open", reference=res.ref.raw_text,
+                                     detail=f"{label} stops on a line that announces more (':')"))  # fmt: skip
     for ref in answer.pending_references:
         out.append(PartialReason(code="reference_pending", reference=ref.raw_text,
                                  detail=f"'{ref.raw_text}' (page {ref.origin_page}) not followed"))  # fmt: skip

@@ -216,7 +216,7 @@ def target_in_evidence(ref: DetectedRef, passages: Sequence[Passage]) -> bool:
     or the evidence already contains its target (caption, heading, bibliography entry, page)."""
     key = ("external", normalize(ref.target)) if ref.external else (ref.ref_type, normalize(ref.target))
     for p in passages:
-        if p.retrieved_via in PULLED_VIA:
+        if p.retrieved_via in PULLED_VIA or p.retrieved_via == "scope":  # "scope": the question named it
             if p.referenced_from and tuple(p.referenced_from) == (ref.page, ref.line):
                 return True
             if p.reference_text and (

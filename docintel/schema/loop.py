@@ -49,6 +49,7 @@ PartialCode = Literal[
     "reference_unresolved",
     "nothing_added",
     "overview_part_missing",
+    "target_ends_open",
 ]
 #: What a backend is: a language model, deterministic rules, or a test script.
 BackendKind = Literal["model", "rules", "scripted"]
