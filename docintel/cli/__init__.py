@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 from docintel import __version__
@@ -59,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    if not args.debug:  # distributed's INFO chatter (ingest --workers) is not a verb's output;
+        # read by distributed when it is imported, and inherited by its worker processes
+        os.environ.setdefault("DASK_DISTRIBUTED__LOGGING__DISTRIBUTED", "warning")
     try:
         return args.func(args)
     except DocintelError as exc:

@@ -182,13 +182,6 @@ def _run_dask(jobs, docs_dir, options, retries, progress, workers, scheduler):
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise UsageError("--workers/--scheduler need Dask: pip install 'docintel[dask]'") from None
-    import logging
-
-    # distributed sets its loggers to INFO; the scheduler's chatter is not the ingest's output
-    # (``--debug`` puts the root logger at DEBUG and keeps it)
-    quiet = logging.getLogger().getEffectiveLevel() > logging.INFO
-    if quiet:
-        logging.getLogger("distributed").setLevel(logging.WARNING)
     cluster = None
     if scheduler:
         client = Client(scheduler, timeout="20s")
