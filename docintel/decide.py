@@ -311,8 +311,8 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None, first_hop: list[Passage
     if overview is not None:  # answered from the structure: nothing to follow
         passages, max_loops = overview.passages, 0
     else:
-        named = [] if first_hop else _named_first_hop(loop)
-        first = first_hop if first_hop else (named or first_passages(tables, q, trace, top_k))
+        # a caller's passages, else the regions the question names, else keyword retrieval
+        first = first_hop or _named_first_hop(loop) or first_passages(tables, q, trace, top_k)
         passages = _same_page_targets(loop, first)
     loop_count = 0
     while True:
