@@ -33,11 +33,8 @@ _DIRECTIVE = re.compile(
 )
 
 
-def directives_in_section(pieces: list[Piece]) -> list[EvidenceLine]:
-    """Lines of a used primary window's passage that hold a directive pointer
-    (:data:`_DIRECTIVE`) with no heading between them and the window: the section itself says
-    its answer goes on there. Plain mentions ("as shown in Figure 1") are not followed."""
-    out: list[EvidenceLine] = []
+def _primary_windows(pieces: list[Piece]):
+    """Each primary window's passage lines and the window's first and last index in them."""
     for pc in pieces:
         if pc.passage.retrieved_via in PULLED:
             continue
@@ -45,6 +42,15 @@ def directives_in_section(pieces: list[Piece]) -> list[EvidenceLine]:
         keys = [(ln.page, ln.line) for ln in lines]
         lo = keys.index((pc.lines[0].page, pc.lines[0].line))
         hi = keys.index((pc.lines[-1].page, pc.lines[-1].line))
+        yield lines, lo, hi
+
+
+def directives_in_section(pieces: list[Piece]) -> list[EvidenceLine]:
+    """Lines of a used primary window's passage that hold a directive pointer
+    (:data:`_DIRECTIVE`) with no heading between them and the window: the section itself says
+    its answer goes on there. Plain mentions ("as shown in Figure 1") are not followed."""
+    out: list[EvidenceLine] = []
+    for lines, lo, hi in _primary_windows(pieces):
         for i, ln in enumerate(lines):
             if lo <= i <= hi or not _DIRECTIVE.search(ln.text):
                 continue
@@ -65,12 +71,7 @@ AROUND_TYPES = frozenset({"section", "appendix", "annex", "clause"})
 
 def after_windows(pieces: list[Piece], k: int) -> list[EvidenceLine]:
     out: list[EvidenceLine] = []
-    for pc in pieces:
-        if pc.passage.retrieved_via in PULLED:
-            continue
-        lines = pc.passage.lines
-        keys = [(ln.page, ln.line) for ln in lines]
-        hi = keys.index((pc.lines[-1].page, pc.lines[-1].line))
+    for lines, _lo, hi in _primary_windows(pieces):
         for ln in lines[hi + 1 : hi + 1 + k]:
             if ln.role in HEADING_ROLES:
                 break
