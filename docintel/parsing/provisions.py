@@ -26,6 +26,7 @@ import re
 
 import pandas as pd
 
+from docintel.parsing import frame_rows
 from docintel.parsing.headings import TITLE_CASE_MIN_FRACTION
 from docintel.text import roman_value as _roman_any
 
@@ -85,12 +86,12 @@ def _par_types(lab: str) -> list[tuple[str, int]]:
     return out
 
 
-def _para_starts(lines: pd.DataFrame) -> list[bool]:
-    """Whether each line (in reading order) opens a paragraph: first on its page, after a stop,
+def _para_starts(recs: list) -> list[bool]:
+    """Whether each line (rows in reading order) opens a paragraph: first on its page, after a stop,
     a larger gap, or hanging left of the line above."""
     out = []
     prev = None
-    for r in lines.itertuples():
+    for r in recs:
         if prev is None or prev.page != r.page:
             out.append(True)
         else:
@@ -98,13 +99,19 @@ def _para_starts(lines: pd.DataFrame) -> list[bool]:
             out.append(
                 r.role == "list_item"
                 or t.endswith((".", ":", ";", "!", "?", "]", ")"))
-                or re.search(r"[;,]\s+(?:and|or)$", t) is not None
+                or _AND_OR.search(t) is not None
                 or r.y0 - prev.y1 > 0.5 * max(float(r.size), 4.0)
                 or r.y0 < prev.y0 - 1  # a new column
                 or r.x0 < prev.x0 - 2
             )
         prev = r
     return out
+
+
+_AND_OR = re.compile(r"[;,]\s+(?:and|or)$")
+_WS = re.compile(r"\s+")
+#: Columns the candidate scan reads (rows built from these only; see :mod:`frame_rows`).
+_COLS = ["page", "line", "text", "role", "x0", "y0", "x1", "y1", "size"]
 
 
 def _title_of(rest: str, lead: str | None, alone: bool = False) -> str:
@@ -152,27 +159,29 @@ def _stacked_label(r, n) -> bool:
 
 def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     lines = line_df.sort_values(["page", "line"])
-    starts = _para_starts(lines)
+    recs = frame_rows.rows(lines[_COLS])
+    starts = _para_starts(recs)
     out = []
     pages = lines["page"].tolist()
-    recs = list(lines.itertuples())
+    # the leads as a dict once (Series.get per line is pandas indexing)
+    lead_of = dict(zip(leads.index.tolist(), leads.tolist(), strict=True)) if leads is not None else None
     absorbed = -1
     for i, (r, start) in enumerate(zip(recs, starts, strict=True)):
         if not start or r.role in _SKIP_ROLES or i == absorbed:
             continue
         alone = i + 1 >= len(starts) or starts[i + 1] or pages[i + 1] != r.page
-        text = re.sub(r"\s+", " ", str(r.text)).strip()
+        text = _WS.sub(" ", str(r.text)).strip()
         if _BARE.match(text) and i + 1 < len(recs):
             n = recs[i + 1]  # "H." then "“Recipient” means ..." on its baseline
             if n.page == r.page and abs(n.y0 - r.y0) <= 0.3 * max(float(r.size), 4.0) and n.x0 > r.x1:
-                text = text + " " + re.sub(r"\s+", " ", str(n.text)).strip()
+                text = text + " " + _WS.sub(" ", str(n.text)).strip()
                 alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
             elif _stacked_label(r, n):
-                text = text + re.sub(r"\s+", " ", str(n.text)).strip()  # "(3)" over "(i) Standard: ..."
+                text = text + _WS.sub(" ", str(n.text)).strip()  # "(3)" over "(i) Standard: ..."
                 absorbed = i + 1
                 alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
         base = {"page": int(r.page), "line": int(r.line), "text": text, "idx": r.Index}
-        lead = leads.get(r.Index) if leads is not None else None
+        lead = lead_of.get(r.Index) if lead_of is not None else None
         m = _DEC.match(text)
         if m and (m.group("kw") or _OPEN.match(m.group("rest")) or not m.group("rest")):
             num = tuple(int(x) for x in m.group("num").split("."))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 
+import numpy as np
 import pandas as pd
 
 from docintel.parsing import contents_page, provisions, toc_sources
@@ -61,34 +62,32 @@ def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
     even when the reading order interleaves columns.
     """
     out: list[Candidate] = []
-    by_page: dict[int, list[Candidate]] = {}
+    # the lines that may continue a heading, by page and style: candidates of other styles, run-in
+    # leads and plain body lines never do, so the backward scan only walks lines that could match
+    pool: dict[tuple, list[Candidate]] = {}
     for c in sorted(cands, key=lambda c: (c.page, c.y0, c.x0)):
         prev = None
-        for p in reversed(by_page.get(c.page, [])):
-            if (
-                not c.run_in
-                and not p.run_in
-                and c.kind is None
-                and p.bold == c.bold
-                # only styled lines continue a heading; plain body lines never do
-                and (p.bold or p.extra.get("italic") or p.size >= body + LARGER_BY_PT)
-                and p.extra.get("italic") == c.extra.get("italic")
-                and abs(p.size - c.size) < _size_tolerance(p.size, c.size, body)
-                and p.font == c.font
-                and -1 <= c.x0 - p.x0 <= 3 * c.size
-                and -0.5 <= c.y0 - p.y1 <= 0.45 * c.size
-                and not p.text.rstrip().endswith((".", ":"))
-                and len(p.text) + len(c.text) < MAX_JOINED_CHARS
-            ):
-                prev = p
-                break
+        key = (c.page, c.bold, c.extra.get("italic"), c.font)
+        if not c.run_in and c.kind is None:
+            for p in reversed(pool.get(key, ())):
+                if (
+                    abs(p.size - c.size) < _size_tolerance(p.size, c.size, body)
+                    and -1 <= c.x0 - p.x0 <= 3 * c.size
+                    and -0.5 <= c.y0 - p.y1 <= 0.45 * c.size
+                    and not p.text.rstrip().endswith((".", ":"))
+                    and len(p.text) + len(c.text) < MAX_JOINED_CHARS
+                ):
+                    prev = p
+                    break
         if prev is not None:
             prev.text = f"{prev.text.rstrip()} {c.text.strip()}"
             prev.title = f"{prev.title} {c.text.strip()}".strip()
             prev.lines += c.lines
             prev.x1, prev.y1 = max(prev.x1, c.x1), c.y1
             continue
-        by_page.setdefault(c.page, []).append(c)
+        # only styled lines continue a heading; plain body lines never do
+        if not c.run_in and (c.bold or c.extra.get("italic") or c.size >= body + LARGER_BY_PT):
+            pool.setdefault(key, []).append(c)
         out.append(c)
     out.sort(key=lambda c: (c.page, c.line))
     return out
@@ -125,22 +124,25 @@ def _label_stacks(heads: list[Candidate], line_df: pd.DataFrame) -> list[Candida
     for c in heads:
         if c.number is None and not c.run_in:
             by_page.setdefault(c.page, []).append(c)
+    # numpy columns of the page's text lines once; "the line just below" is a masked argmin
+    text = line_df[~line_df["role"].isin(["header", "footer", "page_number"])]
+    at = text.groupby("page").indices
+    x0s, y0s = text["x0"].to_numpy(dtype=float), text["y0"].to_numpy(dtype=float)
+    x1s, lines_ = text["x1"].to_numpy(dtype=float), text["line"].to_numpy()
     for page, cs in by_page.items():
         if len(cs) < LABEL_STACK:
             continue
-        pl = line_df[(line_df["page"] == page) & ~line_df["role"].isin(["header", "footer", "page_number"])]
+        ix = at.get(page, np.array([], dtype=int))
+        px0, py0, px1, pline = x0s[ix], y0s[ix], x1s[ix], lines_[ix]
         owner = {ln: c for c in cs for ln in c.lines}
         nxt: dict[int, Candidate] = {}
         for c in cs:
-            below = pl[
-                (pl["y0"] >= c.y1 - 1)
-                & (pl["y0"] <= c.y1 + 3 * c.size)
-                & (pl["x0"] < c.x1)
-                & (pl["x1"] > c.x0)
-            ]
-            if below.empty:
+            below = np.flatnonzero(
+                (py0 >= c.y1 - 1) & (py0 <= c.y1 + 3 * c.size) & (px0 < c.x1) & (px1 > c.x0)
+            )
+            if not len(below):
                 continue
-            d = owner.get(int(below.loc[below["y0"].idxmin(), "line"]))
+            d = owner.get(int(pline[below[np.argmin(py0[below])]]))
             if d is not None and d is not c and style(d) == style(c):
                 nxt[id(c)] = d
         targets = {id(d) for d in nxt.values()}
