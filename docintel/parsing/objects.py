@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from docintel.parsing import clauses, figures, tables_captioned, tables_free
+from docintel.parsing import clauses, figures, frame_rows, tables_captioned, tables_free
 from docintel.parsing.backmatter import appendices, bibliography
 from docintel.parsing.captions import CAPTION, caption_match, caption_object, kind_of
 from docintel.parsing.headings import body_size
@@ -35,13 +35,14 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     # headings an outline or contents page names stay headings even when drawn inside a graphic
     primary = toc_df[toc_df["source"] != "heading_detection"] if len(toc_df) else toc_df
     vouched = set(zip(primary["page_start"], primary["line_start"], strict=False)) if len(primary) else set()
-    all_rows = list(usable.itertuples())
+    all_rows = frame_rows.rows(usable)
     sides = {"above": 0, "below": 0, None: 0}  # where table captions sit (caption above its table)
     for page_no in sorted(positions):
         pos = positions[page_no]
         rows = [all_rows[k] for k in pos]
         pl = usable.iloc[pos] if any(CAPTION.match(str(r.text).strip()) for r in rows) else None
-        page = doc[int(page_no) - 1]
+        # the pymupdf page only for a page with a caption or an equation label (loading one costs)
+        page = doc[int(page_no) - 1] if pl is not None else None
         for r in rows if pl is not None else ():
             m = caption_match(pl, r, body)
             if m is None:
@@ -68,6 +69,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
         # "(512)" in a statistics or financial table is a negative amount, not an equation label
         eq_rows = [r for r in rows if r.role != "table" and figures.EQ_LABEL.match(str(r.text).strip())]
         if eq_rows:
+            page = doc[int(page_no) - 1] if page is None else page
             reg += figures.equations(line_df, usable.iloc[pos] if pl is None else pl, eq_rows, page, seen)
     n_draw = (
         dict(zip(page_df["page"], page_df["n_drawings"], strict=False)) if "n_drawings" in page_df else None

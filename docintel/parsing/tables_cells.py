@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
 _NUMERIC = re.compile(r"^[\s\-+\u2212\u2013~<>=\u00b1.,%()$\u00d7x0-9eEKMB\u00b7]+$")
 
 
@@ -262,16 +264,17 @@ def ruled_cells(page, clip) -> tuple[list[dict], tuple | None]:
     if len(ys) < 3:
         return [], None
     words = page.get_text("words")
+    # word centres as arrays once: each cell takes its words by mask, in the words' order
+    cx = np.array([(w[0] + w[2]) / 2 for w in words], dtype=float)
+    cy = np.array([(w[1] + w[3]) / 2 for w in words], dtype=float)
+    in_col = [(xs[j] <= cx) & (cx <= xs[j + 1]) for j in range(len(xs) - 1)]
     out = []
     r_out = 0
     for i in range(len(ys) - 1):
         row = []
+        in_row = (ys[i] <= cy) & (cy <= ys[i + 1])
         for j in range(len(xs) - 1):
-            ws = [
-                w
-                for w in words
-                if xs[j] <= (w[0] + w[2]) / 2 <= xs[j + 1] and ys[i] <= (w[1] + w[3]) / 2 <= ys[i + 1]
-            ]
+            ws = [words[k] for k in np.flatnonzero(in_row & in_col[j])]
             ws.sort(key=lambda w: (round(w[1]), w[0]))
             row.append((" ".join(w[4] for w in ws), (xs[j], ys[i], xs[j + 1], ys[i + 1])))
         if not any(t for t, _ in row):
