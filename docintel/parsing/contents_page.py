@@ -23,6 +23,24 @@ MIN_ENTRIES = 3
 _TRAILING_BLANKS = re.compile(r"[ \t]+$")
 
 
+_LABEL_END = frozenset("0123456789ivxlcIVXLC")
+_WS3 = re.compile(r"\s{3}")
+
+
+def _may_be_entry(t: str) -> bool:
+    """What :data:`_ENTRY` needs, tested cheaply first: a label at the end and a leader before it.
+
+    The lazy title makes the full pattern quadratic in the line's length; most lines fail here.
+    """
+    if t.endswith("\n"):
+        return True  # ``$`` also matches before a final newline: leave it to the pattern
+    return (
+        bool(t)
+        and t[-1] in _LABEL_END
+        and (t.count(".") >= 3 or "\u2026" in t or "___" in t or _WS3.search(t) is not None)
+    )
+
+
 def find_entries(line_df: pd.DataFrame) -> pd.DataFrame:
     """Rows of contents entries: page, line, number, title, label, level (empty when none)."""
     rows = []
@@ -34,7 +52,8 @@ def find_entries(line_df: pd.DataFrame) -> pd.DataFrame:
     for page_no in sorted(positions):
         hits = []
         for k in positions[page_no]:
-            m = _ENTRY.match(_TRAILING_BLANKS.sub("", str(texts[k])))
+            t = _TRAILING_BLANKS.sub("", str(texts[k]))
+            m = _ENTRY.match(t) if _may_be_entry(t) else None
             if m:
                 hits.append((k, m))
         if len(hits) < MIN_ENTRIES:

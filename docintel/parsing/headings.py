@@ -259,9 +259,17 @@ class Candidate:
 _SPACES = re.compile(r"\s+")
 
 
+#: What some NUMBERING pattern needs at the start of a text (tested first: one match, not eight).
+_MAY_NUMBER = re.compile(
+    r"[0-9(\u00a7]|[A-Z][IVX]{0,4}\.|(?i:appendix|annex|exhibit|schedule|attachment|part|chapter)"
+)
+
+
 def split_number(text: str) -> tuple[str | None, str | None, str]:
     """Return (scheme, number, title) of a heading text; (None, None, text) when unnumbered."""
     t = _SPACES.sub(" ", text).strip()
+    if not _MAY_NUMBER.match(t):
+        return None, None, t  # no scheme can match: most lines start with a plain word
     for kind, rx in NUMBERING:
         m = rx.match(t)
         if not m:
@@ -287,7 +295,7 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
         start = max(len(groups) - 8, 0)  # sorted by y1: only recent groups can share the baseline
         for j in range(start, len(groups)):
             hy1, hy0, hsize, hcol = heads[j]
-            m = max(hsize, rsize)
+            m = hsize if hsize >= rsize else rsize  # max(), inlined: this loop runs per line
             if (
                 abs(hy1 - ry1) <= BASELINE_BOTTOM_EM * m
                 and abs(hy0 - ry0) <= BASELINE_TOP_EM * m
@@ -314,15 +322,17 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
     names = [*cols, "bf", "itf", "lead"]
     recs = [dict(zip(names, vals, strict=True)) for vals in zip(*columns, strict=True)]
     by_page: dict[int, list[dict]] = {}
-    for r in recs:
-        r["column"] = -9 if pd.isna(r["column"]) else r["column"]
+    no_column = sub["column"].isna().tolist()
+    for r, na in zip(recs, no_column, strict=True):
+        if na:
+            r["column"] = -9
         r["text"] = str(r["text"])
         by_page.setdefault(int(r["page"]), []).append(r)
     for page_no, pl in by_page.items():
         geo = _PageGeo(pl)
         for frags in _baseline_groups(pl):
             keep, dropped = [], []
-            for r in frags:
+            for r in frags if len(frags) > 1 else ():
                 # a fragment contained in a wider one on the same baseline is a duplicate artefact
                 dup = any(
                     o is not r
@@ -332,11 +342,12 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
                     for o in frags
                 )
                 (dropped if dup else keep).append(r)
-            segs = _segments(keep)
+            segs = _segments(keep) if len(frags) > 1 else [frags]
             bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= BOLD_MIN_FRACTION)
             for seg in segs:
-                c = _candidate(page_no, seg, dropped, geo)
-                c.extra["para_start"] = _starts_paragraph(seg[0], geo)
+                start = _starts_paragraph(seg[0], geo)
+                c = _candidate(page_no, seg, dropped, geo, start)
+                c.extra["para_start"] = start
                 # three or more separate bold pieces on one baseline: a table header row
                 c.extra["table_row"] = len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
                 out.append(c)
@@ -392,14 +403,15 @@ def _starts_paragraph(r: dict, geo: _PageGeo) -> bool:
     return prev["text"].rstrip().endswith((".", ":", "!", "?"))
 
 
-def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGeo) -> Candidate:
+def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGeo, starts: bool) -> Candidate:
+    """``starts``: :func:`_starts_paragraph` of ``head[0]``, computed by the caller."""
     page_lines = geo.recs
     first = head[0]
     run_in = False
     if (
         first["bf"] < BOLD_MIN_FRACTION
         and isinstance(first.get("lead"), str)
-        and _starts_paragraph(first, geo)
+        and starts
         and not _emphasised_subject(first["lead"], first["text"])
     ):
         # the line starts with a bold lead-in followed by regular text: a run-in heading
