@@ -6,6 +6,7 @@ entries naming a paragraph in body type are located by their words.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pandas as pd
@@ -14,17 +15,36 @@ from docintel.parsing import contents_page
 from docintel.parsing.headings import Candidate, split_number
 from docintel.parsing.toc_rules import norm, short_title
 
+#: The candidates of the last list ``match`` was given, by page: (list, its length, page -> candidates
+#: in list order). Outline and contents entries are matched one by one against one list; reading
+#: it once per list, not once per entry and page, keeps that linear. One tuple, read once per call.
+_BY_PAGE: tuple | None = None
+
+
+def _on_page(cands: list[Candidate]) -> dict[int, list[Candidate]]:
+    global _BY_PAGE
+    memo = _BY_PAGE
+    if memo is None or memo[0] is not cands or memo[1] != len(cands):
+        idx: dict[int, list[Candidate]] = {}
+        for c in cands:
+            idx.setdefault(c.page, []).append(c)
+        memo = _BY_PAGE = (cands, len(cands), idx)
+    return memo[2]
+
+
+#: :func:`norm` of candidate titles and texts, which every entry's search reads again.
+_norm = functools.lru_cache(maxsize=1 << 16)(norm)
+
 
 def match(title: str, number: str | None, cands: list[Candidate], pages: list[int]) -> Candidate | None:
     """The candidate line that shows this entry's heading, searched page by page."""
     nt = norm(title)
     full = norm(f"{number or ''} {title}")
+    by_page = _on_page(cands)
     for p in pages:
         best, best_score = None, 0.0
-        for c in cands:
-            if c.page != p:
-                continue
-            ct, cf = norm(c.title), norm(c.text)
+        for c in by_page.get(p, ()):
+            ct, cf = _norm(c.title), _norm(c.text)
             score = 0.0
             if nt and (ct == nt or cf in (nt, full)):
                 score = 3.0
