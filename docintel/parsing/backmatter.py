@@ -11,6 +11,8 @@ import re
 
 import pandas as pd
 
+from docintel.parsing import frame_rows
+
 _FURNITURE = ("header", "footer", "page_number", "toc_entry")
 _BIB_HEAD = re.compile(r"\b(references|bibliography|works cited|literature cited|citations)\b", re.I)
 _BIB_START = re.compile(
@@ -43,18 +45,23 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
     if toc_df.empty:
         return out
     top = int(toc_df["level"].min())
+    # column lists, not Series: zip over an Arrow-backed string column yields value by value
     heads = {
         (int(p), int(ln)): str(tx).strip()
-        for p, ln, tx in zip(line_df["page"], line_df["line"], line_df["text"], strict=False)
+        for p, ln, tx in zip(
+            line_df["page"].tolist(), line_df["line"].tolist(), line_df["text"].tolist(), strict=False
+        )
         if ln is not None
     }
     body = line_df[~line_df.role.isin(_FURNITURE)]
     # the heading line's box, looked up once per line (a section's line frame per appendix was slow)
     boxes = {
         (int(p), int(ln)): (a, b, c, d)
-        for p, ln, a, b, c, d in zip(body.page, body.line, body.x0, body.y0, body.x1, body.y1, strict=False)
+        for p, ln, a, b, c, d in zip(
+            *(body[c].tolist() for c in ("page", "line", "x0", "y0", "x1", "y1")), strict=False
+        )
     }
-    for t in toc_df.sort_values(["page_start", "line_start"]).itertuples():
+    for t in frame_rows.rows(toc_df.sort_values(["page_start", "line_start"])):
         number = t.number if isinstance(t.number, str) else None  # NaN / NA when unnumbered
         full = f"{number or ''} {t.title}".strip()
         head = heads.get((int(t.page_start), int(t.line_start))) if pd.notna(t.line_start) else None

@@ -7,6 +7,8 @@ import re
 
 import pandas as pd
 
+from docintel.parsing import frame_rows
+
 _KW_HEAD = re.compile(
     r"^(Section|SECTION|Article|ARTICLE|Clause|CLAUSE)\s+([0-9]{1,3}(?:\.[0-9]{1,3})*\.?|[IVXLC]{1,7}\b)"
 )
@@ -24,13 +26,17 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
         return []
     nums = toc_df["number"].astype("string")
     prov = toc_df[(toc_df["source"] == "provision") & ~nums.str.startswith("(").fillna(True)]
-    first = line_df.drop_duplicates(["page", "line"]).set_index(["page", "line"])
+    # (page, line) -> the first such line's (text, x0, y0, x1, y1): a dict, not a MultiIndex lookup per entry
+    first: dict[tuple, tuple] = {}
+    cols = [line_df[c].tolist() for c in ("page", "line", "text", "x0", "y0", "x1", "y1")]
+    for p, ln, *vals in zip(*cols, strict=True):
+        first.setdefault((p, ln), vals)
     # headings printed with a clause keyword ("Section 6.03 Payment", "ARTICLE IV") are clauses
     kw_of: dict[str, tuple[str, str]] = {}
-    for t in toc_df[toc_df["source"] != "provision"].itertuples():
+    for t in frame_rows.rows(toc_df[toc_df["source"] != "provision"]):
         k = (int(t.page_start), int(t.line_start)) if pd.notna(t.line_start) else None
-        if k is not None and k in first.index:
-            m = _KW_HEAD.match(str(first.loc[k]["text"]).strip())
+        if k is not None and k in first:
+            m = _KW_HEAD.match(str(first[k][0]).strip())
             if m:
                 kw_of[str(t.toc_id)] = (m.group(1).capitalize(), m.group(2).rstrip("."))
     if prov.empty and not kw_of:
@@ -45,11 +51,12 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
         & (toc_df["source"] != "provision")
     ]
     words = [
-        m.group(1).capitalize() for m in _CITED.finditer(" ".join(line_df["text"].astype(str).head(20000)))
+        m.group(1).capitalize()
+        for m in _CITED.finditer(" ".join(line_df["text"].astype(str).head(20000).tolist()))
     ]
     word = max(("Clause", "Section", "Article"), key=lambda w: (words.count(w), w == "Clause"))
     out = []
-    for t in pd.concat([heads, prov]).sort_values(["page_start", "line_start"]).itertuples():
+    for t in frame_rows.rows(pd.concat([heads, prov]).sort_values(["page_start", "line_start"])):
         tid = str(t.toc_id)
         m = re.match(r"^(Article|Section|Clause|Sec|Rule|Regulation|Art)\s+(.+)$", tid)
         oid = m.group(2) if m else str(t.number).rstrip(".").replace("\u00a7", "").strip()
@@ -64,14 +71,10 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
             continue
         seen.add(key)
         ls = int(t.line_start) if pd.notna(t.line_start) else None
-        row = (
-            first.loc[(int(t.page_start), ls)]
-            if ls is not None and (int(t.page_start), ls) in first.index
-            else None
-        )
+        row = first.get((int(t.page_start), ls)) if ls is not None else None  # (text, x0, y0, x1, y1)
         caption = str(t.title) if isinstance(t.title, str) and t.title else ""
         if not caption and row is not None:
-            caption = re.sub(r"^\S+\s*", "", str(row["text"]).strip())
+            caption = re.sub(r"^\S+\s*", "", str(row[0]).strip())
         out.append(
             {
                 "object_key": key,
@@ -83,10 +86,10 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
                 "line_start": ls,
                 "line_end": int(t.line_end) if pd.notna(t.line_end) else None,
                 "page_end": int(t.page_end) if pd.notna(t.page_end) else int(t.page_start),
-                "x0": None if row is None else float(row["x0"]),
-                "y0": None if row is None else float(row["y0"]),
-                "x1": None if row is None else float(row["x1"]),
-                "y1": None if row is None else float(row["y1"]),
+                "x0": None if row is None else float(row[1]),
+                "y0": None if row is None else float(row[2]),
+                "x1": None if row is None else float(row[3]),
+                "y1": None if row is None else float(row[4]),
                 "source": "provision" if t.source == "provision" else "heading",
             }
         )
