@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from docintel.parsing import frame_rows
 from docintel.schema.tables import TOC_DF
 
 
@@ -128,7 +129,13 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
     """
     if toc_df.empty:
         return toc_df
-    roles = dict(zip(zip(line_df["page"], line_df["line"], strict=False), line_df["role"], strict=False))
+    roles = dict(
+        zip(
+            zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=False),
+            line_df["role"].tolist(),
+            strict=False,
+        )
+    )
     # one frame per page, built once: a per-row filter of the whole line_df was quadratic
     pages = _page_arrays(line_df)
     gone = [
@@ -138,7 +145,7 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
             roles.get((int(r.page_start), int(r.line_start))) in ("figure_text", "table")
             or _beside_table(pages.get(int(r.page_start)), int(r.line_start))
         )
-        for r in toc_df.itertuples()
+        for r in frame_rows.rows(toc_df)
     ]
     if not any(gone):
         return toc_df

@@ -353,7 +353,7 @@ def _mark_roles(
     contents_pages: set,
 ) -> None:
     """Mark heading, title and contents-entry lines in ``line_df``'s role column (in place)."""
-    key = list(zip(line_df["page"], line_df["line"], strict=False))
+    key = list(zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=False))
     # a provision's line stays body text: it has a number, not heading typography
     heading_lines = {
         (e["page_start"], ln) for e in entries if e["source"] != "provision" for ln in e["lines"]
