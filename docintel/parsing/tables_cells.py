@@ -89,16 +89,17 @@ def horizontal_rules(page, clip) -> list[float]:
     """y of horizontal rules crossing most of ``clip`` (booktabs lines, ruled row separators)."""
     ys = []
     width = clip[2] - clip[0]
-    for d in page.get_drawings():
-        r = d["rect"]
+    # get_cdrawings' plain tuples; height / width as pymupdf's Rect gives them (never negative)
+    for d in page.get_cdrawings():
+        x0, y0, x1, y1 = d["rect"]
         if (
-            r.height <= 2
-            and r.width >= 0.5 * width
-            and r.x0 <= clip[2]
-            and r.x1 >= clip[0]
-            and clip[1] - 3 <= r.y0 <= clip[3] + 3
+            max(0, y1 - y0) <= 2
+            and max(0, x1 - x0) >= 0.5 * width
+            and x0 <= clip[2]
+            and x1 >= clip[0]
+            and clip[1] - 3 <= y0 <= clip[3] + 3
         ):
-            ys.append((r.y0 + r.y1) / 2)
+            ys.append((y0 + y1) / 2)
     ys.sort()
     out: list[float] = []
     for y in ys:
@@ -197,38 +198,51 @@ def cluster_cells(page, clip) -> list[dict]:
     return out
 
 
+def _rule_edges(page) -> list[tuple]:
+    """Every straight edge the page draws, (x0, y0, x1, y1), read once per page.
+
+    From ``get_cdrawings()`` (plain tuples) with what ``get_drawings()`` would give: a
+    rectangle normalised, its width and height never negative.
+    """
+    memo = getattr(page, "_memo", None)
+    if memo is not None and "edges" in memo:
+        return memo["edges"]
+    edges: list[tuple] = []
+    for d in page.get_cdrawings():
+        for it in d["items"]:
+            if it[0] == "l":
+                (ax, ay), (bx, by) = it[1], it[2]
+                edges.append((float(ax), float(ay), float(bx), float(by)))
+            elif it[0] == "re":
+                x0, y0, x1, y1 = (float(v) for v in it[1])
+                if x1 < x0:
+                    x0, x1 = x1, x0
+                if y1 < y0:
+                    y0, y1 = y1, y0
+                w, h = max(0, x1 - x0), max(0, y1 - y0)
+                if w < 2 or h < 2:  # a rule drawn as a thin filled rectangle
+                    edges.append(
+                        ((x0 + x1) / 2, y0, (x0 + x1) / 2, y1)
+                        if w < 2
+                        else (x0, (y0 + y1) / 2, x1, (y0 + y1) / 2)
+                    )
+                else:
+                    edges += [(x0, y0, x1, y0), (x0, y1, x1, y1), (x0, y0, x0, y1), (x1, y0, x1, y1)]
+    if memo is not None:
+        memo["edges"] = edges
+    return edges
+
+
 def _segments_in(page, clip) -> tuple[list[tuple], list[tuple]]:
     """Horizontal (y, x0, x1) and vertical (x, y0, y1) rule segments inside ``clip``."""
     hs, vs = [], []
-    for d in page.get_drawings():
-        for it in d["items"]:
-            if it[0] == "l":
-                a, b = it[1], it[2]
-                edges = [(a.x, a.y, b.x, b.y)]
-            elif it[0] == "re":
-                r = it[1]
-                if r.width < 2 or r.height < 2:  # a rule drawn as a thin filled rectangle
-                    edges = (
-                        [((r.x0 + r.x1) / 2, r.y0, (r.x0 + r.x1) / 2, r.y1)]
-                        if r.width < 2
-                        else [(r.x0, (r.y0 + r.y1) / 2, r.x1, (r.y0 + r.y1) / 2)]
-                    )
-                else:
-                    edges = [
-                        (r.x0, r.y0, r.x1, r.y0),
-                        (r.x0, r.y1, r.x1, r.y1),
-                        (r.x0, r.y0, r.x0, r.y1),
-                        (r.x1, r.y0, r.x1, r.y1),
-                    ]
-            else:
-                continue
-            for x0, y0, x1, y1 in edges:
-                if abs(y1 - y0) < 1.5 and abs(x1 - x0) > 10 and clip[1] - 2 <= y0 <= clip[3] + 2:
-                    hs.append(((y0 + y1) / 2, min(x0, x1), max(x0, x1)))
-                elif abs(x1 - x0) < 1.5 and abs(y1 - y0) > 5 and clip[0] - 2 <= x0 <= clip[2] + 2:
-                    lo, hi = min(y0, y1), max(y0, y1)
-                    if hi > clip[1] and lo < clip[3]:
-                        vs.append(((x0 + x1) / 2, lo, hi))
+    for x0, y0, x1, y1 in _rule_edges(page):
+        if abs(y1 - y0) < 1.5 and abs(x1 - x0) > 10 and clip[1] - 2 <= y0 <= clip[3] + 2:
+            hs.append(((y0 + y1) / 2, min(x0, x1), max(x0, x1)))
+        elif abs(x1 - x0) < 1.5 and abs(y1 - y0) > 5 and clip[0] - 2 <= x0 <= clip[2] + 2:
+            lo, hi = min(y0, y1), max(y0, y1)
+            if hi > clip[1] and lo < clip[3]:
+                vs.append(((x0 + x1) / 2, lo, hi))
     return hs, vs
 
 

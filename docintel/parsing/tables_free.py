@@ -56,6 +56,12 @@ class CachedPage:
             self._memo["d"] = self._page.get_drawings()
         return self._memo["d"]
 
+    def get_cdrawings(self):
+        """The drawings as plain tuples (no Rect / Point objects): what the rule readers need."""
+        if "cd" not in self._memo:
+            self._memo["cd"] = self._page.get_cdrawings()
+        return self._memo["cd"]
+
     def get_text(self, kind: str = "text", **kw):
         if kw:
             return self._page.get_text(kind, **kw)
