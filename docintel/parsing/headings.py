@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import operator
 import re
 from dataclasses import dataclass, field
 
@@ -172,7 +173,7 @@ def span_features(
     box_all = line_df[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
     fallback_all = (
         line_df["bold"].fillna(False).astype(bool).to_numpy()
-        | np.array([isinstance(f, str) and is_bold_font(f) for f in line_df["font"]], dtype=bool)
+        | np.array([isinstance(f, str) and is_bold_font(f) for f in line_df["font"].tolist()], dtype=bool)
     ).astype(float)
     long_all = line_df["text"].astype(str).str.len().to_numpy() >= 3
     for page_no, ix in line_df.groupby("page").indices.items():
@@ -286,11 +287,15 @@ def split_number(text: str) -> tuple[str | None, str | None, str]:
     return None, None, t
 
 
+_X0 = operator.itemgetter("x0")
+_Y1_X0 = operator.itemgetter("y1", "x0")
+
+
 def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
     """Group a page's lines that sit on one baseline (same column), left to right."""
     groups: list[list[dict]] = []
     heads: list[tuple] = []  # each group's first line as (y1, y0, size, column), read once
-    for r in sorted(recs, key=lambda r: (r["y1"], r["x0"])):
+    for r in sorted(recs, key=_Y1_X0):
         ry1, ry0, rsize, rcol = r["y1"], r["y0"], r["size"], r["column"]
         start = max(len(groups) - 8, 0)  # sorted by y1: only recent groups can share the baseline
         for j in range(start, len(groups)):
@@ -306,7 +311,7 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
         else:
             groups.append([r])
             heads.append((ry1, ry0, rsize, rcol))
-    return [sorted(g, key=lambda r: r["x0"]) for g in groups]
+    return [g if len(g) == 1 else sorted(g, key=_X0) for g in groups]
 
 
 def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
@@ -566,6 +571,8 @@ def _italic_heading(c: Candidate, words: list[str], body: float) -> bool:
 
 def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = True) -> bool:
     """Typography and wording test for a candidate (before continuation joining)."""
+    if c.kind is None and not c.bold and not c.extra.get("italic", False) and c.size < body + LARGER_BY_PT:
+        return False  # plain body type, unnumbered: every branch below says no (most candidates)
     t = c.text.strip()
     words = t.split()
     if not words or len(t) > MAX_HEADING_CHARS or len(words) > MAX_HEADING_WORDS:
