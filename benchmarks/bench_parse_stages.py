@@ -7,7 +7,8 @@ Default PDFs: the three long NIST SPs (sp800-53r3, sp800-82r2, sp800-60v2r1). Th
 ``get_text("dict")`` of every page with ``TEXT_PRESERVE_IMAGES`` off; then the PyMuPDF backend
 parses each document in this process (``ocr=never``) with the named stage functions wrapped
 to sum their CPU seconds. Stages nest (the page stage holds the per-page calls; ``build_toc``
-holds the heading candidates), so the rows do not add up. Asserts nothing.
+holds the heading candidates, contents / outline entries and provisions; ``build_objects`` the
+caption, table, clause and back-matter readers), so the rows do not add up. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -44,7 +45,22 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     import pymupdf
 
-    from docintel.parsing import crossrefs, furniture, headings, lines, objects, signals, toc
+    from docintel.parsing import (
+        clauses,
+        contents_page,
+        crossrefs,
+        furniture,
+        headings,
+        lines,
+        objects,
+        provisions,
+        signals,
+        tables_captioned,
+        tables_cells,
+        tables_free,
+        toc,
+        toc_sources,
+    )
     from docintel.parsing import pdf as pdfmod
     from docintel.parsing import pymupdf_backend as b
 
@@ -60,7 +76,19 @@ def main(argv: list[str] | None = None) -> None:
         (toc, "build_toc"),
         (toc, "span_features"),
         (toc, "candidates"),
+        (toc, "_join_continuations"),
+        (toc, "_mark_heading_like"),
+        (contents_page, "find_entries"),
+        (toc_sources, "outline_entries"),
+        (provisions, "find_provisions"),
         (objects, "build_objects"),
+        (objects, "caption_object"),
+        (objects, "appendices"),
+        (objects, "bibliography"),
+        (tables_captioned, "table_box"),
+        (tables_free, "uncaptioned_tables"),
+        (tables_cells, "read_table"),
+        (clauses, "clause_objects"),
         (toc, "drop_demoted"),
         (toc, "assign_sections"),
         (crossrefs, "parse_time_refs"),
