@@ -257,9 +257,6 @@ class Candidate:
     extra: dict = field(default_factory=dict)
 
 
-_SPACES = re.compile(r"\s+")
-
-
 #: What some NUMBERING pattern needs at the start of a text (tested first: one match, not eight).
 _MAY_NUMBER = re.compile(
     r"[0-9(\u00a7]|[A-Z][IVX]{0,4}\.|(?i:appendix|annex|exhibit|schedule|attachment|part|chapter)"
@@ -268,7 +265,8 @@ _MAY_NUMBER = re.compile(
 
 def split_number(text: str) -> tuple[str | None, str | None, str]:
     """Return (scheme, number, title) of a heading text; (None, None, text) when unnumbered."""
-    t = _SPACES.sub(" ", text).strip()
+    # whitespace runs as one space, ends stripped (str.split() and regex \s share one whitespace set)
+    t = " ".join(text.split())
     if not _MAY_NUMBER.match(t):
         return None, None, t  # no scheme can match: most lines start with a plain word
     for kind, rx in NUMBERING:

@@ -109,7 +109,6 @@ def _para_starts(recs: list) -> list[bool]:
 
 
 _AND_OR = re.compile(r"[;,]\s+(?:and|or)$")
-_WS = re.compile(r"\s+")
 #: Columns the candidate scan reads (rows built from these only; see :mod:`frame_rows`).
 _COLS = ["page", "line", "text", "role", "x0", "y0", "x1", "y1", "size"]
 
@@ -170,14 +169,14 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
         if not start or r.role in _SKIP_ROLES or i == absorbed:
             continue
         alone = i + 1 >= len(starts) or starts[i + 1] or pages[i + 1] != r.page
-        text = _WS.sub(" ", str(r.text)).strip()
+        text = " ".join(str(r.text).split())
         if _BARE.match(text) and i + 1 < len(recs):
             n = recs[i + 1]  # "H." then "“Recipient” means ..." on its baseline
             if n.page == r.page and abs(n.y0 - r.y0) <= 0.3 * max(float(r.size), 4.0) and n.x0 > r.x1:
-                text = text + " " + _WS.sub(" ", str(n.text)).strip()
+                text = text + " " + " ".join(str(n.text).split())
                 alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
             elif _stacked_label(r, n):
-                text = text + _WS.sub(" ", str(n.text)).strip()  # "(3)" over "(i) Standard: ..."
+                text = text + " ".join(str(n.text).split())  # "(3)" over "(i) Standard: ..."
                 absorbed = i + 1
                 alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
         base = {"page": int(r.page), "line": int(r.line), "text": text, "idx": r.Index}
