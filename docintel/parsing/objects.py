@@ -35,12 +35,20 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     # headings an outline or contents page names stay headings even when drawn inside a graphic
     primary = toc_df[toc_df["source"] != "heading_detection"] if len(toc_df) else toc_df
     vouched = set(zip(primary["page_start"], primary["line_start"], strict=False)) if len(primary) else set()
-    all_rows = frame_rows.rows(usable)
+    # the label tests on plain column lists; rows (namedtuples) only for a page that has a hit
+    texts = [str(t).strip() for t in usable["text"].tolist()]
+    roles = usable["role"].tolist()
     sides = {"above": 0, "below": 0, None: 0}  # where table captions sit (caption above its table)
     for page_no in sorted(positions):
         pos = positions[page_no]
-        rows = [all_rows[k] for k in pos]
-        pl = usable.iloc[pos] if any(CAPTION.match(str(r.text).strip()) for r in rows) else None
+        has_caption = any(CAPTION.match(texts[k]) for k in pos)
+        # "(512)" in a statistics or financial table is a negative amount, not an equation label
+        # (roles as they were before this page's captions marked their tables)
+        eq_at = [i for i, k in enumerate(pos) if roles[k] != "table" and figures.EQ_LABEL.match(texts[k])]
+        if not has_caption and not eq_at:
+            continue
+        rows = frame_rows.rows(usable.iloc[pos])
+        pl = usable.iloc[pos] if has_caption else None
         # the pymupdf page only for a page with a caption or an equation label (loading one costs)
         page = doc[int(page_no) - 1] if pl is not None else None
         for r in rows if pl is not None else ():
@@ -66,8 +74,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
                 )
             row.update(x0=bb[0], y0=bb[1], x1=bb[2], y1=bb[3])
             reg.append(row)
-        # "(512)" in a statistics or financial table is a negative amount, not an equation label
-        eq_rows = [r for r in rows if r.role != "table" and figures.EQ_LABEL.match(str(r.text).strip())]
+        eq_rows = [rows[i] for i in eq_at]
         if eq_rows:
             page = doc[int(page_no) - 1] if page is None else page
             reg += figures.equations(line_df, usable.iloc[pos] if pl is None else pl, eq_rows, page, seen)
