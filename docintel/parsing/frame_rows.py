@@ -25,3 +25,20 @@ def rows(df: pd.DataFrame) -> list:
     cols = [df.index.tolist(), *(df.iloc[:, k].tolist() for k in range(df.shape[1]))]
     make = _row_type(fields)._make
     return [make(vals) for vals in zip(*cols, strict=True)]
+
+
+class Rows:
+    """:func:`rows` of any positions of one frame, its columns read once (``take`` per page is cheap).
+
+    ``Rows(df).take(pos)`` equals ``rows(df.iloc[pos])``: the index labels and values at those
+    positions. Slicing a frame per page and reading its columns again costs a pandas ``take``
+    per column per page.
+    """
+
+    def __init__(self, df: pd.DataFrame) -> None:
+        self._make = _row_type(("Index", *(str(c) for c in df.columns)))._make
+        self._cols = [df.index.tolist(), *(df.iloc[:, k].tolist() for k in range(df.shape[1]))]
+
+    def take(self, positions) -> list:
+        cols = self._cols
+        return [self._make([c[k] for c in cols]) for k in positions]

@@ -36,6 +36,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     primary = toc_df[toc_df["source"] != "heading_detection"] if len(toc_df) else toc_df
     vouched = set(zip(primary["page_start"], primary["line_start"], strict=False)) if len(primary) else set()
     # the label tests on plain column lists; rows (namedtuples) only for a page that has a hit
+    rows_of = frame_rows.Rows(usable)
     texts = [str(t).strip() for t in usable["text"].tolist()]
     roles = usable["role"].tolist()
     sides = {"above": 0, "below": 0, None: 0}  # where table captions sit (caption above its table)
@@ -47,7 +48,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
         eq_at = [i for i, k in enumerate(pos) if roles[k] != "table" and figures.EQ_LABEL.match(texts[k])]
         if not has_caption and not eq_at:
             continue
-        rows = frame_rows.rows(usable.iloc[pos])
+        rows = rows_of.take(pos)
         pl = usable.iloc[pos] if has_caption else None
         # the pymupdf page only for a page with a caption or an equation label (loading one costs)
         page = doc[int(page_no) - 1] if pl is not None else None
