@@ -52,7 +52,10 @@ def find_entries(line_df: pd.DataFrame) -> pd.DataFrame:
     for page_no in sorted(positions):
         hits = []
         for k in positions[page_no]:
-            t = _TRAILING_BLANKS.sub("", str(texts[k]))
+            t = str(texts[k])
+            # == _TRAILING_BLANKS.sub("", t); ``$`` also matches before a final newline, so such a
+            # text keeps the pattern
+            t = _TRAILING_BLANKS.sub("", t) if "\n" in t else t.rstrip(" \t")
             m = _ENTRY.match(t) if _may_be_entry(t) else None
             if m:
                 hits.append((k, m))

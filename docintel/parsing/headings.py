@@ -286,6 +286,7 @@ def split_number(text: str) -> tuple[str | None, str | None, str]:
 
 
 _X0 = operator.itemgetter("x0")
+_PAGE_LINE = operator.attrgetter("page", "line")
 _Y1_X0 = operator.itemgetter("y1", "x0")
 
 
@@ -354,7 +355,7 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
                 # three or more separate bold pieces on one baseline: a table header row
                 c.extra["table_row"] = len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
                 out.append(c)
-    out.sort(key=lambda c: (c.page, c.line))
+    out.sort(key=_PAGE_LINE)
     return out
 
 

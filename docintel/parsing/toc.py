@@ -10,6 +10,7 @@ gets role ``title``; printed contents lines get role ``toc_entry``.
 from __future__ import annotations
 
 import logging
+import operator
 import re
 
 import numpy as np
@@ -55,6 +56,10 @@ def _size_tolerance(a: float, b: float, body: float) -> float:
     return SIZE_TOLERANCE_PT
 
 
+_PAGE_Y0_X0 = operator.attrgetter("page", "y0", "x0")
+_PAGE_LINE = operator.attrgetter("page", "line")
+
+
 def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
     """Join a heading wrapped over several lines (same style, stacked, tight spacing).
 
@@ -65,7 +70,7 @@ def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
     # the lines that may continue a heading, by page and style: candidates of other styles, run-in
     # leads and plain body lines never do, so the backward scan only walks lines that could match
     pool: dict[tuple, list[Candidate]] = {}
-    for c in sorted(cands, key=lambda c: (c.page, c.y0, c.x0)):
+    for c in sorted(cands, key=_PAGE_Y0_X0):
         prev = None
         key = (c.page, c.bold, c.extra.get("italic"), c.font)
         if not c.run_in and c.kind is None:
@@ -89,7 +94,7 @@ def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
         if not c.run_in and (c.bold or c.extra.get("italic") or c.size >= body + LARGER_BY_PT):
             pool.setdefault(key, []).append(c)
         out.append(c)
-    out.sort(key=lambda c: (c.page, c.line))
+    out.sort(key=_PAGE_LINE)
     return out
 
 
