@@ -86,28 +86,33 @@ def _par_types(lab: str) -> list[tuple[str, int]]:
     return out
 
 
-def _para_starts(recs: list) -> list[bool]:
-    """Whether each line (rows in reading order) opens a paragraph: first on its page, after a stop,
-    a larger gap, or hanging left of the line above."""
+def _para_starts(c: dict[str, list]) -> list[bool]:
+    """Whether each line (column lists in reading order) opens a paragraph: first on its page, after
+    a stop, a larger gap, or hanging left of the line above."""
+    pages, texts, roles = c["page"], c["text"], c["role"]
+    x0, y0, y1, size = c["x0"], c["y0"], c["y1"], c["size"]
     out = []
-    prev = None
-    for r in recs:
-        if prev is None or prev.page != r.page:
+    for i in range(len(pages)):
+        if i == 0 or pages[i - 1] != pages[i]:
             out.append(True)
         else:
-            t = str(prev.text).rstrip()
+            t = str(texts[i - 1]).rstrip()
             out.append(
-                r.role == "list_item"
+                roles[i] == "list_item"
                 or t.endswith((".", ":", ";", "!", "?", "]", ")"))
                 or _AND_OR.search(t) is not None
-                or r.y0 - prev.y1 > 0.5 * max(float(r.size), 4.0)
-                or r.y0 < prev.y0 - 1  # a new column
-                or r.x0 < prev.x0 - 2
+                or y0[i] - y1[i - 1] > 0.5 * max(float(size[i]), 4.0)
+                or y0[i] < y0[i - 1] - 1  # a new column
+                or x0[i] < x0[i - 1] - 2
             )
-        prev = r
     return out
 
 
+#: What one of _DEC, _KWNUM, _SS, _TOP, _LETTER, _PAR needs at the start (one test, not six).
+_MAY_PROVISION = re.compile(
+    r"[0-9\[(\u00a7]|[A-Z]\.\s|(?:Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE"
+    r"|Regulation)\s"
+)
 _AND_OR = re.compile(r"[;,]\s+(?:and|or)$")
 #: Columns the candidate scan reads (rows built from these only; see :mod:`frame_rows`).
 _COLS = ["page", "line", "text", "role", "x0", "y0", "x1", "y1", "size"]
@@ -157,21 +162,27 @@ def _stacked_label(r, n) -> bool:
 
 
 def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
-    lines = line_df.sort_values(["page", "line"])
-    recs = frame_rows.rows(lines[_COLS])
-    starts = _para_starts(recs)
+    lines = line_df.sort_values(["page", "line"])[_COLS]
+    cols = {c: lines[c].tolist() for c in _COLS}
+    starts = _para_starts(cols)
+    # rows (namedtuples) only for the lines that open a paragraph outside the skipped roles
+    recs = frame_rows.Rows(lines)
     out = []
-    pages = lines["page"].tolist()
+    pages, roles, texts = cols["page"], cols["role"], cols["text"]
     # the leads as a dict once (Series.get per line is pandas indexing)
     lead_of = dict(zip(leads.index.tolist(), leads.tolist(), strict=True)) if leads is not None else None
     absorbed = -1
-    for i, (r, start) in enumerate(zip(recs, starts, strict=True)):
-        if not start or r.role in _SKIP_ROLES or i == absorbed:
+    for i, start in enumerate(starts):
+        if not start or roles[i] in _SKIP_ROLES or i == absorbed:
             continue
+        text = " ".join(str(texts[i]).split())
+        bare = _BARE.match(text) and i + 1 < len(starts)
+        if not bare and not _MAY_PROVISION.match(text):
+            continue  # no provision pattern can match this text
+        r = recs.take((i,))[0]
         alone = i + 1 >= len(starts) or starts[i + 1] or pages[i + 1] != r.page
-        text = " ".join(str(r.text).split())
-        if _BARE.match(text) and i + 1 < len(recs):
-            n = recs[i + 1]  # "H." then "“Recipient” means ..." on its baseline
+        if bare:
+            n = recs.take((i + 1,))[0]  # "H." then "“Recipient” means ..." on its baseline
             if n.page == r.page and abs(n.y0 - r.y0) <= 0.3 * max(float(r.size), 4.0) and n.x0 > r.x1:
                 text = text + " " + " ".join(str(n.text).split())
                 alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
