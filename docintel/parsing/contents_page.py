@@ -25,6 +25,7 @@ _TRAILING_BLANKS = re.compile(r"[ \t]+$")
 
 _LABEL_END = frozenset("0123456789ivxlcIVXLC")
 _WS3 = re.compile(r"\s{3}")
+_LEADER_LABEL = re.compile(r"[.\u2026_\s]\s*(?:[0-9]{1,4}|[ivxlcIVXLC]{1,6})$")
 
 
 def _may_be_entry(t: str) -> bool:
@@ -38,6 +39,9 @@ def _may_be_entry(t: str) -> bool:
         bool(t)
         and t[-1] in _LABEL_END
         and (t.count(".") >= 3 or "\u2026" in t or "___" in t or _WS3.search(t) is not None)
+        # the leader's last character, then the label ("....... 6-27" has none: no match, and
+        # the full pattern takes milliseconds to say so on a long leader)
+        and _LEADER_LABEL.search(t) is not None
     )
 
 
