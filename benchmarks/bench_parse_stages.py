@@ -1,7 +1,11 @@
 """Where the whole parse's CPU goes, stage by stage, as multiples of the image-free raw floor.
 
 Usage:
-    python benchmarks/bench_parse_stages.py [--layout never] [PDF ...]
+    python benchmarks/bench_parse_stages.py [--layout never] [--tree DIR] [PDF ...]
+
+``--tree DIR``: time that checkout's parser instead of this tree's (``git archive <commit> |
+tar -x -C DIR``), so a before / after pair reads the same stages; compare the multiples of the
+floor, which each run measures itself.
 
 Default PDFs: the three long NIST SPs (sp800-53r3, sp800-82r2, sp800-60v2r1). The floor is
 ``get_text("dict")`` of every page with ``TEXT_PRESERVE_IMAGES`` off; then the PyMuPDF backend
@@ -42,7 +46,10 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("pdfs", nargs="*", type=Path)
     ap.add_argument("--layout", default="never")
+    ap.add_argument("--tree", type=Path, help="a checkout whose docintel package is timed")
     args = ap.parse_args(argv)
+    if args.tree is not None:
+        sys.path.insert(0, str(args.tree.resolve()))
     import pymupdf
 
     from docintel.parsing import (
@@ -110,6 +117,9 @@ def main(argv: list[str] | None = None) -> None:
         t = time.process_time()
         b.parse_with_pymupdf(doc, pdfmod.doc_id_for(data), layout_mode=args.layout, ocr_mode="never")
         total += time.process_time() - t
+    import docintel
+
+    print(f"tree: {Path(docintel.__file__).parents[1]}")
     print(
         f"{pages} pages; floor {floor:.2f} s; parse --layout {args.layout} {total:.2f} s = {total / floor:.2f}x\n"
     )
