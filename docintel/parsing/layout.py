@@ -216,21 +216,80 @@ def _one_thread_sessions():
         ort.SessionOptions = base
 
 
-_MODEL_BUILT_HERE: list = []  # the model function _ensure_model built with one-thread sessions
+_MODEL_BUILT_HERE: list = []  # the model function _ensure_model built (lean, one-thread sessions)
+
+
+def _lean_session(model_path, providers=None):
+    """An ONNX session as ``pymupdf.layout`` builds it, with one intra-op thread and the CPU memory
+    arena kept on (pymupdf-layout 2.0 turns it off so a long-lived process returns memory; a
+    page then re-allocates and faults in its ~60 MB feature maps on every run: the image model
+    costs ~20% more CPU without the arena; our workers are short-lived forks)."""
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    so.inter_op_num_threads = 1
+    return ort.InferenceSession(model_path, sess_options=so, providers=providers)
+
+
+@contextlib.contextmanager
+def _lean_build(gnn_module):
+    """While the model is built: its sessions are :func:`_lean_session`, and no table-grid model is
+    loaded. docintel reads only the boxes (``layout_information``); the grid model runs on every
+    table box to fill ``group["table_grid"]``, which ``predict`` never returns as boxes (~20% of a
+    page's CPU, ~0.3 s to load). An attribute this pymupdf-layout does not have is left alone."""
+    patches = {"make_session": _lean_session, "TableGridExtractorV2": lambda *a, **k: None}
+    saved = {name: getattr(gnn_module, name) for name in patches if hasattr(gnn_module, name)}
+    for name in saved:
+        setattr(gnn_module, name, patches[name])
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(gnn_module, name, value)
+
+
+def _placeholder_layout(*args, **kwargs):  # never called: makes the import's activate() a no-op
+    return []
+
+
+def _build_model():
+    """The layout function: pymupdf.layout's default model (``DocumentLayoutAnalyzer.get_model()``,
+    as its ``activate`` builds it), built lean (:func:`_lean_build`)."""
+    import pymupdf
+
+    pymupdf._get_layout = _placeholder_layout  # `import pymupdf.layout` activates unless one is set
+    try:
+        with _one_thread_sessions():
+            import pymupdf.layout  # noqa: F401
+            from pymupdf.layout import DocumentLayoutAnalyzer
+            from pymupdf.layout.onnx import BoxRFDGNN as gnn
+
+            with _lean_build(gnn):
+                model = DocumentLayoutAnalyzer.get_model()
+    finally:
+        if pymupdf._get_layout is _placeholder_layout:
+            pymupdf._get_layout = None
+    inner = getattr(model, "_model", None)
+    if getattr(inner, "table_grid_extractor", None) is not None:  # built by an unknown class name
+        inner.table_grid_extractor = None
+
+    def _get_layout(*args, **kwargs):
+        return model.predict(*args, **kwargs)
+
+    _get_layout.model = model
+    return _get_layout
 
 
 def _ensure_model() -> None:
-    """Load the layout model once per process (one-thread ONNX sessions when we build it)."""
+    """Load the layout model once per process (lean, :func:`_build_model`), unless one is set."""
     import pymupdf
 
     if callable(getattr(pymupdf, "_get_layout", None)):
         return
-    with _one_thread_sessions():
-        import pymupdf.layout  # (importing installs the ONNX model into pymupdf)
-
-        if not callable(getattr(pymupdf, "_get_layout", None)):
-            pymupdf.layout.activate()
-    _MODEL_BUILT_HERE[:] = [pymupdf._get_layout]
+    fn = _build_model()
+    pymupdf._get_layout = fn
+    _MODEL_BUILT_HERE[:] = [fn]
 
 
 def ensure_model_quietly() -> None:
