@@ -54,6 +54,8 @@ DRAWINGS_MIN_SHARE = 0.05
 #: at most this many pages later and its drawings span the same columns (x-extent overlap share).
 CONTINUATION_GAP = 2
 CONTINUATION_X_OVERLAP = 0.8
+#: Points within which two lines share a left edge (a paragraph's wrapped lines).
+SAME_EDGE_PT = 2.0
 #: Share of unreadable characters (U+FFFD, private use) that marks a broken font encoding.
 GARBLED_SHARE = 0.05
 _LOCK = threading.Lock()
@@ -81,6 +83,18 @@ def _state(page) -> _DocState | None:
     except (AttributeError, TypeError, ReferenceError):  # no cross-page memory then
         return None
     return state
+
+
+def _continues_sentence(prev: dict, r: dict) -> bool:
+    """Whether line ``r`` carries on the sentence of the line before it: same text block, same
+    left edge, and the line before ends mid-sentence ("... is depicted in" / "Figure 2-7. This
+    DCS ..."), so a label that opens ``r`` is a citation wrapped to the line start, not a caption."""
+    if prev.get("block") is None or prev.get("block") != r.get("block"):
+        return False
+    if abs(float(prev.get("x0", -1e9)) - float(r.get("x0", 1e9))) > SAME_EDGE_PT:
+        return False
+    end = prev["text"].rstrip()[-1:]
+    return end.islower() or end == ","
 
 
 def _drawings_extent(page) -> tuple[float, float, float, float] | None:
@@ -137,10 +151,11 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
     first_page = page_no
     captions = [
         (r, m)
-        for r in rows
+        for i, r in enumerate(rows)
         if r["role"] in ("body", "formula", "list_item")
         and not r.get("_rot")
         and (m := _CAPTION.match(r["text"]))
+        and not (i and _continues_sentence(rows[i - 1], r))
     ]
     if any(_LEADER.search(r["text"]) for r, _ in captions):
         captions = []  # a list of figures or tables: its entries name objects, none is a caption
