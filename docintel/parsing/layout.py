@@ -97,10 +97,11 @@ def _continues_sentence(prev: dict, r: dict) -> bool:
     return end.islower() or end == ","
 
 
-def _drawings_extent(page) -> tuple[float, float, float, float] | None:
-    """The box around every vector path of the page, or None when it cannot be read."""
+def _drawings_extent(page, drawings: list | None = None) -> tuple[float, float, float, float] | None:
+    """The box around every vector path of the page (``drawings``: the page signals' own list,
+    read once by ``signals.page_signals``), or None when it cannot be read."""
     try:
-        rects = [d["rect"] for d in page.get_cdrawings()]
+        rects = [d["rect"] for d in (page.get_cdrawings() if drawings is None else drawings)]
     except Exception:  # no page (tests) or a broken content stream: extent unknown
         return None
     if not rects:
@@ -177,7 +178,7 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
         reasons.append(reason)
         break
     if n_drawings >= MANY_DRAWINGS and not n_images and not roles & {"table", "figure_text"}:
-        extent = _drawings_extent(page)
+        extent = _drawings_extent(page, page_signals.get("_drawings"))
         area = float(page_signals.get("width") or 0) * float(page_signals.get("height") or 0)
         share = (extent[2] - extent[0]) * (extent[3] - extent[1]) / area if extent and area else 1.0
         if share >= DRAWINGS_MIN_SHARE:
