@@ -147,3 +147,12 @@ def test_a_caption_after_a_sentence_or_in_its_own_block_escalates(before):
     rows = [before, _line("Table 2-1. Summary of IT System and ICS Differences", 2, 72.0)]
     reasons = escalation_reasons(SimpleNamespace(parent=_doc()), rows, {"page": 3, "n_images": 0})
     assert reasons and reasons[0].startswith("caption_without_structure: Table 2-1.")
+
+
+def test_the_default_budget_is_a_share_of_the_pages_with_a_floor(monkeypatch):
+    monkeypatch.delenv("DOCINTEL_LAYOUT_BUDGET", raising=False)
+    assert escalate.budget_pages(12) == LAYOUT_BUDGET_MIN
+    assert escalate.budget_pages(247) == 7  # ceil(2.5% of 247)
+    assert escalate.budget_pages(600) == 15
+    monkeypatch.setenv("DOCINTEL_LAYOUT_BUDGET", "40")
+    assert escalate.budget_pages(247) == 40
