@@ -99,13 +99,19 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(paths)} PDFs, {pages} pages; {what}; image-free floor {floor_s:.2f} CPU s; cores {os.cpu_count()}"
     )
     print("\n| tree | mode | CPU s | x floor | wall s | escalated |\n|---|---|---:|---:|---:|---:|")
+    cpu: dict[tuple[str, str], float] = {}
     for mode in args.modes.split(","):
         for name, tree in trees:  # the trees alternate: both see the same machine load
             r = run(tree, paths, mode, args.full)
+            cpu[name, mode] = r["cpu"]
             print(
                 f"| {name} | {mode} | {r['cpu']:.2f} | {r['cpu'] / floor_s:.1f} | {r['wall']:.2f} | {r['escalated']} |",
                 flush=True,
             )
+    for name, _ in trees:  # what escalation adds, in floor units of this run
+        if (name, "auto") in cpu and (name, "never") in cpu:
+            extra = cpu[name, "auto"] - cpu[name, "never"]
+            print(f"{name}: auto - never = {extra:.2f} CPU s = {extra / floor_s:.1f} floor units")
     return 0
 
 
