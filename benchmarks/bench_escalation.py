@@ -94,7 +94,7 @@ def value(paths: list[Path]) -> int:
             objs_a, objs_n = _objects(auto, p), _objects(never, p)
             la, ln = auto.line_df[auto.line_df["page"] == p], never.line_df[never.line_df["page"] == p]
             changed = sum((Counter(la["role"].astype(str)) - Counter(ln["role"].astype(str))).values())
-            totals.update(pages=1, headings=headings, objects=objs_a != objs_n, roles=changed > 0)
+            totals.update(pages=1, headings=headings, objects=int(objs_a != objs_n), roles=int(changed > 0))
             diff = f" objects {objs_n} -> {objs_a}" if objs_a != objs_n else ""
             print(
                 f"{path.stem} p{p}: toc entries only without the model {headings}, lines with another role {changed}{diff}"
