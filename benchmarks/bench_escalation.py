@@ -1,12 +1,16 @@
 """Which pages escalate to the layout model, and why: the fast path's signals over real PDFs.
 
-Usage: python benchmarks/bench_escalation.py [PDF ...] [--pages]
+Usage: python benchmarks/bench_escalation.py [PDF ...] [--pages] [--value]
 
 Without PDFs it reads eight NIST SPs of ../shared/corpus/nist/pdfs (1,495 pages). Each document's
 page stage runs with ``--layout auto`` but the model's boxes stubbed out (``layout._boxes``
 returns none), so this is cheap and measures the decision only: per document the pages, the pages
 escalated and the pages the budget skipped, then (``--pages``) every escalated or skipped page with
-its signals. Asserts nothing.
+its signals. ``--value`` instead parses each document whole twice (``parse_document``, ``auto``
+with the real model and ``never``) and prints, per page the model read, what it changed in the
+tables: toc entries on that page found only without the model (table cells read as headings),
+the page's objects (type:label:rows x cols:cells) when they differ, and the line roles it changed.
+Asserts nothing.
 """
 
 from __future__ import annotations
@@ -26,8 +30,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("pdfs", nargs="*", type=Path)
     ap.add_argument("--pages", action="store_true", help="list every escalated or skipped page")
+    ap.add_argument("--value", action="store_true", help="what the model changed in the final tables")
     args = ap.parse_args(argv)
     paths = args.pdfs or [NIST / f"{name}.pdf" for name in DEFAULT]
+    if args.value:
+        return value(paths)
     from docintel.parsing import layout
     from docintel.parsing import pdf as pdfmod
     from docintel.parsing import pymupdf_backend as b
@@ -55,6 +62,47 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| {'total':24s} | {totals[0]:5d} | {totals[1]:9d} | {totals[2]:7d} |")
     if args.pages:
         print("\n" + "\n".join(lines))
+    return 0
+
+
+def _objects(t, page: int) -> list[str]:
+    reg = t.object_registry[t.object_registry["page"] == page]
+    cells = t.cell_df["object_key"].value_counts() if len(t.cell_df) else {}
+    return sorted(
+        f"{r.object_type}:{r.label}:{r.n_rows}x{r.n_cols}:{int(cells.get(r.object_key, 0))}c"
+        for r in reg.itertuples()
+    )
+
+
+def value(paths: list[Path]) -> int:
+    """Per page the model read: what it changed in the final tables (auto against never)."""
+    from collections import Counter
+
+    from docintel.parsing import parse_document
+
+    totals = Counter()
+    for path in paths:
+        auto = parse_document(path, layout="auto", ocr="never", out_dir=None)
+        never = parse_document(path, layout="never", ocr="never", out_dir=None)
+        toc_a = Counter(zip(auto.toc_df["title"].astype(str), auto.toc_df["page_start"], strict=True))
+        toc_n = Counter(zip(never.toc_df["title"].astype(str), never.toc_df["page_start"], strict=True))
+        only_never = toc_n - toc_a
+        pages = auto.page_df[auto.page_df["parse_method"] == "layout"]
+        for r in pages.itertuples():
+            p = int(r.page)
+            headings = sum(n for (_, pg), n in only_never.items() if pg == p)
+            objs_a, objs_n = _objects(auto, p), _objects(never, p)
+            la, ln = auto.line_df[auto.line_df["page"] == p], never.line_df[never.line_df["page"] == p]
+            changed = sum((Counter(la["role"].astype(str)) - Counter(ln["role"].astype(str))).values())
+            totals.update(pages=1, headings=headings, objects=int(objs_a != objs_n), roles=int(changed > 0))
+            diff = f" objects {objs_n} -> {objs_a}" if objs_a != objs_n else ""
+            print(
+                f"{path.stem} p{p}: toc entries only without the model {headings}, lines with another role {changed}{diff}"
+            )
+    print(
+        f"\n{totals['pages']} model pages: {totals['headings']} toc entries avoided, objects changed on "
+        f"{totals['objects']} pages, line roles on {totals['roles']}"
+    )
     return 0
 
 

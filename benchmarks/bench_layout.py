@@ -1,6 +1,6 @@
 """Cost of ``--layout auto`` against ``never`` and the image-free floor, two code trees side by side.
 
-Usage: python benchmarks/bench_layout.py [PDF ...] [--baseline DIR] [--modes never,auto] [--full]
+Usage: python benchmarks/bench_layout.py [PDF ...] [--baseline DIR] [--modes never,auto] [--full] [--model]
 
 Without PDFs it reads the eight NIST SPs of ``bench_escalation.py`` (1,495 pages). Each
 (tree, mode) runs in a fresh child process (``PYTHONPATH`` = the tree; ``DOCINTEL_PARSE_WORKER=0``,
@@ -9,7 +9,10 @@ whole ``parse_document`` with ``--full``. CPU = the child's own CPU plus that of
 forked and reaped during the parse (the layout workers), so a pool cannot hide its cost; wall
 seconds beside it. The floor is ``get_text("dict")`` without ``TEXT_PRESERVE_IMAGES`` (what our
 fast path asks for), in this process. ``--baseline`` is a checkout of the code before a change
-(``git archive REV | tar -x -C DIR``). Asserts nothing: read the ratios, the CPU is shared.
+(``git archive REV | tar -x -C DIR``). ``--model`` times the layout model alone, per tree: its
+load, then ``page.get_layout()`` on the pages this tree's signals escalate (``--layout auto``,
+decided with the model stubbed), CPU per page and whether both trees' boxes are equal.
+Asserts nothing: read the ratios, the CPU is shared.
 """
 
 from __future__ import annotations
@@ -50,6 +53,69 @@ print(json.dumps({"cpu": cpu, "wall": wall, "escalated": escalated}))
 """
 
 
+_MODEL_CHILD = r"""
+import hashlib, json, sys, time
+import docintel  # first: pymupdf's own layout import stays deferred
+from docintel.parsing import layout
+jobs = json.loads(sys.argv[1])
+t0 = time.process_time()
+layout._ensure_model()
+load = time.process_time() - t0
+import pymupdf
+cpu, n, digest = 0.0, 0, hashlib.sha256()
+for path, pages in jobs:
+    doc = pymupdf.open(path)
+    for p in pages:
+        page = doc[p - 1]
+        t0 = time.process_time()
+        page.get_layout()
+        cpu += time.process_time() - t0
+        n += 1
+        digest.update(json.dumps([path, p, page.layout_information]).encode())
+print(json.dumps({"load": load, "cpu": cpu, "pages": n, "boxes": digest.hexdigest()[:12]}))
+"""
+
+
+def model_pages(paths: list[Path]) -> list[tuple[str, list[int]]]:
+    """The pages this tree's signals send to the model (``--layout auto``), the model stubbed."""
+    from docintel.parsing import layout
+    from docintel.parsing import pdf as pdfmod
+    from docintel.parsing import pymupdf_backend as b
+
+    real, layout._boxes = layout._boxes, lambda page: []
+    try:
+        out = []
+        for p in paths:
+            data = pdfmod.read_pdf_bytes(p)
+            doc = pdfmod.open_pdf(data, name=p.name)
+            t = b.parse_with_pymupdf(
+                doc, pdfmod.doc_id_for(data), layout_mode="auto", ocr_mode="never", pages_only=True
+            )
+            pdf_ = t.page_df
+            out.append((str(p), [int(x) for x in pdf_.loc[pdf_["parse_method"] == "layout", "page"]]))
+        return out
+    finally:
+        layout._boxes = real
+
+
+def run_model(trees: list[tuple[str, Path]], paths: list[Path]) -> None:
+    jobs = model_pages(paths)
+    print(f"layout model on {sum(len(p) for _, p in jobs)} pages (this tree's auto decision)\n")
+    print("| tree | load CPU s | CPU s per page | boxes |\n|---|---:|---:|---|")
+    for name, tree in trees:
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        proc = subprocess.run(
+            [sys.executable, "-c", _MODEL_CHILD, json.dumps(jobs)],
+            env=env, capture_output=True, text=True, check=False, cwd=tree,
+        )  # fmt: skip
+        if proc.returncode != 0:
+            raise SystemExit(f"Error: {tree} model run failed: {proc.stderr.strip()[-400:]}")
+        r = json.loads(proc.stdout.strip().splitlines()[-1])
+        print(
+            f"| {name} | {r['load']:.2f} | {r['cpu'] / max(r['pages'], 1):.3f} | {r['boxes']} |", flush=True
+        )
+
+
 def floor(paths: list[Path]) -> tuple[int, float]:
     import pymupdf
 
@@ -85,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", type=Path, default=None, help="a checkout of the code before")
     ap.add_argument("--modes", default="never,auto")
     ap.add_argument("--full", action="store_true", help="the whole parse_document, not the page stage")
+    ap.add_argument("--model", action="store_true", help="the layout model alone, per escalated page")
     args = ap.parse_args(argv)
     paths = [p.resolve() for p in args.pdfs] or [NIST / f"{n}.pdf" for n in DEFAULT]
     missing = [str(p) for p in paths if not p.is_file()]
@@ -93,19 +160,28 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     trees = [("before", args.baseline.resolve())] if args.baseline else []
     trees.append(("after", REPO))
+    if args.model:
+        run_model(trees, paths)
+        return 0
     pages, floor_s = floor(paths)
     what = "parse_document" if args.full else "page stage"
     print(
         f"{len(paths)} PDFs, {pages} pages; {what}; image-free floor {floor_s:.2f} CPU s; cores {os.cpu_count()}"
     )
     print("\n| tree | mode | CPU s | x floor | wall s | escalated |\n|---|---|---:|---:|---:|---:|")
+    cpu: dict[tuple[str, str], float] = {}
     for mode in args.modes.split(","):
         for name, tree in trees:  # the trees alternate: both see the same machine load
             r = run(tree, paths, mode, args.full)
+            cpu[name, mode] = r["cpu"]
             print(
                 f"| {name} | {mode} | {r['cpu']:.2f} | {r['cpu'] / floor_s:.1f} | {r['wall']:.2f} | {r['escalated']} |",
                 flush=True,
             )
+    for name, _ in trees:  # what escalation adds, in floor units of this run
+        if (name, "auto") in cpu and (name, "never") in cpu:
+            extra = cpu[name, "auto"] - cpu[name, "never"]
+            print(f"{name}: auto - never = {extra:.2f} CPU s = {extra / floor_s:.1f} floor units")
     return 0
 
 

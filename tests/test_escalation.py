@@ -116,3 +116,43 @@ def test_vector_graphics_pages_use_half_the_budget(monkeypatch):
 def test_a_page_without_a_document_keeps_the_page_rules():
     rows = [{"role": "body", "text": "Table 1: A"}]
     assert escalation_reasons(SimpleNamespace(), rows, {"page": 1})
+
+
+def _line(text: str, block: int, x0: float) -> dict:
+    return {"role": "body", "text": text, "block": block, "x0": x0, "y0": 0, "x1": 500, "y1": 10}
+
+
+@pytest.mark.parametrize(
+    ("before", "label"),
+    [
+        ("An example configuration of a DCS is depicted in", "Figure 2-7. This DCS encompasses an entire"),
+        ("such as the example in", "Figure 3-3."),
+        ("the assessment results, lists of threat sources,", "Table F-3."),
+    ],
+)
+def test_a_citation_wrapped_to_the_line_start_is_no_caption(before, label):
+    rows = [_line(before, 2, 72.0), _line(label, 2, 72.0)]
+    assert escalation_reasons(SimpleNamespace(parent=_doc()), rows, {"page": 3, "n_images": 0}) == []
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        _line("Table 2-1 summarizes the differences between IT and ICS.", 2, 72.0),  # a sentence ends
+        _line("the differences between IT systems and", 1, 72.0),  # another block
+        _line("the differences between IT systems and", 2, 140.0),  # another left edge (centred caption)
+    ],
+)
+def test_a_caption_after_a_sentence_or_in_its_own_block_escalates(before):
+    rows = [before, _line("Table 2-1. Summary of IT System and ICS Differences", 2, 72.0)]
+    reasons = escalation_reasons(SimpleNamespace(parent=_doc()), rows, {"page": 3, "n_images": 0})
+    assert reasons and reasons[0].startswith("caption_without_structure: Table 2-1.")
+
+
+def test_the_default_budget_is_a_share_of_the_pages_with_a_floor(monkeypatch):
+    monkeypatch.delenv("DOCINTEL_LAYOUT_BUDGET", raising=False)
+    assert escalate.budget_pages(12) == LAYOUT_BUDGET_MIN
+    assert escalate.budget_pages(247) == 7  # ceil(2.5% of 247)
+    assert escalate.budget_pages(600) == 15
+    monkeypatch.setenv("DOCINTEL_LAYOUT_BUDGET", "40")
+    assert escalate.budget_pages(247) == 40

@@ -2,8 +2,8 @@
 
 :func:`escalation_reasons` decides from cheap signals whether the fast lines
 understood the page; :func:`extract_page_lines_layout` re-labels and re-orders
-those lines with the model's boxes. The model costs ~0.7-1 s per page on a
-CPU, so only pages whose structure the fast path missed are escalated.
+those lines with the model's boxes (loaded by :mod:`docintel.parsing.layout_model`). The
+model costs ~0.26 s CPU per page, so only pages whose structure the fast path missed are escalated.
 
 API used (pymupdf 2.0, read from the installed package): ``import pymupdf.layout``
 installs the ONNX model as ``pymupdf._get_layout``; ``page.get_layout()`` then
@@ -14,9 +14,18 @@ page-header, page-footer, section-header, footnote, caption, formula.
 
 from __future__ import annotations
 
-import contextlib
 import re
 import threading
+
+from docintel.parsing.layout_model import (  # noqa: F401  (re-exported: escalate and the tests use them)
+    _MODEL_BUILT_HERE,
+    _ensure_model,
+    _lean_session,
+    _one_thread_sessions,
+    ensure_model_quietly,
+    fresh_model,
+    model_forks,
+)
 
 #: A caption opens with the label, its whole id, then a separator or the line's end. The id is
 #: atomic, so "Table 2-1 lists ..." is prose (not "Table 2" + "-") and "Table 3.1 shows" too; an
@@ -30,8 +39,11 @@ _CAPTION = re.compile(
 _LEADER = re.compile(r"(?:\.\s?){4,}\s*[\w\-]{0,8}\s*$|…\s*[\w\-]{0,8}\s*$")
 #: Layout-model pages per document: max(LAYOUT_BUDGET_MIN, LAYOUT_BUDGET_SHARE x pages), or the
 #: page count in ``DOCINTEL_LAYOUT_BUDGET``; :mod:`docintel.parsing.escalate` chooses the pages.
-LAYOUT_BUDGET_SHARE = 0.10
-LAYOUT_BUDGET_MIN = 10
+#: Set from the cost target (issue 18: escalation adds at most ~2 image-free floor units): a model
+#: page costs ~0.27 s CPU, a floor page ~3.5 ms on long NIST SPs, so 2 x 3.5 / 270 = 2.6% of the
+#: pages. The minimum keeps a short document's few tables (the eval PDFs have at most one candidate).
+LAYOUT_BUDGET_SHARE = 0.025
+LAYOUT_BUDGET_MIN = 5
 #: Layout class -> line role. ``text`` keeps the fast role (body, list_item, formula ...).
 ROLE_OF_CLASS = {
     "table": "table",
@@ -54,6 +66,8 @@ DRAWINGS_MIN_SHARE = 0.05
 #: at most this many pages later and its drawings span the same columns (x-extent overlap share).
 CONTINUATION_GAP = 2
 CONTINUATION_X_OVERLAP = 0.8
+#: Points within which two lines share a left edge (a paragraph's wrapped lines).
+SAME_EDGE_PT = 2.0
 #: Share of unreadable characters (U+FFFD, private use) that marks a broken font encoding.
 GARBLED_SHARE = 0.05
 _LOCK = threading.Lock()
@@ -83,10 +97,23 @@ def _state(page) -> _DocState | None:
     return state
 
 
-def _drawings_extent(page) -> tuple[float, float, float, float] | None:
-    """The box around every vector path of the page, or None when it cannot be read."""
+def _continues_sentence(prev: dict, r: dict) -> bool:
+    """Whether line ``r`` carries on the sentence of the line before it: same text block, same
+    left edge, and the line before ends mid-sentence ("... is depicted in" / "Figure 2-7. This
+    DCS ..."), so a label that opens ``r`` is a citation wrapped to the line start, not a caption."""
+    if prev.get("block") is None or prev.get("block") != r.get("block"):
+        return False
+    if abs(float(prev.get("x0", -1e9)) - float(r.get("x0", 1e9))) > SAME_EDGE_PT:
+        return False
+    end = prev["text"].rstrip()[-1:]
+    return end.islower() or end == ","
+
+
+def _drawings_extent(page, drawings: list | None = None) -> tuple[float, float, float, float] | None:
+    """The box around every vector path of the page (``drawings``: the page signals' own list,
+    read once by ``signals.page_signals``), or None when it cannot be read."""
     try:
-        rects = [d["rect"] for d in page.get_cdrawings()]
+        rects = [d["rect"] for d in (page.get_cdrawings() if drawings is None else drawings)]
     except Exception:  # no page (tests) or a broken content stream: extent unknown
         return None
     if not rects:
@@ -137,10 +164,11 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
     first_page = page_no
     captions = [
         (r, m)
-        for r in rows
+        for i, r in enumerate(rows)
         if r["role"] in ("body", "formula", "list_item")
         and not r.get("_rot")
         and (m := _CAPTION.match(r["text"]))
+        and not (i and _continues_sentence(rows[i - 1], r))
     ]
     if any(_LEADER.search(r["text"]) for r, _ in captions):
         captions = []  # a list of figures or tables: its entries name objects, none is a caption
@@ -162,7 +190,7 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
         reasons.append(reason)
         break
     if n_drawings >= MANY_DRAWINGS and not n_images and not roles & {"table", "figure_text"}:
-        extent = _drawings_extent(page)
+        extent = _drawings_extent(page, page_signals.get("_drawings"))
         area = float(page_signals.get("width") or 0) * float(page_signals.get("height") or 0)
         share = (extent[2] - extent[0]) * (extent[3] - extent[1]) / area if extent and area else 1.0
         if share >= DRAWINGS_MIN_SHARE:
@@ -188,76 +216,6 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
     if continued and not reasons:
         page_signals["escalation_signals"] = f"layout_continuation (p{first_page}): " + "; ".join(continued)
     return reasons
-
-
-@contextlib.contextmanager
-def _one_thread_sessions():
-    """ONNX sessions built meanwhile use one intra-op thread. Workaround for pymupdf-layout 2.0,
-    whose ``onnx/common_util.make_session`` takes onnxruntime's default (a spinning thread per
-    core): one thread halves the CPU of a page (0.70 -> 0.39 s on NIST SP 800-161), and the
-    parallelism comes from the worker processes instead."""
-    try:
-        import onnxruntime as ort
-    except ImportError:
-        yield
-        return
-    base = ort.SessionOptions
-
-    def options():
-        so = base()
-        so.intra_op_num_threads = 1
-        so.inter_op_num_threads = 1
-        return so
-
-    ort.SessionOptions = options
-    try:
-        yield
-    finally:
-        ort.SessionOptions = base
-
-
-_MODEL_BUILT_HERE: list = []  # the model function _ensure_model built with one-thread sessions
-
-
-def _ensure_model() -> None:
-    """Load the layout model once per process (one-thread ONNX sessions when we build it)."""
-    import pymupdf
-
-    if callable(getattr(pymupdf, "_get_layout", None)):
-        return
-    with _one_thread_sessions():
-        import pymupdf.layout  # (importing installs the ONNX model into pymupdf)
-
-        if not callable(getattr(pymupdf, "_get_layout", None)):
-            pymupdf.layout.activate()
-    _MODEL_BUILT_HERE[:] = [pymupdf._get_layout]
-
-
-def ensure_model_quietly() -> None:
-    """:func:`_ensure_model`, a failure left to each page (which then keeps the fast parse)."""
-    with contextlib.suppress(Exception):
-        _ensure_model()
-
-
-def model_forks() -> bool:
-    """Whether a forked child can use this process's model as is: sessions built with one thread
-    run in the calling thread, so a fork loses nothing; a model with onnxruntime's thread pools
-    (imported by the user before docintel loaded it) would run in the child without them."""
-    import pymupdf
-
-    fn = getattr(pymupdf, "_get_layout", None)
-    return callable(fn) and bool(_MODEL_BUILT_HERE) and fn is _MODEL_BUILT_HERE[0]
-
-
-def fresh_model() -> None:
-    """Build this process's own layout model, unless the inherited one forks safely."""
-    import pymupdf
-
-    if model_forks():
-        return
-    with contextlib.suppress(AttributeError):
-        pymupdf._get_layout = None
-    _ensure_model()
 
 
 def _boxes(page) -> list[tuple[float, float, float, float, str]]:
