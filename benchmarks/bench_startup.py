@@ -178,7 +178,9 @@ def main() -> int:
         return statistics.median(values) if values else float("nan")
 
     print(f"python {sys.version.split()[0]}, {pdf.name}, median of {args.repeat}; cache {art}")
-    print(f"columns: {', '.join(f'{c} = {t}' + (' ' + str(e) if e else '') for c, (t, e) in columns.items())}\n")
+    print(
+        f"columns: {', '.join(f'{c} = {t}' + (' ' + str(e) if e else '') for c, (t, e) in columns.items())}\n"
+    )
     head = "".join(f"{c:>9}" for c in columns)
     ratio = "before" in columns
     print(f"{'':56}{head}" + (f"{'lazy/before':>12}" if ratio else ""))
@@ -200,7 +202,9 @@ def main() -> int:
     for name in top:
         print(f"  {name:28}" + "".join(f"{packages[c].get(name, 0.0):9.3f}" for c in columns))
     ask = med(rows["docintel ask PDF Q (cached, offline): CPU s"]["lazy"])
-    print(f"\ntarget: cached CLI ask < 0.4 s CPU: {'met' if ask < 0.4 else 'NOT met'} ({ask:.3f} s, lazy layout)")
+    print(
+        f"\ntarget: cached CLI ask < 0.4 s CPU: {'met' if ask < 0.4 else 'NOT met'} ({ask:.3f} s, lazy layout)"
+    )
     return 0
 
 
