@@ -38,6 +38,13 @@ FLOORS = {
     "import pyarrow.parquet": "import pyarrow.parquet",
     "import pandas": "import pandas",
     "pandas + pyarrow.parquet + pydantic.BaseModel": "import pandas, pyarrow.parquet\nfrom pydantic import BaseModel",
+    "pydantic + the schema models (docintel.schema)": "import docintel.schema",
+    # what a cached ask imports that needs no pandas (this tree): the floor of a pandas-free ask
+    "the ask's pandas-free modules (schema, questions, grammar, generation, cli.ask)": (
+        "import docintel.schema, docintel.questions, docintel.refscan, docintel.generation.validator, "
+        "docintel.generation.offline, docintel.generation.completeness, docintel.generation.registry, "
+        "docintel.cli.ask, docintel.schema.trace"
+    ),
 }
 #: The cached ask in one process, step by step: each step's CPU is what it adds to the ones
 #: before (a module already loaded by an earlier step costs nothing again).
@@ -49,7 +56,7 @@ LADDER = [
     ("docintel.schema (the models built)", "import docintel.schema"),
     ("docintel.text (snowballstemmer)", "import docintel.text"),
     ("reference grammar (parsing.refpatterns)", "import docintel.parsing.refpatterns"),
-    ("docintel.cli (every verb's parser)", "import docintel.cli"),
+    ("docintel.cli (the package, no verb built)", "import docintel.cli"),
     ("docintel.api (decide, retrieval, generation)", "import docintel.api"),
     ("cached tables load (api.parse)", "tables = docintel.api.parse(PDF, out_dir=ART)"),
     (
@@ -62,6 +69,9 @@ LADDER = [
 def _env(tree: Path, extra: dict) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "DOCINTEL_EAGER_LAYOUT"}
     env["PYTHONPATH"] = str(tree) + os.pathsep + env.get("PYTHONPATH", "")
+    # `-m`/`-c` put the working folder first on sys.path: without this, a tree run from another
+    # tree's folder would import the folder's docintel, not its own
+    env["PYTHONSAFEPATH"] = "1"
     return {**env, **extra}
 
 
@@ -120,6 +130,11 @@ def main() -> int:
     ap.add_argument("--artifacts", type=Path, default=None, help="cache folder (default: a temporary one)")
     ap.add_argument("--baseline", type=Path, default=None, help="another docintel tree, measured as 'before'")
     ap.add_argument("--no-eager", action="store_true", help="leave out the eager-layout column")
+    ap.add_argument(
+        "--ask-only",
+        action="store_true",
+        help="only the cached ask (for many repeats): no other verb, floor or step",
+    )
     args = ap.parse_args()
     if not args.pdf.is_file():
         print(f"Error: no such PDF: {args.pdf}", file=sys.stderr)
@@ -156,12 +171,16 @@ def main() -> int:
     packages: dict[str, dict[str, float]] = {}
     ladders: dict[str, list[list[float]]] = defaultdict(list)
     floors: dict[str, list[float]] = defaultdict(list)
+    if args.ask_only:
+        verbs = {k: v for k, v in verbs.items() if k.startswith("docintel ask")}
     for c, env in envs.items():
+        if args.ask_only:
+            break
         rows["import docintel (-X importtime, s)"][c].append(importtime(["-c", "import docintel"], env)[0])
         total, packages[c] = importtime(["-m", "docintel", *ask_args], env)
         rows["imports of a cached ask (-X importtime, s)"][c].append(total)
     for _ in range(args.repeat):
-        for label, code in FLOORS.items():
+        for label, code in {} if args.ask_only else FLOORS.items():
             floors[label].append(cpu_of([py, "-c", code], envs["lazy"]))
         for c, env in envs.items():
             for label, cmd in verbs.items():
@@ -170,6 +189,8 @@ def main() -> int:
                 rows["docintel ask PDF Q (cached), bytecode cached: CPU s"][c].append(
                     cpu_of(verbs["docintel ask PDF Q (cached, offline)"], pyc_envs[c])
                 )
+            if args.ask_only:
+                continue
             code = ladder_code(pdf, art, scratch / f"trace-{c}.json")
             out = subprocess.run([py, "-c", code], env=env, capture_output=True, text=True, check=True)
             ladders[c].append(json.loads(out.stdout.strip().splitlines()[-1]))
@@ -188,9 +209,11 @@ def main() -> int:
         cells = "".join(f"{med(by_col[c]):9.3f}" for c in columns)
         r = f"{med(by_col['lazy']) / med(by_col['before']):12.2f}" if ratio and med(by_col["before"]) else ""
         print(f"{label:56}{cells}{r}")
-    print(f"\nfloors, CPU s (median of {args.repeat}):")
+    if args.ask_only:
+        return 0
+    print(f"\nfloors, whole processes (start, imports, exit), CPU s (median of {args.repeat}):")
     for label, values in floors.items():
-        print(f"  {label:52}{med(values):9.3f}")
+        print(f"  {label:80}{med(values):9.3f}")
     print("\ncached ask in one process, CPU s each step adds (median of each step):")
     print(f"  {'':52}{head}")
     for i, (label, _) in enumerate(LADDER):
