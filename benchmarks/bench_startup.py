@@ -1,14 +1,19 @@
-"""CLI start-up cost: import time and CPU seconds of short verbs, lazy layout on and off.
+"""CLI start-up cost: import time and CPU seconds of short verbs, side by side in one run.
 
 Usage: python benchmarks/bench_startup.py [--pdf PDF] [--repeat N] [--artifacts DIR]
+       [--baseline TREE] [--no-eager]
 
-In one run, for the deferred layout import (default) and for ``DOCINTEL_EAGER_LAYOUT=1``
-side by side: ``python -X importtime -c "import docintel"`` (and of what a cached ``ask`` imports),
-then the CPU seconds (user + sys of the child, median of N) of ``import docintel, pymupdf``
-(what every parse pays, where the deferral acts), ``docintel --help``,
-``docintel tables PDF toc_df`` on a cached document and a cached ``docintel ask``. The cached
-ask is then broken down: interpreter start, imports (``-X importtime``, by top-level package),
-loading the cached tables, and the ask's stages from its trace (``timings``).
+Columns, measured interleaved (one run of every column per repeat, so a shared machine's load
+falls on all of them alike): ``lazy`` = this tree with the deferred layout import (the
+default), ``eager`` = ``DOCINTEL_EAGER_LAYOUT=1`` (left out with ``--no-eager``), ``before`` =
+the tree at ``--baseline`` (e.g. ``git archive <commit> | tar -x -C /tmp/base``), lazy.
+Rows: ``python -X importtime -c "import docintel"`` (and of what a cached ``ask`` imports), then
+the CPU seconds (user + sys of the child, median of N) of ``import docintel, pymupdf`` (what
+every parse pays), ``docintel --help``, ``docintel tables PDF toc_df`` on a cached document, a
+cached ``docintel ask`` and, when the environment sets ``PYTHONDONTWRITEBYTECODE``, the same
+ask with bytecode cached (as an installed package has it). Then the floors of the libraries
+the cached ask loads, and the cached ask step by step in one process (CPU of each import
+step, the tables' load and the ask itself), for each tree.
 """
 
 from __future__ import annotations
@@ -26,27 +31,65 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 QUESTION = "How is the rv_length_indicator computed?"
-MODES = {"lazy": {}, "eager": {"DOCINTEL_EAGER_LAYOUT": "1"}}
+#: What the cached ask loads, measured alone (one column: they do not depend on the tree).
+FLOORS = {
+    "python -c pass": "pass",
+    "import numpy": "import numpy",
+    "import pyarrow.parquet": "import pyarrow.parquet",
+    "import pandas": "import pandas",
+    "pandas + pyarrow.parquet + pydantic.BaseModel": "import pandas, pyarrow.parquet\nfrom pydantic import BaseModel",
+    "pydantic + the schema models (docintel.schema)": "import docintel.schema",
+    # what a cached ask imports that needs no pandas (this tree): the floor of a pandas-free ask
+    "the ask's pandas-free modules (schema, questions, grammar, generation, cli.ask)": (
+        "import docintel.schema, docintel.questions, docintel.refscan, docintel.generation.validator, "
+        "docintel.generation.offline, docintel.generation.completeness, docintel.generation.registry, "
+        "docintel.cli.ask, docintel.schema.trace"
+    ),
+}
+#: The cached ask in one process, step by step: each step's CPU is what it adds to the ones
+#: before (a module already loaded by an earlier step costs nothing again).
+LADDER = [
+    ("numpy", "import numpy"),
+    ("pyarrow.parquet", "import pyarrow.parquet"),
+    ("pandas", "import pandas"),
+    ("pydantic (BaseModel)", "from pydantic import BaseModel"),
+    ("docintel.schema (the models built)", "import docintel.schema"),
+    ("docintel.text (snowballstemmer)", "import docintel.text"),
+    ("reference grammar (parsing.refpatterns)", "import docintel.parsing.refpatterns"),
+    ("docintel.cli (the package, no verb built)", "import docintel.cli"),
+    ("docintel.api (decide, retrieval, generation)", "import docintel.api"),
+    ("cached tables load (api.parse)", "tables = docintel.api.parse(PDF, out_dir=ART)"),
+    (
+        "ask (first in the process, trace written)",
+        "docintel.api.ask(PDF, Q, tables=tables, out_dir=ART, trace_path=TRACE)",
+    ),
+]
 
 
-def _env(extra: dict) -> dict:
+def _env(tree: Path, extra: dict) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "DOCINTEL_EAGER_LAYOUT"}
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = str(tree) + os.pathsep + env.get("PYTHONPATH", "")
+    # `-m`/`-c` put the working folder first on sys.path: without this, a tree run from another
+    # tree's folder would import the folder's docintel, not its own
+    env["PYTHONSAFEPATH"] = "1"
     return {**env, **extra}
 
 
-def cpu_of(cmd: list[str], env: dict) -> float:
+def _bytecode_env(env: dict, prefix: Path) -> dict:
+    """``env`` with bytecode written and read under ``prefix`` (not in the tree)."""
+    out = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    out["PYTHONPYCACHEPREFIX"] = str(prefix)
+    return out
+
+
+def cpu_of(cmd: list[str], env: dict, cwd: Path | None = None) -> float:
     """User + sys CPU seconds of one child process (and its children)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False, cwd=cwd)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"Error: {' '.join(cmd[:5])} ... failed: {proc.stderr.strip()[-300:]}")
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-def median_cpu(cmd: list[str], env: dict, repeat: int) -> float:
-    return statistics.median(cpu_of(cmd, env) for _ in range(repeat))
 
 
 def importtime(cmd_args: list[str], env: dict) -> tuple[float, dict[str, float]]:
@@ -68,77 +111,120 @@ def importtime(cmd_args: list[str], env: dict) -> tuple[float, dict[str, float]]
     return sum(by_pkg.values()), dict(by_pkg)
 
 
+def ladder_code(pdf: Path, art: Path, trace: Path) -> str:
+    lines = [
+        "import time, json",
+        f"PDF, ART, Q, TRACE = {str(pdf)!r}, {str(art)!r}, {QUESTION!r}, {str(trace)!r}",
+        "out = []",
+    ]
+    for _, stmt in LADDER:
+        lines += ["t = time.process_time()", stmt, "out.append(time.process_time() - t)"]
+    lines.append("print(json.dumps(out))")
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pdf", type=Path, default=REPO / "pdfs" / "nist_sp800-106.pdf")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--artifacts", type=Path, default=None, help="cache folder (default: a temporary one)")
+    ap.add_argument("--baseline", type=Path, default=None, help="another docintel tree, measured as 'before'")
+    ap.add_argument("--no-eager", action="store_true", help="leave out the eager-layout column")
+    ap.add_argument(
+        "--ask-only",
+        action="store_true",
+        help="only the cached ask (for many repeats): no other verb, floor or step",
+    )
     args = ap.parse_args()
     if not args.pdf.is_file():
         print(f"Error: no such PDF: {args.pdf}", file=sys.stderr)
         return 1
-    art = args.artifacts or Path(tempfile.mkdtemp(prefix="docintel-bench-startup-"))
+    if args.baseline is not None and not (args.baseline / "docintel" / "__init__.py").is_file():
+        print(f"Error: --baseline {args.baseline} is not a docintel tree", file=sys.stderr)
+        return 1
+    pdf = args.pdf.resolve()
+    art = (args.artifacts or Path(tempfile.mkdtemp(prefix="docintel-bench-startup-"))).resolve()
+    scratch = Path(tempfile.mkdtemp(prefix="docintel-bench-startup-pyc-"))
+    columns = {"lazy": (REPO, {})}
+    if not args.no_eager:
+        columns["eager"] = (REPO, {"DOCINTEL_EAGER_LAYOUT": "1"})
+    if args.baseline is not None:
+        columns["before"] = (args.baseline.resolve(), {})
     py = sys.executable
     cli = [py, "-m", "docintel"]
-    trace = art / "bench-trace.json"
+    ask_args = ["ask", str(pdf), QUESTION, "--artifacts", str(art)]
     verbs = {
-        "python -c pass (interpreter)": [py, "-c", "pass"],
         "import docintel, pymupdf (what a parse pays)": [py, "-c", "import docintel, pymupdf"],
         "docintel --help": [*cli, "--help"],
-        "docintel tables PDF toc_df (cached)": [
-            *cli,
-            "tables",
-            str(args.pdf),
-            "toc_df",
-            "--artifacts",
-            str(art),
-        ],
-        "docintel ask PDF Q (cached, offline)": [
-            *cli,
-            "ask",
-            str(args.pdf),
-            QUESTION,
-            "--artifacts",
-            str(art),
-            "--trace",
-            str(trace),
-        ],  # fmt: skip
+        "docintel tables PDF toc_df (cached)": [*cli, "tables", str(pdf), "toc_df", "--artifacts", str(art)],
+        "docintel ask PDF Q (cached, offline)": [*cli, *ask_args],
     }
-    cpu_of(verbs["docintel ask PDF Q (cached, offline)"], _env({}))  # parse once: later runs are cached
-    rows: dict[str, dict[str, float]] = defaultdict(dict)
+    bytecode = "PYTHONDONTWRITEBYTECODE" in os.environ
+    envs = {c: _env(tree, extra) for c, (tree, extra) in columns.items()}
+    pyc_envs = {c: _bytecode_env(envs[c], scratch / c) for c in columns}
+    for c, env in envs.items():  # parse once (and learn the references) per tree: later runs are cached
+        for _ in range(2):
+            cpu_of([*cli, *ask_args], env)
+        if bytecode:
+            cpu_of([*cli, *ask_args], pyc_envs[c])  # writes the bytecode under the scratch prefix
+    rows: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     packages: dict[str, dict[str, float]] = {}
-    stages: dict[str, dict] = {}
-    load_code = (
-        "import time, docintel.api as a; t = time.process_time(); "
-        f"a.parse({str(args.pdf)!r}, out_dir={str(art)!r}); print(time.process_time() - t)"
-    )
-    for mode, extra in MODES.items():
-        env = _env(extra)
-        rows["import docintel (-X importtime, s)"][mode] = importtime(["-c", "import docintel"], env)[0]
-        total, by_pkg = importtime(
-            ["-m", "docintel", *verbs["docintel ask PDF Q (cached, offline)"][3:]], env
-        )
-        rows["imports of a cached ask (-X importtime, s)"][mode] = total
-        packages[mode] = by_pkg
-        for label, cmd in verbs.items():
-            rows[f"{label}: CPU s"][mode] = median_cpu(cmd, env, args.repeat)
-        load = subprocess.run([py, "-c", load_code], env=env, capture_output=True, text=True, check=True)
-        rows["cached tables load in-process: CPU s"][mode] = float(load.stdout.strip().splitlines()[-1])
-        stages[mode] = json.loads(trace.read_text())["timings"]
+    ladders: dict[str, list[list[float]]] = defaultdict(list)
+    floors: dict[str, list[float]] = defaultdict(list)
+    if args.ask_only:
+        verbs = {k: v for k, v in verbs.items() if k.startswith("docintel ask")}
+    for c, env in envs.items():
+        if args.ask_only:
+            break
+        rows["import docintel (-X importtime, s)"][c].append(importtime(["-c", "import docintel"], env)[0])
+        total, packages[c] = importtime(["-m", "docintel", *ask_args], env)
+        rows["imports of a cached ask (-X importtime, s)"][c].append(total)
+    for _ in range(args.repeat):
+        for label, code in {} if args.ask_only else FLOORS.items():
+            floors[label].append(cpu_of([py, "-c", code], envs["lazy"]))
+        for c, env in envs.items():
+            for label, cmd in verbs.items():
+                rows[f"{label}: CPU s"][c].append(cpu_of(cmd, env))
+            if bytecode:
+                rows["docintel ask PDF Q (cached), bytecode cached: CPU s"][c].append(
+                    cpu_of(verbs["docintel ask PDF Q (cached, offline)"], pyc_envs[c])
+                )
+            if args.ask_only:
+                continue
+            code = ladder_code(pdf, art, scratch / f"trace-{c}.json")
+            out = subprocess.run([py, "-c", code], env=env, capture_output=True, text=True, check=True)
+            ladders[c].append(json.loads(out.stdout.strip().splitlines()[-1]))
 
-    print(f"python {sys.version.split()[0]}, {args.pdf.name}, median of {args.repeat}; cache {art}\n")
-    print(f"{'':52} {'lazy':>8} {'eager':>8} {'eager/lazy':>10}")
-    for label, v in rows.items():
-        ratio = v["eager"] / v["lazy"] if v["lazy"] else float("nan")
-        print(f"{label:52} {v['lazy']:8.3f} {v['eager']:8.3f} {ratio:10.2f}")
-    print("\ncached ask, imports by top-level package (s, self time, -X importtime):")
+    def med(values: list[float]) -> float:
+        return statistics.median(values) if values else float("nan")
+
+    print(f"python {sys.version.split()[0]}, {pdf.name}, median of {args.repeat}; cache {art}")
+    print(
+        f"columns: {', '.join(f'{c} = {t}' + (' ' + str(e) if e else '') for c, (t, e) in columns.items())}\n"
+    )
+    head = "".join(f"{c:>9}" for c in columns)
+    ratio = "before" in columns
+    print(f"{'':56}{head}" + (f"{'lazy/before':>12}" if ratio else ""))
+    for label, by_col in rows.items():
+        cells = "".join(f"{med(by_col[c]):9.3f}" for c in columns)
+        r = f"{med(by_col['lazy']) / med(by_col['before']):12.2f}" if ratio and med(by_col["before"]) else ""
+        print(f"{label:56}{cells}{r}")
+    if args.ask_only:
+        return 0
+    print(f"\nfloors, whole processes (start, imports, exit), CPU s (median of {args.repeat}):")
+    for label, values in floors.items():
+        print(f"  {label:80}{med(values):9.3f}")
+    print("\ncached ask in one process, CPU s each step adds (median of each step):")
+    print(f"  {'':52}{head}")
+    for i, (label, _) in enumerate(LADDER):
+        print(f"  {label:52}" + "".join(f"{med([run[i] for run in ladders[c]]):9.3f}" for c in columns))
+    totals = "".join(f"{med([sum(run) for run in ladders[c]]):9.3f}" for c in columns)
+    print(f"  {'total (interpreter start not included)':52}{totals}")
+    print("\ncached ask, imports by top-level package (s, self time, -X importtime, one run):")
     top = sorted(packages["lazy"], key=lambda k: -packages["lazy"][k])[:10]
     for name in top:
-        print(f"  {name:28} {packages['lazy'][name]:8.3f} {packages['eager'].get(name, 0.0):8.3f}")
-    print("\ncached ask, stages from the trace (wall s, lazy / eager):")
-    for name in stages["lazy"]:
-        print(f"  {name:28} {stages['lazy'][name]:8.3f} {stages['eager'].get(name, 0.0):8.3f}")
-    ask = rows["docintel ask PDF Q (cached, offline): CPU s"]["lazy"]
+        print(f"  {name:28}" + "".join(f"{packages[c].get(name, 0.0):9.3f}" for c in columns))
+    ask = med(rows["docintel ask PDF Q (cached, offline): CPU s"]["lazy"])
     print(
         f"\ntarget: cached CLI ask < 0.4 s CPU: {'met' if ask < 0.4 else 'NOT met'} ({ask:.3f} s, lazy layout)"
     )

@@ -195,9 +195,10 @@ class _Loop:
                 )
                 continue
             keep.append(ref)
-        from docintel.identifiers.own import is_own
+        if externals:  # the identifier grammar is imported only when there is a name to test
+            from docintel.identifiers.own import is_own
 
-        externals = [e for e in externals if not is_own(e.name, self.own_ids)]  # not the document itself
+            externals = [e for e in externals if not is_own(e.name, self.own_ids)]  # not the document itself
         completeness = answer.answer_completeness
         if completeness == "references_unresolved" and not keep:
             completeness = "complete"

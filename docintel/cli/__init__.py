@@ -2,7 +2,9 @@
 
 Each verb lives in a module of this package with ``add_parser(subparsers)`` (which sets
 ``func`` on its parser(s)) and the function it sets; a new verb is a new module listed in
-:data:`VERB_MODULES`.
+:data:`VERBS` with the verbs it adds. A command line naming a verb imports and builds only
+that verb's module (a cached ``ask`` pays for no other verb's imports or arguments);
+``--help``, ``--version`` or an unknown verb builds them all.
 """
 
 from __future__ import annotations
@@ -11,49 +13,79 @@ import argparse
 import logging
 import os
 import sys
+from importlib import import_module
+from types import ModuleType
 
 from docintel import __version__
-from docintel.cli import answers as answers_verb
-from docintel.cli import ask as ask_verb
-from docintel.cli import corpus as corpus_verbs
-from docintel.cli import eval as eval_verb
-from docintel.cli import export as export_verb
-from docintel.cli import links as links_verb
-from docintel.cli import parse as parse_verb
-from docintel.cli import records as records_verb
 from docintel.errors import DocintelError
 
-#: The verb modules, in help order: each has ``add_parser(subparsers)``. Add one to add a verb.
-VERB_MODULES = [
-    parse_verb,
-    ask_verb,
-    eval_verb,
-    export_verb,
-    corpus_verbs,
-    records_verb,
-    links_verb,
-    answers_verb,
-]
+#: The verb modules of this package, in help order, and the verbs each one's ``add_parser`` adds
+#: (``tests/test_cli_verbs.py`` checks the two agree).
+VERBS: dict[str, tuple[str, ...]] = {
+    "parse": ("parse", "tables"),
+    "ask": ("ask",),
+    "eval": ("eval",),
+    "export": ("export", "sql"),
+    "corpus": ("ingest", "docs", "access", "corpus-ask", "corpus-eval"),
+    "records": ("records",),
+    "links": ("links",),
+    "answers": ("answers",),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def verb_modules(verb: str | None = None) -> list[ModuleType]:
+    """The module adding ``verb``, or every verb module (in help order) for ``None`` or an unknown verb."""
+    names = [m for m, verbs in VERBS.items() if verb in verbs] or list(VERBS)
+    return [import_module(f"docintel.cli.{name}") for name in names]
+
+
+def __getattr__(name: str):
+    if name == "VERB_MODULES":  # every verb module, imported on first use
+        return verb_modules()
+    raise AttributeError(name)
+
+
+def corpus_argv(argv: list[str]) -> list[str]:
+    """``ask/eval ... --corpus STORE`` are the corpus verbs; ``ask PDF QUESTION`` keeps its arguments."""
+    if (
+        argv
+        and argv[0] in ("ask", "eval")
+        and any(a == "--corpus" or a.startswith("--corpus=") for a in argv[1:])
+    ):
+        return [f"corpus-{argv[0]}", *argv[1:]]
+    return argv
+
+
+def _verb(argv: list[str]) -> str | None:
+    """The verb of a command line: its first word that is not an option (the top-level options
+    take no value); ``None`` when help or the version is asked for before it."""
+    for arg in argv:
+        if arg in ("-h", "--help", "--version"):
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The ``docintel`` parser with every verb, or with ``verb`` alone when it is one of :data:`VERBS`."""
     ap = argparse.ArgumentParser(
         prog="docintel", description="PDF document intelligence that follows cross-references."
     )
     ap.add_argument("--version", action="version", version=f"docintel {__version__}")
     ap.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
     sub = ap.add_subparsers(dest="command", required=True)
-    for verb in VERB_MODULES:
-        verb.add_parser(sub)
+    for module in verb_modules(verb):
+        module.add_parser(sub)
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv  # accepted anywhere on the line, not only before the command
-    ap = build_parser()
-    # `ask/eval --corpus STORE` are the corpus verbs; `ask PDF QUESTION` keeps its arguments
-    args = ap.parse_args(corpus_verbs.corpus_argv([a for a in argv if a != "--debug"]))
+    argv = corpus_argv([a for a in argv if a != "--debug"])
+    ap = build_parser(_verb(argv))
+    args = ap.parse_args(argv)
     args.debug = debug
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.WARNING,

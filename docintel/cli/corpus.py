@@ -1,7 +1,7 @@
 """Corpus verbs: ingest, docs (list, remove), access, and ``ask`` / ``eval`` with ``--corpus``.
 
 A verb module of :mod:`docintel.cli` (``add_parser(subparsers)`` registers them all; ``run(args)``
-executes one). ``corpus_argv`` turns
+executes one). ``docintel.cli.corpus_argv`` turns
 ``ask ... --corpus STORE`` / ``eval ... --corpus STORE`` into the corpus verbs, so the
 single-document ``ask PDF QUESTION`` keeps its arguments.
 """
@@ -13,16 +13,6 @@ import json
 import sys
 
 from docintel.errors import UsageError
-
-
-def corpus_argv(argv: list[str]) -> list[str]:
-    if (
-        argv
-        and argv[0] in ("ask", "eval")
-        and any(a == "--corpus" or a.startswith("--corpus=") for a in argv[1:])
-    ):
-        return [f"corpus-{argv[0]}", *argv[1:]]
-    return argv
 
 
 def _store_args(p, required: bool = True) -> None:

@@ -1,6 +1,6 @@
 """`docintel export` and `docintel sql`: argument parsing and printing only.
 
-A verb module of :mod:`docintel.cli` (listed in ``VERB_MODULES``); :func:`run` dispatches on
+A verb module of :mod:`docintel.cli` (listed in ``VERBS``); :func:`run` dispatches on
 ``args.command``.
 """
 

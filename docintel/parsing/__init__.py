@@ -14,12 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-import pandas as pd
-
 from docintel import __version__
 from docintel.errors import DocumentError, UsageError
 from docintel.parsing import pdf as pdfmod
-from docintel.parsing import store
 from docintel.parsing.budget import Budget, run_budgeted, run_in_process
 from docintel.schema.document import DocTables
 from docintel.settings import DEFAULTS, Settings
@@ -131,6 +128,8 @@ def parse_document(
     budget = budget or Budget.from_env()
     if out_dir is None:
         return job.parse(budget, progress)
+    from docintel.parsing import store  # pyarrow and pandas: not paid by `import docintel.refscan`
+
     directory = store.cache_dir(Path(out_dir), doc_id, options)
     made = [d for d in (Path(out_dir), directory.parent) if not d.exists()]
     try:
@@ -237,6 +236,8 @@ class _Job:
         )
         tables.path = str(self.path)
         if len(failed) or len(damaged):
+            import pandas as pd
+
             bad = pd.concat([failed, damaged]).sort_values("page")
             what = [
                 f"{len(x)} page(s) {w}" for x, w in ((failed, "unreadable"), (damaged, "damaged")) if len(x)

@@ -22,7 +22,6 @@ import json
 import math
 import sys
 from array import array
-from bisect import bisect_left
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,6 +111,7 @@ class PageIndex:
         self._bigram_pages: dict[tuple[str, str], list[int]] = {}
         self._pt_bytes: bytes | None = None
         self._page_bigrams: dict[int, set] = {}
+        self._df: dict[str, int] | None = None
         a = arrays
         self.page_terms = _Lazy(
             self.pages, lambda i: [vocab[k] for k in a["pt_ids"][a["pt_off"][i] : a["pt_off"][i + 1]]]
@@ -141,8 +141,11 @@ class PageIndex:
 
     @property
     def df(self) -> dict[str, int]:
-        """Document (page) frequency of every term of the pages."""
-        return {t: n for t in self.vocab if (n := self.df_of(t))}
+        """Document (page) frequency of every term of the pages (built once: the index is read-only,
+        and a caller reading one term per title in a loop must not rebuild it per read)."""
+        if self._df is None:
+            self._df = {t: n for t in self.vocab if (n := self.df_of(t))}
+        return self._df
 
     @property
     def bigram_df(self) -> dict[tuple[str, str], int]:
@@ -450,13 +453,22 @@ def window_scores(index: PageIndex, query: set[str], *, size: int = 12) -> dict[
             by_page.setdefault(p, {}).setdefault(pos, set()).add(t)
     for p in sorted(by_page):
         hits = sorted(by_page[p].items())
-        at = [h for h, _ in hits]
         last = max(0, index.n_lines(p) - size)
         best, best_i = 0.0, None
-        for i in sorted({0} | {min(max(0, h - size + 1), last) for h in at}):
-            lo, hi = bisect_left(at, i), bisect_left(at, i + size)
-            seen = set().union(*(ts for _, ts in hits[lo:hi]))
-            score = math.fsum(index.idf(t) for t in seen)
+        inside: dict[str, int] = {}  # query term -> matching lines of the window holding it
+        lo = hi = 0  # the window's matching lines are hits[lo:hi]; starts only move forward
+        for i in sorted({0} | {min(max(0, h - size + 1), last) for h, _ in hits}):
+            while hi < len(hits) and hits[hi][0] < i + size:
+                for t in hits[hi][1]:
+                    inside[t] = inside.get(t, 0) + 1
+                hi += 1
+            while lo < hi and hits[lo][0] < i:
+                for t in hits[lo][1]:
+                    inside[t] -= 1
+                    if not inside[t]:
+                        del inside[t]
+                lo += 1
+            score = math.fsum(index.idf(t) for t in inside)  # exact sum: the order does not matter
             if score > best:
                 best, best_i = score, i
         if best_i is not None:
