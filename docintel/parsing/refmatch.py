@@ -26,6 +26,7 @@ from docintel.parsing.refrules import (
     DEFINITION_PREFIX,
     EXTERNAL_RULES,
     RELATIVE_RULES,
+    LazyRegex,
     RefPattern,
     kind_rule,
 )
@@ -35,7 +36,7 @@ KIND_RULES: list[RefPattern] = [kind_rule(k) for k in KINDS]
 _SELECTOR_ONLY = RefPattern(
     "selector_only",
     "unknown",
-    re.compile(
+    LazyRegex(
         r"(?<![\w,])(?P<sub>(?i:"
         + SELECTOR_WORDS
         + r")[\s\u00a0]+(?:\([A-Za-z0-9]{1,4}\)|[0-9]{1,3}[a-z]?\b|\b[ivx]{1,5}\b))"
@@ -47,27 +48,27 @@ _SELECTOR_ONLY = RefPattern(
 #: The whole grammar, in priority order.
 RULES: list[RefPattern] = [*EXTERNAL_RULES, *BRACKET_RULES, *KIND_RULES, *RELATIVE_RULES, _SELECTOR_ONLY]
 _PRIO = {r.name: i for i, r in enumerate(RULES)}
-_ID_RX = {k.name: re.compile(id_regex(k.numbering)) for k in KINDS}
+_ID_RX = {k.name: LazyRegex(id_regex(k.numbering)) for k in KINDS}
 _SECTIONISH = {"section", "article", "part", "chapter", "subpart", "paragraph", "subsection", "clause"}
 _SUBUNITS = {"paragraph", "subsection", "clause", "subpart"}
-_EXT_NAME = re.compile(
+_EXT_NAME = LazyRegex(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
     r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
     r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?)"
 )
-_ACRONYM = re.compile(
+_ACRONYM = LazyRegex(
     r"^[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|OF\b|NOT\b|FOR\b|TO\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
 )
-_SCOPE = re.compile(
+_SCOPE = LazyRegex(
     r"^[\s\u00a0]+(?:of|in|to|under)[\s\u00a0]+(?P<scope>(?:this|these|the[\s\u00a0]+present)[\s\u00a0]+[A-Za-z]+)"
 )
 #: "Okla. Stat., Tit. 82, §105.12", "Restatement (Second) of Contracts §203": a statute's section
-_EXT_BEFORE = re.compile(r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40})\s*,?\s*$")
-_OF = re.compile(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
-_LOCATOR_BEFORE = re.compile(r"(?:,|[0-9]{4}[a-z]?\)?[.:]|[0-9]+\([0-9]+\):)[\s\u00a0]*$")
+_EXT_BEFORE = LazyRegex(r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40})\s*,?\s*$")
+_OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
+_LOCATOR_BEFORE = LazyRegex(r"(?:,|[0-9]{4}[a-z]?\)?[.:]|[0-9]+\([0-9]+\):)[\s\u00a0]*$")
 #: After a run of pages: the year, publisher or venue of a citation ("pages 146-160. ACM ..., 1989.",
 #: "pp. 58-67, 2015."): the pages of another publication.
-_LOCATOR_AFTER = re.compile(
+_LOCATOR_AFTER = LazyRegex(
     r"^(?:,[\s\u00a0]*\(?|\.[\s\u00a0]+[^.;\n]{0,50}?,[\s\u00a0]*(?:[A-Z][a-z]+\.?[\s\u00a0]+)?(?:[0-9]{1,2},?[\s\u00a0]+)?)"
     r"(?:19|20)[0-9]{2}\b"
 )

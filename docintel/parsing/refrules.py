@@ -9,10 +9,42 @@ groups (``label``, ``targets``, ``sub``, ``pre``, ``dir``) and a description.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from docintel.parsing.refkinds import KINDS, SELECTOR_WORDS, Kind
 from docintel.parsing.refnumbering import PAREN, SEP, id_regex
+
+
+class LazyRegex:
+    """A regex compiled on first use: the grammar's rules cost nothing at import, and a process
+    compiles only the rules the prefilter lets it try (``.pattern`` needs no compilation)."""
+
+    __slots__ = ("_src", "flags", "_rx")
+
+    def __init__(self, pattern: str | Callable[[], str], flags: int = 0) -> None:
+        self._src = pattern  # the source, or a function that builds it (a kind's rule)
+        self.flags = flags
+        self._rx: re.Pattern | None = None
+
+    @property
+    def pattern(self) -> str:
+        if callable(self._src):
+            self._src = self._src()
+        return self._src
+
+    @property
+    def compiled(self) -> re.Pattern:
+        if self._rx is None:
+            self._rx = re.compile(self.pattern, self.flags)
+        return self._rx
+
+    def __getattr__(self, name: str):
+        return getattr(self.compiled, name)
+
+    def __repr__(self) -> str:
+        return f"LazyRegex({self.pattern[:40]!r}...)"
 
 
 @dataclass(frozen=True)
@@ -21,7 +53,7 @@ class RefPattern:
 
     name: str
     ref_type: str
-    regex: re.Pattern
+    regex: LazyRegex
     description: str
     kind: str = ""
     #: "absolute" (label + id), "external", "bib", "relative", "vague", "named"
@@ -60,6 +92,13 @@ TO_PARAGRAPH = r"(?:" + _SP + r"+to" + _SP + r"+(?P<sub2>(?i:paragraph)" + _SP +
 
 
 def kind_rule(kind: Kind) -> RefPattern:
+    """The rule of one kind (its regex built and compiled on first use)."""
+    return RefPattern(
+        kind.name, kind.ref_type, LazyRegex(partial(_kind_source, kind)), kind.example, kind.name
+    )
+
+
+def _kind_source(kind: Kind) -> str:
     label = label_regex(kind)
     ident = id_regex(kind.numbering)
     lead = r"(?<![\w\u00a7\u00b6])"
@@ -71,11 +110,11 @@ def kind_rule(kind: Kind) -> RefPattern:
     if kind.selectors:
         tail = TO_PARAGRAPH + "?" + SELECTOR + "?"
         lead += PRESELECTOR + "?"
-    return RefPattern(kind.name, kind.ref_type, re.compile(lead + body + tail), kind.example, kind.name)
+    return lead + body + tail
 
 
 def _rule(name, ref_type, rx, desc, kind="", family="absolute") -> RefPattern:
-    return RefPattern(name, ref_type, re.compile(rx), desc, kind or name, family)
+    return RefPattern(name, ref_type, LazyRegex(rx), desc, kind or name, family)
 
 
 _ALL_WORDS = "|".join(w for k in KINDS if k.name != "page" for _, w in k.words)
@@ -163,7 +202,7 @@ RELATIVE_RULES: list[RefPattern] = [
 ]  # fmt: skip
 
 #: "defined in Section 1.5", "has the meaning given in Article 4(1)": a pointer to a definition.
-DEFINITION_PREFIX = re.compile(
+DEFINITION_PREFIX = LazyRegex(
     r"(?i:\b(?:as\s+)?(?:defined|described\s+and\s+defined)\s+(?:in|at|under|by)|has\s+the\s+meaning\s+(?:given|set\s+out|assigned)\s+(?:to\s+it\s+)?in"
     r"|within\s+the\s+meaning\s+of)\s+$"
 )

@@ -7,6 +7,7 @@ tables (toc_df, object_registry, page_df) first and plain line patterns as a fal
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -353,6 +354,7 @@ def find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.Dat
     return cand.assign(_o=order).sort_values("_o", kind="stable").drop(columns="_o")
 
 
+@functools.cache
 def _back_title() -> re.Pattern:
     """A title opening with a back-matter label in any language the reference grammar reads
     ("Appendix", "Annexe", "Apêndice", "Anhang", "Exhibit", "Schedule", ...)."""
@@ -362,15 +364,12 @@ def _back_title() -> re.Pattern:
     return re.compile(rf"^\s*(?:{words})\b", re.I)
 
 
-_BACK_TITLE = _back_title()
-
-
 def appendix_sections(tables: DocTables) -> pd.DataFrame:
     """Sections that are appendices: titled so, or top-level sections after the references."""
     toc = tables.toc_df
     if toc.empty:
         return toc
-    titled = toc[toc["title"].str.contains(_BACK_TITLE, na=False)]
+    titled = toc[toc["title"].str.contains(_back_title(), na=False)]
     if not titled.empty:
         return titled
     refs = toc[toc["title"].str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False, na=False)]
