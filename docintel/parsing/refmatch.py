@@ -51,6 +51,15 @@ _PRIO = {r.name: i for i, r in enumerate(RULES)}
 _ID_RX = {k.name: LazyRegex(id_regex(k.numbering)) for k in KINDS}
 _SECTIONISH = {"section", "article", "part", "chapter", "subpart", "paragraph", "subsection", "clause"}
 _SUBUNITS = {"paragraph", "subsection", "clause", "subpart"}
+#: Parts of a form or an instrument read inside the container named after them: "line 5a of
+#: Schedule B", "Part II of Schedule D", "box 1 in Part III", "Item 7 of Part II".
+_FORM_PARTS = {"line", "box", "step", "worksheet", "item", "part"}
+_CONTAINERS = {"schedule", "worksheet", "exhibit", "attachment", "appendix", "annex", "part"}
+_OF_IN = LazyRegex(r"^[\s\u00a0]+(?:of|in|on)[\s\u00a0]+(?:the[\s\u00a0]+)?$")
+#: A class society's compound reference ("Pt.4 Ch.1 Sec.2", "Ch.3 Sec.2 [1.2.3]"): outer units then
+#: inner ones, read as one reference to the innermost, the outer path as its scope.
+_RANK = {"part": 0, "chapter": 1, "section": 2, "requirement": 3}
+_CHAIN_GAP = LazyRegex(r"^,?[ \t\u00a0]+$")
 _EXT_NAME = LazyRegex(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
     r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
@@ -202,9 +211,8 @@ def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
             m.start(), m.end(), rule, m, "bib", "bibliography", "[]", ids, multi, expanded, family="bib"
         )
     if rule.name == "appendix_unnumbered":
-        return Mention(
-            m.start(), m.end(), rule, m, "appendix", "appendix", g["label"], [None], family="named"
-        )
+        kind = kind_of_label(g["label"]) or KIND_BY_NAME["appendix"]
+        return Mention(m.start(), m.end(), rule, m, kind.ref_type, kind.name, g["label"], [None], family="named")
     label = "[]" if m.group(0).startswith("[") else ""
     return Mention(
         m.start(), m.end(), rule, m, rule.ref_type, rule.kind, label, [raw.strip()], family=rule.family
@@ -227,8 +235,31 @@ def _candidates(text: str) -> list[Mention]:
     return taken
 
 
+def _chains(text: str, ms: list[Mention]) -> list[Mention]:
+    """Merge each run of outer-to-inner units ("Pt.4 Ch.1 Sec.2") into its innermost unit."""
+    out: list[Mention] = []
+    for m in ms:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.family == m.family == "absolute"
+            and _RANK.get(prev.kind, 9) < _RANK.get(m.kind, -1)
+            and len(prev.ids) == len(m.ids) == 1
+            and not str(m.ids[0]).startswith(f"{prev.ids[0]}.")  # "Part 236, Section 236.4": two
+            and _CHAIN_GAP.match(text[prev.end : m.start])
+        ):
+            start = prev.start
+            m = Mention(start, m.end, m.rule, m.m, m.ref_type, m.kind, m.label, m.ids, m.multi, m.expanded, m.sub,
+                        scope=text[start : prev.end].strip(" ,"))  # fmt: skip
+            out[-1] = m
+            continue
+        out.append(m)
+    return out
+
+
 def _compose(text: str, ms: list[Mention]) -> list[Mention]:
     out: list[Mention] = []
+    ms = _chains(text, ms)
     k = 0
     while k < len(ms):
         m = ms[k]
@@ -237,6 +268,20 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         gap = text[m.end : nxt.start] if nxt is not None else ""
         if m.family == "absolute" and nxt is not None and nxt.ref_type == "external" and _OF.match(gap):
             m = _external_part(m, nxt, text)  # "Appendix F of NIST SP 800-53"
+            k += 1
+        elif (
+            m.family == "absolute"
+            and m.kind in _FORM_PARTS
+            and len(m.ids) == 1
+            and nxt is not None
+            and nxt.family == "absolute"
+            and nxt.kind in _CONTAINERS
+            and nxt.kind != m.kind
+            and _OF_IN.match(gap)
+        ):
+            sub = text[m.start : m.end].strip()  # "line 5a of Schedule B": Schedule B, its line 5a
+            m = Mention(m.start, nxt.end, nxt.rule, nxt.m, nxt.ref_type, nxt.kind, nxt.label, nxt.ids,
+                        nxt.multi, nxt.expanded, sub)  # fmt: skip
             k += 1
         elif (
             m.family == "absolute"

@@ -65,6 +65,8 @@ def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
         # "Note 1 to paragraph (g): ..." / "Note 2: ..." opening a line is the note itself;
         # "Notes 12 and 13, respectively." opening a line is a pointer
         return bool(_NOTE_ITSELF.match(text[m.end() : m.end() + 20]))
+    if rule.name in ("rule", "regulation") and re.fullmatch(r"(?:1[89]|20)[0-9]{2}", m.group("targets")):
+        return True  # "the Civil Procedure Rules 1998", "Regulations 2018": a title's year
     if rule.name == "page":
         label = m.group("label")
         return (

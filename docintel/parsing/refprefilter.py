@@ -66,7 +66,7 @@ def _rule_needs() -> dict[str, tuple[str, ...]]:
         relative_self=("this", "these", "present", "cet", "ce ", "dies", "est", "pr\u00e9sent"),
         vague=("above", "below", "supra", "infra", "ci-d", "oben", "unten"),
         named_section=("section",),
-        appendix_unnumbered=("appendix",),
+        appendix_unnumbered=("appendix", "annex", "schedule"),
         selector_only=("row", "col", "line", "item", "entr", "step", "cell"),
     )
     return needs

@@ -332,6 +332,17 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     return hit
 
 
+def find_titled(tables: DocTables, kind, target: str) -> pd.DataFrame:
+    """toc_df rows whose title opens with one of ``kind``'s labels and the id ``target`` ("Item 7.
+    Management's Discussion", "Line 16 Tax", "Worksheet A"): a unit the toc numbers by its label."""
+    toc = tables.toc_df
+    if toc.empty or not target:
+        return toc.iloc[0:0]
+    words = "|".join(w for _, w in kind.words)
+    rx = re.compile(rf"^\s*(?:{words})\s+{re.escape(str(target))}(?![\w.]|\.[0-9A-Za-z])", re.I)
+    return toc[toc["title"].fillna("").astype(str).str.match(rx)]
+
+
 #: Object types of the back matter, which references name interchangeably.
 BACK_MATTER = ("appendix", "annex", "exhibit", "schedule", "attachment")
 

@@ -15,6 +15,7 @@ from collections import Counter
 
 import pandas as pd
 
+from docintel.parsing.refkinds import KINDS, Kind
 from docintel.parsing.refpatterns import find_references
 from docintel.retrieval.lookup import norm_id
 from docintel.retrieval.targets import evidence_lines
@@ -29,6 +30,12 @@ _STOP_ROLES = ("heading", "title", "caption")
 #: Share of a page's lines that list targets (leaders, contents entries, labels): a listing page.
 LIST_SHARE = 0.3
 
+
+_OWN_LABEL = {k.name for k in KINDS if k.own_label}
+#: Kinds whose target may be a line opening with its id alone ("6. If ..." for "go to step 6").
+MARKED_KINDS = ("step", "item", "recital")
+#: Pages either side of the reference searched for such a line.
+MARKER_PAGES = 2
 
 #: id(line_df) -> (line_df, {(ref_type, id): [(page, line), ...]}): one scan per document.
 _LABELLED: dict[int, tuple[pd.DataFrame, dict]] = {}
@@ -67,10 +74,10 @@ def _labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, 
                 and not row["sub_selector"]
                 and _SELF.match(text[row["end"] :])
             ):
-                for key in (
-                    (row["ref_type"], norm_id(row["ref_target"])),
-                    ("kind:" + row["kind"], norm_id(row["ref_target"])),
-                ):
+                keys = [("kind:" + row["kind"], norm_id(row["ref_target"]))]
+                if row["kind"] not in _OWN_LABEL:  # "Line 16." is no heading of section 16
+                    keys.append((row["ref_type"], norm_id(row["ref_target"])))
+                for key in keys:
                     rank = 0 if role in _STOP_ROLES else 1 if not text[row["end"] :].strip(" .:") else 2
                     index.setdefault(key, []).append((rank, pages[k], int(line)))
                 listing[pages[k]] = listing.get(pages[k], 0) + 1
@@ -144,3 +151,29 @@ def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) ->
         ):
             return int(r.page), int(r.line)
     return None
+
+
+def marker_line(tables: DocTables, kind: Kind, target: str, origin: tuple[int, int]) -> tuple[int, int] | None:
+    """(page, line) of the line nearest the reference (within :data:`MARKER_PAGES` pages; a
+    recital: any page before it) that opens with the id as a list marker ("6.", "(6)", "6)",
+    "C.", with or without the label: "Step 6:"), other than the reference's own line."""
+    words = "|".join(w for _, w in kind.words)
+    t = re.escape(str(target))
+    rx = re.compile(rf"^\s*(?:(?i:{words})\s+)?(?:\({t}\)|{t}[.):])(?:\s|$)")
+    lines = evidence_lines(tables)
+    page, line = origin
+    if kind.name == "recital":
+        near = lines[lines["page"] <= page]
+    else:
+        near = lines[lines["page"].between(page - MARKER_PAGES, page + MARKER_PAGES)]
+    near = near[near["role"] != "toc_entry"]
+    key = page * 10**6 + line
+    best = None
+    for r in near.itertuples(index=False):
+        at = (int(r.page), int(r.line))
+        if at == origin or not rx.match(str(r.text)) or _LEADERS.search(str(r.text)):
+            continue
+        dist = abs(at[0] * 10**6 + at[1] - key)
+        if best is None or dist < best[0]:
+            best = (dist, at)
+    return best[1] if best else None
