@@ -212,7 +212,9 @@ def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
         )
     if rule.name == "appendix_unnumbered":
         kind = kind_of_label(g["label"]) or KIND_BY_NAME["appendix"]
-        return Mention(m.start(), m.end(), rule, m, kind.ref_type, kind.name, g["label"], [None], family="named")
+        return Mention(
+            m.start(), m.end(), rule, m, kind.ref_type, kind.name, g["label"], [None], family="named"
+        )
     label = "[]" if m.group(0).startswith("[") else ""
     return Mention(
         m.start(), m.end(), rule, m, rule.ref_type, rule.kind, label, [raw.strip()], family=rule.family
@@ -222,7 +224,7 @@ def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
 def _candidates(text: str) -> list[Mention]:
     hits = []
     for rule in applicable(text, RULES):
-        for m in rule.regex.finditer(text):
+        for m in rule.regex.compiled.finditer(text):
             mt = _mention(rule, m, text)
             if mt is not None and mt.end > mt.start:
                 hits.append(mt)

@@ -153,7 +153,9 @@ def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) ->
     return None
 
 
-def marker_line(tables: DocTables, kind: Kind, target: str, origin: tuple[int, int]) -> tuple[int, int] | None:
+def marker_line(
+    tables: DocTables, kind: Kind, target: str, origin: tuple[int, int]
+) -> tuple[int, int] | None:
     """(page, line) of the line nearest the reference (within :data:`MARKER_PAGES` pages; a
     recital: any page before it) that opens with the id as a list marker ("6.", "(6)", "6)",
     "C.", with or without the label: "Step 6:"), other than the reference's own line."""
