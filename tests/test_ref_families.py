@@ -62,6 +62,7 @@ CASES = [
         [("court_rules", "external", "Fed. R. Civ. P. 12(b)(6)", None)],
     ),
     ("(66 Fed. Reg. 753, January 4, 2001)", [("fr", "external", "66 Fed. Reg. 753", None)]),
+    ("Wages from Form 8919, line 6", [("form", "external", "Form 8919", "line 6")]),
     ("in FIPS Publication 199, Standards", [("fips", "external", "FIPS Publication 199", None)]),
 ]
 
@@ -79,6 +80,8 @@ NOT_REFERENCES = [
     "a form 3 pages long",  # a form needs a form number, not a count
     "Equipment List items 22-10-01B, 22-10-02",  # an item code, not items 22 to 10
     "as a rule, 5 people attend",
+    "H. R. 1904 as enrolled",  # a bill's initials
+    "General Processing Rules 2224",  # a line-numbered page's number
 ]
 
 

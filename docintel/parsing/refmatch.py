@@ -315,7 +315,7 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
             and nxt is not None
             and nxt.family == "absolute"
             and re.fullmatch(r",?[ \t\u00a0]*", gap)
-            and (nxt.kind in _SECTIONISH or nxt.kind in ("appendix", "annex"))
+            and (nxt.kind in _SECTIONISH or nxt.kind in ("appendix", "annex") or nxt.kind in _FORM_PARTS)
         ):
             m = _external_part(nxt, m, text)  # "Public Law 104-106, Sec. 5125(b)"
             k += 1

@@ -65,8 +65,13 @@ def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
         # "Note 1 to paragraph (g): ..." / "Note 2: ..." opening a line is the note itself;
         # "Notes 12 and 13, respectively." opening a line is a pointer
         return bool(_NOTE_ITSELF.match(text[m.end() : m.end() + 20]))
-    if rule.name in ("rule", "regulation") and re.fullmatch(r"(?:1[89]|20)[0-9]{2}", m.group("targets")):
-        return True  # "the Civil Procedure Rules 1998", "Regulations 2018": a title's year
+    if rule.name in ("rule", "regulation"):
+        if re.fullmatch(r"(?:1[89]|20)[0-9]{2}|[0-9]{4,}", m.group("targets")):
+            return True  # "the Civil Procedure Rules 1998": a title's year; "Rules\n2224": a line number
+        if len(m.group("label")) == 2 and re.search(
+            r"\b[A-Z]\.[\s\u00a0]*$", text[max(0, m.start() - 4) : m.start()]
+        ):
+            return True  # "H. R. 1904": a bill's initials, not rule 1904
     if rule.name == "page":
         label = m.group("label")
         return (
