@@ -81,6 +81,8 @@ NOT_REFERENCES = [
     "Equipment List items 22-10-01B, 22-10-02",  # an item code, not items 22 to 10
     "as a rule, 5 people attend",
     "H. R. 1904 as enrolled",  # a bill's initials
+    "Implementing the HIPAA Security Rule 4.3 Security Standards",  # a named rule set + a heading number
+    "4.3 Step 3: Activate the Interconnection",  # a step naming itself
     "General Processing Rules 2224",  # a line-numbered page's number
 ]
 

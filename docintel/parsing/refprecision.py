@@ -14,6 +14,10 @@ _EDITORIAL = {
     "optional", "required", "reserved", "amended", "removed", "redesignated", "deleted", "added",
     "revised", "sic", "emphasis", "omitted", "crossref", "pubmed", "google", "scholar", "note",
 }  # fmt: skip
+#: Capitalized words that may open a sentence before "Rule 5" ("See Rule 5", "Under Rule 12(b)").
+_LEAD_WORDS = {"See", "Under", "In", "Per", "Pursuant", "Of", "And", "Or", "The", "This", "By", "With", "To", "As",
+               "From", "Cf", "Also", "Following", "Each", "Any", "Every", "That", "Such", "Where", "If", "When"}  # fmt: skip
+_OWN_LABEL = {"item", "line", "box", "worksheet", "step", "recital"}
 _NOTE_ITSELF = re.compile(r"[\s\u00a0]*(?:[:.\u2013\u2014]|to[\s\u00a0])")
 AUTHOR_YEAR = re.compile(r"[A-Z][a-z]+(?:\s+(?:et\s+al\.?|[A-Z][a-z]+))?\s*(?:19|20)[0-9]{2}[a-z]?")
 
@@ -68,10 +72,15 @@ def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
     if rule.name in ("rule", "regulation"):
         if re.fullmatch(r"(?:1[89]|20)[0-9]{2}|[0-9]{4,}", m.group("targets")):
             return True  # "the Civil Procedure Rules 1998": a title's year; "Rules\n2224": a line number
+        word = re.search(r"\b([A-Z][a-z]+)[\s\u00a0]+$", text[max(0, m.start() - 30) : m.start()])
+        if m.group("label")[0].isupper() and word and word.group(1) not in _LEAD_WORDS:
+            return True  # "the HIPAA Security Rule" + a heading's number: a named rule set, not rule 4
         if len(m.group("label")) == 2 and re.search(
             r"\b[A-Z]\.[\s\u00a0]*$", text[max(0, m.start() - 4) : m.start()]
         ):
             return True  # "H. R. 1904": a bill's initials, not rule 1904
+    if rule.name in _OWN_LABEL and re.match(r"[\s\u00a0]*:", text[m.end() : m.end() + 3]):
+        return True  # "Step 7: Implement Action Plan", "4.3 Step 3: Activate": the step naming itself
     if rule.name == "page":
         label = m.group("label")
         return (
