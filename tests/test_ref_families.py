@@ -62,6 +62,7 @@ CASES = [
         [("court_rules", "external", "Fed. R. Civ. P. 12(b)(6)", None)],
     ),
     ("(66 Fed. Reg. 753, January 4, 2001)", [("fr", "external", "66 Fed. Reg. 753", None)]),
+    ("Total amount from Form(s) W-2, box 1", [("form", "external", "Form(s) W-2", "box 1")]),
     ("Wages from Form 8919, line 6", [("form", "external", "Form 8919", "line 6")]),
     ("in FIPS Publication 199, Standards", [("fips", "external", "FIPS Publication 199", None)]),
 ]
@@ -81,6 +82,7 @@ NOT_REFERENCES = [
     "Equipment List items 22-10-01B, 22-10-02",  # an item code, not items 22 to 10
     "as a rule, 5 people attend",
     "H. R. 1904 as enrolled",  # a bill's initials
+    "Support, P.O. Box 992, CH-6371 Zurich",  # an address
     "Implementing the HIPAA Security Rule 4.3 Security Standards",  # a named rule set + a heading number
     "4.3 Step 3: Activate the Interconnection",  # a step naming itself
     "General Processing Rules 2224",  # a line-numbered page's number
@@ -148,6 +150,26 @@ def test_a_form_line_is_its_line_heading_not_the_section_with_its_number():
     res = resolve_in_tables(_ref("line 16", 4, 1), _instructions(), question=Q)
     assert res.status == "resolved" and res.target_pages == [2]
     assert res.passages[0].lines[0].text == "Line 16. Tax"
+
+
+def test_a_form_line_is_the_line_the_form_prints_with_its_id():
+    lines = [
+        {
+            "page": 1,
+            "line": 1,
+            "text": "9 Add lines 1z, 2b and 3b. This is your total income",
+            "role": "body",
+        },
+        {"page": 1, "line": 2, "text": "10 Adjustments to income from Schedule 1", "role": "body"},
+        {
+            "page": 1,
+            "line": 3,
+            "text": "11a Subtract line 10 from line 9. This is your adjusted gross income",
+            "role": "body",
+        },
+    ]
+    res = resolve_in_tables(_ref("line 10", 1, 3), build(lines), question=Q)
+    assert res.status == "resolved" and res.passages[0].lines[0].text.startswith("10 Adjustments")
 
 
 def test_a_form_line_nothing_names_stays_unresolved():

@@ -79,6 +79,10 @@ def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
             r"\b[A-Z]\.[\s\u00a0]*$", text[max(0, m.start() - 4) : m.start()]
         ):
             return True  # "H. R. 1904": a bill's initials, not rule 1904
+    if rule.name == "box" and re.search(
+        r"(?i:\bP\.?\s?O\.?|\bpost\s+office)[\s\u00a0]*$", text[max(0, m.start() - 14) : m.start()]
+    ):
+        return True  # "P.O. Box 992": an address
     if rule.name in _OWN_LABEL and re.match(r"[\s\u00a0]*:", text[m.end() : m.end() + 3]):
         return True  # "Step 7: Implement Action Plan", "4.3 Step 3: Activate": the step naming itself
     if rule.name == "page":

@@ -158,7 +158,7 @@ EXTERNAL_RULES: list[RefPattern] = [
           r"\b(?P<targets>(?:Directive|Regulation|Decision|Framework\s+Decision)\s+(?:\((?:EU|EC|EEC|Euratom)\)\s+)?(?:No\s+)?[0-9]{1,4}/[0-9]{1,4}(?:/(?:EU|EC|EEC|JHA|CFSP))?)",
           "Directive 95/46/EC, Regulation (EU) 2016/679, Regulation (EC) No 45/2001"),
     _rule("form", "external",
-          r"\b(?P<targets>[Ff]orms?\s+(?:[0-9]{3,5}[A-Z]{0,3}(?:-[A-Z0-9]{1,4})*|[A-Z]{1,2}-[0-9]{1,2}[A-Z]{0,3}"
+          r"\b(?P<targets>[Ff]orms?(?:\(s\))?\s+(?:[0-9]{3,5}[A-Z]{0,3}(?:-[A-Z0-9]{1,4})*|[A-Z]{1,2}-[0-9]{1,2}[A-Z]{0,3}"
           r"|[0-9]{1,2}-[A-Z]{1,2}))(?![\w\-])",
           "Form 8949, Form 1099-DIV, Form W-2, Form 10-K, Form I-9: another form (internal only where the"
           " document prints it: the resolver checks)"),

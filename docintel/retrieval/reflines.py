@@ -33,7 +33,10 @@ LIST_SHARE = 0.3
 
 _OWN_LABEL = {k.name for k in KINDS if k.own_label}
 #: Kinds whose target may be a line opening with its id alone ("6. If ..." for "go to step 6").
-MARKED_KINDS = ("step", "item", "recital")
+MARKED_KINDS = ("step", "item", "recital", "line", "box")
+#: Kinds whose marker may stand without a delimiter before a capitalized caption: a form prints
+#: its line "11a Subtract line 10 from line 9" and its box "1 Wages, tips".
+_BARE_MARKER = ("line", "box")
 #: Pages either side of the reference searched for such a line.
 MARKER_PAGES = 2
 
@@ -161,7 +164,8 @@ def marker_line(
     "C.", with or without the label: "Step 6:"), other than the reference's own line."""
     words = "|".join(w for _, w in kind.words)
     t = re.escape(str(target))
-    rx = re.compile(rf"^\s*(?:(?i:{words})\s+)?(?:\({t}\)|{t}[.):])(?:\s|$)")
+    bare = rf"|{t}\s+(?=[A-Z])" if kind.name in _BARE_MARKER else ""
+    rx = re.compile(rf"^\s*(?:(?i:{words})\s+)?(?:\({t}\)|{t}[.):](?:\s|$){bare})")
     lines = evidence_lines(tables)
     page, line = origin
     if kind.name == "recital":
