@@ -83,6 +83,8 @@ NOT_REFERENCES = [
     "as a rule, 5 people attend",
     "H. R. 1904 as enrolled",  # a bill's initials
     "Support, P.O. Box 992, CH-6371 Zurich",  # an address
+    "Binding corporate rules 1 The controller",  # a named rule set + a heading's number
+    "as laid down in the Annex to Commission Recommendation",  # another act's annex
     "Implementing the HIPAA Security Rule 4.3 Security Standards",  # a named rule set + a heading number
     "4.3 Step 3: Activate the Interconnection",  # a step naming itself
     "General Processing Rules 2224",  # a line-numbered page's number

@@ -103,8 +103,10 @@ def labelled_line(
     ``kind`` when given: "Article", not any section label) and the id ``target`` and names
     itself (a caption, a heading), other than the reference's own line."""
     key = ("kind:" + kind if kind else ref_type, norm_id(target))
-    found = _labelled_index(tables).get(key, [])
-    return next((at for at in found if at != origin), None)
+    found = [at for at in _labelled_index(tables).get(key, []) if at != origin]
+    if kind in _OWN_LABEL and found:  # "step 2" is the nearest Step 2: a document has several lists
+        return min(found, key=lambda at: abs(at[0] * 10**6 + at[1] - (origin[0] * 10**6 + origin[1])))
+    return found[0] if found else None
 
 
 def region_from(tables: DocTables, page: int, line: int, max_lines: int) -> pd.DataFrame:
