@@ -174,6 +174,15 @@ def test_a_form_line_is_the_line_the_form_prints_with_its_id():
     assert res.status == "resolved" and res.passages[0].lines[0].text.startswith("10 Adjustments")
 
 
+def test_a_form_line_printed_as_its_number_then_its_caption():
+    rows = ["9", "Add lines 1z and 8. This is your total income", "9", "10",
+            "Adjustments to income from Schedule 1", "10", "11a Subtract line 10 from line 9."]  # fmt: skip
+    lines = [{"page": 1, "line": i + 1, "text": t, "role": "table"} for i, t in enumerate(rows)]
+    res = resolve_in_tables(_ref("line 10", 1, 7), build(lines), question=Q)
+    # the "10" before its caption, not the amount column's "10" right above the reference
+    assert res.status == "resolved" and res.passages[0].lines[0].line == 4
+
+
 def test_a_form_line_nothing_names_stays_unresolved():
     # no "Line 40" heading: section 40 / a "40." line must not stand in for it
     res = resolve_in_tables(_ref("line 15", 4, 1), _instructions(), question=Q)

@@ -166,8 +166,9 @@ def marker_line(
     "C.", with or without the label: "Step 6:"), other than the reference's own line."""
     words = "|".join(w for _, w in kind.words)
     t = re.escape(str(target))
-    bare = rf"|{t}\s+(?=[A-Z])" if kind.name in _BARE_MARKER else ""
-    rx = re.compile(rf"^\s*(?:(?i:{words})\s+)?(?:\({t}\)|{t}[.):](?:\s|$){bare})")
+    rx = re.compile(rf"^\s*(?:(?i:{words})\s+)?(?:\({t}\)|{t}[.):](?:\s|$))")
+    # a form's line without a delimiter ("11a Subtract ..."), never a heading ("3 Overview")
+    bare = re.compile(rf"^\s*{t}\s+(?=[A-Z])") if kind.name in _BARE_MARKER else None
     lines = evidence_lines(tables)
     page, line = origin
     if kind.name == "recital":
@@ -175,11 +176,25 @@ def marker_line(
     else:
         near = lines[lines["page"].between(page - MARKER_PAGES, page + MARKER_PAGES)]
     near = near[near["role"] != "toc_entry"]
+    # a form prints a line's number alone and its caption on the next line ("10" / "Adjustments
+    # to income ..."); the same number alone before another number is the amount column's copy
+    alone = re.compile(rf"^\s*{t}\s*$") if kind.name in _BARE_MARKER else None
+    texts, pages, roles = near["text"].astype(str).tolist(), near["page"].tolist(), near["role"].tolist()
     key = page * 10**6 + line
     best = None
-    for r in near.itertuples(index=False):
+    for k, r in enumerate(near.itertuples(index=False)):
         at = (int(r.page), int(r.line))
-        if at == origin or not rx.match(str(r.text)) or _LEADERS.search(str(r.text)):
+        text = texts[k]
+        plain = bare is not None and roles[k] not in _STOP_ROLES and bare.match(text)
+        captioned = (
+            alone is not None
+            and roles[k] not in _STOP_ROLES
+            and alone.match(text)
+            and k + 1 < len(texts)
+            and pages[k + 1] == pages[k]
+            and re.match(r"\s*[A-Z]", texts[k + 1])
+        )
+        if at == origin or not (rx.match(text) or plain or captioned) or _LEADERS.search(text):
             continue
         dist = abs(at[0] * 10**6 + at[1] - key)
         if best is None or dist < best[0]:
