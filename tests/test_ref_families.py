@@ -176,11 +176,22 @@ def test_a_form_line_is_the_line_the_form_prints_with_its_id():
 
 def test_a_form_line_printed_as_its_number_then_its_caption():
     rows = ["9", "Add lines 1z and 8. This is your total income", "9", "10",
-            "Adjustments to income from Schedule 1", "10", "11a Subtract line 10 from line 9."]  # fmt: skip
+            "Adjustments to income from Schedule 1", "10", "11a Subtract line 10 from line 9.", "12", "Credits"]  # fmt: skip
     lines = [{"page": 1, "line": i + 1, "text": t, "role": "table"} for i, t in enumerate(rows)]
     res = resolve_in_tables(_ref("line 10", 1, 7), build(lines), question=Q)
     # the "10" before its caption, not the amount column's "10" right above the reference
     assert res.status == "resolved" and res.passages[0].lines[0].line == 4
+    # "12" before a one-word section label ("Credits") is no line's caption
+    assert resolve_in_tables(_ref("line 12", 1, 7), build(lines), question=Q).status == "unresolved"
+
+
+def test_a_list_marker_is_never_a_heading_or_a_footnote():
+    lines = [
+        {"page": 1, "line": 1, "text": "3. Trace Trees", "role": "heading"},
+        {"page": 1, "line": 2, "text": "3 Arrays are actually worse than this", "role": "footnote"},
+        {"page": 1, "line": 3, "text": "the loop on line 3 runs", "role": "body"},
+    ]
+    assert resolve_in_tables(_ref("line 3", 1, 3), build(lines), question=Q).status == "unresolved"
 
 
 def test_a_form_line_nothing_names_stays_unresolved():

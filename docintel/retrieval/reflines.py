@@ -175,7 +175,8 @@ def marker_line(
         near = lines[lines["page"] <= page]
     else:
         near = lines[lines["page"].between(page - MARKER_PAGES, page + MARKER_PAGES)]
-    near = near[near["role"] != "toc_entry"]
+    # a list item or a form's row, never a heading ("3. Trace Trees"), a caption or a footnote ("1 Arrays ...")
+    near = near[~near["role"].isin(("toc_entry", "heading", "title", "caption", "footnote"))]
     # a form prints a line's number alone and its caption on the next line ("10" / "Adjustments
     # to income ..."); the same number alone before another number is the amount column's copy
     alone = re.compile(rf"^\s*{t}\s*$") if kind.name in _BARE_MARKER else None
@@ -192,7 +193,7 @@ def marker_line(
             and alone.match(text)
             and k + 1 < len(texts)
             and pages[k + 1] == pages[k]
-            and re.match(r"\s*[A-Z]", texts[k + 1])
+            and re.match(r"\s*[A-Z]\S*(?:\s+\S+){2}", texts[k + 1])  # a caption, not "Payments" / "Refund"
         )
         if at == origin or not (rx.match(text) or plain or captioned) or _LEADERS.search(text):
             continue
