@@ -208,6 +208,16 @@ def test_a_step_is_its_labelled_line_and_an_algorithm_step_its_marker():
     assert res.status == "resolved" and res.passages[0].lines[0].text == "4. Enter the result here."
 
 
+def test_a_step_is_the_paragraph_that_opens_with_it():
+    lines = [
+        {"page": 1, "line": 1, "text": "Step 4 is intended to determine if the information is needed.", "role": "body"},
+        {"page": 1, "line": 2, "text": "Step 5 focuses on whether the service can be provided.", "role": "body"},
+        {"page": 1, "line": 3, "text": "The agency should consider if Step 5 is of value.", "role": "body"},
+    ]  # fmt: skip
+    res = resolve_in_tables(_ref("Step 5", 1, 3), build(lines), question=Q)
+    assert res.status == "resolved" and res.passages[0].lines[0].line == 2
+
+
 def test_an_item_is_found_by_its_toc_title():
     lines = [
         {"page": 1, "line": 1, "text": "Item 7. Management's Discussion and Analysis", "role": "body"},

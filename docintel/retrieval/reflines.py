@@ -166,7 +166,10 @@ def marker_line(
     "C.", with or without the label: "Step 6:"), other than the reference's own line."""
     words = "|".join(w for _, w in kind.words)
     t = re.escape(str(target))
-    rx = re.compile(rf"^\s*(?:(?i:{words})\s+)?(?:\({t}\)|{t}[.):](?:\s|$))")
+    # "6.", "(6)", "Step 6:", or the label and id opening the paragraph on it ("Step 5 focuses on ...")
+    rx = re.compile(
+        rf"^\s*(?:(?:(?i:{words})\s+)?(?:\({t}\)|{t}[.):](?:\s|$))|(?i:{words})\s+{t}\s+(?=[a-z]))"
+    )
     # a form's line without a delimiter ("11a Subtract ..."), never a heading ("3 Overview")
     bare = re.compile(rf"^\s*{t}\s+(?=[A-Z])") if kind.name in _BARE_MARKER else None
     lines = evidence_lines(tables)
