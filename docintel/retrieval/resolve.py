@@ -232,9 +232,9 @@ def _own_label(raw_text: str) -> str | None:
 
 def _by_own_label(tables: DocTables, ref_type: str, kind: str, target: str, sub, ctx) -> Resolution | None:
     """A form's line, a filing's item, an instruction's step: the line or toc title that opens with
-    the label and the id ("Line 16.", "Item 7. Management's ...", "Step 2: ..."), else for
-    steps, items and recitals the nearest line opening with the id ("6. If ...") around the
-    reference; never a bare toc number (line 16 is not section 16)."""
+    the label and the id ("Line 16.", "Item 7. Management's ...", "Step 2: ..."), else the nearest
+    list item or form row opening with the id ("6. If ...", "10 / Adjustments to income") around
+    the reference (:func:`reflines.marker_line`); never a bare toc number (line 16 is not section 16)."""
     ref: PendingReference = ctx["ref"]
     origin = (ref.origin_page, ref.origin_line)
     at = reflines.labelled_line(tables, ref_type, target, origin, kind)
