@@ -1,6 +1,6 @@
 """Census of the reference grammar over real PDFs: mentions per kind and family, and a sample.
 
-    python scripts/ref_census.py [--sample 10] [--max-pages 60] [--relative] [DIR_OR_PDF ...]
+    python scripts/ref_census.py [--sample 10] [--max-pages 60] [--relative] [--dump OUT.jsonl] [DIR_OR_PDF ...]
     python scripts/ref_census.py --resolve [...]   (parse, resolve, probe: ref_census_resolve.py)
 
 Defaults to ../shared/corpus/robust, ../shared/corpus/nist/pdfs and ../shared/eval/pdfs.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import random
 import re
 import sys
@@ -100,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--relative", action="store_true", help="count relative forms too")
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--sample-all", type=int, default=0, help="a sample of N mentions over all families")
+    ap.add_argument(
+        "--dump", type=Path, help="write every row found (JSON lines) to diff two trees' grammars"
+    )
     args = ap.parse_args(argv)
     if not any(Path(p).exists() for p in args.paths):  # the defaults live beside a clone, not in it
         print(
@@ -110,11 +114,16 @@ def main(argv: list[str] | None = None) -> int:
     docs: Counter = Counter()
     selfs: Counter = Counter()
     found: dict[str, list[tuple[str, int, str, dict]]] = defaultdict(list)
+    dump = args.dump.open("w", encoding="utf-8") if args.dump else None
     for pdf, family in _pdfs(args.paths):
         docs[family] += 1
         for page, text in _pages(pdf, args.max_pages):
             seen = set()
             for r in find_references(text, relative=args.relative):
+                if dump is not None:
+                    dump.write(
+                        json.dumps([pdf.name, page, {k: r[k] for k in sorted(r)}], ensure_ascii=False) + "\n"
+                    )
                 if (r["start"], r["end"]) in seen:
                     continue  # one mention, several targets: counted once
                 seen.add((r["start"], r["end"]))
@@ -124,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
                 counts[family][r["kind"]] += 1
                 ctx = text[max(0, r["start"] - 40) : r["end"] + 30].replace("\n", " ")
                 found[family].append((pdf.name, page, ctx, r))
+    if dump is not None:
+        dump.close()
     rng = random.Random(args.seed)
     total = Counter()
     for family in sorted(counts):

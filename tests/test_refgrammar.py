@@ -75,7 +75,7 @@ CASES = [
     ("see Chapter 3 for the process", [(S, "3", None)]),
     ("Chapter 2.2 builds on", [(S, "2.2", None)]),
     ("as described in Ch. 4", [(S, "4", None)]),
-    ("according to Pt.4 Ch.8 Sec.1", [(S, "4", None), (S, "8", None), (S, "1", None)]),  # class rules
+    ("according to Pt.4 Ch.8 Sec.1", [(S, "1", None)]),  # class rules: one reference, the innermost
     ("set in 12 pt type", []),
     # --- clause (NDA, contracts)
     ("see Clause 8.6", [("clause", "8.6", None)]),

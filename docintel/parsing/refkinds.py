@@ -31,6 +31,9 @@ class Kind:
     #: a sub-selector may follow ("Table 3 row (E)", "[5.2.3], item ii")
     selectors: bool = False
     example: str = ""
+    #: the id means something only with its label: "line 16" of a form is not section 16, so
+    #: the resolver matches the label and id together (a "Line 16." heading), never the bare number
+    own_label: bool = False
 
 
 _SEC_NUM = ("num_letter", "decimal_paren", "letter_decimal", "roman", "letter")
@@ -237,6 +240,71 @@ KINDS: tuple[Kind, ...] = (
         numbering=("decimal_multi",),
         selectors=True,
         example="Requirement 3.1.2, [3.1.2] (a bracketed decimal is a numbered requirement, not a citation)",
+    ),
+    Kind(
+        "rule",
+        "section",
+        (("en", r"rules?"), ("fr", r"r[èe]gles?")),
+        dotted=("r",),
+        numbering=("decimal_paren",),
+        example="Rule 5.2, Rule 12(b)(6), R. 3.1, Rules 4 to 7 (a rule book's provisions; never 'Rules 1998',"
+        " a year)",
+    ),
+    Kind(
+        "regulation",
+        "section",
+        (("en", r"regulations?"),),
+        dotted=("regs", "reg"),
+        numbering=("decimal_paren",),
+        example="Regulation 4.2, reg. 12(3), Regulations 3 and 4 (not 'Regulation (EU) 2016/679': an external act)",
+    ),
+    Kind(
+        "item",
+        "section",
+        (("en", r"items?"),),
+        numbering=("item",),
+        own_label=True,
+        example="Item 7, Item 1A, Items 7 and 7A (a filing's items; 'item ii' written alone stays a selector)",
+    ),
+    Kind(
+        "line",
+        "section",
+        (("en", r"lines?"),),
+        numbering=("decimal",),
+        own_label=True,
+        example="line 16, lines 1 through 7, line 5a (a form's lines: 'line 5a of Schedule B' is Schedule B's)",
+    ),
+    Kind(
+        "box",
+        "section",
+        (("en", r"box(?:es)?"),),
+        numbering=("decimal",),
+        own_label=True,
+        example="box 1, Boxes 12a and 12b, Box 2.1 (a form's boxes, a report's boxed text)",
+    ),
+    Kind(
+        "worksheet",
+        "section",
+        (("en", r"worksheets?"),),
+        numbering=("letter_decimal", "decimal", "letter"),
+        own_label=True,
+        example="Worksheet A, Worksheet 2, Worksheets 1 and 2",
+    ),
+    Kind(
+        "step",
+        "section",
+        (("en", r"steps?"),),
+        numbering=("decimal",),
+        own_label=True,
+        example="Step 2, steps 3 through 5, go to step 6 (an instruction's or an algorithm's steps)",
+    ),
+    Kind(
+        "recital",
+        "section",
+        (("en", r"recitals?"), ("fr", r"consid[ée]rants?")),
+        numbering=("decimal", "letter"),
+        own_label=True,
+        example="Recital C, recital 26 (a contract's or an act's preamble)",
     ),
     Kind(
         "note",

@@ -26,6 +26,7 @@ from docintel.parsing.refrules import (
     DEFINITION_PREFIX,
     EXTERNAL_RULES,
     RELATIVE_RULES,
+    LazyRegex,
     RefPattern,
     kind_rule,
 )
@@ -35,7 +36,7 @@ KIND_RULES: list[RefPattern] = [kind_rule(k) for k in KINDS]
 _SELECTOR_ONLY = RefPattern(
     "selector_only",
     "unknown",
-    re.compile(
+    LazyRegex(
         r"(?<![\w,])(?P<sub>(?i:"
         + SELECTOR_WORDS
         + r")[\s\u00a0]+(?:\([A-Za-z0-9]{1,4}\)|[0-9]{1,3}[a-z]?\b|\b[ivx]{1,5}\b))"
@@ -47,27 +48,36 @@ _SELECTOR_ONLY = RefPattern(
 #: The whole grammar, in priority order.
 RULES: list[RefPattern] = [*EXTERNAL_RULES, *BRACKET_RULES, *KIND_RULES, *RELATIVE_RULES, _SELECTOR_ONLY]
 _PRIO = {r.name: i for i, r in enumerate(RULES)}
-_ID_RX = {k.name: re.compile(id_regex(k.numbering)) for k in KINDS}
+_ID_RX = {k.name: LazyRegex(id_regex(k.numbering)) for k in KINDS}
 _SECTIONISH = {"section", "article", "part", "chapter", "subpart", "paragraph", "subsection", "clause"}
 _SUBUNITS = {"paragraph", "subsection", "clause", "subpart"}
-_EXT_NAME = re.compile(
+#: Parts of a form or an instrument read inside the container named after them: "line 5a of
+#: Schedule B", "Part II of Schedule D", "box 1 in Part III", "Item 7 of Part II".
+_FORM_PARTS = {"line", "box", "step", "worksheet", "item", "part"}
+_CONTAINERS = {"schedule", "worksheet", "exhibit", "attachment", "appendix", "annex", "part"}
+_OF_IN = LazyRegex(r"^[\s\u00a0]+(?:of|in|on)[\s\u00a0]+(?:the[\s\u00a0]+)?$")
+#: A class society's compound reference ("Pt.4 Ch.1 Sec.2", "Ch.3 Sec.2 [1.2.3]"): outer units then
+#: inner ones, read as one reference to the innermost, the outer path as its scope.
+_RANK = {"part": 0, "chapter": 1, "section": 2, "requirement": 3}
+_CHAIN_GAP = LazyRegex(r"^,?[ \t\u00a0]+$")
+_EXT_NAME = LazyRegex(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
     r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
     r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?)"
 )
-_ACRONYM = re.compile(
+_ACRONYM = LazyRegex(
     r"^[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|OF\b|NOT\b|FOR\b|TO\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
 )
-_SCOPE = re.compile(
+_SCOPE = LazyRegex(
     r"^[\s\u00a0]+(?:of|in|to|under)[\s\u00a0]+(?P<scope>(?:this|these|the[\s\u00a0]+present)[\s\u00a0]+[A-Za-z]+)"
 )
 #: "Okla. Stat., Tit. 82, §105.12", "Restatement (Second) of Contracts §203": a statute's section
-_EXT_BEFORE = re.compile(r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40})\s*,?\s*$")
-_OF = re.compile(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
-_LOCATOR_BEFORE = re.compile(r"(?:,|[0-9]{4}[a-z]?\)?[.:]|[0-9]+\([0-9]+\):)[\s\u00a0]*$")
+_EXT_BEFORE = LazyRegex(r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40})\s*,?\s*$")
+_OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
+_LOCATOR_BEFORE = LazyRegex(r"(?:,|[0-9]{4}[a-z]?\)?[.:]|[0-9]+\([0-9]+\):)[\s\u00a0]*$")
 #: After a run of pages: the year, publisher or venue of a citation ("pages 146-160. ACM ..., 1989.",
 #: "pp. 58-67, 2015."): the pages of another publication.
-_LOCATOR_AFTER = re.compile(
+_LOCATOR_AFTER = LazyRegex(
     r"^(?:,[\s\u00a0]*\(?|\.[\s\u00a0]+[^.;\n]{0,50}?,[\s\u00a0]*(?:[A-Z][a-z]+\.?[\s\u00a0]+)?(?:[0-9]{1,2},?[\s\u00a0]+)?)"
     r"(?:19|20)[0-9]{2}\b"
 )
@@ -201,8 +211,9 @@ def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
             m.start(), m.end(), rule, m, "bib", "bibliography", "[]", ids, multi, expanded, family="bib"
         )
     if rule.name == "appendix_unnumbered":
+        kind = kind_of_label(g["label"]) or KIND_BY_NAME["appendix"]
         return Mention(
-            m.start(), m.end(), rule, m, "appendix", "appendix", g["label"], [None], family="named"
+            m.start(), m.end(), rule, m, kind.ref_type, kind.name, g["label"], [None], family="named"
         )
     label = "[]" if m.group(0).startswith("[") else ""
     return Mention(
@@ -213,7 +224,7 @@ def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
 def _candidates(text: str) -> list[Mention]:
     hits = []
     for rule in applicable(text, RULES):
-        for m in rule.regex.finditer(text):
+        for m in rule.regex.compiled.finditer(text):
             mt = _mention(rule, m, text)
             if mt is not None and mt.end > mt.start:
                 hits.append(mt)
@@ -226,8 +237,31 @@ def _candidates(text: str) -> list[Mention]:
     return taken
 
 
+def _chains(text: str, ms: list[Mention]) -> list[Mention]:
+    """Merge each run of outer-to-inner units ("Pt.4 Ch.1 Sec.2") into its innermost unit."""
+    out: list[Mention] = []
+    for m in ms:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.family == m.family == "absolute"
+            and _RANK.get(prev.kind, 9) < _RANK.get(m.kind, -1)
+            and len(prev.ids) == len(m.ids) == 1
+            and not str(m.ids[0]).startswith(f"{prev.ids[0]}.")  # "Part 236, Section 236.4": two
+            and _CHAIN_GAP.match(text[prev.end : m.start])
+        ):
+            start = prev.start
+            m = Mention(start, m.end, m.rule, m.m, m.ref_type, m.kind, m.label, m.ids, m.multi, m.expanded, m.sub,
+                        scope=text[start : prev.end].strip(" ,"))  # fmt: skip
+            out[-1] = m
+            continue
+        out.append(m)
+    return out
+
+
 def _compose(text: str, ms: list[Mention]) -> list[Mention]:
     out: list[Mention] = []
+    ms = _chains(text, ms)
     k = 0
     while k < len(ms):
         m = ms[k]
@@ -236,6 +270,20 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         gap = text[m.end : nxt.start] if nxt is not None else ""
         if m.family == "absolute" and nxt is not None and nxt.ref_type == "external" and _OF.match(gap):
             m = _external_part(m, nxt, text)  # "Appendix F of NIST SP 800-53"
+            k += 1
+        elif (
+            m.family == "absolute"
+            and m.kind in _FORM_PARTS
+            and len(m.ids) == 1
+            and nxt is not None
+            and nxt.family == "absolute"
+            and nxt.kind in _CONTAINERS
+            and nxt.kind != m.kind
+            and _OF_IN.match(gap)
+        ):
+            sub = text[m.start : m.end].strip()  # "line 5a of Schedule B": Schedule B, its line 5a
+            m = Mention(m.start, nxt.end, nxt.rule, nxt.m, nxt.ref_type, nxt.kind, nxt.label, nxt.ids,
+                        nxt.multi, nxt.expanded, sub)  # fmt: skip
             k += 1
         elif (
             m.family == "absolute"
@@ -267,7 +315,7 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
             and nxt is not None
             and nxt.family == "absolute"
             and re.fullmatch(r",?[ \t\u00a0]*", gap)
-            and (nxt.kind in _SECTIONISH or nxt.kind in ("appendix", "annex"))
+            and (nxt.kind in _SECTIONISH or nxt.kind in ("appendix", "annex") or nxt.kind in _FORM_PARTS)
         ):
             m = _external_part(nxt, m, text)  # "Public Law 104-106, Sec. 5125(b)"
             k += 1

@@ -13,9 +13,12 @@ import re
 from docintel.text import roman_value as _roman_any
 from docintel.text import to_roman
 
-_END = r"(?![A-Za-z0-9\u00c0-\u024f]|[./][A-Za-z0-9])"
-_ROMAN_UP = r"(?=[IVXLC])(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
-_ROMAN_LOW = r"(?=[ivxlc])(?:c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
+#: Where an id ends: no letter or digit after it, nor "./" and one. (An ASCII range and a range
+#: beyond U+00FF in one class cost the compiler twice what two classes do, for the same matches.)
+_END = r"(?![A-Za-z0-9]|[\u00c0-\u024f]|[./][A-Za-z0-9])"
+#: (the look-behind keeps a roman id from matching empty: "Part 4, Chapter 1" read "Part 4," before)
+_ROMAN_UP = r"(?=[IVXLC])(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})(?<=[IVXLC])"
+_ROMAN_LOW = r"(?=[ivxlc])(?:c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})(?<=[ivxlc])"
 PAREN = r"(?:\((?:[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\))"
 
 #: Numbering forms: name -> regex of one id (longer forms first inside each kind).
@@ -34,8 +37,10 @@ FORMS: dict[str, str] = {
     "decimal_multi": r"[0-9]{1,3}(?:\.[0-9]{1,3})*" + _END,
     # "A.1", "C.2", "B-2"
     "letter_decimal": r"[A-Z](?:[.\-\u2013][0-9]{1,3})+" + _END,
+    # "7", "1A", "9B" (a filing's items: a capital letter may follow the number)
+    "item": r"[0-9]{1,2}[A-Z]?(?![\-\u2013][0-9])" + _END,  # not "22-10-01B" (a list's own code)
     "roman": r"\b" + _ROMAN_UP + r"\b(?![\u2019'][a-z]|\.[A-Za-z0-9])",
-    "letter": r"\b[A-Z](?![A-Za-z0-9\u2019']|\.[A-Za-z0-9])",
+    "letter": r"\b[A-Z](?![A-Za-z0-9']|\u2019|\.[A-Za-z0-9])",
     # "(a)", "(q)(1)", "(a)(1)(i)(A)"
     "paren": PAREN + "+" + _END,
     # "(1)", "1", "(3.2)", "2a"
@@ -58,8 +63,23 @@ _RANGE_GAP = re.compile(r"^\s*(?:[\-\u2013\u2014]|(?:" + RANGE_WORDS + r"))\s*$"
 
 
 def id_regex(forms: tuple[str, ...]) -> str:
-    """One id in any of ``forms``."""
-    return "(?:" + "|".join(FORMS[f] for f in forms) + ")"
+    """One id in any of ``forms``, in their order. Neighbouring forms that end alike share one
+    :data:`_END` ("(?:A|B)END" tries A then B with the same end test as "(?:A END|B END)", and
+    compiles one lookahead instead of two)."""
+    groups: list[list[str]] = []
+    for f in forms:
+        rx = FORMS[f]
+        ends = rx.endswith(_END)
+        body = rx[: -len(_END)] if ends else rx
+        if ends and groups and groups[-1][0] == _END:
+            groups[-1].append(body)
+        else:
+            groups.append([_END if ends else "", body])
+    alts = [
+        ("(?:" + "|".join(g[1:]) + ")" + g[0]) if g[0] and len(g) > 2 else "".join(g[1:]) + g[0]
+        for g in groups
+    ]
+    return "(?:" + "|".join(alts) + ")"
 
 
 def roman_value(s: str) -> int | None:

@@ -14,6 +14,18 @@ _EDITORIAL = {
     "optional", "required", "reserved", "amended", "removed", "redesignated", "deleted", "added",
     "revised", "sic", "emphasis", "omitted", "crossref", "pubmed", "google", "scholar", "note",
 }  # fmt: skip
+#: Words that may stand before a numbered rule ("see Rule 5", "under Rule 12(b)", "Rules 4 to 7 apply"):
+#: any other word makes "Rule" part of a name ("the HIPAA Security Rule", "binding corporate rules",
+#: "Local Rule 7.1"), and the number after it a heading's or another code's.
+_LEAD_WORDS = {
+    "see", "under", "in", "per", "pursuant", "of", "and", "or", "nor", "the", "this", "these", "those", "by",
+    "with", "to", "as", "from", "cf", "also", "following", "each", "any", "every", "that", "such", "where",
+    "if", "when", "at", "on", "for", "is", "are", "was", "were", "be", "not", "than", "its", "their", "our",
+    "into", "within", "via", "except", "notwithstanding", "apply", "applies", "applying", "violate", "violates",
+    "satisfy", "satisfies", "invoke", "invokes", "cite", "cites", "cited", "comply", "complies", "governs",
+    "contrary", "and/or", "both", "either", "all", "only", "new", "current", "existing", "proposed", "amended",
+}  # fmt: skip
+_OWN_LABEL = {"item", "line", "box", "worksheet", "step", "recital"}
 _NOTE_ITSELF = re.compile(r"[\s\u00a0]*(?:[:.\u2013\u2014]|to[\s\u00a0])")
 AUTHOR_YEAR = re.compile(r"[A-Z][a-z]+(?:\s+(?:et\s+al\.?|[A-Z][a-z]+))?\s*(?:19|20)[0-9]{2}[a-z]?")
 
@@ -65,6 +77,26 @@ def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
         # "Note 1 to paragraph (g): ..." / "Note 2: ..." opening a line is the note itself;
         # "Notes 12 and 13, respectively." opening a line is a pointer
         return bool(_NOTE_ITSELF.match(text[m.end() : m.end() + 20]))
+    if rule.name in ("rule", "regulation"):
+        if re.fullmatch(r"(?:1[89]|20)[0-9]{2}|[0-9]{4,}", m.group("targets")):
+            return True  # "the Civil Procedure Rules 1998": a title's year; "Rules\n2224": a line number
+        word = re.search(r"\b([A-Za-z/]+)[\s\u00a0]+$", text[max(0, m.start() - 30) : m.start()])
+        if word and len(m.group("label")) > 2 and word.group(1).lower() not in _LEAD_WORDS:
+            return True  # "the HIPAA Security Rule" + a heading's number: a named rule set, not rule 4
+        if len(m.group("label")) == 2 and re.search(
+            r"\b[A-Z]\.[\s\u00a0]*$", text[max(0, m.start() - 4) : m.start()]
+        ):
+            return True  # "H. R. 1904": a bill's initials, not rule 1904
+    if rule.name == "appendix_unnumbered" and re.match(
+        r"[\s\u00a0]+(?:to|of)[\s\u00a0]+(?:the[\s\u00a0]+)?[A-Z]", text[m.end() : m.end() + 16]
+    ):
+        return True  # "the Annex to Commission Recommendation 2003/361/EC": another act's annex
+    if rule.name == "box" and re.search(
+        r"(?i:\bP\.?\s?O\.?|\bpost\s+office)[\s\u00a0]*$", text[max(0, m.start() - 14) : m.start()]
+    ):
+        return True  # "P.O. Box 992": an address
+    if rule.name in _OWN_LABEL and re.match(r"[\s\u00a0]*:", text[m.end() : m.end() + 3]):
+        return True  # "Step 7: Implement Action Plan", "4.3 Step 3: Activate": the step naming itself
     if rule.name == "page":
         label = m.group("label")
         return (

@@ -3,6 +3,7 @@ worth trying on it (one pass over the text instead of ~45 regex scans)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from docintel.parsing.refkinds import DIRECTION_WORDS, KINDS, Kind
@@ -55,34 +56,45 @@ def _needs(kind: Kind) -> tuple[str, ...]:
 
 
 #: Substrings (lowercase) one of which a text must hold for a rule to be tried: a cheap test
-#: that skips most rules on most lines.
-_NEEDS: dict[str, tuple[str, ...]] = {k.name: _needs(k) for k in KINDS}
-_NEEDS.update(
-    relative_direction=tuple(DIRECTION_WORDS),
-    relative_postfix=("above", "below"),
-    relative_self=("this", "these", "present", "cet", "ce ", "dies", "est", "pr\u00e9sent"),
-    vague=("above", "below", "supra", "infra", "ci-d", "oben", "unten"),
-    named_section=("section",),
-    appendix_unnumbered=("appendix",),
-    selector_only=("row", "col", "line", "item", "entr", "step", "cell"),
-)
+#: that skips most rules on most lines. Rules not named here (external ids, brackets) are
+#: gated by a digit or a bracket in the text.
+def _rule_needs() -> dict[str, tuple[str, ...]]:
+    needs: dict[str, tuple[str, ...]] = {k.name: _needs(k) for k in KINDS}
+    needs.update(
+        relative_direction=tuple(DIRECTION_WORDS),
+        relative_postfix=("above", "below"),
+        relative_self=("this", "these", "present", "cet", "ce ", "dies", "est", "pr\u00e9sent"),
+        vague=("above", "below", "supra", "infra", "ci-d", "oben", "unten"),
+        named_section=("section",),
+        appendix_unnumbered=("appendix", "annex", "schedule"),
+        selector_only=("row", "col", "line", "item", "entr", "step", "cell"),
+    )
+    return needs
 
 
-_STEM_RULES: dict[str, set[str]] = {}
-for _name, _stems_of in _NEEDS.items():
-    for _s in _stems_of:
-        _STEM_RULES.setdefault(_s, set()).add(_name)
-for _s in list(_STEM_RULES):  # a stem found stands for every stem it contains ("ci-dessus" holds "ci-d")
-    _STEM_RULES[_s] = set().union(*(r for t, r in _STEM_RULES.items() if t in _s))
-_ANY_STEM = re.compile("|".join(re.escape(x) for x in sorted(_STEM_RULES, key=len, reverse=True)))
+@functools.cache
+def _tables() -> tuple[dict[str, tuple[str, ...]], dict[str, set[str]], re.Pattern]:
+    """(needs per rule, rules per stem, one regex of every stem): built on first use."""
+    needs = _rule_needs()
+    stem_rules: dict[str, set[str]] = {}
+    for name, stems_of in needs.items():
+        for s in stems_of:
+            stem_rules.setdefault(s, set()).add(name)
+    for s in list(stem_rules):  # a stem found stands for every stem it contains ("ci-dessus" holds "ci-d")
+        stem_rules[s] = set().union(*(r for t, r in stem_rules.items() if t in s))
+    any_stem = re.compile("|".join(re.escape(x) for x in sorted(stem_rules, key=len, reverse=True)))
+    return needs, stem_rules, any_stem
+
+
 _DIGIT = re.compile(r"[0-9]")
 
 
 def applicable(text: str, rules: list[RefPattern]) -> list[RefPattern]:
     """The rules worth trying on ``text``: one pass over it finds the label stems it holds."""
+    needs, stem_rules, any_stem = _tables()
     wanted: set[str] = set()
-    for m in _ANY_STEM.finditer(text.lower()):
-        wanted |= _STEM_RULES[m.group(0)]
+    for m in any_stem.finditer(text.lower()):
+        wanted |= stem_rules[m.group(0)]
     digit, bracket = bool(_DIGIT.search(text)), "[" in text
     out = []
     for rule in rules:
@@ -91,7 +103,7 @@ def applicable(text: str, rules: list[RefPattern]) -> list[RefPattern]:
         elif rule.name in ("bib_numeric", "bib_key", "bracket_requirement", "bracket_report"):
             ok = bracket
         else:
-            ok = rule.name not in _NEEDS or rule.name in wanted
+            ok = rule.name not in needs or rule.name in wanted
         if ok:
             out.append(rule)
     return out

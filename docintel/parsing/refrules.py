@@ -9,10 +9,42 @@ groups (``label``, ``targets``, ``sub``, ``pre``, ``dir``) and a description.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from docintel.parsing.refkinds import KINDS, SELECTOR_WORDS, Kind
 from docintel.parsing.refnumbering import PAREN, SEP, id_regex
+
+
+class LazyRegex:
+    """A regex compiled on first use: the grammar's rules cost nothing at import, and a process
+    compiles only the rules the prefilter lets it try (``.pattern`` needs no compilation)."""
+
+    __slots__ = ("_src", "flags", "_rx")
+
+    def __init__(self, pattern: str | Callable[[], str], flags: int = 0) -> None:
+        self._src = pattern  # the source, or a function that builds it (a kind's rule)
+        self.flags = flags
+        self._rx: re.Pattern | None = None
+
+    @property
+    def pattern(self) -> str:
+        if callable(self._src):
+            self._src = self._src()
+        return self._src
+
+    @property
+    def compiled(self) -> re.Pattern:
+        if self._rx is None:
+            self._rx = re.compile(self.pattern, self.flags)
+        return self._rx
+
+    def __getattr__(self, name: str):
+        return getattr(self.compiled, name)
+
+    def __repr__(self) -> str:
+        return f"LazyRegex({self.pattern[:40]!r}...)"
 
 
 @dataclass(frozen=True)
@@ -21,7 +53,7 @@ class RefPattern:
 
     name: str
     ref_type: str
-    regex: re.Pattern
+    regex: LazyRegex
     description: str
     kind: str = ""
     #: "absolute" (label + id), "external", "bib", "relative", "vague", "named"
@@ -60,6 +92,13 @@ TO_PARAGRAPH = r"(?:" + _SP + r"+to" + _SP + r"+(?P<sub2>(?i:paragraph)" + _SP +
 
 
 def kind_rule(kind: Kind) -> RefPattern:
+    """The rule of one kind (its regex built and compiled on first use)."""
+    return RefPattern(
+        kind.name, kind.ref_type, LazyRegex(partial(_kind_source, kind)), kind.example, kind.name
+    )
+
+
+def _kind_source(kind: Kind) -> str:
     label = label_regex(kind)
     ident = id_regex(kind.numbering)
     lead = r"(?<![\w\u00a7\u00b6])"
@@ -71,11 +110,11 @@ def kind_rule(kind: Kind) -> RefPattern:
     if kind.selectors:
         tail = TO_PARAGRAPH + "?" + SELECTOR + "?"
         lead += PRESELECTOR + "?"
-    return RefPattern(kind.name, kind.ref_type, re.compile(lead + body + tail), kind.example, kind.name)
+    return lead + body + tail
 
 
 def _rule(name, ref_type, rx, desc, kind="", family="absolute") -> RefPattern:
-    return RefPattern(name, ref_type, re.compile(rx), desc, kind or name, family)
+    return RefPattern(name, ref_type, LazyRegex(rx), desc, kind or name, family)
 
 
 _ALL_WORDS = "|".join(w for k in KINDS if k.name != "page" for _, w in k.words)
@@ -90,7 +129,8 @@ EXTERNAL_RULES: list[RefPattern] = [
     _rule("usc", "external",
           r"\b(?P<targets>[0-9]{1,2}\s+U\.\s?S\.\s?C\.?,?\s+(?:(?:(?i:sec\.|section|chapter|ch\.)|\u00a7{1,2})\s*)?[0-9]+[a-z]{0,2}(?:-[0-9]+)?(?:\([a-z0-9]+\))*)",
           "44 U.S.C. 3542, 44 U.S.C., Sec. 3542, 5 U.S.C. \u00a7 552a"),
-    _rule("fr", "external", r"\b(?P<targets>[0-9]{1,3}\s+FR\s+[0-9]{3,6})\b", "83 FR 63561 (Federal Register)"),
+    _rule("fr", "external", r"\b(?P<targets>[0-9]{1,3}\s+(?:FR|Fed\.\s?Reg\.)\s+[0-9]{3,6})\b",
+          "83 FR 63561, 66 Fed. Reg. 753 (Federal Register)"),
     _rule("stat", "external", r"\b(?P<targets>[0-9]{1,3}\s+Stat\.\s+[0-9]{2,5})\b", "94 Stat. 3305"),
     _rule("nist_sp", "external",
           r"\b(?P<targets>(?:NIST\s+)?(?:SP|Special\s+Publication)\s*[0-9]{3}-[0-9]{1,3}(?:-[0-9]{1,2})?[A-Z]?"
@@ -98,7 +138,8 @@ EXTERNAL_RULES: list[RefPattern] = [
           "SP 800-161, NIST SP 800-53 Rev. 5, SP 800-57 Part 1"),
     _rule("nistir", "external", r"\b(?P<targets>(?:NISTIR|NIST\s+IR|NIST\s+Interagency\s+Report)\s*[0-9]{4}(?:\s*(?:Rev\.?\s*)?r?[0-9])?)\b",
           "NISTIR 7298 Rev. 2, NIST IR 8011"),
-    _rule("fips", "external", r"\b(?P<targets>FIPS(?:\s+PUB)?\s*[0-9]{2,3}(?:-[0-9]{1,2})?)", "FIPS 180-4"),
+    _rule("fips", "external", r"\b(?P<targets>FIPS(?:\s+(?:PUB|Publication))?\s*[0-9]{2,3}(?:-[0-9]{1,2})?)",
+          "FIPS 180-4, FIPS Publication 199"),
     _rule("iso", "external",
           r"\b(?P<targets>(?:ISO/IEC/IEEE|ISO/IEC|ISO|IEC|IEEE(?:\s+Std\.?)?|ANSI(?:/[A-Z]+)?|EN|BS|DIN)\s+[0-9]{3,5}(?:[.\-][0-9]+)*(?::[0-9]{4})?)",
           "ISO 27001, ISO/IEC 27001:2013, IEEE Std 802.11, IEC 62443-3-3"),
@@ -116,6 +157,17 @@ EXTERNAL_RULES: list[RefPattern] = [
     _rule("eu_act", "external",
           r"\b(?P<targets>(?:Directive|Regulation|Decision|Framework\s+Decision)\s+(?:\((?:EU|EC|EEC|Euratom)\)\s+)?(?:No\s+)?[0-9]{1,4}/[0-9]{1,4}(?:/(?:EU|EC|EEC|JHA|CFSP))?)",
           "Directive 95/46/EC, Regulation (EU) 2016/679, Regulation (EC) No 45/2001"),
+    _rule("form", "external",
+          r"\b(?P<targets>[Ff]orms?(?:\(s\))?\s+(?:[0-9]{3,5}[A-Z]{0,3}(?:-[A-Z0-9]{1,4})*|[A-Z]{1,2}-[0-9]{1,2}[A-Z]{0,3}"
+          r"|[0-9]{1,2}-[A-Z]{1,2}))(?![\w\-])",
+          "Form 8949, Form 1099-DIV, Form W-2, Form 10-K, Form I-9: another form (internal only where the"
+          " document prints it: the resolver checks)"),
+    _rule("publication", "external", r"(?<!Standards\s)(?<!Standard\s)(?<!\)\s)\b(?P<targets>(?:Pub\.|Publication)\s+[0-9]{1,4}[A-Z]?)(?![\w\-]|\.[0-9])",
+          "Pub. 550, Publication 17 (a numbered publication of the issuer, not this document)"),
+    _rule("court_rules", "external",
+          r"\b(?P<targets>Fed\.\s?R\.\s?(?:Civ|Crim|App|Evid|Bankr)\.\s?(?:P\.\s?)?[0-9]{1,4}(?:\([a-z0-9]{1,4}\))*"
+          r"|FRCP\s+[0-9]{1,3}(?:\([a-z0-9]{1,4}\))*)",
+          "Fed. R. Civ. P. 12(b)(6), Fed. R. Evid. 702, FRCP 56: the federal rules, not a rule of this document"),
     _rule("bracket_report", "external",
           r"\[(?!(?i:page|section|table|figure|chapter|appendix|note|step|item|line)\b)"
           r"(?P<targets>[A-Z][A-Za-z]{1,12}(?:\s+[A-Z][A-Za-z]{0,12})?\s*[0-9]{2,5}(?:[\-.][0-9A-Za-z]{1,5})*)\]",
@@ -158,12 +210,13 @@ RELATIVE_RULES: list[RefPattern] = [
           "See Flightcrew Training section: a section named, not numbered (resolved by title)",
           family="named"),
     _rule("appendix_unnumbered", "appendix",
-          r"\b(?i:the|this|see|in)\s+(?P<label>[Aa]ppendix)\b(?![\s\u00a0]+(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)",
-          "the Appendix / the appendix (no id: the unnumbered appendix)", kind="appendix", family="named"),
+          r"\b(?i:the|this|see|in)\s+(?P<label>[Aa]ppendix|Annex|Schedule)\b(?![\s\u00a0]+(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)",
+          "the Appendix / the appendix / the Annex / the Schedule (no id: the unnumbered one; 'the annex"
+          " building', 'the schedule of works' are prose)", kind="appendix", family="named"),
 ]  # fmt: skip
 
 #: "defined in Section 1.5", "has the meaning given in Article 4(1)": a pointer to a definition.
-DEFINITION_PREFIX = re.compile(
+DEFINITION_PREFIX = LazyRegex(
     r"(?i:\b(?:as\s+)?(?:defined|described\s+and\s+defined)\s+(?:in|at|under|by)|has\s+the\s+meaning\s+(?:given|set\s+out|assigned)\s+(?:to\s+it\s+)?in"
     r"|within\s+the\s+meaning\s+of)\s+$"
 )

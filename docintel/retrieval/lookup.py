@@ -7,6 +7,7 @@ tables (toc_df, object_registry, page_df) first and plain line patterns as a fal
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -331,6 +332,17 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     return hit
 
 
+def find_titled(tables: DocTables, kind, target: str) -> pd.DataFrame:
+    """toc_df rows whose title opens with one of ``kind``'s labels and the id ``target`` ("Item 7.
+    Management's Discussion", "Line 16 Tax", "Worksheet A"): a unit the toc numbers by its label."""
+    toc = tables.toc_df
+    if toc.empty or not target:
+        return toc.iloc[0:0]
+    words = "|".join(w for _, w in kind.words)
+    rx = re.compile(rf"^\s*(?:{words})\s+{re.escape(str(target))}(?![\w.]|\.[0-9A-Za-z])", re.I)
+    return toc[toc["title"].fillna("").astype(str).str.match(rx)]
+
+
 #: Object types of the back matter, which references name interchangeably.
 BACK_MATTER = ("appendix", "annex", "exhibit", "schedule", "attachment")
 
@@ -353,6 +365,7 @@ def find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.Dat
     return cand.assign(_o=order).sort_values("_o", kind="stable").drop(columns="_o")
 
 
+@functools.cache
 def _back_title() -> re.Pattern:
     """A title opening with a back-matter label in any language the reference grammar reads
     ("Appendix", "Annexe", "Apêndice", "Anhang", "Exhibit", "Schedule", ...)."""
@@ -362,15 +375,12 @@ def _back_title() -> re.Pattern:
     return re.compile(rf"^\s*(?:{words})\b", re.I)
 
 
-_BACK_TITLE = _back_title()
-
-
 def appendix_sections(tables: DocTables) -> pd.DataFrame:
     """Sections that are appendices: titled so, or top-level sections after the references."""
     toc = tables.toc_df
     if toc.empty:
         return toc
-    titled = toc[toc["title"].str.contains(_BACK_TITLE, na=False)]
+    titled = toc[toc["title"].str.contains(_back_title(), na=False)]
     if not titled.empty:
         return titled
     refs = toc[toc["title"].str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False, na=False)]

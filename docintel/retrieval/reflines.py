@@ -15,6 +15,7 @@ from collections import Counter
 
 import pandas as pd
 
+from docintel.parsing.refkinds import KINDS, Kind
 from docintel.parsing.refpatterns import find_references
 from docintel.retrieval.lookup import norm_id
 from docintel.retrieval.targets import evidence_lines
@@ -29,6 +30,15 @@ _STOP_ROLES = ("heading", "title", "caption")
 #: Share of a page's lines that list targets (leaders, contents entries, labels): a listing page.
 LIST_SHARE = 0.3
 
+
+_OWN_LABEL = {k.name for k in KINDS if k.own_label}
+#: Kinds whose target may be a line opening with its id alone ("6. If ..." for "go to step 6").
+MARKED_KINDS = ("step", "item", "recital", "line", "box")
+#: Kinds whose marker may stand without a delimiter before a capitalized caption: a form prints
+#: its line "11a Subtract line 10 from line 9" and its box "1 Wages, tips".
+_BARE_MARKER = ("line", "box")
+#: Pages either side of the reference searched for such a line.
+MARKER_PAGES = 2
 
 #: id(line_df) -> (line_df, {(ref_type, id): [(page, line), ...]}): one scan per document.
 _LABELLED: dict[int, tuple[pd.DataFrame, dict]] = {}
@@ -67,10 +77,10 @@ def _labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, 
                 and not row["sub_selector"]
                 and _SELF.match(text[row["end"] :])
             ):
-                for key in (
-                    (row["ref_type"], norm_id(row["ref_target"])),
-                    ("kind:" + row["kind"], norm_id(row["ref_target"])),
-                ):
+                keys = [("kind:" + row["kind"], norm_id(row["ref_target"]))]
+                if row["kind"] not in _OWN_LABEL:  # "Line 16." is no heading of section 16
+                    keys.append((row["ref_type"], norm_id(row["ref_target"])))
+                for key in keys:
                     rank = 0 if role in _STOP_ROLES else 1 if not text[row["end"] :].strip(" .:") else 2
                     index.setdefault(key, []).append((rank, pages[k], int(line)))
                 listing[pages[k]] = listing.get(pages[k], 0) + 1
@@ -93,8 +103,10 @@ def labelled_line(
     ``kind`` when given: "Article", not any section label) and the id ``target`` and names
     itself (a caption, a heading), other than the reference's own line."""
     key = ("kind:" + kind if kind else ref_type, norm_id(target))
-    found = _labelled_index(tables).get(key, [])
-    return next((at for at in found if at != origin), None)
+    found = [at for at in _labelled_index(tables).get(key, []) if at != origin]
+    if kind in _OWN_LABEL and found:  # "step 2" is the nearest Step 2: a document has several lists
+        return min(found, key=lambda at: abs(at[0] * 10**6 + at[1] - (origin[0] * 10**6 + origin[1])))
+    return found[0] if found else None
 
 
 def region_from(tables: DocTables, page: int, line: int, max_lines: int) -> pd.DataFrame:
@@ -144,3 +156,51 @@ def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) ->
         ):
             return int(r.page), int(r.line)
     return None
+
+
+def marker_line(
+    tables: DocTables, kind: Kind, target: str, origin: tuple[int, int]
+) -> tuple[int, int] | None:
+    """(page, line) of the line nearest the reference (within :data:`MARKER_PAGES` pages; a
+    recital: any page before it) that opens with the id as a list marker ("6.", "(6)", "6)",
+    "C.", with or without the label: "Step 6:"), other than the reference's own line."""
+    words = "|".join(w for _, w in kind.words)
+    t = re.escape(str(target))
+    # "6.", "(6)", "Step 6:", or the label and id opening the paragraph on it ("Step 5 focuses on ...")
+    rx = re.compile(
+        rf"^\s*(?:(?:(?i:{words})\s+)?(?:\({t}\)|{t}[.):](?:\s|$))|(?i:{words})\s+{t}\s+(?=[a-z]))"
+    )
+    # a form's line without a delimiter ("11a Subtract ..."), never a heading ("3 Overview")
+    bare = re.compile(rf"^\s*{t}\s+(?=[A-Z])") if kind.name in _BARE_MARKER else None
+    lines = evidence_lines(tables)
+    page, line = origin
+    if kind.name == "recital":
+        near = lines[lines["page"] <= page]
+    else:
+        near = lines[lines["page"].between(page - MARKER_PAGES, page + MARKER_PAGES)]
+    # a list item or a form's row, never a heading ("3. Trace Trees"), a caption or a footnote ("1 Arrays ...")
+    near = near[~near["role"].isin(("toc_entry", "heading", "title", "caption", "footnote"))]
+    # a form prints a line's number alone and its caption on the next line ("10" / "Adjustments
+    # to income ..."); the same number alone before another number is the amount column's copy
+    alone = re.compile(rf"^\s*{t}\s*$") if kind.name in _BARE_MARKER else None
+    texts, pages, roles = near["text"].astype(str).tolist(), near["page"].tolist(), near["role"].tolist()
+    key = page * 10**6 + line
+    best = None
+    for k, r in enumerate(near.itertuples(index=False)):
+        at = (int(r.page), int(r.line))
+        text = texts[k]
+        plain = bare is not None and roles[k] not in _STOP_ROLES and bare.match(text)
+        captioned = (
+            alone is not None
+            and roles[k] not in _STOP_ROLES
+            and alone.match(text)
+            and k + 1 < len(texts)
+            and pages[k + 1] == pages[k]
+            and re.match(r"\s*[A-Z]\S*(?:\s+\S+){2}", texts[k + 1])  # a caption, not "Payments" / "Refund"
+        )
+        if at == origin or not (rx.match(text) or plain or captioned) or _LEADERS.search(text):
+            continue
+        dist = abs(at[0] * 10**6 + at[1] - key)
+        if best is None or dist < best[0]:
+            best = (dist, at)
+    return best[1] if best else None

@@ -16,9 +16,10 @@ import re
 import pandas as pd
 
 from docintel import refscan
-from docintel.parsing.refmatch import kind_of_label
+from docintel.parsing.refmatch import KIND_BY_NAME, kind_of_label
+from docintel.parsing.refpatterns import find_references
 from docintel.retrieval import reflines
-from docintel.retrieval.lookup import appendix_sections, find_objects, find_page, find_sections
+from docintel.retrieval.lookup import appendix_sections, find_objects, find_page, find_sections, find_titled
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
 from docintel.retrieval.targets import (
     object_passages,
@@ -43,6 +44,8 @@ MAX_TARGETS = 6
 #: Lines each target of a list gets at least, whatever the list's length: a section heading
 #: plus its first sentences.
 MIN_TARGET_LINES = 12
+#: External kinds a document may print itself (a form inside its instructions, a publication's own title).
+_PRINTED_HERE = re.compile(r"(?:Forms?|Pub\.|Publication)\s", re.I)
 _PARA_RANGE = re.compile(r"\(([a-z]{1,2}|\d{1,3})\)\s*(?:through|to|-|–)\s*\(([a-z]{1,2}|\d{1,3})\)", re.I)
 
 
@@ -128,6 +131,12 @@ def resolve_in_tables(
             res = _resolve_one(tables, "bib", target, sub, ctx)
             if res is not None:
                 return res
+        if ref_type == "external" and target and _PRINTED_HERE.match(target):
+            # "Form 8949", "Pub. 550": another document, unless this one prints it (a heading)
+            at = reflines.labelled_line(tables, "external", target, (ref.origin_page, ref.origin_line))
+            res = _from_lines(tables, "section", target, ctx, at=at, how="heading line") if at else None
+            if res is not None:
+                return res
         if ref_type == "external":
             return Resolution(
                 ref,
@@ -198,16 +207,52 @@ def _resolve_one(
 
 #: Kinds that name a unit by its label ("Article 12", "Chapter IV", "Part 2"): their number alone
 #: ("12.") is often a paragraph of some other unit in the toc.
-NAMED_UNITS = ("article", "chapter", "part", "subpart")
+NAMED_UNITS = ("article", "chapter", "part", "subpart", "rule", "regulation")
+
+
+def _grammar_kind(raw_text: str) -> str | None:
+    """The grammar's kind of the first reference in ``raw_text`` ("line 5a of Schedule B": schedule)."""
+    rows = find_references(raw_text or "")
+    return rows[0]["kind"] if rows else None
 
 
 def _named_unit(raw_text: str) -> str | None:
     word = re.match(r"\s*([^\W\d_]+\.?)", raw_text or "")
     kind = kind_of_label(word.group(1)) if word else None
-    return kind.name if kind is not None and kind.name in NAMED_UNITS else None
+    if kind is None or kind.name not in NAMED_UNITS or _grammar_kind(raw_text) != kind.name:
+        return None  # "Pt.4 Ch.1 Sec.2" names Sec.2, not Part 2
+    return kind.name
 
 
-def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None) -> Resolution | None:
+def _own_label(raw_text: str) -> str | None:
+    """The kind when its id means something only with its label ("line 16", "Step 2", "Item 7A")."""
+    kind = KIND_BY_NAME.get(_grammar_kind(raw_text) or "")
+    return kind.name if kind is not None and kind.own_label else None
+
+
+def _by_own_label(tables: DocTables, ref_type: str, kind: str, target: str, sub, ctx) -> Resolution | None:
+    """A form's line, a filing's item, an instruction's step: the line or toc title that opens with
+    the label and the id ("Line 16.", "Item 7. Management's ...", "Step 2: ..."), else the nearest
+    list item or form row opening with the id ("6. If ...", "10 / Adjustments to income") around
+    the reference (:func:`reflines.marker_line`); never a bare toc number (line 16 is not section 16)."""
+    ref: PendingReference = ctx["ref"]
+    origin = (ref.origin_page, ref.origin_line)
+    at = reflines.labelled_line(tables, ref_type, target, origin, kind)
+    if at is not None:
+        return _from_lines(tables, ref_type, target, ctx, at=at, how=f"{kind} heading line")
+    secs = find_titled(tables, KIND_BY_NAME[kind], target)
+    if not secs.empty:
+        note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
+        common = {"ref": ref, "note": note, "retrieved_via": "reference"}
+        return _sections_found(tables, secs.head(1), ref_type, target, sub, ctx, common)
+    if kind in reflines.MARKED_KINDS:
+        at = reflines.marker_line(tables, KIND_BY_NAME[kind], target, origin)
+        if at is not None:
+            return _from_lines(tables, ref_type, target, ctx, at=at, how=f"line opening {kind} {target}")
+    return None
+
+
+def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how=None) -> Resolution | None:
     """A target the toc and the registry miss, found by its caption or heading line, or a
     footnote by its marker; the region it opens is the evidence."""
     ref: PendingReference = ctx["ref"]
@@ -219,8 +264,10 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None) -> 
             why = f"footnote {target} on page {int(rows.iloc[0]['page'])} (its marker line)"
             passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
             return _found(ref, "offline_rules", "footnote", target, None, passages, why)
+    if at is None and _own_label(ref.raw_text):
+        return None  # "line 16" is found by its own label only (_by_own_label)
     at = at or reflines.labelled_line(tables, ref_type, target, origin)
-    how = "caption or heading line"
+    how = how or "caption or heading line"
     if (
         at is None
         and ref_type in ("section", "clause", "footnote")
@@ -245,6 +292,9 @@ def _from_tables(
     common = {"ref": ref, "note": note, "retrieved_via": via}
 
     if ref_type in ("section", "clause", "definition"):
+        own = _own_label(ref.raw_text)
+        if own and target:
+            return _by_own_label(tables, ref_type, own, str(target), sub, ctx)
         named = _named_unit(ref.raw_text)
         if named and target:  # "Article 12": the heading "Article 12", not the toc's paragraph "12."
             at = reflines.labelled_line(
