@@ -26,17 +26,17 @@ def _doc(with_image: bool) -> pymupdf.Document:
 def test_text_page_without_images_serves_the_fast_dict():
     doc = _doc(with_image=False)
     page = doc[0]
-    tp, info = signals.text_and_images(page)
+    tp, info, d = signals.text_and_images(page)
     assert info == [] and page.get_image_info() == []
-    assert page.get_text("dict", textpage=tp) == page.get_text("dict", flags=_fast_flags())
+    assert d == page.get_text("dict", textpage=tp) == page.get_text("dict", flags=_fast_flags())
     assert page.get_text("words", textpage=tp) == page.get_text("words")
 
 
 def test_page_with_an_image_keeps_get_image_info():
     doc = _doc(with_image=True)
     page = doc[0]
-    tp, info = signals.text_and_images(page)
-    assert len(info) == 1 and info == page.get_image_info()
+    tp, info, d = signals.text_and_images(page)
+    assert len(info) == 1 and info == page.get_image_info() and d is None
     assert page.get_text("dict", textpage=tp) == page.get_text("dict", flags=_fast_flags())
     sig = signals.page_signals(page, 1, image_info=info)
     assert sig == signals.page_signals(page, 1)
@@ -45,7 +45,7 @@ def test_page_with_an_image_keeps_get_image_info():
 
 def test_lines_from_the_shared_text_page_equal_the_own_read():
     page = _doc(with_image=False)[0]
-    tp, _ = signals.text_and_images(page)
+    tp, _, _ = signals.text_and_images(page)
     shared, s1 = extract_page_lines(page, 1, textpage=tp)
     own, s2 = extract_page_lines(page, 1)
     assert shared == own and s1 == s2
@@ -54,7 +54,7 @@ def test_lines_from_the_shared_text_page_equal_the_own_read():
 
 def test_link_anchors_from_the_page_stage_match_the_crossref_read():
     page = _doc(with_image=False)[0]
-    tp, _ = signals.text_and_images(page)
+    tp, _, _ = signals.text_and_images(page)
     got = crossrefs.page_links(page, page.get_links(), textpage=tp)
     assert [a for _lk, a in got] == ["Section 2"]
     assert [a for _lk, a in crossrefs.page_links(page)] == ["Section 2"]

@@ -43,11 +43,10 @@ def find_gutters(boxes: list[tuple[float, float, float, float]]) -> list[tuple[f
         return []
     # Coverage histogram at 1 pt resolution, built with a difference array.
     size = int(width) + 2
-    diff = np.zeros(size + 1)
     starts = np.clip((arr[:, 0] - lo).astype(int), 0, size)
     ends = np.clip(np.ceil(arr[:, 2] - lo).astype(int), 0, size)
-    np.add.at(diff, starts, 1)
-    np.add.at(diff, ends, -1)
+    # +1 at each start, -1 at each end (what np.add.at gave, as exact small integers, cheaper)
+    diff = (np.bincount(starts, minlength=size + 1) - np.bincount(ends, minlength=size + 1)).astype(float)
     cover = np.cumsum(diff)[:size]
     # Relative to how many lines cover a column (not to all lines: three columns hold a third each).
     low = cover <= max(1.0, MAX_CROSSING_SHARE * float(np.percentile(cover, 95)))
@@ -55,21 +54,15 @@ def find_gutters(boxes: list[tuple[float, float, float, float]]) -> list[tuple[f
     low[:margin] = False
     low[size - margin :] = False
     runs: list[tuple[float, float]] = []
-    i = 0
-    while i < size:
-        if low[i]:
-            j = i
-            while j < size and low[j]:
-                j += 1
-            if j - i >= MIN_GUTTER:
-                # A run can be wider than the gutter when few lines cross it; keep its
-                # lowest-coverage core so the column edges stay tight.
-                seg = cover[i:j]
-                core = np.flatnonzero(seg == seg.min())
-                runs.append((lo + i + core[0], lo + i + core[-1] + 1))
-            i = j
-        else:
-            i += 1
+    # the runs [i, j) of low points, found from the flips of the padded mask
+    flips = np.flatnonzero(np.diff(np.concatenate(([False], low, [False])).astype(np.int8)))
+    for i, j in zip(flips[0::2].tolist(), flips[1::2].tolist(), strict=True):
+        if j - i >= MIN_GUTTER:
+            # A run can be wider than the gutter when few lines cross it; keep its
+            # lowest-coverage core so the column edges stay tight.
+            seg = cover[i:j]
+            core = np.flatnonzero(seg == seg.min())
+            runs.append((lo + i + core[0], lo + i + core[-1] + 1))
     if not runs:
         return []
     gutters = _validate(arr, lo, hi, runs)

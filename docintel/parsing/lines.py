@@ -321,6 +321,7 @@ def extract_page_lines(
     hint_gutters: list[tuple[float, float]] | None = None,
     image_boxes: list[tuple[float, float, float, float]] | None = None,
     textpage=None,
+    page_dict: dict | None = None,
 ) -> tuple[list[dict], dict]:
     """Lines of one page in reading order, plus the page's text signals.
 
@@ -332,10 +333,11 @@ def extract_page_lines(
     (the page's ``get_text("dict")``, so later stages need not read the page again).
     ``textpage``: read this text page instead of the page's own (an OCR text page from
     :mod:`ocr`); lines holding recognised text get ``parse_method='ocr'``.
+    ``page_dict``: that text page's ``get_text("dict")`` when the caller already read it.
     Each line dict has the line_df columns except doc_id, section_id, object_key
     (filled later), plus private ``_`` hints.
     """
-    d = page.get_text("dict", flags=_fast_flags(), textpage=textpage)
+    d = page.get_text("dict", flags=_fast_flags(), textpage=textpage) if page_dict is None else page_dict
     raw = _raw_lines(d)
     turned = _rotated_content(raw)
     # a page set sideways: its text in the rotated direction is the content, not margin stamps
