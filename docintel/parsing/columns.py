@@ -12,6 +12,8 @@ at the same height) read left to right.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 #: Narrowest gutter between two text columns, in points (Federal Register: ~8 pt).
@@ -110,6 +112,13 @@ def assign_column(x0: float, x1: float, gutters: list[tuple[float, float]]) -> i
     return sum(1 for g0, g1 in gutters if centre > (g0 + g1) / 2)
 
 
+def _row_key(r: dict) -> tuple[float, float]:
+    return ((r["y0"] + r["y1"]) / 2, r["x0"])
+
+
+_x0 = operator.itemgetter("x0")
+
+
 def group_rows(items: list[dict]) -> list[list[dict]]:
     """Group line dicts (with x0, y0, x1, y1) into visual rows, top to bottom, each left to right.
 
@@ -118,17 +127,21 @@ def group_rows(items: list[dict]) -> list[list[dict]]:
     rows: list[list[dict]] = []
     cur: list[dict] = []
     top = bot = 0.0
-    for it in sorted(items, key=lambda r: ((r["y0"] + r["y1"]) / 2, r["x0"])):
-        h = max(it["y1"] - it["y0"], 0.1)
+    # (the conditional expressions are the builtin two-argument min/max, result for result)
+    for it in sorted(items, key=_row_key):
+        y0, y1 = it["y0"], it["y1"]
+        h = y1 - y0
+        h = 0.1 if 0.1 > h else h  # max(h, 0.1)
         if cur:
-            overlap = min(bot, it["y1"]) - max(top, it["y0"])
-            if overlap >= 0.5 * min(h, bot - top):
+            overlap = (y1 if y1 < bot else bot) - (y0 if y0 > top else top)  # min(bot, y1) - max(top, y0)
+            tall = bot - top
+            if overlap >= 0.5 * (tall if tall < h else h):  # min(h, bot - top)
                 cur.append(it)
                 continue
-            rows.append(sorted(cur, key=lambda r: r["x0"]))
-        cur, top, bot = [it], it["y0"], it["y1"]
+            rows.append(sorted(cur, key=_x0))
+        cur, top, bot = [it], y0, y1
     if cur:
-        rows.append(sorted(cur, key=lambda r: r["x0"]))
+        rows.append(sorted(cur, key=_x0))
     return rows
 
 

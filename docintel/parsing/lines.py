@@ -91,37 +91,43 @@ def _raw_lines(page_dict: dict) -> list[dict]:
         if block.get("type") != 0:
             continue
         for ln in block["lines"]:
+            all_spans = ln["spans"]
             spans, lengths = [], []
-            for s in ln["spans"]:
+            for s in all_spans:
                 n = len(s["text"].strip())
                 if n:
                     spans.append(s)
                     lengths.append(n)
             if not spans:
                 continue
-            text = " ".join("".join(s["text"] for s in ln["spans"]).split())
+            if len(all_spans) == 1:
+                text = " ".join(all_spans[0]["text"].split())
+            else:
+                text = " ".join("".join([s["text"] for s in all_spans]).split())
             font, size, flags, math = _style(spans, lengths)
+            first = spans[0]
+            lead = first["text"].strip()
             # The bbox of the inked spans only: trailing blank spans (Word pads lines with
             # spaces to the margin) would make a short line look full-width.
             if len(spans) == 1:
-                x0, y0, x1, y1 = spans[0]["bbox"]
+                x0, y0, x1, y1 = first["bbox"]
+                ocr = first["font"] == _OCR_FONT
+                marker = lead[:1] in _FOOTNOTE_MARK
             else:
                 x0 = min(s["bbox"][0] for s in spans)
                 y0 = min(s["bbox"][1] for s in spans)
                 x1 = max(s["bbox"][2] for s in spans)
                 y1 = max(s["bbox"][3] for s in spans)
+                ocr = any(s["font"] == _OCR_FONT for s in spans)
+                marker = (
+                    lengths[0] <= 3 and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))
+                ) or lead[:1] in _FOOTNOTE_MARK
             dx, dy = ln["dir"]
-            first = spans[0]
-            lead = first["text"].strip()
-            marker = (
-                len(spans) > 1
-                and lengths[0] <= 3
-                and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))
-            ) or lead[:1] in _FOOTNOTE_MARK
+            says_bold, says_italic = _font_says(font)
             out.append(
                 {
                     "text": text,
-                    "_ocr": any(s["font"] == _OCR_FONT for s in spans),
+                    "_ocr": ocr,
                     "x0": x0,
                     "y0": y0,
                     "x1": x1,
@@ -129,8 +135,8 @@ def _raw_lines(page_dict: dict) -> list[dict]:
                     "block": bno,
                     "font": font,
                     "size": size,
-                    "bold": bool(flags & 16) or _font_says(font)[0],
-                    "italic": bool(flags & 2) or _font_says(font)[1],
+                    "bold": bool(flags & 16) or says_bold,
+                    "italic": bool(flags & 2) or says_italic,
                     "_rot": abs(dy) > 0.02 or dx < 0,
                     "_dir": (round(dx), round(dy)),
                     "_math": math,
