@@ -131,7 +131,7 @@ def group_rows(items: list[dict]) -> list[list[dict]]:
     for it in sorted(items, key=_row_key):
         y0, y1 = it["y0"], it["y1"]
         h = y1 - y0
-        h = 0.1 if 0.1 > h else h  # max(h, 0.1)
+        h = 0.1 if h < 0.1 else h  # max(h, 0.1)
         if cur:
             overlap = (y1 if y1 < bot else bot) - (y0 if y0 > top else top)  # min(bot, y1) - max(top, y0)
             tall = bot - top
