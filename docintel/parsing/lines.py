@@ -156,6 +156,8 @@ def _contains(big: dict, small: dict) -> bool:
 
 def _dedupe_and_merge(row: list[dict], gutters: list[tuple[float, float]]) -> list[dict]:
     """Drop overprinted duplicates within one visual row, then merge same-baseline fragments."""
+    if len(row) == 1:  # most rows: nothing to drop or merge
+        return [dict(row[0])]
     keep: list[dict] = []
     for r in sorted(row, key=lambda r: -(r["x1"] - r["x0"])):
         if any(_contains(k, r) and r["text"] in k["text"] for k in keep):
@@ -194,6 +196,8 @@ def _is_formula(r: dict) -> bool:
     chars = max(r["_chars"], 1)
     if r["_math"] >= 0.5 * chars:
         return True
+    if _MATH_CHAR.search(r["text"]) is None:  # most lines: no symbol at all
+        return False
     symbols = len(_MATH_CHAR.findall(r["text"]))
     if symbols < 2 or symbols < 0.15 * chars:
         return False
