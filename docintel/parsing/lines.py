@@ -160,7 +160,7 @@ def _dedupe_and_merge(row: list[dict], gutters: list[tuple[float, float]]) -> li
         return [dict(row[0])]
     keep: list[dict] = []
     for r in sorted(row, key=lambda r: -(r["x1"] - r["x0"])):
-        if any(_contains(k, r) and r["text"] in k["text"] for k in keep):
+        if any(r["text"] in k["text"] and _contains(k, r) for k in keep):
             continue
         keep.append(r)
     keep.sort(key=lambda r: r["x0"])
@@ -170,8 +170,9 @@ def _dedupe_and_merge(row: list[dict], gutters: list[tuple[float, float]]) -> li
         if prev is not None:
             gap = r["x0"] - prev["x1"]
             limit = MERGE_GAP_EM * max(prev["size"], r["size"])
-            crosses = any(prev["x1"] <= (g0 + g1) / 2 <= r["x0"] for g0, g1 in gutters)
-            if -1.0 <= gap <= limit and not crosses:
+            if -1.0 <= gap <= limit and not (
+                gutters and any(prev["x1"] <= (g0 + g1) / 2 <= r["x0"] for g0, g1 in gutters)
+            ):
                 _absorb(prev, r)
                 continue
         merged.append(dict(r))
@@ -248,7 +249,7 @@ def _mark_tables(lines: list[dict]) -> None:
     last_bottom = None
     singles = 0  # a lone row label ("(A)") between multi-cell rows does not end the table
     for rw in columns.group_rows(lines):
-        h = max(r["y1"] - r["y0"] for r in rw)
+        h = rw[0]["y1"] - rw[0]["y0"] if len(rw) == 1 else max(r["y1"] - r["y0"] for r in rw)
         near = last_bottom is not None and rw[0]["y0"] - last_bottom <= 2.5 * h
         singles = singles + 1 if len(rw) < 2 else 0
         if run and near and singles <= 1:
@@ -256,7 +257,7 @@ def _mark_tables(lines: list[dict]) -> None:
         else:
             flush()
             run = [rw] if len(rw) >= 2 else []
-        last_bottom = max(r["y1"] for r in rw)
+        last_bottom = rw[0]["y1"] if len(rw) == 1 else max(r["y1"] for r in rw)
     flush()
     for x0, y0, x1, y1 in regions:
         for r in lines:
