@@ -92,36 +92,27 @@ def _raw_lines(page_dict: dict) -> list[dict]:
             continue
         for ln in block["lines"]:
             all_spans = ln["spans"]
-            spans, lengths = [], []
-            for s in all_spans:
-                n = len(s["text"].strip())
-                if n:
-                    spans.append(s)
-                    lengths.append(n)
-            if not spans:
-                continue
-            if len(all_spans) == 1:
-                text = " ".join(all_spans[0]["text"].split())
-            else:
-                text = " ".join("".join([s["text"] for s in all_spans]).split())
-            font, size, flags, math = _style(spans, lengths)
-            first = spans[0]
-            lead = first["text"].strip()
-            # The bbox of the inked spans only: trailing blank spans (Word pads lines with
-            # spaces to the margin) would make a short line look full-width.
-            if len(spans) == 1:
+            if len(all_spans) == 1:  # most lines: one span (what the general case below gives for it)
+                first = all_spans[0]
+                raw_text = first["text"]
+                lead = raw_text.strip()
+                if not lead:
+                    continue
+                n = len(lead)
+                font = first["font"]
+                size = float(round(first["size"], 1))
+                flags = first["flags"]
+                math = n if _is_math_font(font) else 0
                 x0, y0, x1, y1 = first["bbox"]
-                ocr = first["font"] == _OCR_FONT
+                text = " ".join(raw_text.split())
+                ocr = font == _OCR_FONT
                 marker = lead[:1] in _FOOTNOTE_MARK
+                chars = n
             else:
-                x0 = min(s["bbox"][0] for s in spans)
-                y0 = min(s["bbox"][1] for s in spans)
-                x1 = max(s["bbox"][2] for s in spans)
-                y1 = max(s["bbox"][3] for s in spans)
-                ocr = any(s["font"] == _OCR_FONT for s in spans)
-                marker = (
-                    lengths[0] <= 3 and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))
-                ) or lead[:1] in _FOOTNOTE_MARK
+                x = _many_spans(all_spans)
+                if x is None:
+                    continue
+                text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars = x
             dx, dy = ln["dir"]
             says_bold, says_italic = _font_says(font)
             out.append(
@@ -140,11 +131,46 @@ def _raw_lines(page_dict: dict) -> list[dict]:
                     "_rot": abs(dy) > 0.02 or dx < 0,
                     "_dir": (round(dx), round(dy)),
                     "_math": math,
-                    "_chars": sum(lengths),
+                    "_chars": chars,
                     "_marker": bool(marker),
                 }
             )
     return out
+
+
+def _many_spans(all_spans: list[dict]) -> tuple | None:
+    """(text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars) of a line of several spans.
+
+    None when no span has ink.
+    """
+    spans, lengths = [], []
+    for s in all_spans:
+        n = len(s["text"].strip())
+        if n:
+            spans.append(s)
+            lengths.append(n)
+    if not spans:
+        return None
+    text = " ".join("".join([s["text"] for s in all_spans]).split())
+    font, size, flags, math = _style(spans, lengths)
+    first = spans[0]
+    lead = first["text"].strip()
+    # The bbox of the inked spans only: trailing blank spans (Word pads lines with
+    # spaces to the margin) would make a short line look full-width.
+    if len(spans) == 1:
+        x0, y0, x1, y1 = first["bbox"]
+        ocr = first["font"] == _OCR_FONT
+        marker = lead[:1] in _FOOTNOTE_MARK
+    else:
+        x0 = min(s["bbox"][0] for s in spans)
+        y0 = min(s["bbox"][1] for s in spans)
+        x1 = max(s["bbox"][2] for s in spans)
+        y1 = max(s["bbox"][3] for s in spans)
+        ocr = any(s["font"] == _OCR_FONT for s in spans)
+        marker = (lengths[0] <= 3 and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))) or lead[
+            :1
+        ] in _FOOTNOTE_MARK
+    return text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, sum(lengths)
 
 
 def _contains(big: dict, small: dict) -> bool:
