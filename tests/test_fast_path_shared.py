@@ -69,3 +69,45 @@ def test_sort_helpers_order_exactly_as_pandas():
         assert list(furniture._argsort_desc_like_pandas(v)) == list(want_desc)
         want_asc = pd.DataFrame({"x0": v}).sort_values("x0").index.to_numpy()
         assert list(furniture._argsort_like_pandas(v)) == list(want_asc)
+
+
+def test_content_chars_per_page_equal_the_groupby_sum():
+    df = pd.DataFrame({"page": [3, 1, 3, 2, 1], "text": ["a b", "  c ", "dd", "", "e f g"]})
+    want = df.groupby("page")["text"].apply(lambda s: sum(len(t.replace(" ", "")) for t in s))
+    got = furniture._chars_per_page(df)
+    assert dict(got) == dict(want) == {1: 4, 2: 0, 3: 4}
+    assert got.dtype == want.dtype
+
+
+def _gutter_runs_by_loop(low, cover, lo, min_gutter):
+    """The per-point scan find_gutters used before its runs came from numpy (the reference)."""
+    runs, i, size = [], 0, len(low)
+    while i < size:
+        if low[i]:
+            j = i
+            while j < size and low[j]:
+                j += 1
+            if j - i >= min_gutter:
+                seg = cover[i:j]
+                core = np.flatnonzero(seg == seg.min())
+                runs.append((lo + i + core[0], lo + i + core[-1] + 1))
+            i = j
+        else:
+            i += 1
+    return runs
+
+
+def test_two_column_gutter_found_as_the_point_scan_finds_it():
+    from docintel.parsing import columns
+
+    boxes = [(72, 100 + 14 * k, 290, 110 + 14 * k) for k in range(20)]
+    boxes += [(320, 100 + 14 * k, 540, 110 + 14 * k) for k in range(20)]
+    gutters = columns.find_gutters(boxes)
+    assert len(gutters) == 1 and 290 <= gutters[0][0] < gutters[0][1] <= 320
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        low = rng.random(rng.integers(1, 80)) < 0.6
+        cover = rng.integers(0, 4, size=len(low)).astype(float)
+        assert columns._low_runs(low, cover, 10.0) == _gutter_runs_by_loop(
+            low, cover, 10.0, columns.MIN_GUTTER
+        )

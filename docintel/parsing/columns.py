@@ -55,6 +55,15 @@ def find_gutters(boxes: list[tuple[float, float, float, float]]) -> list[tuple[f
     margin = int(MIN_COLUMN_SHARE * width)
     low[:margin] = False
     low[size - margin :] = False
+    runs = _low_runs(low, cover, lo)
+    if not runs:
+        return []
+    gutters = _validate(arr, lo, hi, runs)
+    return gutters
+
+
+def _low_runs(low: np.ndarray, cover: np.ndarray, lo: float) -> list[tuple[float, float]]:
+    """The runs of ``low`` points at least :data:`MIN_GUTTER` wide, each cut to its lowest-coverage core."""
     runs: list[tuple[float, float]] = []
     # the runs [i, j) of low points, found from the flips of the padded mask
     flips = np.flatnonzero(np.diff(np.concatenate(([False], low, [False])).astype(np.int8)))
@@ -65,10 +74,7 @@ def find_gutters(boxes: list[tuple[float, float, float, float]]) -> list[tuple[f
             seg = cover[i:j]
             core = np.flatnonzero(seg == seg.min())
             runs.append((lo + i + core[0], lo + i + core[-1] + 1))
-    if not runs:
-        return []
-    gutters = _validate(arr, lo, hi, runs)
-    return gutters
+    return runs
 
 
 def _validate(
