@@ -113,7 +113,8 @@ def page_links(page, links: list[dict] | None = None, *, textpage=None) -> list[
         return []
     words = page.get_text("words", textpage=textpage)
     wtext = [w[4] for w in words]
-    centre = np.array([((w[0] + w[2]) / 2, (w[1] + w[3]) / 2) for w in words]).reshape(-1, 2)
+    box = np.array([w[:4] for w in words], dtype=float).reshape(-1, 4)
+    centre = np.column_stack(((box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2))
     out = []
     for lk in links:
         rect = tuple(lk["from"])

@@ -334,6 +334,16 @@ def _plausible(pdf_labels: list[str], accepted: dict) -> bool:
     return any(lab and lab != str(i + 1) for i, lab in enumerate(pdf_labels))
 
 
+def _chars_per_page(lines: pd.DataFrame) -> pd.Series:
+    """Non-space characters of the lines per page (the page's groupby sum, without a Python call per group)."""
+    if lines.empty:
+        return lines.groupby("page")["text"].apply(lambda s: sum(len(t.replace(" ", "")) for t in s))
+    per_page: dict = {}
+    for p, t in zip(lines["page"].tolist(), lines["text"].tolist(), strict=True):
+        per_page[p] = per_page.get(p, 0) + len(t) - t.count(" ")
+    return pd.Series(per_page, dtype="int64")
+
+
 def _image_only(line_df: pd.DataFrame, page_df: pd.DataFrame) -> None:
     """Flag pages whose content is essentially raster images, so empty text is never silent.
 
@@ -345,7 +355,7 @@ def _image_only(line_df: pd.DataFrame, page_df: pd.DataFrame) -> None:
         content = pd.Series(dtype=float)
     else:
         real = line_df[~line_df["role"].isin(FURNITURE)]
-        content = real.groupby("page")["text"].apply(lambda s: sum(len(t.replace(" ", "")) for t in s))
+        content = _chars_per_page(real)
     n_images = page_df["n_images"].fillna(0)
     coverage = page_df["image_coverage"].fillna(0.0)
     chars = page_df["page"].map(content).fillna(0)

@@ -91,37 +91,34 @@ def _raw_lines(page_dict: dict) -> list[dict]:
         if block.get("type") != 0:
             continue
         for ln in block["lines"]:
-            spans, lengths = [], []
-            for s in ln["spans"]:
-                n = len(s["text"].strip())
-                if n:
-                    spans.append(s)
-                    lengths.append(n)
-            if not spans:
-                continue
-            text = " ".join("".join(s["text"] for s in ln["spans"]).split())
-            font, size, flags, math = _style(spans, lengths)
-            # The bbox of the inked spans only: trailing blank spans (Word pads lines with
-            # spaces to the margin) would make a short line look full-width.
-            if len(spans) == 1:
-                x0, y0, x1, y1 = spans[0]["bbox"]
+            all_spans = ln["spans"]
+            if len(all_spans) == 1:  # most lines: one span (what the general case below gives for it)
+                first = all_spans[0]
+                raw_text = first["text"]
+                lead = raw_text.strip()
+                if not lead:
+                    continue
+                n = len(lead)
+                font = first["font"]
+                size = float(round(first["size"], 1))
+                flags = first["flags"]
+                math = n if _is_math_font(font) else 0
+                x0, y0, x1, y1 = first["bbox"]
+                text = " ".join(raw_text.split())
+                ocr = font == _OCR_FONT
+                marker = lead[:1] in _FOOTNOTE_MARK
+                chars = n
             else:
-                x0 = min(s["bbox"][0] for s in spans)
-                y0 = min(s["bbox"][1] for s in spans)
-                x1 = max(s["bbox"][2] for s in spans)
-                y1 = max(s["bbox"][3] for s in spans)
+                x = _many_spans(all_spans)
+                if x is None:
+                    continue
+                text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars = x
             dx, dy = ln["dir"]
-            first = spans[0]
-            lead = first["text"].strip()
-            marker = (
-                len(spans) > 1
-                and lengths[0] <= 3
-                and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))
-            ) or lead[:1] in _FOOTNOTE_MARK
+            says_bold, says_italic = _font_says(font)
             out.append(
                 {
                     "text": text,
-                    "_ocr": any(s["font"] == _OCR_FONT for s in spans),
+                    "_ocr": ocr,
                     "x0": x0,
                     "y0": y0,
                     "x1": x1,
@@ -129,16 +126,51 @@ def _raw_lines(page_dict: dict) -> list[dict]:
                     "block": bno,
                     "font": font,
                     "size": size,
-                    "bold": bool(flags & 16) or _font_says(font)[0],
-                    "italic": bool(flags & 2) or _font_says(font)[1],
+                    "bold": bool(flags & 16) or says_bold,
+                    "italic": bool(flags & 2) or says_italic,
                     "_rot": abs(dy) > 0.02 or dx < 0,
                     "_dir": (round(dx), round(dy)),
                     "_math": math,
-                    "_chars": sum(lengths),
+                    "_chars": chars,
                     "_marker": bool(marker),
                 }
             )
     return out
+
+
+def _many_spans(all_spans: list[dict]) -> tuple | None:
+    """(text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars) of a line of several spans.
+
+    None when no span has ink.
+    """
+    spans, lengths = [], []
+    for s in all_spans:
+        n = len(s["text"].strip())
+        if n:
+            spans.append(s)
+            lengths.append(n)
+    if not spans:
+        return None
+    text = " ".join("".join([s["text"] for s in all_spans]).split())
+    font, size, flags, math = _style(spans, lengths)
+    first = spans[0]
+    lead = first["text"].strip()
+    # The bbox of the inked spans only: trailing blank spans (Word pads lines with
+    # spaces to the margin) would make a short line look full-width.
+    if len(spans) == 1:
+        x0, y0, x1, y1 = first["bbox"]
+        ocr = first["font"] == _OCR_FONT
+        marker = lead[:1] in _FOOTNOTE_MARK
+    else:
+        x0 = min(s["bbox"][0] for s in spans)
+        y0 = min(s["bbox"][1] for s in spans)
+        x1 = max(s["bbox"][2] for s in spans)
+        y1 = max(s["bbox"][3] for s in spans)
+        ocr = any(s["font"] == _OCR_FONT for s in spans)
+        marker = (lengths[0] <= 3 and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))) or lead[
+            :1
+        ] in _FOOTNOTE_MARK
+    return text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, sum(lengths)
 
 
 def _contains(big: dict, small: dict) -> bool:
@@ -150,9 +182,11 @@ def _contains(big: dict, small: dict) -> bool:
 
 def _dedupe_and_merge(row: list[dict], gutters: list[tuple[float, float]]) -> list[dict]:
     """Drop overprinted duplicates within one visual row, then merge same-baseline fragments."""
+    if len(row) == 1:  # most rows: nothing to drop or merge
+        return [dict(row[0])]
     keep: list[dict] = []
     for r in sorted(row, key=lambda r: -(r["x1"] - r["x0"])):
-        if any(_contains(k, r) and r["text"] in k["text"] for k in keep):
+        if any(r["text"] in k["text"] and _contains(k, r) for k in keep):
             continue
         keep.append(r)
     keep.sort(key=lambda r: r["x0"])
@@ -162,8 +196,9 @@ def _dedupe_and_merge(row: list[dict], gutters: list[tuple[float, float]]) -> li
         if prev is not None:
             gap = r["x0"] - prev["x1"]
             limit = MERGE_GAP_EM * max(prev["size"], r["size"])
-            crosses = any(prev["x1"] <= (g0 + g1) / 2 <= r["x0"] for g0, g1 in gutters)
-            if -1.0 <= gap <= limit and not crosses:
+            if -1.0 <= gap <= limit and not (
+                gutters and any(prev["x1"] <= (g0 + g1) / 2 <= r["x0"] for g0, g1 in gutters)
+            ):
                 _absorb(prev, r)
                 continue
         merged.append(dict(r))
@@ -188,6 +223,8 @@ def _is_formula(r: dict) -> bool:
     chars = max(r["_chars"], 1)
     if r["_math"] >= 0.5 * chars:
         return True
+    if _MATH_CHAR.search(r["text"]) is None:  # most lines: no symbol at all
+        return False
     symbols = len(_MATH_CHAR.findall(r["text"]))
     if symbols < 2 or symbols < 0.15 * chars:
         return False
@@ -238,7 +275,7 @@ def _mark_tables(lines: list[dict]) -> None:
     last_bottom = None
     singles = 0  # a lone row label ("(A)") between multi-cell rows does not end the table
     for rw in columns.group_rows(lines):
-        h = max(r["y1"] - r["y0"] for r in rw)
+        h = rw[0]["y1"] - rw[0]["y0"] if len(rw) == 1 else max(r["y1"] - r["y0"] for r in rw)
         near = last_bottom is not None and rw[0]["y0"] - last_bottom <= 2.5 * h
         singles = singles + 1 if len(rw) < 2 else 0
         if run and near and singles <= 1:
@@ -246,7 +283,7 @@ def _mark_tables(lines: list[dict]) -> None:
         else:
             flush()
             run = [rw] if len(rw) >= 2 else []
-        last_bottom = max(r["y1"] for r in rw)
+        last_bottom = rw[0]["y1"] if len(rw) == 1 else max(r["y1"] for r in rw)
     flush()
     for x0, y0, x1, y1 in regions:
         for r in lines:
@@ -321,6 +358,7 @@ def extract_page_lines(
     hint_gutters: list[tuple[float, float]] | None = None,
     image_boxes: list[tuple[float, float, float, float]] | None = None,
     textpage=None,
+    page_dict: dict | None = None,
 ) -> tuple[list[dict], dict]:
     """Lines of one page in reading order, plus the page's text signals.
 
@@ -332,10 +370,11 @@ def extract_page_lines(
     (the page's ``get_text("dict")``, so later stages need not read the page again).
     ``textpage``: read this text page instead of the page's own (an OCR text page from
     :mod:`ocr`); lines holding recognised text get ``parse_method='ocr'``.
+    ``page_dict``: that text page's ``get_text("dict")`` when the caller already read it.
     Each line dict has the line_df columns except doc_id, section_id, object_key
     (filled later), plus private ``_`` hints.
     """
-    d = page.get_text("dict", flags=_fast_flags(), textpage=textpage)
+    d = page.get_text("dict", flags=_fast_flags(), textpage=textpage) if page_dict is None else page_dict
     raw = _raw_lines(d)
     turned = _rotated_content(raw)
     # a page set sideways: its text in the rotated direction is the content, not margin stamps

@@ -123,16 +123,21 @@ def _parse_page(
     try:
         page = doc[i]
         # one text page serves the lines, the heading spans and the link anchors
-        tp, image_info = signals.text_and_images(page)
+        tp, image_info, page_dict = signals.text_and_images(page)
         prow.update(signals.page_signals(page, page_no, image_info=image_info))
         hint = [g for g in seen_gutters.most_common(1)[0][0]] if seen_gutters else None
         rows, sig = lines.extract_page_lines(
-            page, page_no, hint_gutters=hint, image_boxes=prow.get("_image_boxes"), textpage=tp
+            page,
+            page_no,
+            hint_gutters=hint,
+            image_boxes=prow.get("_image_boxes"),
+            textpage=tp,
+            page_dict=page_dict,
         )
         # on failure the cross-reference stage reads this page again (and records what fails)
         with contextlib.suppress(Exception):
             links[page_no] = crossrefs.page_links(page, prow["_links"], textpage=tp)
-        del tp
+        del tp, page_dict
         spans[page_no] = headings.page_spans(sig.pop("_page_dict"))
         if sig["_gutters"]:
             seen_gutters[tuple((round(a), round(b)) for a, b in sig["_gutters"])] += 1

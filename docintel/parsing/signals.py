@@ -16,13 +16,15 @@ def _drawings(page) -> list:
 
 
 def text_and_images(page):
-    """The page's one text page for every stage, and its ``get_image_info()``, in as few page runs as we can.
+    """The page's one text page for every stage, its ``get_image_info()`` and, when it came free, its dict.
 
     A page whose resources list no image (most text pages) is read once, with images kept as
-    blocks but not decoded: when that text page holds no image either (no inline image), it serves
-    the text as the fast path's ``get_text("dict")`` would (same flags otherwise) and the page has
-    no image info. Otherwise the text page is the fast path's own and the image info is
-    ``get_image_info()``'s, as before. Returns (textpage, image_info).
+    blocks but not decoded: when that text page holds no image either (no inline image; its dict,
+    read here, has text blocks only), it serves the text as the fast path's ``get_text("dict")``
+    would (same flags otherwise), the page has no image info and the dict is returned for the
+    lines. Otherwise the text page is the fast path's own, the image info is
+    ``get_image_info()``'s, as before, and the dict is None (the lines read it from the text page).
+    Returns (textpage, image_info, page_dict or None).
     """
     import pymupdf
 
@@ -31,9 +33,11 @@ def text_and_images(page):
     flags = _fast_flags()
     if not page.get_images():
         tp = page.get_textpage(flags=flags | pymupdf.TEXT_PRESERVE_IMAGES)
-        if not tp.extractIMGINFO():
-            return tp, []
-    return page.get_textpage(flags=flags), page.get_image_info()
+        # the dict lists every block extractIMGINFO() would (any non-text block): none, no image
+        d = page.get_text("dict", flags=flags, textpage=tp)
+        if all(b.get("type") == 0 for b in d["blocks"]):
+            return tp, [], d
+    return page.get_textpage(flags=flags), page.get_image_info(), None
 
 
 def page_signals(page, page_no: int, *, image_info: list[dict] | None = None) -> dict:
