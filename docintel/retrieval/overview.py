@@ -285,3 +285,58 @@ def member_passages(tables: DocTables, q: ParsedQuestion) -> list[Passage]:
         rows = section_lines(tables, sec).head(MEMBER_LINES)
         out += _passages(tables, rows, f"member of the series '{sec['title']}'")
     return out
+
+
+# --- overview pages: a matrix, a crosswalk or a summary table that points at the sections ------
+
+#: A line of at most this many words that names one of the document's own section numbers is a
+#: pointer (a matrix row "Security Awareness and Training 164.308(a)"; prose citing a section
+#: runs longer).
+POINTER_WORDS = 8
+#: A page with at least POINTER_LINES pointer lines, most of its lines short (SHORT_SHARE), is an
+#: overview of the sections it points at. Set on the HIPAA eCFR print's Appendix A matrix (7
+#: pointer lines on its first page); no page of the seven dev-eval PDFs qualifies.
+POINTER_LINES = 5
+SHORT_SHARE = 0.6
+
+
+def _pointer_numbers(toc: pd.DataFrame) -> re.Pattern | None:
+    """The toc's section numbers a pointer line names: those that cannot be a plain decimal
+    ("164.308", "4.1.2", "AC-7"; not "3.2", which a results table prints as a value)."""
+    if toc is None or toc.empty:
+        return None
+    nums = {str(n).strip().rstrip(".") for n in toc["number"].dropna()}
+    nums = {n for n in nums if len(n) >= 4 and not re.fullmatch(r"\d{1,2}\.\d{1,2}", n)}
+    if not nums:
+        return None
+    alts = "|".join(re.escape(n) for n in sorted(nums, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])(?:{alts})(?![\w.]*\d)")
+
+
+_OVERVIEW_CACHE: dict[tuple, frozenset[int]] = {}
+
+
+def overview_pages(tables: DocTables) -> frozenset[int]:
+    """Pages whose short lines point at many of the document's sections (a matrix, crosswalk or
+    summary table): they repeat the provisions' names and words but hold none of their text.
+    Computed once per document's tables (a scan of every line)."""
+    key = (tables.doc_id, id(tables.line_df), len(tables.line_df) if tables.line_df is not None else 0)
+    if key not in _OVERVIEW_CACHE:
+        if len(_OVERVIEW_CACHE) > 32:
+            _OVERVIEW_CACHE.clear()
+        _OVERVIEW_CACHE[key] = frozenset(_overview_pages(tables))
+    return _OVERVIEW_CACHE[key]
+
+
+def _overview_pages(tables: DocTables) -> set[int]:
+    ldf = tables.line_df
+    rx = _pointer_numbers(tables.toc_df)
+    if ldf is None or ldf.empty or rx is None:
+        return set()
+    body = ldf[~ldf["role"].isin(("header", "footer", "page_number", "toc_entry"))]
+    text = body["text"].astype(str)
+    short = text.str.split().str.len() <= POINTER_WORDS
+    pointer = short & text.str.contains(rx)
+    n = pointer.groupby(body["page"]).sum()
+    share = short.groupby(body["page"]).mean()
+    return {int(p) for p in n.index if n[p] >= POINTER_LINES and share[p] >= SHORT_SHARE}
