@@ -13,7 +13,7 @@ import pytest
 from docintel.parsing.toc_sources import section_outline, sentence_like
 from docintel.questions import parse_question
 from docintel.retrieval import retrieve
-from docintel.retrieval.overview import overview_pages
+from docintel.retrieval.firsthop import overview_pages
 
 from .test_retrieval import FILLER, make_tables
 
@@ -147,3 +147,38 @@ def test_duration_question_goes_to_the_page_that_states_a_duration():
     assert (
         retrieve(parse_question("Why should an authorization code not be long-lived?"), tables)[0].page == 1
     )
+
+
+def test_article_named_in_the_question_is_the_whole_toc_section_not_its_heading_page():
+    # a heading with no number in the toc (the heading stage has no "Article" keyword): the
+    # region the question names runs from its heading over its points onto the next page
+    doc = "0123456789abcdef"
+    art17 = [
+        ("Article 17", "heading"),
+        ("Right to erasure", "heading"),
+        "1. The data subject shall have the right to obtain the erasure of personal data:",
+        "(a) the personal data are no longer necessary in relation to the purposes;",
+        ("(b) the data subject withdraws consent.", "heading"),
+    ]
+    page2 = [
+        "2. Paragraph 1 shall not apply to the extent that processing is necessary:",
+        "(a) for exercising the right of freedom of expression and information;",
+        ("Article 18", "heading"),
+        "The data subject shall have the right to obtain restriction of processing.",
+    ]
+    toc = [
+        {"doc_id": doc, "toc_id": "a17", "level": 1, "number": None, "title": "Article 17",
+         "page_start": 2, "line_start": 1, "page_end": 3, "line_end": 2},
+        {"doc_id": doc, "toc_id": "p17b", "level": 2, "number": "(b)", "title": "",
+         "page_start": 2, "line_start": 5, "page_end": 2, "line_end": 5},
+        {"doc_id": doc, "toc_id": "a18", "level": 1, "number": None, "title": "Article 18",
+         "page_start": 3, "line_start": 3, "page_end": 3, "line_end": 4},
+    ]  # fmt: skip
+    tables = make_tables({1: FILLER, 2: art17, 3: page2}, toc=toc)
+    from docintel.retrieval.named import named_regions
+
+    found = [r for r in named_regions(tables, parse_question("What does Article 17 say?")) if r.passages]
+    assert found, "the question's region resolves"
+    text = "\n".join(p.text for p in found[0].passages)
+    assert "no longer necessary" in text and "freedom of expression" in text
+    assert "restriction of processing" not in text

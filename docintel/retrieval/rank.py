@@ -16,11 +16,11 @@ Signals, each normalised to 0..1 over the document's pages, then weighted (``WEI
 
 Pages without text (image-only) rank last and are chosen only when no page has text; contents
 pages rank after the body they list; a back-matter, commentary or overview page (a matrix whose
-short lines point at the sections, :func:`~docintel.retrieval.overview.overview_pages`) ranks
+short lines point at the sections, :func:`~docintel.retrieval.firsthop.overview_pages`) ranks
 just after the best body page that matches every question term it matches
 (:func:`_back_matter_below_body`); for a question that asks for a duration ("How long ...",
 "How soon ...") a page that states none ranks just after a close page that does
-(:func:`_answer_type_first`).
+(:func:`~docintel.retrieval.firsthop.answer_type_first`).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import re
 import pandas as pd
 
 from docintel.retrieval.bm25 import PageIndex, bigrams, page_index, phrase_scores, window_scores
+from docintel.retrieval.firsthop import answer_type_first, overview_pages
 from docintel.retrieval.lookup import (
     BACK_MATTER,
     appendix_sections,
@@ -149,13 +150,11 @@ def retrieve(
     exempt = {c.page for c in candidates if c.scores["scope"] or c.scores["toc"]}
     if question.shape == "definition":
         exempt = set(back)
-    from docintel.retrieval.overview import overview_pages  # overview -> targets -> rank
-
     # an overview's own header rows are toc rows ("Required, (A) = Addressable"): only the
     # question's scope exempts it
     demoted = (back - exempt) | (set(overview_pages(tables)) - set(scope_pages))
     rank_score = _back_matter_below_body(candidates, demoted, index, qset)
-    _answer_type_first(question, tables, candidates, rank_score)
+    answer_type_first(question, tables, candidates, rank_score)
     for c in candidates:
         if c.page in listing:
             c.reasons.append("contents / list of tables or figures: ranked after the body it lists")
@@ -202,52 +201,6 @@ def _back_matter_below_body(
                 "matches, so this page ranks after it"
             )
     return out
-
-
-#: A question that asks for a duration, and a duration stated on a page ("10 minutes", "60
-#: calendar days", "thirty (30) days", "72 hours", "within several days").
-_ASKS_DURATION = re.compile(
-    r"\bhow (?:long|soon)\b|\bwithin (?:what|how many)\b|\bhow many (?:seconds|minutes|hours|days|weeks|months|years)\b"
-    r"|\bwhat (?:time limit|deadline|time frame|timeframe)\b",
-    re.I,
-)
-_DURATION = re.compile(
-    r"\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|"
-    r"sixty|ninety|several|few)(?:\s*\(\d+\))?[\s-]+(?:calendar\s+|business\s+|working\s+)?"
-    r"(?:second|minute|hour|day|week|month|year)s?\b",
-    re.I,
-)
-#: A page that states the asked-for answer type outranks a better-scoring page that does not
-#: when it scores at least this share of that page (RFC 6749: 4.1.2 with "10 minutes" at 0.55
-#: of the overview 1.3.3 that only shares "long-lived"; set there, no dev-eval question asks
-#: for a duration).
-ANSWER_TYPE_SHARE = 0.5
-#: How many of the best pages are looked at for the answer type.
-ANSWER_TYPE_POOL = 10
-
-
-def _answer_type_first(
-    question: ParsedQuestion, tables: DocTables, candidates: list[Candidate], rank_score: dict[int, float]
-) -> None:
-    """A question that asks for a duration is answered by a page that states one: each page
-    without a duration that outranks the best close page with one ranks just after it
-    (``rank_score`` lowered to that page's, in place; the reason is added)."""
-    if not _ASKS_DURATION.search(question.text) or tables.line_df is None or tables.line_df.empty:
-        return
-    pool = sorted(candidates, key=lambda c: (-rank_score[c.page], c.page))[:ANSWER_TYPE_POOL]
-    ldf = tables.line_df
-    pages = ldf[ldf["page"].isin({c.page for c in pool})]
-    text = pages.groupby("page")["text"].apply(lambda t: " ".join(t.astype(str)))
-    typed = [c for c in pool if _DURATION.search(str(text.get(c.page, "")))]
-    if not typed:
-        return
-    best = typed[0]
-    for c in pool:
-        if c is best:
-            break
-        if c not in typed and rank_score[best.page] >= ANSWER_TYPE_SHARE * rank_score[c.page]:
-            rank_score[c.page] = rank_score[best.page]
-            c.reasons.append(f"answer type: the question asks for a duration; page {best.page} states one")
 
 
 def back_matter_pages(tables: DocTables) -> set[int]:
