@@ -182,3 +182,24 @@ def test_article_named_in_the_question_is_the_whole_toc_section_not_its_heading_
     text = "\n".join(p.text for p in found[0].passages)
     assert "no longer necessary" in text and "freedom of expression" in text
     assert "restriction of processing" not in text
+
+
+def test_length_questions_and_ordinal_seconds_are_not_durations():
+    # nist-rv-length: "How long must the random value rv be ...?" asks for a length, and
+    # "a second preimage" is an ordinal, not a time
+    from docintel.retrieval.firsthop import _ASKS_DURATION, _ASKS_LENGTH, _DURATION
+
+    q = "How long must the random value rv be when randomized hashing is used for digital signatures?"
+    assert _ASKS_DURATION.search(q) and not _ASKS_LENGTH.search("How long should an authorization code live?")
+    assert _ASKS_LENGTH.search("How long must the random value rv be?") and _ASKS_LENGTH.search(q)
+    assert not _ASKS_LENGTH.search("How long must incident records be kept?")
+    assert not _DURATION.search("resistance to a second preimage attack")
+    for text in ("10 minutes", "60 calendar days", "thirty (30) days", "72 hours", "an hour", "several days"):
+        assert _DURATION.search(text), text
+    tables = make_tables(
+        {1: ["The random value rv shall be at least 80 bits long for randomized hashing signatures."],
+         2: ["A random value is refreshed once a year; randomized hashing signatures use it."],
+         **{p: FILLER for p in range(3, 8)}}
+    )  # fmt: skip
+    cands = retrieve(parse_question(q), tables)
+    assert not any("answer type" in r for c in cands for r in c.reasons)

@@ -77,10 +77,17 @@ _ASKS_DURATION = re.compile(
     r"|\bwhat (?:time limit|deadline|time frame|timeframe)\b",
     re.I,
 )
+#: "How long must the random value rv be (when ...)?" asks for a length, not a time; "How long
+#: must records be kept?" (a passive) still asks for a time.
+_ASKS_LENGTH = re.compile(
+    r"\bhow long\b[^?]*?\bbe\b(?!\s+(?:\w{2,}ed|kept|held|left|set|given|taken|shown|done)\b)", re.I
+)
 _DURATION = re.compile(
-    r"\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|"
+    r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|"
     r"sixty|ninety|several|few)(?:\s*\(\d+\))?[\s-]+(?:calendar\s+|business\s+|working\s+)?"
-    r"(?:second|minute|hour|day|week|month|year)s?\b",
+    r"(?:second|minute|hour|day|week|month|year)s?"
+    # "a day", "an hour"; not "a second" (the ordinal: "a second preimage")
+    r"|an?\s+(?:minute|hour|day|week|month|year))\b",
     re.I,
 )
 #: A page that states the asked-for answer type outranks a better-scoring page that does not
@@ -98,7 +105,10 @@ def answer_type_first(
     """A question that asks for a duration is answered by a page that states one: each page
     without a duration that outranks the best close page with one ranks just after it
     (``rank_score`` lowered to that page's, in place; the reason is added)."""
-    if not _ASKS_DURATION.search(question.text) or tables.line_df is None or tables.line_df.empty:
+    text_q = question.text
+    if not _ASKS_DURATION.search(text_q) or _ASKS_LENGTH.search(text_q):
+        return
+    if tables.line_df is None or tables.line_df.empty:
         return
     pool = sorted(candidates, key=lambda c: (-rank_score[c.page], c.page))[:ANSWER_TYPE_POOL]
     ldf = tables.line_df
