@@ -203,3 +203,19 @@ def test_length_questions_and_ordinal_seconds_are_not_durations():
     )  # fmt: skip
     cands = retrieve(parse_question(q), tables)
     assert not any("answer type" in r for c in cands for r in c.reasons)
+
+
+def test_short_subsection_headings_are_not_pointers():
+    # SAML core: a page of short sub-sections, each heading opening with its own number (after a
+    # margin line number); the matrix's bare number cells still count
+    doc = "0123456789abcdef"
+    nums = ["2.2.5", "2.3.1", "2.3.2", "2.3.3", "2.3.4", "2.3.5"]
+    toc = [
+        {"doc_id": doc, "toc_id": f"s{i}", "level": 3, "number": n, "title": f"Element {i}",
+         "page_start": 9, "line_start": 1, "page_end": 9}
+        for i, n in enumerate(nums)
+    ]  # fmt: skip
+    headings = [f"{500 + i} {n} Element <Item{i}>" for i, n in enumerate(nums)]
+    cells = [n for n in nums]
+    tables = make_tables({1: headings + FILLER, 2: cells + ["Matrix"] * 2}, toc=toc)
+    assert overview_pages(tables) == {2}

@@ -28,17 +28,35 @@ POINTER_LINES = 5
 SHORT_SHARE = 0.6
 
 
-def _pointer_numbers(toc: pd.DataFrame) -> re.Pattern | None:
-    """The toc's section numbers a pointer line names: those that cannot be a plain decimal
-    ("164.308", "4.1.2", "AC-7"; not "3.2", which a results table prints as a value)."""
+#: A section number a pointer line can name: dotted or dashed ("164.308", "4.1.2", "F.1.2",
+#: "AC-7"), never a paragraph label ("(34)") or a plain decimal ("3.2", a value in a results table).
+_SECTION_NUMBER = re.compile(r"(?:[A-Z]{1,3}-\d{1,3}|[A-Z]?\d{1,4}(?:[.\-]\d{1,4})+)[a-z]?")
+
+
+def _pointer_numbers(toc: pd.DataFrame) -> tuple[re.Pattern, re.Pattern, set[tuple[int, int]]] | None:
+    """Patterns for the toc's section numbers a pointer line names and for a line that opens
+    with one (a heading), and the (page, line) where a section so numbered starts: a section's
+    own heading names its number and points nowhere."""
     if toc is None or toc.empty:
         return None
-    nums = {str(n).strip().rstrip(".") for n in toc["number"].dropna()}
-    nums = {n for n in nums if len(n) >= 4 and not re.fullmatch(r"\d{1,2}\.\d{1,2}", n)}
-    if not nums:
+    rows = toc[toc["number"].notna()]
+    numbers = rows["number"].astype(str).str.strip().str.rstrip(".")
+    ok = numbers.map(
+        lambda n: bool(_SECTION_NUMBER.fullmatch(n)) and not re.fullmatch(r"\d{1,2}\.\d{1,2}", n)
+    )
+    if not ok.any():
         return None
-    alts = "|".join(re.escape(n) for n in sorted(nums, key=len, reverse=True))
-    return re.compile(rf"(?<![\w.])(?:{alts})(?![\w.]*\d)")
+    alts = "|".join(re.escape(n) for n in sorted(set(numbers[ok]), key=len, reverse=True))
+    starts = {
+        (int(p), int(ln))
+        for p, ln in zip(rows["page_start"][ok], rows["line_start"][ok], strict=True)
+        if pd.notna(p) and pd.notna(ln)
+    }
+    names = re.compile(rf"(?<![\w.])(?:{alts})(?![\w.]*\d)")
+    # a heading opens with its number and its title, after a margin line number or "§" ("522
+    # 2.2.5 Element <Issuer>", "§ 1308.41 Hearings"); a matrix cell holds the number alone
+    opens = re.compile(rf"^\s*(?:\d{{1,5}}\s+)?(?:\u00a7\s*)?(?:{alts})(?![\w.]*\d)\.?\s+[^\W\d_]")
+    return names, opens, starts
 
 
 _OVERVIEW_CACHE: dict[tuple, frozenset[int]] = {}
@@ -58,13 +76,18 @@ def overview_pages(tables: DocTables) -> frozenset[int]:
 
 def _overview_pages(tables: DocTables) -> set[int]:
     ldf = tables.line_df
-    rx = _pointer_numbers(tables.toc_df)
-    if ldf is None or ldf.empty or rx is None:
+    numbers = _pointer_numbers(tables.toc_df)
+    if ldf is None or ldf.empty or numbers is None:
         return set()
+    rx, opens, starts = numbers
     body = ldf[~ldf["role"].isin(("header", "footer", "page_number", "toc_entry"))]
     text = body["text"].astype(str)
     short = text.str.split().str.len() <= POINTER_WORDS
-    pointer = short & text.str.contains(rx)
+    own_heading = pd.Series(
+        [(int(p), int(ln)) in starts for p, ln in zip(body["page"], body["line"], strict=True)],
+        index=body.index,
+    )
+    pointer = short & ~own_heading & text.str.contains(rx) & ~text.str.contains(opens)
     n = pointer.groupby(body["page"]).sum()
     share = short.groupby(body["page"]).mean()
     return {int(p) for p in n.index if n[p] >= POINTER_LINES and share[p] >= SHORT_SHARE}
