@@ -48,6 +48,8 @@ SECTIONS = [
     "Framework for Improving Critical Infrastructure Cybersecurity, Version 1.1",
     "3.1.1 organization (tier 1) and mission/business processes (tier 2) iscm strategy",
     "Abstract",
+    "Article 5. Principles relating to processing of personal data.",
+    "3.1.2 The contractor shall deliver the reports listed in the schedule.",
 ]
 
 

@@ -66,6 +66,11 @@ _CAPTION = re.compile(
     r"^(?:table|figure|fig\.|exhibit|chart|box|map|plate)\s+[A-Z]?[\d.\-]*\d[a-z]?\s*(?:[:.\u2013\u2014]|\s-\s)",
     re.I,
 )
+#: A provision's own label: "Article 17", "Section 4", "Rule 12", "Regulation 3", "Clause 5".
+_STRUCTURAL = re.compile(
+    r"^(?:article|art\.|section|sec\.|rule|clause|regulation|title|chapter|schedule|annex)\s+[0-9IVXLC]+\b",
+    re.I,
+)
 _STOP = re.compile(r"[.:;,]$")
 _LIST_END = re.compile(r"(?:[;,]|[;,]\s*(?:and|or))$")
 _WORD = re.compile(r"[^\W\d_][\w'\u2019\-]*")
@@ -89,16 +94,19 @@ def sentence_like(raw: str) -> str | None:
     Tagged exports bookmark paragraphs ("(a) the processing is based on consent ...; and",
     "Discussion:  None.", "\u2022 Defining security requirements; and"): a list item's glyph, a
     run-in label followed by its sentence, a list item's ending (";", ", and"), or prose of
-    :data:`SENTENCE_WORDS` words or one ending in a stop. Numbered sections ("2.4.2 The Solution
-    Context"), articles, parts, appendices and captions, title case and capitals are kept.
+    :data:`SENTENCE_WORDS` words or one ending in a stop. Multi-level numbered sections and clauses
+    ("2.4.2 The Solution Context", "3.1.2 The contractor shall ..."), a provision's label ("Article
+    5. ..."), parts, appendices and captions, title case and capitals are kept.
     """
     t = re.sub(r"\s+", " ", raw).strip()
     t = re.sub(r"(?<=[.;,:])[0-9]{1,3}F?$", "", t)  # a footnote mark after the stop ("concepts;26F")
     if _BULLET.match(t):
         return "list item"
-    kind, _num, title = split_number(t)
-    if kind in ("appendix", "part", "section_sign") or _CAPTION.match(t):
+    kind, num, title = split_number(t)
+    if kind in ("appendix", "part", "section_sign") or _CAPTION.match(t) or _STRUCTURAL.match(t):
         return None
+    if kind in ("decimal", "letter_decimal") and num and "." in num.strip("."):
+        return None  # a numbered section or clause ("3.1.2 The contractor shall ...") is a section
     t = re.sub(r"\[[^\]]*\]", " ", t).strip()  # navigation labels ("[Back to SCRM Control]")
     m = _LABEL.match(t)
     if m and _STOP.search(m.group("rest")) and not m.group("label")[-1].isdigit():
