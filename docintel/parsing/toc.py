@@ -225,7 +225,9 @@ def build_toc(
     _mark_heading_like(cands, line_df, body, title_c, contents_pages)
     detected = [c for c in cands if c.extra["heading_like"]]
 
-    outline = [(lvl, t, p) for lvl, t, p in doc.get_toc(simple=True) if p and p > 0]
+    outline = toc_sources.section_outline(
+        [(lvl, t, p) for lvl, t, p in doc.get_toc(simple=True) if p and p > 0]
+    )
     if outline:
         entries = toc_sources.outline_entries(outline, line_df, cands)
     elif len(contents):

@@ -7,15 +7,20 @@ with its sub-paragraphs, a table's header and selected rows, a page by its print
 A region that resolves is the question's first hop: its words ("say", "require") would rank
 the pages that happen to repeat them, not the provision the user pointed at. A reference
 that does not resolve ("the Section 22 development set" of a paper with no section 22)
-leaves the question to keyword retrieval, as before.
+leaves the question to keyword retrieval, as before. A region found at a heading line that
+opens a toc section (an "Article 17" heading whose toc row carries no number) is that section,
+not only the heading's page.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pandas as pd
+
 from docintel.refscan import FoundRef, references_in
 from docintel.retrieval.resolve import resolve_in_tables
+from docintel.retrieval.targets import section_lines, section_passages
 from docintel.schema.answer import PendingReference
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion
@@ -47,6 +52,7 @@ def named_regions(tables: DocTables, q: ParsedQuestion, *, max_lines: int = 40) 
         # a question has no page: origin (1, 1) only anchors relative forms, which carry no target
         ref = PendingReference(raw_text=r.raw_text[:200], ref_type="unknown", origin_page=1, origin_line=1)
         res = resolve_in_tables(ref, tables, question=q, max_lines=max_lines)
+        _whole_section(tables, q, res, max_lines)
         res.passages = [
             p.model_copy(
                 update={
@@ -60,3 +66,26 @@ def named_regions(tables: DocTables, q: ParsedQuestion, *, max_lines: int = 40) 
         ]
         out.append(res)
     return out
+
+
+def _whole_section(tables: DocTables, q: ParsedQuestion, res: Resolution, max_lines: int) -> None:
+    """A region resolved from its heading line alone (the heading's page, up to the next heading)
+    becomes the toc section that starts at that line, when the section holds more: an article
+    runs over its points "(a)" ... "(f)" and onto the next pages (in place)."""
+    toc = tables.toc_df
+    if res.status != "resolved" or not res.passages or toc is None or toc.empty:
+        return
+    first = res.passages[0]
+    starts = toc[(toc["page_start"] == first.page) & (toc["line_start"] == first.line_start)]
+    if starts.empty or res.method == "toc_df":
+        return
+    sec = starts.iloc[0]
+    have = sum(len(p.lines) for p in res.passages)
+    if len(section_lines(tables, sec)) <= have:
+        return
+    passages = section_passages(
+        tables, pd.DataFrame([sec]), q, max_lines=max_lines, ref=res.ref, note=f"section '{sec['title']}'"
+    )
+    if passages:
+        res.passages = passages
+        res.reason += f"; the toc section starting there ('{sec['title']}', pages {sec['page_start']}-{sec['page_end']})"

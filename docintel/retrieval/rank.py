@@ -15,8 +15,12 @@ Signals, each normalised to 0..1 over the document's pages, then weighted (``WEI
 - ``scope``: the region the question names ("Table 2", "Section 3.1", "page 8") when it exists.
 
 Pages without text (image-only) rank last and are chosen only when no page has text; contents
-pages rank after the body they list; a back-matter or commentary page ranks just after the
-best body page that matches every question term it matches (:func:`_back_matter_below_body`).
+pages rank after the body they list; a back-matter, commentary or overview page (a matrix whose
+short lines point at the sections, :func:`~docintel.retrieval.firsthop.overview_pages`) ranks
+just after the best body page that matches every question term it matches
+(:func:`_back_matter_below_body`); for a question that asks for a duration ("How long ...",
+"How soon ...") a page that states none ranks just after a close page that does
+(:func:`~docintel.retrieval.firsthop.answer_type_first`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import re
 import pandas as pd
 
 from docintel.retrieval.bm25 import PageIndex, bigrams, page_index, phrase_scores, window_scores
+from docintel.retrieval.firsthop import answer_type_first, overview_pages
 from docintel.retrieval.lookup import (
     BACK_MATTER,
     appendix_sections,
@@ -145,7 +150,11 @@ def retrieve(
     exempt = {c.page for c in candidates if c.scores["scope"] or c.scores["toc"]}
     if question.shape == "definition":
         exempt = set(back)
-    rank_score = _back_matter_below_body(candidates, back - exempt, index, qset)
+    # an overview's own header rows are toc rows ("Required, (A) = Addressable"): only the
+    # question's scope exempts it
+    demoted = (back - exempt) | (set(overview_pages(tables)) - set(scope_pages))
+    rank_score = _back_matter_below_body(candidates, demoted, index, qset)
+    answer_type_first(question, tables, candidates, rank_score)
     for c in candidates:
         if c.page in listing:
             c.reasons.append("contents / list of tables or figures: ranked after the body it lists")

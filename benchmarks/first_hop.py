@@ -1,0 +1,92 @@
+"""First-hop evidence on long documents: is pass 1 on the provision, or on an overview page?
+
+Usage:
+    python benchmarks/first_hop.py [--questions benchmarks/data/long_first_hop.jsonl]
+        [--shared DIR] [--artifacts DIR] [--only SUBSTR] [--json OUT]
+
+Each question (JSON line: ``id``, ``family``, ``pdf`` relative to the shared folder,
+``question``, ``first_hop_pages``, ``evidence_must_contain``) is asked with the offline backend
+and no second pass (``max_loops=0``), so what is measured is the first hop alone: the page of
+pass 1's first passage is in ``first_hop_pages`` (``page``), and pass 1's evidence holds every
+``evidence_must_contain`` string (``evidence``). Prints one row per question, the top five
+retrieval candidates' pages, and totals per family. The PDFs are read from the shared corpora
+(``$DOCINTEL_SHARED``, default ``../shared``); none is copied into the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import unicodedata
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("DOCINTEL_SHARED", ROOT.parent / "shared"))
+
+
+def _norm(s: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", s).split())
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--questions", default=str(ROOT / "benchmarks" / "data" / "long_first_hop.jsonl"))
+    ap.add_argument("--shared", default=str(SHARED))
+    ap.add_argument("--artifacts", default="artifacts")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+
+    from docintel.api import ask, parse
+    from docintel.questions import parse_question
+    from docintel.retrieval import retrieve
+
+    qs = [json.loads(x) for x in Path(args.questions).read_text().splitlines() if x.strip()]
+    qs = [q for q in qs if args.only in q["id"] or args.only in q["pdf"]]
+    rows, tables = [], {}
+    for q in qs:
+        pdf = Path(args.shared) / q["pdf"]
+        if not pdf.exists():
+            print(f"skip {q['id']}: {pdf} not found", file=sys.stderr)
+            continue
+        if q["pdf"] not in tables:
+            tables[q["pdf"]] = parse(pdf, layout="never", ocr="never", out_dir=args.artifacts)
+        res = ask(pdf, q["question"], max_loops=0, tables=tables[q["pdf"]], write_trace=False)
+        obj = res.to_json_dict()
+        ev = obj["passes"][0]["evidence"] if obj["passes"] else []
+        first = ev[0]["page"] if ev else None
+        text = _norm("\n".join(e["text"] for e in ev))
+        cands = [c.page for c in retrieve(parse_question(q["question"]), tables[q["pdf"]])[:5]]
+        row = {
+            "id": q["id"],
+            "family": q.get("family", "other"),
+            "first_page": first,
+            "page_ok": first in q["first_hop_pages"],
+            "evidence_ok": all(_norm(s) in text for s in q.get("evidence_must_contain", [])),
+            "top5": cands,
+        }
+        rows.append(row)
+        print(
+            f"{row['id']:20s} page {'ok ' if row['page_ok'] else 'NO '} evidence "
+            f"{'ok ' if row['evidence_ok'] else 'NO '} first={first} want={q['first_hop_pages']} top5={cands}",
+            flush=True,
+        )
+    fam: dict[str, list] = defaultdict(list)
+    for r in rows:
+        fam[r["family"]].append(r)
+    for name, rs in sorted(fam.items()) + [("all", rows)]:
+        n = len(rs)
+        print(
+            f"{name:12s} n={n:2d} page {sum(r['page_ok'] for r in rs)}/{n} "
+            f"evidence {sum(r['evidence_ok'] for r in rs)}/{n}"
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
