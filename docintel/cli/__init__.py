@@ -30,6 +30,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "records": ("records",),
     "links": ("links",),
     "answers": ("answers",),
+    "serve": ("serve",),
 }
 
 
@@ -81,7 +82,20 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``docintel ARGV``. An ``ask`` goes to a running ``docintel serve`` of the same code when
+    one answers (``docintel.server.client``: standard library only), else runs here."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if _verb(corpus_argv([a for a in argv if a != "--debug"])) == "ask":
+        from docintel.server.client import forward
+
+        code = forward(argv)
+        if code is not None:
+            return code
+    return run(argv)
+
+
+def run(argv: list[str]) -> int:
+    """``docintel ARGV`` in this process (what the server runs for a forwarded ask)."""
     debug = "--debug" in argv  # accepted anywhere on the line, not only before the command
     argv = corpus_argv([a for a in argv if a != "--debug"])
     ap = build_parser(_verb(argv))
