@@ -142,7 +142,7 @@ def _fake_server(path: Path, reply: bytes) -> threading.Thread:
 
 
 def _socket_of(w, folder: Path) -> Path:
-    code = "from docintel.server import wire; print(wire.socket_path())"
+    code = "from docintel.cli.server import wire; print(wire.socket_path())"
     out = subprocess.run(
         [sys.executable, "-c", code],
         env={**w["env"], "DOCINTEL_SERVER_DIR": str(folder)},

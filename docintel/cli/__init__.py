@@ -83,10 +83,10 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """``docintel ARGV``. An ``ask`` goes to a running ``docintel serve`` of the same code when
-    one answers (``docintel.server.client``: standard library only), else runs here."""
+    one answers (``docintel.cli.server.client``: standard library only), else runs here."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if _verb(corpus_argv([a for a in argv if a != "--debug"])) == "ask":
-        from docintel.server.client import forward
+        from docintel.cli.server.client import forward
 
         code = forward(argv)
         if code is not None:

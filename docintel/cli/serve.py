@@ -12,8 +12,8 @@ import contextlib
 import os
 import sys
 
+from docintel.cli.server import client, wire
 from docintel.errors import UsageError
-from docintel.server import client, wire
 
 VERBS = ("serve",)
 #: What a cached ask imports, loaded once at start (pymupdf too: an ask that parses needs it).
@@ -106,7 +106,7 @@ def _foreground(path: str, idle: float) -> int:
     from importlib import import_module
 
     from docintel import cli
-    from docintel.server.daemon import Server
+    from docintel.cli.server.daemon import Server
 
     fp = wire.fingerprint()  # before the imports: a file changed while they load makes it stale
     for name in WARM:

@@ -12,7 +12,7 @@ import socket
 import sys
 import time
 
-from docintel.server import wire
+from docintel.cli.server import wire
 
 CONNECT_TIMEOUT = 2.0
 FIRST_REPLY = 10.0

@@ -23,7 +23,7 @@ import time
 import warnings
 from collections.abc import Callable
 
-from docintel.server import wire
+from docintel.cli.server import wire
 
 HEARTBEAT = 1.0
 

@@ -3,6 +3,6 @@
 ``wire`` holds what the client and the server share (the private socket folder, the code
 fingerprint, the message framing), ``client`` the forwarding a CLI ``ask`` does (standard
 library only: socket, json, os, hashlib), ``daemon`` the server loop. The server runs a request
-with a handler it is given (the CLI's ``main``), so this package imports nothing above the
-kernel. Start, stop and status are the ``docintel serve`` verb (``docintel/cli/serve.py``).
+with a handler it is given (``docintel.cli.run``), so this package imports only the standard
+library and ``docintel.__version__``. Start, stop and status are the ``docintel serve`` verb (``docintel/cli/serve.py``).
 """
