@@ -254,7 +254,10 @@ def main() -> int:
             ladders[c].append(json.loads(out.stdout.strip().splitlines()[-1]))
 
     if server is not None:
+        used = server.requests()
         server.close()
+        if used != served + 1 + args.repeat:  # a stale server (code changed mid-run) is not used
+            raise SystemExit(f"Error: {used} of {served + 1 + args.repeat} asks reached the server")
 
     def med(values: list[float]) -> float:
         return statistics.median(values) if values else float("nan")

@@ -109,6 +109,9 @@ def _ask(path: str, argv: list[str], fp: str) -> int | str | None:
                 return int(msg["exit"])
     except BrokenPipeError:  # `docintel ask ... | head`: as the in-process run, exit 0
         return 0
+    except KeyboardInterrupt:  # as the in-process run; the server finishes and drops the output
+        print("Error: interrupted", file=sys.stderr)
+        return 1
     except (OSError, ValueError):
         pass
     finally:

@@ -20,6 +20,7 @@ import struct
 import sys
 import threading
 import time
+import traceback
 import warnings
 from collections.abc import Callable
 
@@ -224,8 +225,8 @@ class Server:
                         return exc.code or 0
                     print(exc.code, file=sys.stderr)
                     return 1
-                except Exception as exc:  # the CLI catches its own; this is the last line
-                    print(f"Error: unexpected {type(exc).__name__} in the server: {exc}", file=sys.stderr)
+                except Exception:  # what escapes the CLI (`--debug`): as Python would show it
+                    traceback.print_exc()
                     return 1
         finally:
             for h in list(root.handlers):

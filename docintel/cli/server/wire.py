@@ -86,7 +86,7 @@ def fingerprint() -> str:
     h = hashlib.sha256()
     pkg = package_dir()
     h.update(f"{docintel.__version__}\0{sys.executable}\0{sys.version}\0{pkg}\0".encode())
-    h.update(os.environ.get("DOCINTEL_EAGER_LAYOUT", "").encode() + b"\0")
+    h.update(f"{os.environ.get('DOCINTEL_EAGER_LAYOUT', '')}\0{sys.flags.optimize}\0".encode())
     for root, dirs, files in os.walk(pkg):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
