@@ -88,6 +88,27 @@ def test_forwarded_ask_equals_the_in_process_one(server, tmp_path):
     assert Path(json.loads(there.stdout)["trace_path"]).is_file()  # the server wrote the trace
 
 
+def test_the_client_imports_no_heavy_library(server):
+    code = (
+        "import sys\n"
+        "from docintel.cli import main\n"
+        f"code = main(['ask', {str(PDF)!r}, {Q!r}])\n"
+        "heavy = ('pandas', 'numpy', 'pyarrow', 'pydantic', 'pymupdf', 'docintel.api', 'docintel.cli.ask')\n"
+        "print('HEAVY', code, [m for m in heavy if m in sys.modules], file=sys.stderr)\n"
+    )
+    before = served(server)
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**server["env"], "DOCINTEL_SERVER": ""},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert "HEAVY 0 []" in run.stderr and "loop: ran" in run.stdout
+    assert served(server) == before + 1
+
+
 def test_bad_input_is_one_error_line_through_the_server(server, tmp_path):
     before = served(server)
     here = cli(server, "ask", str(tmp_path / "missing.pdf"), Q)
