@@ -92,7 +92,8 @@ def test_the_client_imports_no_heavy_library(server):
     code = (
         "import sys\n"
         "from docintel.cli import main\n"
-        f"code = main(['ask', {str(PDF)!r}, {Q!r}])\n"
+        f"sys.argv = ['docintel', 'ask', {str(PDF)!r}, {Q!r}]\n"
+        "code = main()\n"
         "heavy = ('pandas', 'numpy', 'pyarrow', 'pydantic', 'pymupdf', 'docintel.api', 'docintel.cli.ask')\n"
         "print('HEAVY', code, [m for m in heavy if m in sys.modules], file=sys.stderr)\n"
     )
@@ -106,6 +107,17 @@ def test_the_client_imports_no_heavy_library(server):
         check=False,
     )
     assert "HEAVY 0 []" in run.stderr and "loop: ran" in run.stdout
+    assert served(server) == before + 1
+    explicit = code.replace("code = main()", "code = main(sys.argv[1:])")  # a program's own call
+    run = subprocess.run(
+        [sys.executable, "-c", explicit],
+        env={**server["env"], "DOCINTEL_SERVER": ""},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert "HEAVY 0 [" in run.stderr and "pandas" in run.stderr  # answered in that process
     assert served(server) == before + 1
 
 

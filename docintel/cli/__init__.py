@@ -82,10 +82,13 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``docintel ARGV``. An ``ask`` goes to a running ``docintel serve`` of the same code when
-    one answers (``docintel.cli.server.client``: standard library only), else runs here."""
+    """``docintel ARGV``. The command line's ``ask`` (``argv`` None: ``sys.argv``) goes to a
+    running ``docintel serve`` of the same code when one answers (``docintel.cli.server.client``:
+    standard library only), else runs here; a call with an explicit ``argv`` always runs here
+    (a program or a test calling ``main`` keeps its own process state)."""
+    forwardable = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
-    if _verb(corpus_argv([a for a in argv if a != "--debug"])) == "ask":
+    if forwardable and _verb(corpus_argv([a for a in argv if a != "--debug"])) == "ask":
         from docintel.cli.server.client import forward
 
         code = forward(argv)
