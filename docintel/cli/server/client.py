@@ -124,10 +124,8 @@ def _ask(path: str, argv: list[str], fp: str) -> int | str | None:
             file=sys.stderr,
         )
         return 1
-    print(
-        f"warning: the docintel server (pid {pid}) ended mid-request; answering in this process",
-        file=sys.stderr,
-    )
+    what = "did not answer" if pid is None else f"(pid {pid}) ended mid-request"
+    print(f"warning: the docintel server {what}; answering in this process", file=sys.stderr)
     return None
 
 
