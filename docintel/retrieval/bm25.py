@@ -377,7 +377,7 @@ def bigrams(seq: list[str]) -> set[tuple[str, str]]:
 
 def cached_index(tables: DocTables) -> PageIndex | None:
     """The index kept in memory for these very frames, if any."""
-    hit = _CACHE.get(tables.doc_id)
+    hit = _CACHE.get(getattr(tables, "doc_id", None))  # (a bare frame holder has no index)
     if hit is not None and hit[0] is tables.line_df and hit[1] is tables.page_df and hit[2] is tables.toc_df:
         return hit[3]
     return None
