@@ -1,7 +1,7 @@
 """Cost against document length: warm ask and parse on 25..600 pages, beside the raw floors.
 
 Usage: python benchmarks/bench_scale.py [--sizes 25,150,600] [--source PDF ...] [--modes never,auto]
-       [--questions N] [--no-parse]
+       [--questions N] [--no-parse] [--baseline TREE] [--per-question]
 
 Documents of each size are cut from public-domain NIST publications (default: the longest SPs
 of ../shared/corpus/nist/pdfs, concatenated in order with pymupdf, then cut to the size), so the
@@ -11,13 +11,18 @@ floor with ``TEXT_PRESERVE_IMAGES`` off), ``parse`` in each layout mode (in-proc
 ``DOCINTEL_PARSE_WORKER=0``, no cache; CPU seconds and the ratio to each floor), and the warm
 ``ask`` (tables and retrieval index cached, offline backend; median CPU of the questions). All
 figures are CPU seconds of this process (2 shared cores: read the ratios). Asserts nothing.
+``--baseline TREE`` also times the warm ask of another docintel tree (e.g. the branch point,
+``git archive``d) on the same documents in the same run, each tree in its own child process,
+the two interleaved per size; ``--per-question`` prints every question's warm-ask CPU.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -76,10 +81,11 @@ def parse_cpu(path: Path, mode: str, tmp: Path) -> tuple[float, int]:
     return cpu, escalated
 
 
-def ask_cpu(path: Path, tmp: Path, questions: list[str]) -> tuple[float, float]:
-    """(median CPU s of a warm ask, CPU s of the first ask, which builds and stores the index)."""
+def ask_cpu(path: Path, tmp: Path, questions: list[str]) -> tuple[float, float, list[float]]:
+    """(median CPU s of a warm ask, CPU s of the first ask, which builds and stores the index,
+    CPU s of each question's warm ask)."""
     from docintel.api import ask, parse
-    from docintel.retrieval import bm25
+    from docintel.retrieval import bm25, reflines
 
     out = tmp / "ask"
     kw = {"backend": "offline", "out_dir": out, "layout": "never", "ocr": "never"}
@@ -91,11 +97,28 @@ def ask_cpu(path: Path, tmp: Path, questions: list[str]) -> tuple[float, float]:
     first = time.process_time() - t0
     times = []
     for q in questions:
-        bm25._CACHE.clear()
+        bm25._CACHE.clear()  # and the labelled-line memo: a new process has neither
+        reflines._LABELLED.clear()
         t0 = time.process_time()
         ask(path, q, trace_path=out / "t.json", **kw)
         times.append(time.process_time() - t0)
-    return statistics.median(times), first
+    return statistics.median(times), first, times
+
+
+def ask_tree(tree: Path, path: Path, tmp: Path, questions: list[str]) -> tuple[float, float, list[float]]:
+    """:func:`ask_cpu` with the docintel of ``tree``, in a child process (its own imports)."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONSAFEPATH": "1", "DOCINTEL_PARSE_WORKER": "0"}
+    code = (
+        f"import json, sys; sys.path.insert(0, {str(REPO / 'benchmarks')!r});"
+        "from pathlib import Path; import bench_scale as b;"  # it puts this tree first on the path:
+        f"sys.path[:] = [{str(tree)!r}] + [p for p in sys.path if p != {str(REPO)!r}];"
+        f"print(json.dumps(b.ask_cpu(Path({str(path)!r}), Path({str(tmp)!r}), {questions!r})))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    if out.returncode:
+        raise SystemExit(f"Error: the ask in {tree} failed: {out.stderr.strip().splitlines()[-1:]}")
+    warm, first, times = json.loads(out.stdout.strip().splitlines()[-1])
+    return warm, first, times
 
 
 def main() -> int:
@@ -105,7 +128,14 @@ def main() -> int:
     ap.add_argument("--modes", default="never,auto")
     ap.add_argument("--questions", type=int, default=len(QUESTIONS))
     ap.add_argument("--no-parse", action="store_true", help="only the floors and the warm ask")
+    ap.add_argument(
+        "--baseline", type=Path, default=None, help="another docintel tree, timed beside this one"
+    )
+    ap.add_argument("--per-question", action="store_true", help="print each question's warm-ask CPU")
     args = ap.parse_args()
+    if args.baseline is not None and not (args.baseline / "docintel").is_dir():
+        print(f"Error: no docintel package in baseline tree {args.baseline}", file=sys.stderr)
+        return 1
     os.environ["DOCINTEL_PARSE_WORKER"] = "0"
     sources = args.source or [NIST / s for s in SOURCES]
     missing = [str(s) for s in sources if not s.is_file()]
@@ -119,8 +149,11 @@ def main() -> int:
     for m in modes:
         head += f"{m + ' s':>10}{'x floor':>8}{'x no-img':>9}{'escal':>6}"
     head += f"{'ask ms':>9}{'1st ask':>9}{'ask/25p':>8}"
+    if args.baseline is not None:
+        head += f"{'base ms':>9}{'base 1st':>9}{'base/25p':>9}"
     print(f"sources: {', '.join(s.name for s in sources)}; CPU seconds of this process\n{head}")
-    base = None
+    base = base_b = None
+    per_q: list[str] = []
     with tempfile.TemporaryDirectory(prefix="docintel-bench-scale-") as t:
         tmp = Path(t)
         for n in sizes:
@@ -130,15 +163,27 @@ def main() -> int:
             for m in modes:
                 cpu, esc = parse_cpu(path, m, tmp)
                 row += f"{cpu:>10.2f}{cpu / full:>8.1f}{cpu / noimg:>9.1f}{esc:>6}"
-            warm, first = ask_cpu(path, tmp / f"d{n}", questions)
+            if args.baseline is None:
+                warm, first, times = ask_cpu(path, tmp / f"d{n}", questions)
+            else:
+                warm, first, times = ask_tree(REPO, path, tmp / f"d{n}", questions)
             base = base or warm
             row += f"{warm * 1000:>9.0f}{first * 1000:>9.0f}{warm / base:>8.2f}"
+            per_q.append(f"{n:>6} p  this: " + " ".join(f"{t * 1000:>7.0f}" for t in times))
+            if args.baseline is not None:
+                warm_b, first_b, times_b = ask_tree(args.baseline, path, tmp / f"b{n}", questions)
+                base_b = base_b or warm_b
+                row += f"{warm_b * 1000:>9.0f}{first_b * 1000:>9.0f}{warm_b / base_b:>9.2f}"
+                per_q.append(f"{n:>6} p  base: " + " ".join(f"{t * 1000:>7.0f}" for t in times_b))
             print(row, flush=True)
     print(
         "floor: get_text('dict') (images decoded); no-img: the same without TEXT_PRESERVE_IMAGES; "
         "parse: in-process, no cache, --ocr never;\nask: warm, offline backend, tables + index from "
         f"the cache (memory index dropped), median of {len(questions)} questions; 1st ask builds the index"
     )
+    if args.per_question:
+        print("warm-ask CPU ms of each question, in order:")
+        print("\n".join(per_q))
     return 0
 
 

@@ -132,7 +132,7 @@ def ask(
     trace.data["timings"]["parse"] = round(t_parse, 6)
     trace.record("parsed_question", pq.model_dump())
     with trace.stage("index"):
-        ensure_index(tables)
+        index = ensure_index(tables)
     if write_trace and trace_path is None:
         trace_path = (
             artifacts_dir(parse_options.get("out_dir")) / tables.doc_id / "traces" / trace_file_name(pq.text)
@@ -148,6 +148,8 @@ def ask(
             trace.write(trace_path)
         raise
     with trace.stage("persist"):
+        if getattr(index, "dirty", False):  # the ask derived a document-only value: keep it
+            _store_index(tables, index)
         persist_learned_references(tables, result)
     with trace.stage("report"):
         trace.record("final", result.to_json_dict())
@@ -162,7 +164,7 @@ def ensure_index(tables: DocTables):
     kept in memory, else read from the cache entry's ``retrieval_index`` sidecar, else built once
     and stored there (a read-only or full cache only costs the rebuild next time)."""
     from docintel.parsing import store
-    from docintel.retrieval import bm25, passage
+    from docintel.retrieval import bm25, passage, reflines
 
     index = bm25.cached_index(tables)
     if index is not None and "budget" in index.memo:
@@ -178,12 +180,27 @@ def ensure_index(tables: DocTables):
             if "budget" in index.memo:
                 return index
     index = passage.prepare_index(tables)
-    if tables.manifest.get("cache_dir"):
-        try:
-            store.save_sidecar(tables, INDEX_SIDECAR, index.to_bytes(), key, built_from=INDEX_BUILT_FROM)
-        except (OSError, StorageError) as exc:  # a read-only or full cache must not fail the answer
-            log.warning("could not store the retrieval index: %s", exc)
+    # the lines that name a target (the reference grammar over every line): document-only, so
+    # computed once with the index and stored with it, never per ask
+    reflines.labelled_index(tables)
+    _store_index(tables, index, key)
     return index
+
+
+def _store_index(tables: DocTables, index, key: str | None = None) -> None:
+    """Write ``index`` (with its memo) as the cache entry's retrieval-index sidecar."""
+    from docintel.parsing import store
+    from docintel.retrieval import bm25
+
+    index.dirty = False
+    if not tables.manifest.get("cache_dir"):
+        return
+    try:
+        store.save_sidecar(
+            tables, INDEX_SIDECAR, index.to_bytes(), key or bm25.fingerprint(), built_from=INDEX_BUILT_FROM
+        )
+    except (OSError, StorageError) as exc:  # a read-only or full cache must not fail the answer
+        log.warning("could not store the retrieval index: %s", exc)
 
 
 def _new_trace(question: str, path, tables: DocTables, backend: LLMBackend, max_loops, top_k) -> Trace:

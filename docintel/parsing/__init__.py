@@ -111,7 +111,8 @@ def parse_document(
         raise UsageError(f"unknown parser {parser!r}; known parsers: {', '.join(PARSERS)}")
     _check_limits(max_pages, max_bytes)
     data = pdfmod.read_pdf_bytes(path, max_bytes=max_bytes)
-    doc_id = pdfmod.doc_id_for(data)
+    sha256 = hashlib.sha256(data).hexdigest()  # once: the doc id and the cache's source check
+    doc_id = pdfmod.doc_id_for(data, sha256=sha256)
     name = Path(path).name
     # Before anything is served, cached or not: an encrypted source needs its password.
     pdfmod.check_password(data, password=password, name=name)
@@ -123,7 +124,19 @@ def parse_document(
         docling_json_sha=pdfmod.doc_id_for(Path(docling_json).read_bytes()) if docling_json else None,
     )
     job = _Job(
-        path, name, data, doc_id, password, max_pages, parser, options, layout, ocr, eager_refs, docling_json
+        path,
+        name,
+        data,
+        doc_id,
+        password,
+        max_pages,
+        parser,
+        options,
+        layout,
+        ocr,
+        eager_refs,
+        docling_json,
+        sha256=sha256,
     )
     budget = budget or Budget.from_env()
     if out_dir is None:
@@ -160,11 +173,11 @@ def parse_document(
 class _Job:
     """One fresh parse: what it needs, run in a budgeted worker, and the manifest it produces."""
 
-    def __init__(self, path, name, data, doc_id, password, max_pages, parser, options, *rest):
+    def __init__(self, path, name, data, doc_id, password, max_pages, parser, options, *rest, sha256=None):
         self.path, self.name, self.data, self.doc_id = path, name, data, doc_id
         self.password, self.max_pages, self.parser, self.options = password, max_pages, parser, options
         self.layout, self.ocr, self.eager_refs, self.docling_json = rest
-        self.sha256 = hashlib.sha256(data).hexdigest()
+        self.sha256 = sha256 or hashlib.sha256(data).hexdigest()
 
     def parse(self, budget: Budget, progress) -> DocTables:
         t0 = time.perf_counter()

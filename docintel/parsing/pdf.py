@@ -12,9 +12,10 @@ DEFAULT_MAX_PAGES = 5000
 DEFAULT_MAX_BYTES = 500 * 1024 * 1024
 
 
-def doc_id_for(data: bytes) -> str:
-    """sha256 of the PDF bytes, first 16 hex characters."""
-    return hashlib.sha256(data).hexdigest()[:16]
+def doc_id_for(data: bytes, *, sha256: str | None = None) -> str:
+    """sha256 of the PDF bytes, first 16 hex characters (``sha256``: their hex digest, when the
+    caller has it already)."""
+    return (sha256 or hashlib.sha256(data).hexdigest())[:16]
 
 
 def read_pdf_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:

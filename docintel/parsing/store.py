@@ -315,7 +315,11 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
     if new_rows is None or new_rows.empty:
         return
     cols = ["origin_page", "origin_line", "anchor_text", "source"]
-    merged = pd.concat([tables.cross_ref_df, CROSS_REF_DF.conform(new_rows)], ignore_index=True)
+    new_rows = CROSS_REF_DF.conform(new_rows)
+    known = _cross_ref_keys(tables.cross_ref_df, cols)
+    if all(key in known for key in zip(*(new_rows[c].tolist() for c in cols), strict=True)):
+        return  # nothing new (a key with a missing value never matches here: the merge decides)
+    merged = pd.concat([tables.cross_ref_df, new_rows], ignore_index=True)
     merged = merged.drop_duplicates(subset=cols, keep="first").reset_index(drop=True)
     if len(merged) == len(tables.cross_ref_df):
         return
@@ -332,6 +336,17 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
     if manifest is not None:
         tables.manifest["checksums"] = manifest["checksums"]
         tables.manifest["rows"] = manifest["rows"]
+
+
+#: (the cross_ref_df object, its row keys): the keys of the frame last appended to, kept while it lives.
+_KEYS: list = [None, frozenset()]
+
+
+def _cross_ref_keys(df: pd.DataFrame, cols: list[str]) -> frozenset:
+    """The ``cols`` tuples of every row of ``df`` (built once per frame object)."""
+    if _KEYS[0] is not df:
+        _KEYS[:] = [df, frozenset(zip(*(df[c].tolist() for c in cols), strict=True))]
+    return _KEYS[1]
 
 
 # -- sidecars: data derived from the tables alone (the retrieval index), kept in the entry --------

@@ -39,8 +39,13 @@ K1, B, EPSILON = 1.5, 0.75, 0.25
 #: Bumped when the stored layout changes (the code fingerprint also covers it).
 INDEX_FORMAT = 2
 _MAGIC = b"DOCINTEL-INDEX\n"
-#: memo entries written with the index (document-only values derived by passage.py and lookup.py).
-PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles")
+#: memo entries written with the index (document-only values derived by passage.py, lookup.py,
+#: rank.py: the listing pages, firsthop.py: the overview pages, and reflines.py: the lines that name a target, by label and id).
+PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles", "listing_pages", "overview_pages", "labelled")
+#: The code whose output the index and its memo hold (relative to the package; ``parsing/ref*.py``,
+#: the reference grammar reflines runs, is added by :func:`fingerprint`).
+FINGERPRINTED = ("text.py", "schema/kinds.py", "refscan.py", "retrieval/bm25.py", "retrieval/passage.py",
+                 "retrieval/lookup.py", "retrieval/rank.py", "retrieval/firsthop.py", "retrieval/reflines.py", "retrieval/targets.py")  # fmt: skip
 #: The int32 arrays of the stored index, in file order (see :meth:`PageIndex.to_bytes`).
 _ARRAYS = ("post_off", "post_page", "post_tf", "lpost_off", "lpost_page", "lpost_pos", "pt_off", "pt_ids",
            "lt_off", "lt_line", "lt_term_off", "lt_ids")  # fmt: skip
@@ -107,6 +112,8 @@ class PageIndex:
         self._a = arrays
         self.bm25_eps = bm25_eps
         self.memo = memo
+        #: A persisted memo entry was added after the index was built or read (store it again).
+        self.dirty = False
         self._tf: dict[str, dict[int, int]] = {}
         self._bigram_pages: dict[tuple[str, str], list[int]] = {}
         self._pt_bytes: bytes | None = None
@@ -268,7 +275,7 @@ class PageIndex:
             "vocab": self.vocab,
             "bm25_eps": self.bm25_eps,
             "sizes": [len(x) for x in arrays],
-            "memo": {k: self.memo[k] for k in PERSISTED_MEMO if k in self.memo},
+            "memo": {k: _ENCODE.get(k, _same)(self.memo[k]) for k in PERSISTED_MEMO if k in self.memo},
         }
         head = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
         return b"".join([_MAGIC, len(head).to_bytes(8, "little"), head, *(x.tobytes() for x in arrays)])
@@ -293,20 +300,60 @@ class PageIndex:
         if at != len(blob):
             raise ValueError("retrieval index has trailing or missing bytes")
         memo = header.get("memo") or {}
-        if "page_tokens" in memo:
-            memo["page_tokens"] = {int(p): v for p, v in memo["page_tokens"].items()}
+        memo = {k: _DECODE.get(k, _same)(v) for k, v in memo.items()}
         return cls(header["pages"], header["vocab"], arrays, header["bm25_eps"], memo)
 
 
+def _same(value):
+    return value
+
+
+def _encode_labelled(index: dict) -> list:
+    return [[ref_type, target, [list(at) for at in found]] for (ref_type, target), found in index.items()]
+
+
+def _decode_labelled(rows: list) -> dict:
+    return {(ref_type, target): [(int(p), int(ln)) for p, ln in found] for ref_type, target, found in rows}
+
+
+#: JSON form of the memo entries JSON cannot hold as they are (int keys, tuple keys, sets), and back.
+_ENCODE = {"labelled": _encode_labelled, "listing_pages": sorted, "overview_pages": sorted}
+_DECODE = {
+    "page_tokens": lambda v: {int(p): n for p, n in v.items()},
+    "labelled": _decode_labelled,
+    "listing_pages": lambda v: {int(p) for p in v},
+    "overview_pages": lambda v: {int(p) for p in v},
+}
+
+
+def document_memo(tables: DocTables, name: str, compute):
+    """``compute()``, a value of ``tables`` alone, kept in the memo of the document's index (and
+    stored with it: the API writes a ``dirty`` index back to the cache after the ask). Without an
+    index in memory for these frames, computed each call (the caller may keep it itself)."""
+    index = cached_index(tables)
+    if index is None:
+        return compute()
+    if name not in index.memo:
+        index.memo[name] = compute()
+        index.dirty = index.dirty or name in PERSISTED_MEMO
+    return index.memo[name]
+
+
+def fingerprint_files() -> list[Path]:
+    """The source files :func:`fingerprint` hashes, in order."""
+    root = Path(__file__).resolve().parents[1]
+    return [root / rel for rel in FINGERPRINTED] + sorted((root / "parsing").glob("ref*.py"))
+
+
 def fingerprint() -> str:
-    """Hash of the code that computes the index (tokeniser, roles, this module, passage
-    budgets) and of the stemmer's version: a stored index built by other code is rebuilt."""
+    """Hash of the code that computes the index and its memo (tokeniser, roles, this module,
+    passage budgets, listing pages, the reference grammar and the labelled lines) and of the
+    stemmer's version: a stored index built by other code is rebuilt."""
     import snowballstemmer
 
-    root = Path(__file__).resolve().parents[1]
     h = hashlib.sha256(f"{INDEX_FORMAT} {sys.byteorder} {array('i').itemsize}".encode())
-    for rel in ("text.py", "schema/kinds.py", "retrieval/bm25.py", "retrieval/passage.py"):
-        h.update((root / rel).read_bytes())
+    for path in fingerprint_files():
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
     stemmer = Path(snowballstemmer.__file__).with_name("porter_stemmer.py")
     h.update(stemmer.read_bytes() if stemmer.exists() else b"")
     return h.hexdigest()[:16]
@@ -330,7 +377,7 @@ def bigrams(seq: list[str]) -> set[tuple[str, str]]:
 
 def cached_index(tables: DocTables) -> PageIndex | None:
     """The index kept in memory for these very frames, if any."""
-    hit = _CACHE.get(tables.doc_id)
+    hit = _CACHE.get(getattr(tables, "doc_id", None))  # (a bare frame holder has no index)
     if hit is not None and hit[0] is tables.line_df and hit[1] is tables.page_df and hit[2] is tables.toc_df:
         return hit[3]
     return None

@@ -14,6 +14,7 @@ import re
 
 import pandas as pd
 
+from docintel.retrieval.bm25 import document_memo
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import Candidate, ParsedQuestion
 
@@ -70,7 +71,10 @@ def overview_pages(tables: DocTables) -> frozenset[int]:
     if key not in _OVERVIEW_CACHE:
         if len(_OVERVIEW_CACHE) > 32:
             _OVERVIEW_CACHE.clear()
-        _OVERVIEW_CACHE[key] = frozenset(_overview_pages(tables))
+        # a value of the document alone: kept (and stored) with its retrieval index when it has one
+        _OVERVIEW_CACHE[key] = frozenset(
+            document_memo(tables, "overview_pages", lambda: _overview_pages(tables))
+        )
     return _OVERVIEW_CACHE[key]
 
 

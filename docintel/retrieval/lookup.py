@@ -314,8 +314,7 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     if toc.empty or not target:
         return toc.iloc[0:0]
     key = norm_id(target)
-    ids = toc["toc_id"].map(norm_id)
-    nums = toc["number"].map(norm_id)
+    ids, nums = _toc_norm(toc, "ids"), _toc_norm(toc, "nums")
     hit = toc[(ids == key) | (nums == key)]
     if hit.empty and paren and not key.startswith("("):
         hit = toc[(ids == f"({key})") | (nums == f"({key})")]
@@ -324,12 +323,33 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
         hit = toc[ids == f"{dotted[1]}({dotted[2]})"]
     if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
         # a section named, not numbered ("see the Flightcrew Training section")
-        titles = toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower())
+        titles = _toc_norm(toc, "titles")
         name = re.sub(r"\W+", " ", key).strip()
         hit = toc[titles == name]
         if hit.empty:
             hit = toc[titles.str.startswith(name)]
     return hit
+
+
+#: id(toc_df) -> (toc_df, {"ids" | "nums" | "titles": the column as find_sections compares it}).
+_TOC_NORM: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
+def _toc_norm(toc: pd.DataFrame, what: str) -> pd.Series:
+    """toc_df's ids, numbers (:func:`norm_id`) or titles (words only, lower case), computed once
+    per toc_df object: a reference resolved per ask no longer maps the whole toc each time."""
+    hit = _TOC_NORM.get(id(toc))
+    if hit is None or hit[0] is not toc:
+        if len(_TOC_NORM) >= 8:
+            _TOC_NORM.pop(next(iter(_TOC_NORM)))
+        hit = _TOC_NORM[id(toc)] = (toc, {})
+    cols = hit[1]
+    if what not in cols:
+        if what == "titles":
+            cols[what] = toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower())
+        else:
+            cols[what] = toc["toc_id" if what == "ids" else "number"].map(norm_id)
+    return cols[what]
 
 
 def find_titled(tables: DocTables, kind, target: str) -> pd.DataFrame:

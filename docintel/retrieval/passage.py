@@ -14,8 +14,9 @@ import re
 from typing import Literal
 
 from docintel.retrieval.bm25 import EXCLUDED_ROLES, PageIndex, bigrams, body_lines, page_index
+from docintel.retrieval.firsthop import overview_pages
 from docintel.retrieval.lookup import toc_titles
-from docintel.retrieval.rank import phrase_bigrams, query_terms, retrieve
+from docintel.retrieval.rank import listing_pages, phrase_bigrams, query_terms, retrieve
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.text import normalize, terms
@@ -96,7 +97,8 @@ def default_budget(tables: DocTables) -> int:
 def prepare_index(tables: DocTables) -> PageIndex:
     """The document's retrieval index with every value an ask derives from the document alone:
     the section titles' terms and page ranges (``memo["toc_titles"]``), the token count of each page's body passage (``memo["page_tokens"]``, as
-    :func:`passages_tokens` of :func:`page_passage` counts it) and the window budget."""
+    :func:`passages_tokens` of :func:`page_passage` counts it), the window budget, the listing
+    pages (``rank.listing_pages``) and the overview pages (``firsthop.overview_pages``)."""
     index = page_index(tables)
     if "budget" not in index.memo:
         tokens = page_tokens(tables)
@@ -108,6 +110,10 @@ def prepare_index(tables: DocTables) -> PageIndex:
         index.memo["page_tokens"] = tokens
         index.memo["budget"] = max(MIN_TOKENS, min(DEFAULT_MAX_TOKENS, int(PAGE_SHARE * median)))
         toc_titles(tables, index)  # the TOC signal, stored with the index
+        # the listing and overview pages: document-only, so computed here once and stored, never
+        # per ask (``api.ensure_index`` adds the labelled lines of ``reflines``)
+        listing_pages(tables)
+        overview_pages(tables)
     return index
 
 

@@ -29,7 +29,14 @@ import re
 
 import pandas as pd
 
-from docintel.retrieval.bm25 import PageIndex, bigrams, page_index, phrase_scores, window_scores
+from docintel.retrieval.bm25 import (
+    PageIndex,
+    bigrams,
+    document_memo,
+    page_index,
+    phrase_scores,
+    window_scores,
+)
 from docintel.retrieval.firsthop import answer_type_first, overview_pages
 from docintel.retrieval.lookup import (
     BACK_MATTER,
@@ -254,7 +261,11 @@ _LABEL_TITLE = re.compile(r"^([a-z§¶][\w.]*\s+[\w.()-]*\d[\w.()-]*?)\.?(?:\s*[
 
 def listing_pages(tables: DocTables) -> set[int]:
     """Contents pages and lists of tables / figures: most of their body lines are
-    ``toc_entry`` lines or entries like "Table D-1 Title ........ 23"."""
+    ``toc_entry`` lines or entries like "Table D-1 Title ........ 23" (kept with the index)."""
+    return set(document_memo(tables, "listing_pages", lambda: _listing_pages(tables)))
+
+
+def _listing_pages(tables: DocTables) -> set[int]:
     ldf = tables.line_df
     if ldf is None or ldf.empty:
         return set()

@@ -17,6 +17,7 @@ import pandas as pd
 
 from docintel.parsing.refkinds import KINDS, Kind
 from docintel.parsing.refpatterns import find_references
+from docintel.retrieval.bm25 import document_memo
 from docintel.retrieval.lookup import norm_id
 from docintel.retrieval.targets import evidence_lines
 from docintel.schema.document import DocTables
@@ -45,7 +46,7 @@ _LABELLED: dict[int, tuple[pd.DataFrame, dict]] = {}
 _OPENS = re.compile(r"^\s*\S{1,14}[\s\u00a0]*[\[(]?[0-9A-Za-z]")
 
 
-def _labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, int]]]:
+def labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, int]]]:
     """Every line that opens with a label + id and names itself, by (ref_type, id); lines on
     listing pages (contents, a list of tables, a bill's table of sections: pages where at least
     :data:`LIST_SHARE` of the lines are contents entries, dot leaders or such labels) are left
@@ -54,6 +55,16 @@ def _labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, 
     hit = _LABELLED.get(id(ldf))
     if hit is not None and hit[0] is ldf:
         return hit[1]
+    # a value of the document alone: kept (and stored) with its retrieval index when it has one
+    index = document_memo(tables, "labelled", lambda: _scan_labelled(tables))
+    if len(_LABELLED) >= 8:
+        _LABELLED.pop(next(iter(_LABELLED)))
+    _LABELLED[id(ldf)] = (ldf, index)
+    return index
+
+
+def _scan_labelled(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, int]]]:
+    """:func:`labelled_index` computed: the reference grammar over every evidence line."""
     every = evidence_lines(tables)
     texts = every["text"].astype(str).tolist()
     pages = every["page"].astype(int).tolist()
@@ -90,9 +101,6 @@ def _labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, 
         # a heading or caption first, then a line that is the label alone, then the rest (a
         # wrapped line of prose may open with "Article 55. The ..."), each in reading order
         index[key] = [(p, ln) for _r, p, ln in sorted(found, key=lambda x: x[0]) if p not in lists]
-    if len(_LABELLED) >= 8:
-        _LABELLED.pop(next(iter(_LABELLED)))
-    _LABELLED[id(ldf)] = (ldf, index)
     return index
 
 
@@ -103,7 +111,7 @@ def labelled_line(
     ``kind`` when given: "Article", not any section label) and the id ``target`` and names
     itself (a caption, a heading), other than the reference's own line."""
     key = ("kind:" + kind if kind else ref_type, norm_id(target))
-    found = [at for at in _labelled_index(tables).get(key, []) if at != origin]
+    found = [at for at in labelled_index(tables).get(key, []) if at != origin]
     if kind in _OWN_LABEL and found:  # "step 2" is the nearest Step 2: a document has several lists
         return min(found, key=lambda at: abs(at[0] * 10**6 + at[1] - (origin[0] * 10**6 + origin[1])))
     return found[0] if found else None
@@ -144,18 +152,38 @@ def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) ->
     """(page, line) of a heading the toc missed that opens with the number ``target`` ("21.
     CONTINGENT LIABILITIES" for "Note 21", "4.02 Payment" for "Section 4.02"): a line in heading
     role or bold, the number followed by a title."""
-    lines = evidence_lines(tables)
-    bold = lines["bold"].fillna(False).astype(bool) if "bold" in lines else False
-    heads = lines[(lines["role"].isin(("heading", "title")) | bold) & (lines["role"] != "toc_entry")]
     rx = re.compile(rf"^\s*{re.escape(str(target))}[.)]?\s+[A-Z\u00c0-\u00de]")
-    for r in heads.itertuples(index=False):
-        if (
-            (int(r.page), int(r.line)) != origin
-            and rx.match(str(r.text))
-            and not _LEADERS.search(str(r.text))
-        ):
-            return int(r.page), int(r.line)
+    for page, line, text in _heading_lines(tables):
+        if (page, line) != origin and rx.match(text) and not _LEADERS.search(text):
+            return page, line
     return None
+
+
+#: id(line_df) -> (line_df, [(page, line, text) of the heading, title or bold lines]).
+_HEADS: dict[int, tuple[pd.DataFrame, list]] = {}
+
+
+def _heading_lines(tables: DocTables) -> list[tuple[int, int, str]]:
+    """(page, line, text) of the evidence lines in heading or title role or bold, not contents
+    entries, in reading order (as plain lists, once per line_df object)."""
+    ldf = tables.line_df
+    hit = _HEADS.get(id(ldf))
+    if hit is None or hit[0] is not ldf:
+        lines = evidence_lines(tables)
+        bold = lines["bold"].fillna(False).astype(bool) if "bold" in lines else False
+        heads = lines[(lines["role"].isin(("heading", "title")) | bold) & (lines["role"] != "toc_entry")]
+        rows = list(
+            zip(
+                heads["page"].astype(int).tolist(),
+                heads["line"].astype(int).tolist(),
+                [str(t) for t in heads["text"].tolist()],
+                strict=True,
+            )
+        )
+        if len(_HEADS) >= 8:
+            _HEADS.pop(next(iter(_HEADS)))
+        hit = _HEADS[id(ldf)] = (ldf, rows)
+    return hit[1]
 
 
 def marker_line(

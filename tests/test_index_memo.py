@@ -1,0 +1,127 @@
+"""Document-only values an ask used to derive per ask (listing pages, overview pages, the lines
+that name a target) are computed with the retrieval index, stored with it and read back equal."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from docintel.api import INDEX_SIDECAR, _store_index, ensure_index, parse
+from docintel.parsing import store
+from docintel.retrieval import bm25, firsthop, rank, reflines
+from docintel.retrieval.bm25 import PageIndex
+
+from .conftest import PDFS
+
+
+def _fresh_process() -> None:
+    bm25._CACHE.clear()
+    reflines._LABELLED.clear()
+    firsthop._OVERVIEW_CACHE.clear()
+
+
+def _stored(tables) -> PageIndex:
+    data = store.load_sidecar(tables, INDEX_SIDECAR, bm25.fingerprint())
+    assert data is not None
+    return PageIndex.from_bytes(data)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PDFS.glob("*.pdf")))
+def test_the_stored_values_equal_the_computed_ones(name, artifacts):
+    tables = parse(PDFS / name, out_dir=artifacts, layout="never")
+    ensure_index(tables)
+    stored = _stored(tables)
+    labelled = reflines._scan_labelled(tables)
+    assert labelled  # both documents print captions or headings the grammar reads
+    assert stored.memo["labelled"] == labelled
+    assert all(isinstance(k, tuple) and all(isinstance(at, tuple) for at in v) for k, v in labelled.items())
+    assert stored.memo["listing_pages"] == rank._listing_pages(tables)
+    assert stored.memo["overview_pages"] == firsthop._overview_pages(tables)
+
+    # a later process reads them from the stored index: the grammar does not run again
+    _fresh_process()
+    again = parse(PDFS / name, out_dir=artifacts, layout="never")
+    ensure_index(again)
+    for module, attr in (
+        (reflines, "_scan_labelled"),
+        (rank, "_listing_pages"),
+        (firsthop, "_overview_pages"),
+    ):
+        setattr_fail = pytest.MonkeyPatch()
+        setattr_fail.setattr(module, attr, lambda t, a=attr: pytest.fail(f"{a} ran on a stored index"))
+        try:
+            if attr == "_scan_labelled":
+                assert reflines.labelled_index(again) == labelled
+            elif attr == "_listing_pages":
+                assert rank.listing_pages(again) == stored.memo["listing_pages"]
+            else:
+                assert firsthop.overview_pages(again) == frozenset(stored.memo["overview_pages"])
+        finally:
+            setattr_fail.undo()
+
+
+def test_a_value_missing_from_the_stored_index_is_computed_once_and_stored(artifacts, nist_pdf):
+    tables = parse(nist_pdf, out_dir=artifacts, layout="never")
+    index = ensure_index(tables)
+    del index.memo["labelled"]
+    _store_index(tables, index)  # an index stored without it
+    _fresh_process()
+    tables = parse(nist_pdf, out_dir=artifacts, layout="never")
+    index = ensure_index(tables)
+    assert "labelled" not in index.memo and not index.dirty
+    value = reflines.labelled_index(tables)
+    assert index.dirty and index.memo["labelled"] == value
+    _store_index(tables, index)
+    assert not index.dirty
+    assert _stored(tables).memo["labelled"] == value
+
+
+def test_an_index_built_by_other_grammar_code_is_not_served(artifacts, nist_pdf, monkeypatch, tmp_path):
+    files = {p.name for p in bm25.fingerprint_files()}
+    for needed in ("reflines.py", "rank.py", "firsthop.py", "refscan.py", "refpatterns.py", "refrules.py"):
+        assert needed in files
+    tables = parse(nist_pdf, out_dir=artifacts, layout="never")
+    ensure_index(tables)
+    key = bm25.fingerprint()
+
+    # the same code with one grammar file edited: another fingerprint, so the stored index is a miss
+    real = bm25.fingerprint_files()
+    grammar = next(p for p in real if p.name == "refpatterns.py")
+    edited = tmp_path / grammar.name
+    edited.write_bytes(grammar.read_bytes() + b"\n# edited\n")
+    monkeypatch.setattr(bm25, "fingerprint_files", lambda: [edited if p == grammar else p for p in real])
+    other = bm25.fingerprint()
+    assert other != key
+    assert store.load_sidecar(tables, INDEX_SIDECAR, other) is None
+
+    _fresh_process()
+    built = []
+    monkeypatch.setattr(
+        bm25, "build_index", lambda t, real_build=bm25.build_index: built.append(1) or real_build(t)
+    )
+    ensure_index(parse(nist_pdf, out_dir=artifacts, layout="never"))
+    assert built  # rebuilt, and stored under the new key
+    assert store.load_sidecar(tables, INDEX_SIDECAR, other) is not None
+
+
+def test_appending_known_cross_refs_rewrites_nothing(artifacts, nist_pdf, monkeypatch):
+    tables = parse(nist_pdf, out_dir=artifacts, layout="never")
+    row = {
+        "doc_id": tables.doc_id,
+        "origin_page": 1,
+        "origin_line": 1,
+        "anchor_text": "Section 9.9",
+        "ref_type": "section",
+        "ref_target": "9.9",
+        "sub_selector": None,
+        "target_page": None,
+        "source": "regex",
+    }
+    store.append_cross_refs(tables, pd.DataFrame([row]))
+    n = len(tables.cross_ref_df)
+    assert (tables.cross_ref_df["anchor_text"] == "Section 9.9").sum() == 1
+    monkeypatch.setattr(store, "_republish", lambda *a, **k: pytest.fail("republished with nothing new"))
+    store.append_cross_refs(tables, pd.DataFrame([row]))
+    assert len(tables.cross_ref_df) == n
+    with pytest.raises(pytest.fail.Exception):  # a new row still goes through
+        store.append_cross_refs(tables, pd.DataFrame([{**row, "origin_line": 2}]))
