@@ -44,19 +44,27 @@ def socket_path() -> str:
     return os.path.join(socket_dir(), f"ask-{key}.sock")
 
 
+def _own(path: str, is_kind, what: str) -> os.stat_result | None:
+    """``lstat`` of ``path`` when it is ``what`` and this user's; None when absent; :class:`Insecure` else."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if not is_kind(st.st_mode):
+        raise Insecure(f"{path} is not {what}")
+    if st.st_uid != os.getuid():
+        raise Insecure(f"{path} belongs to another user (uid {st.st_uid})")
+    return st
+
+
 def check_dir(path: str, *, create: bool = False) -> bool:
     """True when ``path`` is a real folder of this user with no group/other access; False when
     it does not exist (created 0700 with ``create``); :class:`Insecure` otherwise."""
     if create:
         os.makedirs(path, mode=0o700, exist_ok=True)  # the leaf 0700; an existing one is checked
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
+    st = _own(path, stat.S_ISDIR, "a folder")
+    if st is None:
         return False
-    if not stat.S_ISDIR(st.st_mode):
-        raise Insecure(f"{path} is not a folder")
-    if st.st_uid != os.getuid():
-        raise Insecure(f"{path} belongs to another user (uid {st.st_uid})")
     if st.st_mode & 0o077:
         raise Insecure(f"{path} is open to other users (mode {stat.S_IMODE(st.st_mode):o}; chmod 700 it)")
     return True
@@ -66,15 +74,7 @@ def check_socket(path: str) -> bool:
     """True when ``path`` is a socket of this user in a private folder; False when absent."""
     if not check_dir(os.path.dirname(path)):
         return False
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return False
-    if not stat.S_ISSOCK(st.st_mode):
-        raise Insecure(f"{path} is not a socket")
-    if st.st_uid != os.getuid():
-        raise Insecure(f"{path} belongs to another user (uid {st.st_uid})")
-    return True
+    return _own(path, stat.S_ISSOCK, "a socket") is not None
 
 
 def fingerprint() -> str:
