@@ -431,6 +431,13 @@ def _named_first_hop(loop: _Loop) -> list[Passage]:
     loop.warnings += [
         f"cut by the budget: {'; '.join(r.cut)}" for r in found if r.status == "resolved" and r.cut
     ]
+    for res in found:  # named but not found: the answer cannot be complete about it
+        if res.status == "unresolved":
+            detail = f"the question names {res.ref.raw_text}, which this document's tables do not hold"
+            loop.warnings.append(f"{detail}: answered from the best-matching passage")
+            loop.reasons.append(
+                PartialReason(code="reference_unresolved", reference=res.ref.raw_text, detail=detail)
+            )
     return passages
 
 

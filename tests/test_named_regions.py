@@ -67,6 +67,12 @@ def test_a_region_the_document_lacks_leaves_the_question_to_keyword_retrieval(pd
     assert {e.retrieved_via for e in res.evidence} == {"primary"}
     assert [e["used"] for e in trace["events"] if e["kind"] == "named_in_question"] == [False]
     assert any(e.page == 2 for e in res.evidence)
+    # the answer says it could not find the region the question names, and is not "complete"
+    assert res.answer.answer_completeness != "complete"
+    assert [(r.code, r.reference) for r in res.completeness_reasons] == [
+        ("reference_unresolved", "Section 9")
+    ]
+    assert any("names Section 9" in w for w in res.warnings)
 
 
 def test_the_named_regions_own_heading_is_not_a_pointer_and_its_resolution_is_pass_0(pdf, tables, tmp_path):

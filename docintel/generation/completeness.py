@@ -94,7 +94,15 @@ def earn(
         warnings.append("cut by the pass-2 budget: " + "; ".join(cut))
         text = answer.answer.rstrip() + "\nNot given in full (budget): " + "; ".join(cut) + "."
         answer = answer.model_copy(update={"answer": text[:4000]})
-    reasons = [*reasons, *completeness_reasons(answer, followed, unresolved=unresolved)]
+    seen = {(r.code, r.reference) for r in reasons if r.reference}
+    reasons = [
+        *reasons,
+        *(
+            r
+            for r in completeness_reasons(answer, followed, unresolved=unresolved)
+            if not (r.reference and (r.code, r.reference) in seen)  # a named region said it first
+        ),
+    ]
     if reasons and answer.answer_completeness == "complete":
         answer = answer.model_copy(update={"answer_completeness": "partial"})
     return answer, (reasons if answer.answer_completeness == "partial" else []), warnings
