@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/first_hop.py [--questions benchmarks/data/long_first_hop.jsonl]
-        [--shared DIR] [--artifacts DIR] [--only SUBSTR] [--json OUT]
+        [--shared DIR] [--artifacts DIR] [--only SUBSTR] [--json OUT] [--loops N]
 
 Each question (JSON line: ``id``, ``family``, ``pdf`` relative to the shared folder,
 ``question``, ``first_hop_pages``, ``evidence_must_contain``) is asked with the offline backend
@@ -11,6 +11,12 @@ pass 1's first passage is in ``first_hop_pages`` (``page``), and pass 1's eviden
 ``evidence_must_contain`` string (``evidence``). Prints one row per question, the top five
 retrieval candidates' pages, and totals per family. The PDFs are read from the shared corpora
 (``$DOCINTEL_SHARED``, default ``../shared``); none is copied into the repository.
+
+With ``--loops 1`` (``benchmarks/data/family_questions.jsonl``) the whole loop runs: ``page`` is
+still pass 1's first passage, ``evidence`` is checked against every pass's evidence, ``target``
+(questions with ``target_pages``) = a later pass cites a target page and its evidence holds every
+``target_must_contain`` string, and ``label`` = the answer is labelled ``complete`` exactly when
+evidence (and target) are.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ def main() -> int:
     ap.add_argument("--artifacts", default="artifacts")
     ap.add_argument("--only", default="")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--loops", type=int, default=0, help="loop budget (0 = first hop alone)")
     args = ap.parse_args()
 
     from docintel.api import ask, parse
@@ -54,11 +61,14 @@ def main() -> int:
             continue
         if q["pdf"] not in tables:
             tables[q["pdf"]] = parse(pdf, layout="never", ocr="never", out_dir=args.artifacts)
-        res = ask(pdf, q["question"], max_loops=0, tables=tables[q["pdf"]], write_trace=False)
+        res = ask(pdf, q["question"], max_loops=args.loops, tables=tables[q["pdf"]], write_trace=False)
         obj = res.to_json_dict()
-        ev = obj["passes"][0]["evidence"] if obj["passes"] else []
+        passes = [p["evidence"] for p in obj["passes"]]
+        ev = passes[0] if passes else []
         first = ev[0]["page"] if ev else None
-        text = _norm("\n".join(e["text"] for e in ev))
+        text = _norm("\n".join(e["text"] for p in passes[: 1 if args.loops == 0 else None] for e in p))
+        later = [e for p in passes[1:] for e in p]
+        later_text = _norm("\n".join(e["text"] for e in later))
         cands = [c.page for c in retrieve(parse_question(q["question"]), tables[q["pdf"]])[:5]]
         row = {
             "id": q["id"],
@@ -68,10 +78,26 @@ def main() -> int:
             "evidence_ok": all(_norm(s) in text for s in q.get("evidence_must_contain", [])),
             "top5": cands,
         }
+        if args.loops:
+            tp = q.get("target_pages")
+            row["target_ok"] = (
+                None
+                if not tp
+                else any(e["page"] in tp for e in later)
+                and all(_norm(s) in later_text for s in q.get("target_must_contain", []))
+            )
+            row["completeness"] = obj["answer_completeness"]
+            good = row["evidence_ok"] and row["target_ok"] is not False
+            row["label_ok"] = (obj["answer_completeness"] == "complete") == good
+            row["loops"] = obj["loop_count"]
         rows.append(row)
+        extra = ""
+        if args.loops:
+            t = {None: "-  ", True: "ok ", False: "NO "}[row["target_ok"]]
+            extra = f"target {t}label {'ok ' if row['label_ok'] else 'NO '}({row['completeness']}) "
         print(
             f"{row['id']:20s} page {'ok ' if row['page_ok'] else 'NO '} evidence "
-            f"{'ok ' if row['evidence_ok'] else 'NO '} first={first} want={q['first_hop_pages']} top5={cands}",
+            f"{'ok ' if row['evidence_ok'] else 'NO '}{extra}first={first} want={q['first_hop_pages']} top5={cands}",
             flush=True,
         )
     fam: dict[str, list] = defaultdict(list)
@@ -79,9 +105,16 @@ def main() -> int:
         fam[r["family"]].append(r)
     for name, rs in sorted(fam.items()) + [("all", rows)]:
         n = len(rs)
+        extra = ""
+        if args.loops:
+            nt = sum(r["target_ok"] is not None for r in rs)
+            extra = (
+                f" target {sum(bool(r['target_ok']) for r in rs)}/{nt}"
+                f" label {sum(r['label_ok'] for r in rs)}/{n}"
+            )
         print(
             f"{name:12s} n={n:2d} page {sum(r['page_ok'] for r in rs)}/{n} "
-            f"evidence {sum(r['evidence_ok'] for r in rs)}/{n}"
+            f"evidence {sum(r['evidence_ok'] for r in rs)}/{n}{extra}"
         )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
