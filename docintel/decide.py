@@ -60,6 +60,9 @@ ALREADY_IN_EVIDENCE = 0.6
 #: Why a loop that found nothing to add gives up partial, as the user reads it.
 NOTHING_ADDED = "no reference target could be retrieved; answer kept from the previous pass"
 BUDGET_EXHAUSTED = "loop budget exhausted"
+#: Why a pointer inside a followed target was not followed: reported, but the answer the first
+#: hop's pointers asked for is there (the target's own pointers are the next hop's business).
+NESTED_NOT_FOLLOWED = "loop budget exhausted (a pointer inside a followed target)"
 
 
 def decide_next_pass(answer: ReferenceAwareAnswer, loop_count: int, max_loops: int = 1) -> Decision:
@@ -126,6 +129,18 @@ class _Loop:
     unresolved: list[UnresolvedReference] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     reasons: list[PartialReason] = field(default_factory=list)
+    first_keys: set[tuple[int, int]] = field(default_factory=set)
+
+    def nested(self, ref: PendingReference) -> bool:
+        """A pointer written in a target the loop followed, outside the first hop's evidence."""
+        at = (ref.origin_page, ref.origin_line)
+        if at in self.first_keys:
+            return False
+        return any(
+            at in _evidence_keys(r.passages)
+            for r in self.resolutions.values()
+            if r.status == "resolved" and r.pass_no
+        )
 
     def resolve(self, ref: PendingReference, *, allow_llm: bool) -> Resolution:
         key = _ref_key(ref)
@@ -315,6 +330,7 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None, first_hop: list[Passage
         # a caller's passages, else the regions the question names, else keyword retrieval
         first = first_hop or _named_first_hop(loop) or first_passages(tables, q, trace, top_k)
         passages = _same_page_targets(loop, first)
+    loop.first_keys = _evidence_keys(passages)
     loop_count = 0
     while True:
         answer, problems, info = loop.generate(passages, loop_count + 1)
@@ -388,7 +404,11 @@ def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
         text = answer.answer.rstrip() + " External reference(s), not fetched: " + "; ".join(names) + "."
         answer = answer.model_copy(update={"answer": text})
     if answer.answer_completeness == "references_unresolved" or loop.unresolved:
+        keep: list[PendingReference] = []
         for ref in answer.pending_references:
+            nested = loop.nested(ref)
+            if not nested:
+                keep.append(ref)
             if not any(u.raw_text == ref.raw_text for u in loop.unresolved):
                 loop.unresolved.append(
                     UnresolvedReference(
@@ -396,17 +416,30 @@ def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
                         ref_type=ref.ref_type,
                         origin_page=ref.origin_page,
                         origin_line=ref.origin_line,
-                        reason=BUDGET_EXHAUSTED,
+                        reason=NESTED_NOT_FOLLOWED if nested else BUDGET_EXHAUSTED,
                     )
                 )
-        answer = answer.model_copy(update={"answer_completeness": "partial"})
+        # pointers inside the followed targets are reported (unresolved, a warning) but do not
+        # make the answer partial: the pointers of the first hop were followed
+        later = [u for u in loop.unresolved if u.reason == NESTED_NOT_FOLLOWED]
+        if later:
+            loop.warnings.append(
+                "not followed (loop budget), found in the followed targets: "
+                + "; ".join(f"{u.raw_text} (page {u.origin_page})" for u in later)
+            )
+        first_order = keep or any(u.reason != NESTED_NOT_FOLLOWED for u in loop.unresolved)
+        earned = answer.answer_completeness in ("references_unresolved", "complete") and not first_order
+        answer = answer.model_copy(
+            update={"pending_references": keep, "answer_completeness": "complete" if earned else "partial"}
+        )
     return answer
 
 
 def _earn_completeness(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
     """ "complete" only when earned (:func:`generation.completeness.earn`)."""
     followed = [r for r in loop.resolutions.values() if r.pass_no is not None]
-    answer, loop.reasons, warnings = earn(answer, followed, loop.unresolved, loop.reasons)
+    unresolved = [u for u in loop.unresolved if u.reason != NESTED_NOT_FOLLOWED]
+    answer, loop.reasons, warnings = earn(answer, followed, unresolved, loop.reasons)
     loop.warnings.extend(warnings)
     return answer
 

@@ -103,6 +103,10 @@ def earn(
             if not (r.reference and (r.code, r.reference) in seen)  # a named region said it first
         ),
     ]
+    once: dict[tuple, PartialReason] = {}  # a pointer repeated on many lines is one reason
+    for r in reasons:
+        once.setdefault((r.code, r.reference, r.detail if r.reference is None else ""), r)
+    reasons = list(once.values())
     if reasons and answer.answer_completeness == "complete":
         answer = answer.model_copy(update={"answer_completeness": "partial"})
     return answer, (reasons if answer.answer_completeness == "partial" else []), warnings
