@@ -39,7 +39,7 @@ from docintel.schema.answer import (
 )
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion, Passage
-from docintel.schema.kinds import OFF_PAGE_REF_TYPES
+from docintel.schema.kinds import HEADING_ROLES, OFF_PAGE_REF_TYPES
 from docintel.schema.loop import (
     CallInfo,
     Decision,
@@ -173,6 +173,17 @@ class _Loop:
             )
         return self._own_ids
 
+    def opens_heading(self, ref: PendingReference) -> bool:
+        """The reference is the label a heading line opens with (the section names itself)."""
+        ln = self.tables.line_df
+        if ln is None or ln.empty:
+            return False
+        row = ln[(ln["page"] == ref.origin_page) & (ln["line"] == ref.origin_line)]
+        if row.empty or row["role"].iloc[0] not in HEADING_ROLES:
+            return False
+        text = " ".join(str(row["text"].iloc[0]).split()).lower()
+        return text.startswith(" ".join(ref.raw_text.split()).lower())
+
     def triage(self, answer: ReferenceAwareAnswer, passages: list[Passage]) -> ReferenceAwareAnswer:
         """Drop pending references whose target is already in the evidence; externals are named.
 
@@ -184,6 +195,9 @@ class _Loop:
         externals = list(answer.external_references)
         named = {e.name.lower() for e in externals}
         for ref in answer.pending_references:
+            if self.opens_heading(ref):
+                self.trace.event("triage", reference=ref.raw_text, verdict="names_itself")
+                continue  # "Subpart D—Notification ..." is the heading's own label, not a pointer
             res = self.resolve(ref, allow_llm=False)
             if res.status == "external":
                 name = res.target or ref.raw_text
@@ -432,6 +446,8 @@ def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
         answer = answer.model_copy(
             update={"pending_references": keep, "answer_completeness": "complete" if earned else "partial"}
         )
+        if earned and loop.passes and loop.passes[-1].decision == "give_up_partial":
+            loop.passes[-1].decision = "return_to_user"
     return answer
 
 

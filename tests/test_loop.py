@@ -194,6 +194,42 @@ def test_budget_exhausted_after_pass_two_still_pending(run):
     assert [(u.raw_text, u.reason) for u in result.unresolved] == [("Section 2", decide.BUDGET_EXHAUSTED)]
 
 
+def test_a_pointer_inside_the_followed_target_is_reported_not_partial(run):
+    # pass 2's pointer is written in the pulled-in Table 3 (page 3), not in the first hop's lines:
+    # the first hop's pointer was followed, so the answer is complete; the new one is reported
+    a1 = answer(
+        completeness="references_unresolved", pending_references=[pending("Table 3 row (E)", 2, "table")]
+    )
+    a2 = answer(
+        completeness="references_unresolved",
+        citations=[cite(3, 3, "(E) long messages one then zeros")],
+        pending_references=[pending("Section 2", 2, "section", page=3)],
+    )
+    result, _, _ = run([passage(1, 1, 5)], a1, a2, max_loops=1)
+    assert result.answer.answer_completeness == "complete"
+    assert result.answer.pending_references == []
+    assert [(u.raw_text, u.reason) for u in result.unresolved] == [("Section 2", decide.NESTED_NOT_FOLLOWED)]
+    assert result.passes[-1].decision == "return_to_user"
+    assert any("found in the followed targets: Section 2 (page 3)" in w for w in result.warnings)
+
+
+def test_a_heading_label_is_not_a_pointer(run, monkeypatch):
+    # "2 Padding values" opens with its own label: even when the tables cannot resolve it (a
+    # "Subpart D" heading the toc lacks), it is not a pointer elsewhere
+    unresolved = decide.Resolution(
+        pending("2 Padding", 1, "section", page=2), "unresolved", "none", "section"
+    )
+    monkeypatch.setattr(decide, "resolve_pending", lambda ref, tables, **kw: unresolved)
+    a1 = answer(
+        completeness="references_unresolved",
+        citations=[cite(2, 1, "2 Padding values")],
+        pending_references=[pending("2 Padding", 1, "section", page=2)],
+    )
+    result, fake, _ = run([passage(2, 1, 2)], a1, max_loops=1)
+    assert len(fake.calls) == 1 and result.loop_count == 0
+    assert result.answer.answer_completeness == "complete"
+
+
 def test_nothing_to_add_gives_up_partial_with_a_warning(run):
     # a condition is stated, not fetched: following it adds no passage
     a1 = answer(

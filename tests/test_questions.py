@@ -136,6 +136,11 @@ def test_defined_term():
     assert defined_term("What is MCAS and when is it active?") == "MCAS"
     assert defined_term("What is intra-attention?") == "intra-attention"
     assert defined_term("What does AFM stand for?") == "AFM"
+    # the user's quotes are not part of the term; a hyphenated word is one word of it
+    assert defined_term("What does 'covered entity' mean?") == "covered entity"
+    assert defined_term("What does \u201cLarger Work\u201d mean?") == "Larger Work"
+    assert defined_term("What is an 'at-risk community'?") == "at-risk community"
+    assert defined_term("What is reported in Table 2?") is None
     assert defined_term("What is reported on page 8?") is None
 
 

@@ -178,17 +178,32 @@ _DEFINED = [
 
 
 def defined_term(text: str) -> str | None:
-    """The term a definition question asks about ("What is MCAS ...?" -> "MCAS"), else None."""
-    text = " ".join(normalize(text).split())
+    """The term a definition question asks about ("What is MCAS ...?" -> "MCAS"), else None.
+    Quotes around it are the user's, not the term's ("What does 'covered entity' mean?")."""
+    term = _defined_term(" ".join(normalize(text).split()))
+    return term.strip(_TERM_QUOTES) or None if term else None
+
+
+_TERM_QUOTES = " '\"\u2018\u2019\u201c\u201d`"
+
+
+def _defined_term(text: str) -> str | None:
     sentences = [s for s in re.split(r"(?<=[.?!])\s+", text) if s]
     for sentence in reversed(sentences):
         m = _WHAT_IS.match(sentence)
         if m:
-            term = m.group("term").strip()
+            term = m.group("term").strip().strip(_TERM_QUOTES)
             ws = words(term)
-            # A short noun phrase ("MCAS", "the exclusive-or operation"), not a clause such as
-            # "reported in Table 2" (a participle, or any function word, means it is not a term).
-            if ws and len(ws) <= 4 and all(is_content(w) for w in ws) and not ws[0].endswith("ed"):
+            # A short noun phrase ("MCAS", "the exclusive-or operation", "at-risk community"),
+            # not a clause such as "reported in Table 2" (a participle, or any function word
+            # standing alone, means it is not a term; a hyphenated word is one word).
+            tokens = [words(t) for t in term.split()]
+            if (
+                ws
+                and len(tokens) <= 4
+                and all(any(is_content(w) for w in t) for t in tokens if t)
+                and not ws[0].endswith("ed")
+            ):
                 return term
         for pattern in _DEFINED:
             m = pattern.search(sentence)
