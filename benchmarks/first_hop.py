@@ -14,8 +14,8 @@ retrieval candidates' pages, and totals per family. The PDFs are read from the s
 
 With ``--loops 1`` (``benchmarks/data/family_questions.jsonl``) the whole loop runs: ``page`` is
 still pass 1's first passage, ``evidence`` is checked against every pass's evidence, ``target``
-(questions with ``target_pages``) = a later pass cites a target page and its evidence holds every
-``target_must_contain`` string, and ``label`` = the answer is labelled ``complete`` exactly when
+(questions with ``target_pages``) = the evidence on a target page holds every
+``target_must_contain`` string (without them: a later pass cites a target page), and ``label`` = the answer is labelled ``complete`` exactly when
 evidence (and target) are.
 """
 
@@ -68,7 +68,6 @@ def main() -> int:
         first = ev[0]["page"] if ev else None
         text = _norm("\n".join(e["text"] for p in passes[: 1 if args.loops == 0 else None] for e in p))
         later = [e for p in passes[1:] for e in p]
-        later_text = _norm("\n".join(e["text"] for e in later))
         cands = [c.page for c in retrieve(parse_question(q["question"]), tables[q["pdf"]])[:5]]
         row = {
             "id": q["id"],
@@ -80,11 +79,16 @@ def main() -> int:
         }
         if args.loops:
             tp = q.get("target_pages")
+            want = q.get("target_must_contain", [])
+            on_target = _norm("\n".join(e["text"] for p in passes for e in p if tp and e["page"] in tp))
             row["target_ok"] = (
                 None
                 if not tp
+                # the target's strings on a target page (a same-page target may be in pass 1's
+                # window already), else a later pass on a target page
+                else all(_norm(s) in on_target for s in want)
+                if want
                 else any(e["page"] in tp for e in later)
-                and all(_norm(s) in later_text for s in q.get("target_must_contain", []))
             )
             row["completeness"] = obj["answer_completeness"]
             good = row["evidence_ok"] and row["target_ok"] is not False

@@ -176,3 +176,9 @@ def test_a_quoted_term_before_means_is_its_definition():
         columns=["page", "line", "text", "role"],
     )  # fmt: skip
     assert definition_pages(SimpleNamespace(line_df=line_df), "Business Day") == {2: 19}
+    # US legislative style doubles the quotes: "The term ''Federal land'' means"
+    line_df = pd.DataFrame(
+        [(3, 27, "The term \u2018\u2018authorized project\u2019\u2019 means the measures", "body")],
+        columns=["page", "line", "text", "role"],
+    )
+    assert definition_pages(SimpleNamespace(line_df=line_df), "authorized project") == {3: 27}

@@ -141,6 +141,12 @@ def test_defined_term():
     assert defined_term("What does \u201cLarger Work\u201d mean?") == "Larger Work"
     assert defined_term("What is an 'at-risk community'?") == "at-risk community"
     assert defined_term("What is reported in Table 2?") is None
+    # a law's defined term runs longer; a participle alone or last is a predicate, not a term
+    assert defined_term("What is an authorized hazardous fuel reduction project?") == (
+        "authorized hazardous fuel reduction project"
+    )
+    assert defined_term("What is required?") is None
+    assert defined_term("What is the total encrypted?") is None
     assert defined_term("What is reported on page 8?") is None
 
 

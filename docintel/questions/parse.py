@@ -184,6 +184,8 @@ def defined_term(text: str) -> str | None:
     return term.strip(_TERM_QUOTES) or None if term else None
 
 
+#: Words a "What is X?" term may have.
+MAX_TERM_WORDS = 6
 _TERM_QUOTES = " '\"\u2018\u2019\u201c\u201d`"
 
 
@@ -197,12 +199,15 @@ def _defined_term(text: str) -> str | None:
             # A short noun phrase ("MCAS", "the exclusive-or operation", "at-risk community"),
             # not a clause such as "reported in Table 2" (a participle, or any function word
             # standing alone, means it is not a term; a hyphenated word is one word).
+            # A law's defined terms run longer ("authorized hazardous fuel reduction project"):
+            # up to MAX_TERM_WORDS words, a participle allowed before a noun, not alone or last
+            # ("What is required?", "What is the total encrypted?").
             tokens = [words(t) for t in term.split()]
             if (
                 ws
-                and len(tokens) <= 4
+                and len(tokens) <= MAX_TERM_WORDS
                 and all(any(is_content(w) for w in t) for t in tokens if t)
-                and not ws[0].endswith("ed")
+                and not ws[-1].endswith("ed")
             ):
                 return term
         for pattern in _DEFINED:

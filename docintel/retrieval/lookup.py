@@ -122,7 +122,7 @@ def definition_pages(tables: DocTables, term: str) -> dict[int, int]:
     t = re.escape(" ".join(normalize(term).split())).replace(r"\ ", r"[\s\-]+")
     patterns = re.compile(
         rf"\(\s*{t}\s*\)"
-        rf"|\b{t}\b[\"'\u201d\u2019]?\s*(?:\([^)]{{1,40}}\)\s*)?,?\s*(?:(?:is|are)\s+(?:an?|the|defined|called)|means|refers to|denotes"
+        rf"|\b{t}\b[\"'\u201d\u2019]{{0,2}}\s*(?:\([^)]{{1,40}}\)\s*)?,?\s*(?:(?:is|are)\s+(?:an?|the|defined|called)|means|refers to|denotes"
         rf"|stands for)\b"
         rf"|\b(?:called|termed|known as|denoted(?: by)?|defined as)\s+(?:an?\s+|the\s+)?[\"']?{t}\b"
         rf"|^\s*{t}\s*(?::|-|–|—)",
