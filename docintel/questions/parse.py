@@ -111,14 +111,24 @@ def parse_question(text: str) -> ParsedQuestion:
     )
 
 
+#: "within what time", "how much time", "what deadline": the noun names the answer type (a
+#: duration), not a topic; the provision states "72 hours", not "time".
+_ANSWER_TYPE_NOUN = re.compile(
+    r"\b(?:what|which|how much)\s+((?:amount\s+of\s+|length\s+of\s+)?(?:time(?:\s+(?:limit|frame|period)s?)?"
+    r"|period(?:\s+of\s+time)?|deadlines?|time-?frames?))\b",
+    re.I,
+)
+
+
 def _keywords(text: str) -> list[str]:
     """Content words in order of first appearance, without numbers or question filler."""
     seen: dict[str, None] = {}
+    typed = {w for m in _ANSWER_TYPE_NOUN.finditer(text) for w in words(m.group(1))}
     ws = words(text)
     if ws and ws[0] in _IMPERATIVES:  # "List all the checklists": "list" is the ask, not the topic
         ws = ws[1:]
     for w in ws:
-        if is_content(w) and not is_number(w) and w not in QUESTION_WORDS:
+        if is_content(w) and not is_number(w) and w not in QUESTION_WORDS and w not in typed:
             seen.setdefault(w, None)
     return list(seen)
 

@@ -153,4 +153,33 @@ def answer_type_first(
             c.reasons.append(f"answer type: the question asks for a duration; page {best.page} states one")
 
 
-__all__ = ["answer_type_first", "overview_pages"]
+#: The enacting formula that ends a law's preamble and opens its operative text: the EU's "HAVE
+#: ADOPTED THIS REGULATION:" after the recitals, a bill's "Be it enacted", a contract's "NOW,
+#: THEREFORE" after its "WHEREAS" recitals. Recitals paraphrase the provisions that follow
+#: (GDPR recital 85 restates Article 33's "72 hours"), so they rank like back matter.
+_ENACTING = re.compile(
+    r"\bha(?:ve|s) adopted th(?:is|e present) (?:regulation|directive|decision)\b"
+    r"|\bbe it enacted\b|^\W*now,? therefore\b",
+    re.I,
+)
+
+
+def preamble_pages(tables: DocTables) -> frozenset[int]:
+    """The pages before the page whose body states the enacting formula (none when no body line
+    states one, or it is on the first page)."""
+    return frozenset(document_memo(tables, "preamble_pages", lambda: _preamble_pages(tables)))
+
+
+def _preamble_pages(tables: DocTables) -> set[int]:
+    ldf = tables.line_df
+    if ldf is None or ldf.empty:
+        return set()
+    body = ldf[~ldf["role"].isin(("header", "footer", "page_number", "toc_entry"))]
+    hit = body["text"].astype(str).str.contains(_ENACTING)
+    if not hit.any():
+        return set()
+    first = int(body["page"][hit].min())
+    return {int(p) for p in ldf["page"].unique() if int(p) < first}
+
+
+__all__ = ["answer_type_first", "overview_pages", "preamble_pages"]

@@ -15,7 +15,8 @@ Signals, each normalised to 0..1 over the document's pages, then weighted (``WEI
 - ``scope``: the region the question names ("Table 2", "Section 3.1", "page 8") when it exists.
 
 Pages without text (image-only) rank last and are chosen only when no page has text; contents
-pages rank after the body they list; a back-matter, commentary or overview page (a matrix whose
+pages rank after the body they list; a back-matter, commentary, preamble (a law's recitals,
+:func:`~docintel.retrieval.firsthop.preamble_pages`) or overview page (a matrix whose
 short lines point at the sections, :func:`~docintel.retrieval.firsthop.overview_pages`) ranks
 just after the best body page that matches every question term it matches
 (:func:`_back_matter_below_body`); for a question that asks for a duration ("How long ...",
@@ -37,7 +38,7 @@ from docintel.retrieval.bm25 import (
     phrase_scores,
     window_scores,
 )
-from docintel.retrieval.firsthop import answer_type_first, overview_pages
+from docintel.retrieval.firsthop import answer_type_first, overview_pages, preamble_pages
 from docintel.retrieval.lookup import (
     BACK_MATTER,
     appendix_sections,
@@ -119,7 +120,8 @@ def retrieve(
     listed = listed_object_type(query) if question.shape == "list" else None
     objects = object_pages(tables, listed) if listed else {}
 
-    back, listing = back_matter_pages(tables) | commentary_pages(tables), listing_pages(tables)
+    back = back_matter_pages(tables) | commentary_pages(tables) | preamble_pages(tables)
+    listing = listing_pages(tables)
     bm25 = index.bm25_scores(query)
     phrases = phrase_scores(index, phrase_bigrams(question))
     windows = window_scores(index, qset)
