@@ -195,10 +195,12 @@ class _Loop:
         externals = list(answer.external_references)
         named = {e.name.lower() for e in externals}
         for ref in answer.pending_references:
-            if self.opens_heading(ref):
-                self.trace.event("triage", reference=ref.raw_text, verdict="names_itself")
-                continue  # "Subpart D—Notification ..." is the heading's own label, not a pointer
             res = self.resolve(ref, allow_llm=False)
+            if res.status == "unresolved" and self.opens_heading(ref):
+                # "Subpart D—Notification ..." (a heading the toc lacks) is its own label; a heading
+                # that names a provision found elsewhere ("Clause 5.6" over a drafting note) points
+                self.trace.event("triage", reference=ref.raw_text, verdict="names_itself")
+                continue
             if res.status == "external":
                 name = res.target or ref.raw_text
                 if name.lower() not in named:

@@ -230,6 +230,23 @@ def test_a_heading_label_is_not_a_pointer(run, monkeypatch):
     assert result.answer.answer_completeness == "complete"
 
 
+def test_a_heading_that_names_a_provision_elsewhere_is_followed(run, monkeypatch):
+    # a drafting note titled "Clause 5.6" (a heading) points at clause 5.6 on another page
+    found = decide.Resolution(
+        pending("2 Padding", 1, "section", page=2), "resolved", "toc", "section", target="1",
+        passages=[passage(1, 1, 3)],
+    )  # fmt: skip
+    monkeypatch.setattr(decide, "resolve_pending", lambda ref, tables, **kw: found)
+    a1 = answer(
+        completeness="references_unresolved",
+        citations=[cite(2, 1, "2 Padding values")],
+        pending_references=[pending("2 Padding", 1, "section", page=2)],
+    )
+    a2 = answer(citations=[cite(1, 2, "The padding rule is given in Table 3 row (E).")])
+    result, fake, _ = run([passage(2, 1, 2)], a1, a2, max_loops=1)
+    assert len(fake.calls) == 2 and result.loop_count == 1
+
+
 def test_nothing_to_add_gives_up_partial_with_a_warning(run):
     # a condition is stated, not fetched: following it adds no passage
     a1 = answer(
