@@ -233,7 +233,7 @@ def test_a_heading_label_is_not_a_pointer(run, monkeypatch):
 def test_a_heading_that_names_a_provision_elsewhere_is_followed(run, monkeypatch):
     # a drafting note titled "Clause 5.6" (a heading) points at clause 5.6 on another page
     found = decide.Resolution(
-        pending("2 Padding", 1, "section", page=2), "resolved", "toc", "section", target="1",
+        pending("2 Padding", 1, "section", page=2), "resolved", "toc_df", "section", target="1",
         passages=[passage(1, 1, 3)],
     )  # fmt: skip
     monkeypatch.setattr(decide, "resolve_pending", lambda ref, tables, **kw: found)
