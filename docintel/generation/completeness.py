@@ -64,7 +64,7 @@ def completeness_reasons(
         elif cited and not body & cited:
             out.append(PartialReason(code="target_not_cited", reference=res.ref.raw_text,
                                      detail=f"{label}: no line of the target is cited"))  # fmt: skip
-        elif _ends_open(res.passages):
+        elif not res.cut and _ends_open(res.passages):  # a budget's window ends anywhere (said as cut)
             out.append(PartialReason(code="target_ends_open", reference=res.ref.raw_text,
                                      detail=f"{label} stops on a line that announces more (':')"))  # fmt: skip
     for ref in answer.pending_references:
