@@ -285,3 +285,26 @@ def test_registry_lists_known_backends_on_unknown_name():
 def answer_of(backend, question, passages, **kw):
     """The answer as the loop sees it: generated, then validated once."""
     return generate_checked(backend, question, passages, **kw).answer
+
+
+def test_a_pointer_in_the_pulled_in_text_is_named_as_the_next_hop():
+    # pass 2: the pulled-in section points on ("defined in Section 1.5"); the answer names it
+    # apart from the first hop's own pointers, without "the complete answer may be there"
+    target = passage(
+        8,
+        1,
+        [
+            "3.2 Message Randomization",
+            "The message is randomized with the exclusive-or operation defined in Section 1.5.",
+        ],
+        roles={0: "heading"},
+        retrieved_via="reference",
+        referenced_from=(3, 1),
+        reference_text="Section 3.2",
+    )
+    primary = passage(3, 1, ["The message is randomized as described in Section 3.2."])
+    q = ParsedQuestion(text="How is the message randomized?", keywords=["message", "randomized"])
+    ans = answer_of(offline(), q, [primary, target], pass_no=2, instructions=[])
+    assert "Section 1.5" in {r.raw_text.replace("defined in ", "") for r in ans.pending_references}
+    assert "Further pointers in the pulled-in text, not followed: " in ans.answer
+    assert "the complete answer may be there" not in ans.answer

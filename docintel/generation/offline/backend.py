@@ -386,9 +386,21 @@ class OfflineBackend:
         if externals:
             parts.append("Relies on documents outside this PDF (named, not fetched): "
                          + "; ".join(e.name for e in externals) + ".")  # fmt: skip
-        if pending:
-            refs = "; ".join(f"{r.raw_text} (page {r.origin_page}, line {r.origin_line})" for r in pending)
-            parts.append(f"Not yet followed: {refs}; the complete answer may be there.")
+        # a pointer written in a pulled-in target (not in the first hop's lines) is the next hop's
+        primary = {(ln.page, ln.line) for pc in pieces if pc.passage.retrieved_via not in PULLED
+                   for ln in pc.passage.lines}  # fmt: skip
+        pulled = {(ln.page, ln.line) for pc in pieces if pc.passage.retrieved_via in PULLED
+                  for ln in pc.passage.lines}  # fmt: skip
+        nested = [r for r in pending if (r.origin_page, r.origin_line) in pulled - primary]
+        first = [r for r in pending if r not in nested]
+
+        def listed(refs: list) -> str:
+            return "; ".join(f"{r.raw_text} (page {r.origin_page}, line {r.origin_line})" for r in refs)
+
+        if first:
+            parts.append(f"Not yet followed: {listed(first)}; the complete answer may be there.")
+        if nested:
+            parts.append(f"Further pointers in the pulled-in text, not followed: {listed(nested)}.")
         return clip("\n".join(parts), 4000)
 
     @staticmethod
