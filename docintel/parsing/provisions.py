@@ -26,7 +26,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import frame_rows
+from docintel.parsing import frame_rows, provision_labels
 from docintel.parsing.headings import TITLE_CASE_MIN_FRACTION
 from docintel.text import roman_value as _roman_any
 
@@ -41,6 +41,8 @@ _PAR = re.compile(r"^(?P<labs>(?:\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)){1,4})
 _TOP = re.compile(r"^(?P<num>[0-9]{1,2})\.\s+(?P<rest>[A-Z][A-Z0-9 ,;:'\u2019&/-]{3,}(?:[.:]\s*.*)?)$")
 #: "B. Under Patent Rights: ...": a capital letter and a stop opens a lettered paragraph
 _LETTER = re.compile(r"^(?P<lab>[A-Z])\.\s+(?P<rest>[\"\u201c\u2018(\[]?[A-Z].*)$")
+#: "2. The controller shall ...": a numbered paragraph of an article (kept only under one)
+_NUMPAR = re.compile(r"^(?P<lab>[0-9]{1,2})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Z].*)$")
 #: A line holding only a label ("H.", "(a)", "1.1"), its text set on the same baseline
 _BARE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,4}[.)]|[0-9]{1,3}(?:\.[0-9]{1,3})+\.?)$")
 _OPEN = re.compile(r"^[\"\u201c\u2018'\[(]?[A-Z\u00c0-\u024f]")
@@ -257,6 +259,19 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                 }
             )
             continue
+        m = _NUMPAR.match(text)
+        if m:
+            out.append(
+                {
+                    **base,
+                    "scheme": "par",
+                    "labs": [m.group("lab")],
+                    "rest": m.group("rest"),
+                    "title": "",
+                    "dot": True,
+                }
+            )
+            continue
         m = _LETTER.match(text)
         if m:
             out.append(
@@ -319,8 +334,14 @@ def _drop_listings(cands: list[dict]) -> list[dict]:
     return [c for c in cands if id(c) not in gone]
 
 
-def _accept_chains(cands: list[dict], known: dict[tuple, tuple[int, int]]) -> list[dict]:
-    """Decimal / section-sign candidates the sequence vouches for (see the module doc)."""
+def _accept_chains(
+    cands: list[dict], known: dict[tuple, tuple[int, int]], parts: list[tuple[int, int]] = ()
+) -> list[dict]:
+    """Decimal / section-sign candidates the sequence vouches for (see the module doc).
+
+    ``parts``: positions of "Part N" / "Chapter N" headings; any keyword chain may restart at 1
+    after one ("SECTION 1" of each chapter of a regulation).
+    """
     accepted: list[dict] = []
     known = dict(known)
     # keyword numbers: rising chains per keyword ("SEC. 101." "SEC. 102.")
@@ -328,6 +349,11 @@ def _accept_chains(cands: list[dict], known: dict[tuple, tuple[int, int]]) -> li
         chain, cur = [], None
         for c in (c for c in cands if c["scheme"] == "kw" and c["kw"] == kw):
             v = c["val"]
+            last = (chain[-1]["page"], chain[-1]["line"]) if chain else None
+            if cur is not None and v == 1 and any(last < p < (c["page"], c["line"]) for p in parts):
+                chain.append(c)  # a new chapter restarts its sections
+                cur = v
+                continue
             # bills number sections by title: SEC. 101 ... then SEC. 201 under TITLE II
             first = v <= 2 or v % 100 == 1
             if (cur is None and first) or (
@@ -392,7 +418,16 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
                 (e["page_start"], e["line_start"] or 0),
             )
     cands = _drop_listings(cands)
-    good = {id(c) for c in _accept_chains(cands, known)}
+    parts = sorted(
+        (e["page_start"], e["line_start"] or 0)
+        for e in entries
+        if e.get("kind") == "part" and e.get("number")
+    )
+    good_c = _accept_chains(cands, known, parts)
+    good = {id(c) for c in good_c}
+    # "Article 24" / "SECTION 1" over their title lines: one provision with that title
+    absorbed = provision_labels.join_titles(entries, [c for c in good_c if c["scheme"] == "kw"], line_df)
+    cands = [c for c in cands if (c["page"], c["line"]) not in absorbed]
     stream = [("e", (e["page_start"], e["line_start"] or 0), e) for e in entries]
     stream += [("c", (c["page"], c["line"]), c) for c in cands if c["scheme"] == "par" or id(c) in good]
     stream.sort(key=lambda s: (s[1], s[0] == "c"))
@@ -409,6 +444,8 @@ def _assign(stream: list) -> list[dict]:
     kw_stack: list[tuple[int, int]] = []  # (keyword rank, level) of open keyword provisions
     par: list[list] = []  # open paragraph levels: [scheme, value, level, label]
     owner = ""  # toc_id prefix of the open paragraph levels ("1.1" -> "1.1(a)")
+    kw_owner = False  # the open provision is a keyword one ("Article 24"): "1." opens its paragraphs
+    kw_level: dict[str, int] = {}  # keyword -> level of its provisions so far (one level per keyword)
     for kind, _pos, x in stream:
         n = x.get("number") if kind == "e" else None
         n = n.strip() if isinstance(n, str) else None
@@ -421,14 +458,19 @@ def _assign(stream: list) -> list[dict]:
             par[-1][2] = x["level"]
             continue
         if kind == "e":
-            ctx_level, owner, par, kw_stack = x["level"], (n or "").rstrip("."), [], []
+            ctx_level, owner, par, kw_stack = x["level"], x.get("toc_id") or (n or "").rstrip("."), [], []
             head_level = x["level"]
+            kw_owner = bool(x.get("toc_id") and x.get("kw"))
             if n and re.fullmatch(r"(?:\u00a7\s*)?[0-9]{1,4}(?:\.[0-9]{1,4}){0,4}\.?", n):
                 num = tuple(int(v) for v in re.findall(r"[0-9]+", n))
                 nodes[num] = (x["level"], owner)
                 sib_level[num[:-1]] = x["level"]
             continue
         c = x
+        if c.get("dot") and (not kw_owner or not (par and par[0][0] == "digit" or c["labs"] == ["1"])):
+            continue  # "1." opens a paragraph only directly under an article, from 1 on
+        if c.get("dot") and par and par[0][0] == "digit":
+            del par[1:]  # "2." closes the points "(a)" ... of paragraph 1
         if c["scheme"] == "par":
             path_ok = True
             for i, lab in enumerate(c["labs"]):
@@ -464,11 +506,14 @@ def _assign(stream: list) -> list[dict]:
             while kw_stack and kw_stack[-1][0] >= c["kwrank"]:
                 kw_stack.pop()
             level = (kw_stack[-1][1] + 1) if kw_stack else head_level + 1
+            level = min(level, kw_level.get(c["kw"], level))  # "SECTION 2" after an article's heading
+            kw_level[c["kw"]] = level
             kw_stack.append((c["kwrank"], level))
             tid = f"{c['kw'].rstrip('.').capitalize()} {c['printed']}"
             nodes[(c["val"],)] = (level, tid)  # "ARTICLE II" parents "Section 2.01"
         e = _entry(c, level, tid, c["printed"])
         ctx_level, owner, par = level, tid, []
+        kw_owner = c["scheme"] == "kw"
         out.append(e)
     return out
 
