@@ -90,7 +90,8 @@ def _par_types(lab: str) -> list[tuple[str, int]]:
 
 def _para_starts(c: dict[str, list]) -> list[bool]:
     """Whether each line (column lists in reading order) opens a paragraph: first on its page, after
-    a stop, a larger gap, or hanging left of the line above."""
+    a stop, a larger gap, hanging left of the line above, or beside it in the next column (two
+    columns read line by line)."""
     pages, texts, roles = c["page"], c["text"], c["role"]
     x0, y0, y1, size = c["x0"], c["y0"], c["y1"], c["size"]
     out = []
@@ -106,6 +107,7 @@ def _para_starts(c: dict[str, list]) -> list[bool]:
                 or y0[i] - y1[i - 1] > 0.5 * max(float(size[i]), 4.0)
                 or y0[i] < y0[i - 1] - 1  # a new column
                 or x0[i] < x0[i - 1] - 2
+                or (x0[i] > c["x1"][i - 1] and y0[i] <= y1[i - 1])  # a line of the next column
             )
     return out
 
@@ -148,6 +150,19 @@ def _title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     return ""
 
 
+def _bold_title(rest: str, i: int, cols: dict[str, list], bolds: list[bool]) -> str:
+    """A bold section title that wraps ("\u00a7 1307.22 Disposal of controlled sub-" / "stances by
+    the Administration."): the bold lines up to the stop, '' when no stop ends them."""
+    t, j, pages, texts = rest.strip(), i + 1, cols["page"], cols["text"]
+    while not t.endswith(".") and j < len(texts) and j <= i + 2 and pages[j] == pages[i] and bolds[j]:
+        nxt = " ".join(str(texts[j]).split())
+        t = t[:-1] + nxt if t.endswith("-") and nxt[:1].islower() else f"{t} {nxt}"
+        j += 1
+    if not t.endswith(".") or len(t) > 160 or not t[:1].isupper():
+        return ""
+    return t.rstrip(".").strip()
+
+
 _PAREN_BARE = re.compile(r"^\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)$")
 
 
@@ -166,6 +181,11 @@ def _stacked_label(r, n) -> bool:
 def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     lines = line_df.sort_values(["page", "line"])[_COLS]
     cols = {c: lines[c].tolist() for c in _COLS}
+    bolds = (
+        line_df.loc[lines.index, "bold"].fillna(False).astype(bool).tolist()
+        if "bold" in line_df
+        else [False] * len(lines)
+    )
     starts = _para_starts(cols)
     # rows (namedtuples) only for the lines that open a paragraph outside the skipped roles
     recs = frame_rows.Rows(lines)
@@ -233,6 +253,9 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
         m = _SS.match(text)
         if m:
             num = tuple(int(x) for x in re.findall(r"[0-9]+", m.group("num")))
+            title = _title_of(m.group("rest"), lead, alone)
+            if bolds[i] and not title:
+                title = _bold_title(m.group("rest"), i, cols, bolds)
             out.append(
                 {
                     **base,
@@ -240,8 +263,9 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                     "num": num,
                     "printed": m.group("num"),
                     "kw": "\u00a7",
-                    "title": _title_of(m.group("rest"), lead, alone),
+                    "title": title,
                     "rest": m.group("rest"),
+                    "bold": bolds[i],
                 }
             )
             continue
@@ -335,7 +359,10 @@ def _drop_listings(cands: list[dict]) -> list[dict]:
 
 
 def _accept_chains(
-    cands: list[dict], known: dict[tuple, tuple[int, int]], parts: list[tuple[int, int]] = ()
+    cands: list[dict],
+    known: dict[tuple, tuple[int, int]],
+    parts: list[tuple[int, int]] = (),
+    signs: list[tuple] = (),
 ) -> list[dict]:
     """Decimal / section-sign candidates the sequence vouches for (see the module doc).
 
@@ -393,7 +420,28 @@ def _accept_chains(
                     for c in chain:
                         have[c["num"]] = (c["page"], c["line"])
                         accepted.append(c)
+    accepted += _bold_sections([c for c in cands if c["scheme"] == "ss"], accepted, signs)
     return accepted
+
+
+def _bold_sections(pool: list[dict], accepted: list[dict], signs: list[tuple]) -> list[dict]:
+    """Section-sign provisions set in bold with a title ("\u00a7 1308.21 Application for exclusion
+    ..."), each numbered above the section before it: a part's sections skip numbers (1308.15,
+    1308.21), so no chain vouches for them, their typography does. ``signs``: (position, number)
+    of the section-sign headings."""
+    done = {id(c) for c in accepted}
+    seen = sorted([*signs, *(((c["page"], c["line"]), c["num"]) for c in accepted if c["scheme"] == "ss")])
+    out: list[dict] = []
+    for c in pool:
+        if id(c) in done or not c.get("bold") or not c["title"]:
+            continue
+        pos = (c["page"], c["line"])
+        before = [n for p, n in seen if p < pos]
+        after = [n for p, n in seen if p > pos]
+        if (not before or before[-1] < c["num"]) and (not after or c["num"] < after[0]):
+            out.append(c)
+            seen = sorted([*seen, (pos, c["num"])])
+    return out
 
 
 def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series | None = None) -> list[dict]:
@@ -423,7 +471,15 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
         for e in entries
         if e.get("kind") == "part" and e.get("number")
     )
-    good_c = _accept_chains(cands, known, parts)
+    signs = [
+        (
+            (e["page_start"], e["line_start"] or 0),
+            tuple(int(v) for v in re.findall(r"[0-9]+", str(e["number"]))),
+        )
+        for e in entries
+        if e.get("kind") == "section_sign" and e.get("number")
+    ]
+    good_c = _accept_chains(cands, known, parts, signs)
     good = {id(c) for c in good_c}
     # "Article 24" / "SECTION 1" over their title lines: one provision with that title
     absorbed = provision_labels.join_titles(entries, [c for c in good_c if c["scheme"] == "kw"], line_df)
