@@ -163,6 +163,21 @@ def _bold_title(rest: str, i: int, cols: dict[str, list], bolds: list[bool]) -> 
     return t.rstrip(".").strip()
 
 
+def _caps_title(rest: str, i: int, cols: dict[str, list]) -> str:
+    """A title in capitals that wraps ("4. DISCLAIMER OF WARRANTIES AND LIABILITIES; WAIVER AND" /
+    "INDEMNIFICATION"): the line and the next one when both are capitals and the next one ends the
+    title (a paragraph or a label follows it); '' otherwise."""
+    t = rest.strip()
+    j = i + 1
+    if not t.isupper() or t.endswith(".") or j >= len(cols["text"]) or cols["page"][j] != cols["page"][i]:
+        return ""
+    nxt = " ".join(str(cols["text"][j]).split())
+    if not nxt.isupper() or len(nxt.split()) > 6 or not 0 <= cols["y0"][j] - cols["y1"][i] <= cols["size"][i]:
+        return ""
+    words = f"{t} {nxt}".rstrip(".:").split()
+    return " ".join(words) if len(words) <= 16 else ""
+
+
 _PAREN_BARE = re.compile(r"^\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)$")
 
 
@@ -271,6 +286,7 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             continue
         m = _TOP.match(text)
         if m:
+            title = _title_of(m.group("rest"), lead, alone) or _caps_title(m.group("rest"), i, cols)
             out.append(
                 {
                     **base,
@@ -278,7 +294,7 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                     "num": (int(m.group("num")),),
                     "printed": m.group("num"),
                     "kw": "",
-                    "title": _title_of(m.group("rest"), lead, alone),
+                    "title": title,
                     "rest": m.group("rest"),
                 }
             )
