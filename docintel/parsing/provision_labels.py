@@ -54,6 +54,49 @@ RUN_IN = re.compile(
 )
 
 
+#: "TITLE I—HAZARDOUS FUEL" (a bill's title, its words going on on the next line)
+PART_DASH = re.compile(
+    r"^(?P<kw>TITLE|Title|SUBTITLE|Subtitle|PART|Part|CHAPTER|Chapter|DIVISION|Division)\s+"
+    r"(?P<num>[IVXLC]{1,7}|[0-9]{1,3}|[A-Z])\s*[\u2014\u2013]\s*(?P<title>\S.{1,100})$"
+)
+#: Part-like keywords: a heading with one of these opens a part; the keyword chains under it restart.
+PARTS = ("title", "subtitle", "part", "chapter", "division")
+
+
+def number_labels(entries: list[dict]) -> None:
+    """Numbers and keyword ids for heading entries printed as keyword labels (in place).
+
+    "Article 24" (alone) and "Article 57 Tasks" get number 24 / 57 and id "Article 24"; "TITLE
+    I—HAZARDOUS FUEL" gets number I, id "Title I" and title "HAZARDOUS FUEL". Label entries
+    are flagged ``label`` (their title may go on below them, :func:`join_titles`), part-like
+    ones ``part``.
+    """
+    for e in entries:
+        if e.get("source") == "provision":
+            continue
+        title = " ".join(str(e.get("title") or "").split())
+        m = LABEL.match(title)
+        if m:
+            kw = m.group("kw").lower()
+            e["label"] = e.get("line_start") is not None
+            e["part"] = kw in PARTS
+            if kw in KW_IDS and not e.get("number"):
+                e["number"], e["kw"] = m.group("num"), kw.rstrip(".")
+                e["toc_id"] = f"{KW_IDS[kw]} {m.group('num')}"
+            continue
+        m = RUN_IN.match(title)
+        if m and not e.get("number"):
+            kw = m.group("kw").lower()
+            e["number"], e["kw"] = m.group("num"), kw.rstrip(".")
+            e["toc_id"], e["title"] = f"{KW_IDS[kw]} {m.group('num')}", m.group("title").strip()
+            continue
+        m = PART_DASH.match(title)
+        if m and not e.get("number"):
+            e["number"], e["part"], e["label"] = m.group("num"), True, e.get("line_start") is not None
+            e["toc_id"] = f"{m.group('kw').capitalize()} {m.group('num')}"
+            e["title"] = m.group("title").strip()
+
+
 def _title_like(rec: dict, label: dict, prev: dict, first: bool, edges: dict[int, int]) -> bool:
     t = " ".join(str(rec["text"]).split())
     if not t or len(t) > 120 or rec.get("role") in ("header", "footer", "page_number", "table"):
@@ -102,20 +145,19 @@ def title_below(lines: list[dict], line: int) -> list[dict]:
     return out
 
 
+def _text_of(e: dict, by_page: dict[int, list[dict]]) -> str:
+    lines = e.get("lines") or [e["line_start"]]
+    rec = next((r for r in by_page.get(int(e["page_start"]), []) if int(r["line"]) == int(lines[-1])), None)
+    return " ".join(str(rec["text"]).split()) if rec else ""
+
+
 def join_titles(entries: list[dict], cands: list[dict], line_df: pd.DataFrame) -> set[tuple[int, int]]:
     """Give label entries and label-only keyword provisions the title set under them (in place).
 
     Returns the (page, line) of the absorbed title lines; heading entries starting there are
     removed from ``entries`` (in place), they are the label's title, not sections.
     """
-    labels = [e for e in entries if e.get("source") != "provision" and LABEL.match(str(e.get("title") or ""))]
-    labels = [e for e in labels if e.get("line_start") is not None]
-    for e in entries:  # "Article 57 Tasks": number and id from the label, the rest is the title
-        m = RUN_IN.match(str(e.get("title") or "")) if e.get("source") != "provision" else None
-        if m and not e.get("number"):
-            kw = m.group("kw").lower()
-            e["number"], e["kw"] = m.group("num"), kw.rstrip(".")
-            e["toc_id"], e["title"] = f"{KW_IDS[kw]} {m.group('num')}", m.group("title").strip()
+    labels = [e for e in entries if e.get("label")]
     kws = [c for c in cands if c["scheme"] == "kw" and not c["rest"].strip()]
     if not labels and not kws:
         return set()
@@ -126,14 +168,9 @@ def join_titles(entries: list[dict], cands: list[dict], line_df: pd.DataFrame) -
         page = int(e["page_start"])
         lines = e.get("lines") or [e["line_start"]]
         title = title_below(by_page.get(page, []), int(lines[-1]))
-        m = LABEL.match(str(e["title"]))
-        kw = m.group("kw").lower()
-        if kw in KW_IDS and not e.get("number"):
-            e["number"] = m.group("num")
-            e["toc_id"] = f"{KW_IDS[kw]} {m.group('num')}"
-            e["kw"] = kw.rstrip(".")
         if title:
-            e["title"] = " ".join(" ".join(str(r["text"]).split()) for r in title)
+            words = " ".join(" ".join(str(r["text"]).split()) for r in title)
+            e["title"] = f"{e['title']} {words}" if PART_DASH.match(_text_of(e, by_page)) else words
             e["lines"] = list(lines) + [int(r["line"]) for r in title]
             absorbed |= {(page, int(r["line"])) for r in title}
     for c in kws:

@@ -130,12 +130,13 @@ def _title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     """
     rest = rest.strip()
     if isinstance(lead, str) and lead.strip() and rest.startswith(lead.strip()[:10]):
-        t = lead.strip().rstrip(".:\u2014\u2013- ")
+        t = re.split(r"\.\u2014", lead.strip())[0].rstrip(".:\u2014\u2013- ")  # "PLAN.\u2014The term"
         if 0 < len(t) <= 100:
             return t
-    m = re.match(r"^(?P<t>[A-Z][^.:;!?]{1,80}?)[.:\u2014]\s+(?=\S)", rest)
-    if alone and re.fullmatch(r"[^.;,]{2,100}\.", rest):
-        rest = rest[:-1]  # "SEC. 101. DEFINITIONS." on a line of its own
+    # "Payment. The Buyer ...", "AT-RISK COMMUNITY.\u2014The term ..." (a statute's run-in title)
+    m = re.match(r"^(?P<t>[A-Z][^.:;!?]{1,80}?)(?:[.:\u2014]\s+|\.\u2014)(?=\S)", rest)
+    if alone and (re.fullmatch(r"[^.;,]{2,100}\.", rest) or re.fullmatch(r"[^.a-z]{2,100}\.", rest)):
+        rest = rest[:-1]  # "SEC. 101. DEFINITIONS." / "SHORT TITLE; TABLE OF CONTENTS." on a line of its own
     dangling = re.search(r"[.;,]$|\b(?:and|or|the|of|to|in|for|a|an|with|by|on)$", rest)
     cand = m.group("t") if m else (rest if alone and not dangling else "")
     words = cand.split()
@@ -146,7 +147,7 @@ def _title_of(rest: str, lead: str | None, alone: bool = False) -> str:
         and long_words
         and sum(w[0].isupper() for w in long_words) >= TITLE_CASE_MIN_FRACTION * len(long_words)
     ):
-        return cand.strip(" .:")
+        return cand.strip(" .:\u2014\u2013")
     return ""
 
 
@@ -165,17 +166,26 @@ def _bold_title(rest: str, i: int, cols: dict[str, list], bolds: list[bool]) -> 
 
 def _caps_title(rest: str, i: int, cols: dict[str, list]) -> str:
     """A title in capitals that wraps ("4. DISCLAIMER OF WARRANTIES AND LIABILITIES; WAIVER AND" /
-    "INDEMNIFICATION"): the line and the next one when both are capitals and the next one ends the
-    title (a paragraph or a label follows it); '' otherwise."""
+    "INDEMNIFICATION"): the line and up to two more lines of capitals directly under it, up to
+    the one that ends with a stop (or the last); '' when the first line is not capitals."""
     t = rest.strip()
-    j = i + 1
-    if not t.isupper() or t.endswith(".") or j >= len(cols["text"]) or cols["page"][j] != cols["page"][i]:
+    if not t.isupper() or t.endswith(".") or not re.search(r"[A-Z]{2}", t):
         return ""
-    nxt = " ".join(str(cols["text"][j]).split())
-    if not nxt.isupper() or len(nxt.split()) > 6 or not 0 <= cols["y0"][j] - cols["y1"][i] <= cols["size"][i]:
-        return ""
-    words = f"{t} {nxt}".rstrip(".:").split()
-    return " ".join(words) if len(words) <= 16 else ""
+    parts, j = [t], i + 1
+    while j < len(cols["text"]) and j <= i + 2 and cols["page"][j] == cols["page"][i]:
+        nxt = " ".join(str(cols["text"][j]).split())
+        if (
+            not nxt.isupper()
+            or len(nxt.split()) > 8
+            or not 0 <= cols["y0"][j] - cols["y1"][j - 1] <= cols["size"][i]
+        ):
+            break
+        parts.append(nxt)
+        j += 1
+        if nxt.endswith("."):
+            break
+    words = " ".join(parts).rstrip(".:").split()
+    return " ".join(words) if len(parts) > 1 and len(words) <= 20 else ""
 
 
 _PAREN_BARE = re.compile(r"^\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)$")
@@ -252,6 +262,7 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             val = int(raw) if raw.isdigit() else roman_value(raw)
             if val and (not m.group("rest") or _OPEN.match(m.group("rest"))):
                 kw = _KW_FAMILY.get(m.group("kw").lower(), m.group("kw").lower())
+                title = _title_of(m.group("rest"), lead, alone) or _caps_title(m.group("rest"), i, cols)
                 out.append(
                     {
                         **base,
@@ -260,7 +271,7 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                         "kw": kw,
                         "val": val,
                         "printed": raw,
-                        "title": _title_of(m.group("rest"), lead, alone),
+                        "title": title,
                         "rest": m.group("rest"),
                     }
                 )
@@ -482,10 +493,11 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
                 (e["page_start"], e["line_start"] or 0),
             )
     cands = _drop_listings(cands)
+    provision_labels.number_labels(entries)
     parts = sorted(
         (e["page_start"], e["line_start"] or 0)
         for e in entries
-        if e.get("kind") == "part" and e.get("number")
+        if (e.get("kind") == "part" or e.get("part")) and e.get("number")
     )
     signs = [
         (
@@ -518,6 +530,7 @@ def _assign(stream: list) -> list[dict]:
     owner = ""  # toc_id prefix of the open paragraph levels ("1.1" -> "1.1(a)")
     kw_owner = False  # the open provision is a keyword one ("Article 24"): "1." opens its paragraphs
     kw_level: dict[str, int] = {}  # keyword -> level of its provisions so far (one level per keyword)
+    in_part = False  # the last heading opens a part ("TITLE I", "CHAPTER IV"): its sections go under it
     for kind, _pos, x in stream:
         n = x.get("number") if kind == "e" else None
         n = n.strip() if isinstance(n, str) else None
@@ -533,6 +546,7 @@ def _assign(stream: list) -> list[dict]:
             ctx_level, owner, par, kw_stack = x["level"], x.get("toc_id") or (n or "").rstrip("."), [], []
             head_level = x["level"]
             kw_owner = bool(x.get("toc_id") and x.get("kw"))
+            in_part = bool(x.get("part") or x.get("kind") == "part")
             if n and re.fullmatch(r"(?:\u00a7\s*)?[0-9]{1,4}(?:\.[0-9]{1,4}){0,4}\.?", n):
                 num = tuple(int(v) for v in re.findall(r"[0-9]+", n))
                 nodes[num] = (x["level"], owner)
@@ -578,7 +592,8 @@ def _assign(stream: list) -> list[dict]:
             while kw_stack and kw_stack[-1][0] >= c["kwrank"]:
                 kw_stack.pop()
             level = (kw_stack[-1][1] + 1) if kw_stack else head_level + 1
-            level = min(level, kw_level.get(c["kw"], level))  # "SECTION 2" after an article's heading
+            if not in_part:  # "SECTION 2" after an article's heading: the level of "SECTION 1"
+                level = min(level, kw_level.get(c["kw"], level))
             kw_level[c["kw"]] = level
             kw_stack.append((c["kwrank"], level))
             tid = f"{c['kw'].rstrip('.').capitalize()} {c['printed']}"
