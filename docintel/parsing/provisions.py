@@ -177,7 +177,7 @@ def _caps_title(rest: str, i: int, cols: dict[str, list]) -> str:
         if (
             not nxt.isupper()
             or len(nxt.split()) > 8
-            or not 0 <= cols["y0"][j] - cols["y1"][j - 1] <= cols["size"][i]
+            or not -0.5 * cols["size"][i] <= cols["y0"][j] - cols["y1"][j - 1] <= cols["size"][i]
         ):
             break
         parts.append(nxt)
@@ -512,10 +512,28 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
     # "Article 24" / "SECTION 1" over their title lines: one provision with that title
     absorbed = provision_labels.join_titles(entries, [c for c in good_c if c["scheme"] == "kw"], line_df)
     cands = [c for c in cands if (c["page"], c["line"]) not in absorbed]
+    _rank_keywords([c for c in good_c if c["scheme"] == "kw"])
     stream = [("e", (e["page_start"], e["line_start"] or 0), e) for e in entries]
     stream += [("c", (c["page"], c["line"]), c) for c in cands if c["scheme"] == "par" or id(c) in good]
     stream.sort(key=lambda s: (s[1], s[0] == "c"))
     return _assign(stream)
+
+
+def _rank_keywords(kws: list[dict]) -> None:
+    """Rank keywords by how the document nests them (in place): a label directly followed by
+    another keyword's label opens it ("SECTION 1" / "GENERAL OBLIGATIONS" / "Article 24": a
+    regulation's sections hold articles, a contract's articles hold sections)."""
+    votes: dict[tuple[str, str], int] = {}
+    kws = sorted(kws, key=lambda c: (c["page"], c["line"]))
+    for a, b in zip(kws, kws[1:], strict=False):
+        if a["kw"] != b["kw"] and a["page"] == b["page"] and b["line"] - a["line"] <= 3:
+            votes[(a["kw"], b["kw"])] = votes.get((a["kw"], b["kw"]), 0) + 1
+    rank = {c["kw"]: c["kwrank"] for c in kws}
+    for (a, b), n in votes.items():
+        if n > votes.get((b, a), 0) and rank[a] >= rank[b]:
+            rank[a] = rank[b] - 0.5
+    for c in kws:
+        c["kwrank"] = rank[c["kw"]]
 
 
 def _assign(stream: list) -> list[dict]:
