@@ -143,6 +143,7 @@ def _title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     long_words = [w for w in words if len(w) > 3]
     if (
         cand
+        and re.search(r"[^\W\d_]{3,}", cand)  # a word, not a formula ("F(x, y) = y2 \u2212x3")
         and 1 <= len(words) <= 10
         and long_words
         and sum(w[0].isupper() for w in long_words) >= TITLE_CASE_MIN_FRACTION * len(long_words)
