@@ -2,7 +2,7 @@
 
 Usage:
     python scripts/robust_check.py [--corpus DIR] [--layout never|auto] [--ocr never|auto]
-        [--timeout S] [--skip-over N] [--only SUBSTR] [--json OUT]
+        [--timeout S] [--skip-over N] [--only SUBSTR] [--json OUT] [--dump DIR]
 
 The corpus (``$DOCINTEL_SHARED/corpus/robust``, default ``../shared``) has no ground truth,
 so the checks compare the parse with itself and with the PDF's own text. Each file is parsed
@@ -52,7 +52,7 @@ _PROVISION = re.compile(
     r"|\u00a7\s*(?P<ss>[0-9]+(?:\.[0-9]+)*)"
     r"|(?P<dec>[0-9]{1,2}(?:\.[0-9]{1,3}){1,4})\.?\s+[A-Z])"
 )
-_EX_MAX = 5  # examples kept per check and file
+_EX_MAX = 25  # examples kept per check and file
 _TYPES = {"table": "table", "figure": "figure", "fig.": "figure", "exhibit": "appendix"}
 
 
@@ -115,7 +115,18 @@ def check_tables(tables) -> dict:
     return out
 
 
-def _child(path: str, layout: str, ocr: str, q) -> None:
+def _dump(tables, path: str, out_dir: str) -> None:
+    """Write the file's toc_df and heading-like lines as TSV (for diffing two runs)."""
+    d = Path(out_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    stem = Path(path).stem
+    cols = ["level", "number", "title", "page_start", "line_start", "parent_id"]
+    tables.toc_df[[c for c in cols if c in tables.toc_df]].to_csv(
+        d / f"{stem}.toc.tsv", sep="\t", index=False
+    )
+
+
+def _child(path: str, layout: str, ocr: str, q, dump: str | None = None) -> None:
     sys.path.insert(0, str(ROOT))
     from docintel.parsing import parse_document
 
@@ -123,6 +134,8 @@ def _child(path: str, layout: str, ocr: str, q) -> None:
     try:
         tables = parse_document(path, layout=layout, ocr=ocr, out_dir=None, use_cache=False)
         res = check_tables(tables)
+        if dump:
+            _dump(tables, path, dump)
         res.update(
             pages=int(len(tables.page_df)),
             toc_rows=int(len(tables.toc_df)),
@@ -142,7 +155,7 @@ def _child(path: str, layout: str, ocr: str, q) -> None:
 def run_one(path: Path, args) -> dict:
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
-    p = ctx.Process(target=_child, args=(str(path), args.layout, args.ocr, q))
+    p = ctx.Process(target=_child, args=(str(path), args.layout, args.ocr, q, args.dump))
     p.start()
     p.join(args.timeout)
     if p.is_alive():
@@ -169,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--only", default="", help="only files whose name contains this")
     ap.add_argument("--json", type=Path, help="write per-file results here")
+    ap.add_argument("--dump", help="write each file's toc_df here as TSV (to diff two runs)")
     args = ap.parse_args(argv)
     manifest = args.corpus / "MANIFEST.tsv"
     if not manifest.exists():

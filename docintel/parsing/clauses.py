@@ -60,6 +60,7 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
         tid = str(t.toc_id)
         m = re.match(r"^(Article|Section|Clause|Sec|Rule|Regulation|Art)\s+(.+)$", tid)
         oid = m.group(2) if m else str(t.number).rstrip(".").replace("\u00a7", "").strip()
+        oid = re.sub(r"~[0-9]+$", "", oid)  # "Section 1~2" (chapter IV's SECTION 1) is printed "Section 1"
         label = (
             f"{m.group(1)} {oid}" if m else (f"\u00a7 {oid}" if tid.startswith("\u00a7") else f"{word} {oid}")
         )

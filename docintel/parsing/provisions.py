@@ -26,7 +26,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import frame_rows
+from docintel.parsing import frame_rows, provision_labels
 from docintel.parsing.headings import TITLE_CASE_MIN_FRACTION
 from docintel.text import roman_value as _roman_any
 
@@ -41,6 +41,8 @@ _PAR = re.compile(r"^(?P<labs>(?:\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)){1,4})
 _TOP = re.compile(r"^(?P<num>[0-9]{1,2})\.\s+(?P<rest>[A-Z][A-Z0-9 ,;:'\u2019&/-]{3,}(?:[.:]\s*.*)?)$")
 #: "B. Under Patent Rights: ...": a capital letter and a stop opens a lettered paragraph
 _LETTER = re.compile(r"^(?P<lab>[A-Z])\.\s+(?P<rest>[\"\u201c\u2018(\[]?[A-Z].*)$")
+#: "2. The controller shall ...": a numbered paragraph of an article (kept only under one)
+_NUMPAR = re.compile(r"^(?P<lab>[0-9]{1,2})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Z].*)$")
 #: A line holding only a label ("H.", "(a)", "1.1"), its text set on the same baseline
 _BARE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,4}[.)]|[0-9]{1,3}(?:\.[0-9]{1,3})+\.?)$")
 _OPEN = re.compile(r"^[\"\u201c\u2018'\[(]?[A-Z\u00c0-\u024f]")
@@ -88,7 +90,8 @@ def _par_types(lab: str) -> list[tuple[str, int]]:
 
 def _para_starts(c: dict[str, list]) -> list[bool]:
     """Whether each line (column lists in reading order) opens a paragraph: first on its page, after
-    a stop, a larger gap, or hanging left of the line above."""
+    a stop, a larger gap, hanging left of the line above, or beside it in the next column (two
+    columns read line by line)."""
     pages, texts, roles = c["page"], c["text"], c["role"]
     x0, y0, y1, size = c["x0"], c["y0"], c["y1"], c["size"]
     out = []
@@ -104,6 +107,7 @@ def _para_starts(c: dict[str, list]) -> list[bool]:
                 or y0[i] - y1[i - 1] > 0.5 * max(float(size[i]), 4.0)
                 or y0[i] < y0[i - 1] - 1  # a new column
                 or x0[i] < x0[i - 1] - 2
+                or (x0[i] > c["x1"][i - 1] and y0[i] <= y1[i - 1])  # a line of the next column
             )
     return out
 
@@ -126,24 +130,63 @@ def _title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     """
     rest = rest.strip()
     if isinstance(lead, str) and lead.strip() and rest.startswith(lead.strip()[:10]):
-        t = lead.strip().rstrip(".:\u2014\u2013- ")
+        t = re.split(r"\.\u2014", lead.strip())[0].rstrip(".:\u2014\u2013- ")  # "PLAN.\u2014The term"
         if 0 < len(t) <= 100:
             return t
-    m = re.match(r"^(?P<t>[A-Z][^.:;!?]{1,80}?)[.:\u2014]\s+(?=\S)", rest)
-    if alone and re.fullmatch(r"[^.;,]{2,100}\.", rest):
-        rest = rest[:-1]  # "SEC. 101. DEFINITIONS." on a line of its own
+    # "Payment. The Buyer ...", "AT-RISK COMMUNITY.\u2014The term ..." (a statute's run-in title)
+    m = re.match(r"^(?P<t>[A-Z][^.:;!?]{1,80}?)(?:[.:\u2014]\s+|\.\u2014)(?=\S)", rest)
+    if alone and (re.fullmatch(r"[^.;,]{2,100}\.", rest) or re.fullmatch(r"[^.a-z]{2,100}\.", rest)):
+        rest = rest[:-1]  # "SEC. 101. DEFINITIONS." / "SHORT TITLE; TABLE OF CONTENTS." on a line of its own
     dangling = re.search(r"[.;,]$|\b(?:and|or|the|of|to|in|for|a|an|with|by|on)$", rest)
     cand = m.group("t") if m else (rest if alone and not dangling else "")
     words = cand.split()
     long_words = [w for w in words if len(w) > 3]
     if (
         cand
+        and re.search(r"[^\W\d_]{3,}", cand)  # a word, not a formula ("F(x, y) = y2 \u2212x3")
         and 1 <= len(words) <= 10
         and long_words
         and sum(w[0].isupper() for w in long_words) >= TITLE_CASE_MIN_FRACTION * len(long_words)
     ):
-        return cand.strip(" .:")
+        return cand.strip(" .:\u2014\u2013")
     return ""
+
+
+def _bold_title(rest: str, i: int, cols: dict[str, list], bolds: list[bool]) -> str:
+    """A bold section title that wraps ("\u00a7 1307.22 Disposal of controlled sub-" / "stances by
+    the Administration."): the bold lines up to the stop, '' when no stop ends them."""
+    t, j, pages, texts = rest.strip(), i + 1, cols["page"], cols["text"]
+    while not t.endswith(".") and j < len(texts) and j <= i + 2 and pages[j] == pages[i] and bolds[j]:
+        nxt = " ".join(str(texts[j]).split())
+        t = t[:-1] + nxt if t.endswith("-") and nxt[:1].islower() else f"{t} {nxt}"
+        j += 1
+    if not t.endswith(".") or len(t) > 160 or not t[:1].isupper():
+        return ""
+    return t.rstrip(".").strip()
+
+
+def _caps_title(rest: str, i: int, cols: dict[str, list]) -> str:
+    """A title in capitals that wraps ("4. DISCLAIMER OF WARRANTIES AND LIABILITIES; WAIVER AND" /
+    "INDEMNIFICATION"): the line and up to two more lines of capitals directly under it, up to
+    the one that ends with a stop (or the last); '' when the first line is not capitals."""
+    t = rest.strip()
+    if not t.isupper() or t.endswith(".") or not re.search(r"[A-Z]{2}", t):
+        return ""
+    parts, j = [t], i + 1
+    while j < len(cols["text"]) and j <= i + 2 and cols["page"][j] == cols["page"][i]:
+        nxt = " ".join(str(cols["text"][j]).split())
+        if (
+            not nxt.isupper()
+            or len(nxt.split()) > 8
+            or not -0.5 * cols["size"][i] <= cols["y0"][j] - cols["y1"][j - 1] <= cols["size"][i]
+        ):
+            break
+        parts.append(nxt)
+        j += 1
+        if nxt.endswith("."):
+            break
+    words = " ".join(parts).rstrip(".:").split()
+    return " ".join(words) if len(parts) > 1 and len(words) <= 20 else ""
 
 
 _PAREN_BARE = re.compile(r"^\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)$")
@@ -164,6 +207,11 @@ def _stacked_label(r, n) -> bool:
 def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     lines = line_df.sort_values(["page", "line"])[_COLS]
     cols = {c: lines[c].tolist() for c in _COLS}
+    bolds = (
+        line_df.loc[lines.index, "bold"].fillna(False).astype(bool).tolist()
+        if "bold" in line_df
+        else [False] * len(lines)
+    )
     starts = _para_starts(cols)
     # rows (namedtuples) only for the lines that open a paragraph outside the skipped roles
     recs = frame_rows.Rows(lines)
@@ -215,6 +263,7 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             val = int(raw) if raw.isdigit() else roman_value(raw)
             if val and (not m.group("rest") or _OPEN.match(m.group("rest"))):
                 kw = _KW_FAMILY.get(m.group("kw").lower(), m.group("kw").lower())
+                title = _title_of(m.group("rest"), lead, alone) or _caps_title(m.group("rest"), i, cols)
                 out.append(
                     {
                         **base,
@@ -223,7 +272,7 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                         "kw": kw,
                         "val": val,
                         "printed": raw,
-                        "title": _title_of(m.group("rest"), lead, alone),
+                        "title": title,
                         "rest": m.group("rest"),
                     }
                 )
@@ -231,6 +280,9 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
         m = _SS.match(text)
         if m:
             num = tuple(int(x) for x in re.findall(r"[0-9]+", m.group("num")))
+            title = _title_of(m.group("rest"), lead, alone)
+            if bolds[i] and not title:
+                title = _bold_title(m.group("rest"), i, cols, bolds)
             out.append(
                 {
                     **base,
@@ -238,13 +290,15 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                     "num": num,
                     "printed": m.group("num"),
                     "kw": "\u00a7",
-                    "title": _title_of(m.group("rest"), lead, alone),
+                    "title": title,
                     "rest": m.group("rest"),
+                    "bold": bolds[i],
                 }
             )
             continue
         m = _TOP.match(text)
         if m:
+            title = _title_of(m.group("rest"), lead, alone) or _caps_title(m.group("rest"), i, cols)
             out.append(
                 {
                     **base,
@@ -252,8 +306,21 @@ def _candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                     "num": (int(m.group("num")),),
                     "printed": m.group("num"),
                     "kw": "",
-                    "title": _title_of(m.group("rest"), lead, alone),
+                    "title": title,
                     "rest": m.group("rest"),
+                }
+            )
+            continue
+        m = _NUMPAR.match(text)
+        if m:
+            out.append(
+                {
+                    **base,
+                    "scheme": "par",
+                    "labs": [m.group("lab")],
+                    "rest": m.group("rest"),
+                    "title": "",
+                    "dot": True,
                 }
             )
             continue
@@ -319,8 +386,17 @@ def _drop_listings(cands: list[dict]) -> list[dict]:
     return [c for c in cands if id(c) not in gone]
 
 
-def _accept_chains(cands: list[dict], known: dict[tuple, tuple[int, int]]) -> list[dict]:
-    """Decimal / section-sign candidates the sequence vouches for (see the module doc)."""
+def _accept_chains(
+    cands: list[dict],
+    known: dict[tuple, tuple[int, int]],
+    parts: list[tuple[int, int]] = (),
+    signs: list[tuple] = (),
+) -> list[dict]:
+    """Decimal / section-sign candidates the sequence vouches for (see the module doc).
+
+    ``parts``: positions of "Part N" / "Chapter N" headings; any keyword chain may restart at 1
+    after one ("SECTION 1" of each chapter of a regulation).
+    """
     accepted: list[dict] = []
     known = dict(known)
     # keyword numbers: rising chains per keyword ("SEC. 101." "SEC. 102.")
@@ -328,6 +404,11 @@ def _accept_chains(cands: list[dict], known: dict[tuple, tuple[int, int]]) -> li
         chain, cur = [], None
         for c in (c for c in cands if c["scheme"] == "kw" and c["kw"] == kw):
             v = c["val"]
+            last = (chain[-1]["page"], chain[-1]["line"]) if chain else None
+            if cur is not None and v == 1 and any(last < p < (c["page"], c["line"]) for p in parts):
+                chain.append(c)  # a new chapter restarts its sections
+                cur = v
+                continue
             # bills number sections by title: SEC. 101 ... then SEC. 201 under TITLE II
             first = v <= 2 or v % 100 == 1
             if (cur is None and first) or (
@@ -367,7 +448,28 @@ def _accept_chains(cands: list[dict], known: dict[tuple, tuple[int, int]]) -> li
                     for c in chain:
                         have[c["num"]] = (c["page"], c["line"])
                         accepted.append(c)
+    accepted += _bold_sections([c for c in cands if c["scheme"] == "ss"], accepted, signs)
     return accepted
+
+
+def _bold_sections(pool: list[dict], accepted: list[dict], signs: list[tuple]) -> list[dict]:
+    """Section-sign provisions set in bold with a title ("\u00a7 1308.21 Application for exclusion
+    ..."), each numbered above the section before it: a part's sections skip numbers (1308.15,
+    1308.21), so no chain vouches for them, their typography does. ``signs``: (position, number)
+    of the section-sign headings."""
+    done = {id(c) for c in accepted}
+    seen = sorted([*signs, *(((c["page"], c["line"]), c["num"]) for c in accepted if c["scheme"] == "ss")])
+    out: list[dict] = []
+    for c in pool:
+        if id(c) in done or not c.get("bold") or not c["title"]:
+            continue
+        pos = (c["page"], c["line"])
+        before = [n for p, n in seen if p < pos]
+        after = [n for p, n in seen if p > pos]
+        if (not before or before[-1] < c["num"]) and (not after or c["num"] < after[0]):
+            out.append(c)
+            seen = sorted([*seen, (pos, c["num"])])
+    return out
 
 
 def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series | None = None) -> list[dict]:
@@ -392,11 +494,47 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
                 (e["page_start"], e["line_start"] or 0),
             )
     cands = _drop_listings(cands)
-    good = {id(c) for c in _accept_chains(cands, known)}
+    provision_labels.number_labels(entries)
+    parts = sorted(
+        (e["page_start"], e["line_start"] or 0)
+        for e in entries
+        if (e.get("kind") == "part" or e.get("part")) and e.get("number")
+    )
+    signs = [
+        (
+            (e["page_start"], e["line_start"] or 0),
+            tuple(int(v) for v in re.findall(r"[0-9]+", str(e["number"]))),
+        )
+        for e in entries
+        if e.get("kind") == "section_sign" and e.get("number")
+    ]
+    good_c = _accept_chains(cands, known, parts, signs)
+    good = {id(c) for c in good_c}
+    # "Article 24" / "SECTION 1" over their title lines: one provision with that title
+    absorbed = provision_labels.join_titles(entries, [c for c in good_c if c["scheme"] == "kw"], line_df)
+    cands = [c for c in cands if (c["page"], c["line"]) not in absorbed]
+    _rank_keywords([c for c in good_c if c["scheme"] == "kw"])
     stream = [("e", (e["page_start"], e["line_start"] or 0), e) for e in entries]
     stream += [("c", (c["page"], c["line"]), c) for c in cands if c["scheme"] == "par" or id(c) in good]
     stream.sort(key=lambda s: (s[1], s[0] == "c"))
     return _assign(stream)
+
+
+def _rank_keywords(kws: list[dict]) -> None:
+    """Rank keywords by how the document nests them (in place): a label directly followed by
+    another keyword's label opens it ("SECTION 1" / "GENERAL OBLIGATIONS" / "Article 24": a
+    regulation's sections hold articles, a contract's articles hold sections)."""
+    votes: dict[tuple[str, str], int] = {}
+    kws = sorted(kws, key=lambda c: (c["page"], c["line"]))
+    for a, b in zip(kws, kws[1:], strict=False):
+        if a["kw"] != b["kw"] and a["page"] == b["page"] and b["line"] - a["line"] <= 3:
+            votes[(a["kw"], b["kw"])] = votes.get((a["kw"], b["kw"]), 0) + 1
+    rank = {c["kw"]: c["kwrank"] for c in kws}
+    for (a, b), n in votes.items():
+        if n > votes.get((b, a), 0) and rank[a] >= rank[b]:
+            rank[a] = rank[b] - 0.5
+    for c in kws:
+        c["kwrank"] = rank[c["kw"]]
 
 
 def _assign(stream: list) -> list[dict]:
@@ -409,6 +547,9 @@ def _assign(stream: list) -> list[dict]:
     kw_stack: list[tuple[int, int]] = []  # (keyword rank, level) of open keyword provisions
     par: list[list] = []  # open paragraph levels: [scheme, value, level, label]
     owner = ""  # toc_id prefix of the open paragraph levels ("1.1" -> "1.1(a)")
+    kw_owner = False  # the open provision is a keyword one ("Article 24"): "1." opens its paragraphs
+    kw_level: dict[str, int] = {}  # keyword -> level of its provisions so far (one level per keyword)
+    in_part = False  # the last heading opens a part ("TITLE I", "CHAPTER IV"): its sections go under it
     for kind, _pos, x in stream:
         n = x.get("number") if kind == "e" else None
         n = n.strip() if isinstance(n, str) else None
@@ -421,14 +562,20 @@ def _assign(stream: list) -> list[dict]:
             par[-1][2] = x["level"]
             continue
         if kind == "e":
-            ctx_level, owner, par, kw_stack = x["level"], (n or "").rstrip("."), [], []
+            ctx_level, owner, par, kw_stack = x["level"], x.get("toc_id") or (n or "").rstrip("."), [], []
             head_level = x["level"]
+            kw_owner = bool(x.get("toc_id") and x.get("kw"))
+            in_part = bool(x.get("part") or x.get("kind") == "part")
             if n and re.fullmatch(r"(?:\u00a7\s*)?[0-9]{1,4}(?:\.[0-9]{1,4}){0,4}\.?", n):
                 num = tuple(int(v) for v in re.findall(r"[0-9]+", n))
                 nodes[num] = (x["level"], owner)
                 sib_level[num[:-1]] = x["level"]
             continue
         c = x
+        if c.get("dot") and (not kw_owner or not (par and par[0][0] == "digit" or c["labs"] == ["1"])):
+            continue  # "1." opens a paragraph only directly under an article, from 1 on
+        if c.get("dot") and par and par[0][0] == "digit":
+            del par[1:]  # "2." closes the points "(a)" ... of paragraph 1
         if c["scheme"] == "par":
             path_ok = True
             for i, lab in enumerate(c["labs"]):
@@ -464,11 +611,15 @@ def _assign(stream: list) -> list[dict]:
             while kw_stack and kw_stack[-1][0] >= c["kwrank"]:
                 kw_stack.pop()
             level = (kw_stack[-1][1] + 1) if kw_stack else head_level + 1
+            if not in_part:  # "SECTION 2" after an article's heading: the level of "SECTION 1"
+                level = min(level, kw_level.get(c["kw"], level))
+            kw_level[c["kw"]] = level
             kw_stack.append((c["kwrank"], level))
             tid = f"{c['kw'].rstrip('.').capitalize()} {c['printed']}"
             nodes[(c["val"],)] = (level, tid)  # "ARTICLE II" parents "Section 2.01"
         e = _entry(c, level, tid, c["printed"])
         ctx_level, owner, par = level, tid, []
+        kw_owner = c["scheme"] == "kw"
         out.append(e)
     return out
 

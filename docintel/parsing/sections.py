@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -149,6 +151,7 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
     ]
     if not any(gone):
         return toc_df
+    gone = _vouched(toc_df, gone)
     kept = toc_df[[not g for g in gone]]
     entries = [
         {
@@ -162,6 +165,25 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
         for r in kept.itertuples()
     ]
     return to_frame(entries, line_df, str(toc_df["doc_id"].iloc[0]), ids=kept["toc_id"].tolist())
+
+
+def _vouched(toc_df: pd.DataFrame, gone: list[bool]) -> list[bool]:
+    """Keep a dropped decimal heading the numbering vouches for: its parent is a kept row and it
+    is the parent's first child or follows a kept sibling ("3.1.1 Fecundidade Actual" under 3.1,
+    printed on a table's baseline in the next column). Table cells do not number like that."""
+    nums = [
+        tuple(int(v) for v in str(n).rstrip(".").split("."))
+        if isinstance(n, str) and re.fullmatch(r"[0-9]{1,3}(?:\.[0-9]{1,3}){1,4}\.?", n.strip())
+        else None
+        for n in toc_df["number"].tolist()
+    ]
+    have = {n for n, g in zip(nums, gone, strict=True) if n is not None and not g}
+    out = list(gone)
+    for i, (n, g) in enumerate(zip(nums, gone, strict=True)):
+        if g and n is not None and n[:-1] in have and (n[-1] == 1 or n[:-1] + (n[-1] - 1,) in have):
+            out[i] = False
+            have.add(n)
+    return out
 
 
 def _page_arrays(line_df: pd.DataFrame) -> dict[int, dict]:

@@ -26,6 +26,8 @@ def not_sections(heads: list[Candidate], line_df: pd.DataFrame, title_c: Candida
       "Abstract" heading on its page (a paper's front matter), and lines stacked under the
       title in its size;
     - one label printed several times on a page ("SIGNED BY" in each signature block);
+    - a paragraph's last word or two set in bold, one line pitch under the paragraph's
+      unfinished line ("... Adrian Agogino, Rory" / "Lipkis" on a licence's cover);
     - a definition list: three or more bold terms at one left edge, each with its regular
       definition on the same baseline starting at one common x (a glossary).
     """
@@ -43,6 +45,7 @@ def not_sections(heads: list[Candidate], line_df: pd.DataFrame, title_c: Candida
             out.append(c)
             title_c.lines = title_c.lines + c.lines
             y = c.y1
+    out += _paragraph_tails(heads, line_df)
     seen: dict[tuple, list[Candidate]] = {}
     for c in heads:
         if c.number is None:
@@ -87,6 +90,34 @@ def not_sections(heads: list[Candidate], line_df: pd.DataFrame, title_c: Candida
             out += terms + [
                 c for c in heads if c.page == page and c.run_in and c.number is None and abs(c.x0 - left) <= 2
             ]
+    return out
+
+
+def _paragraph_tails(heads: list[Candidate], line_df: pd.DataFrame) -> list[Candidate]:
+    """Short unnumbered heading lines that end the paragraph above them (see :func:`not_sections`)."""
+    short = [c for c in heads if c.number is None and len(c.lines) == 1 and len(c.text.split()) <= 3]
+    if not short:
+        return []
+    want = {(c.page, c.line - 1) for c in short}
+    key = zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=True)
+    hit = [k in want for k in key]
+    sub = line_df[hit]
+    bold = sub["bold"].fillna(False).astype(bool).tolist() if "bold" in sub else [False] * len(sub)
+    prev = {
+        (int(p), int(n)): (float(x), float(y), str(t), b)
+        for p, n, x, y, t, b in zip(
+            sub["page"], sub["line"], sub["x0"], sub["y0"], sub["text"], bold, strict=True
+        )
+    }
+    out = []
+    for c in short:
+        pr = prev.get((c.page, c.line - 1))
+        if pr is None or pr[3]:
+            continue
+        x, y, t, _ = pr
+        t = t.rstrip()
+        if abs(x - c.x0) <= 2 and 0 < c.y0 - y <= 1.3 * c.size and re.search(r"[^\W\d_],?$", t):
+            out.append(c)
     return out
 
 
