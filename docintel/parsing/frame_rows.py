@@ -42,3 +42,8 @@ class Rows:
     def take(self, positions) -> list:
         cols = self._cols
         return [self._make([c[k] for c in cols]) for k in positions]
+
+
+def floats(df: pd.DataFrame, *names: str) -> list:
+    """Numeric columns as float64 numpy arrays (missing values NaN): masks without pandas per filter."""
+    return [df[n].to_numpy(dtype=float, na_value=float("nan")) for n in names]
