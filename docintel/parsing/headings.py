@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import math
 import operator
 import re
 from dataclasses import dataclass, field
@@ -294,9 +295,18 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
     """Group a page's lines that sit on one baseline (same column), left to right."""
     groups: list[list[dict]] = []
     heads: list[tuple] = []  # each group's first line as (y1, y0, size, column), read once
+    head_y1: list[float] = []  # the groups' y1, never decreasing (lines come sorted by y1)
+    sizes = [s for s in (r["size"] for r in recs) if s == s]  # no NaN
+    # a group whose y1 lies more than BASELINE_BOTTOM_EM x the page's largest size above a line
+    # fails the baseline test: those are skipped by bisection (a margin keeps the rounding safe)
+    reach = BASELINE_BOTTOM_EM * max(sizes) + 1e-6 if sizes else None
+    if reach is not None and (not math.isfinite(reach) or any(r["y1"] != r["y1"] for r in recs)):
+        reach = None  # a NaN size or bottom edge: no ordering to bisect
     for r in sorted(recs, key=_Y1_X0):
         ry1, ry0, rsize, rcol = r["y1"], r["y0"], r["size"], r["column"]
         start = max(len(groups) - 8, 0)  # sorted by y1: only recent groups can share the baseline
+        if reach is not None:
+            start = max(start, bisect.bisect_left(head_y1, ry1 - reach, start))
         for j in range(start, len(groups)):
             hy1, hy0, hsize, hcol = heads[j]
             m = hsize if hsize >= rsize else rsize  # max(), inlined: this loop runs per line
@@ -310,6 +320,7 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
         else:
             groups.append([r])
             heads.append((ry1, ry0, rsize, rcol))
+            head_y1.append(ry1)
     return [g if len(g) == 1 else sorted(g, key=_X0) for g in groups]
 
 
