@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import functools
 
+import numpy as np
 import pandas as pd
 
 
@@ -46,4 +47,13 @@ class Rows:
 
 def floats(df: pd.DataFrame, *names: str) -> list:
     """Numeric columns as float64 numpy arrays (missing values NaN): masks without pandas per filter."""
-    return [df[n].to_numpy(dtype=float, na_value=float("nan")) for n in names]
+    out = []
+    for n in names:
+        s = df[n]
+        a = s.to_numpy()
+        if a.dtype.kind in "iub":  # no missing values: a plain cast
+            a = a.astype(float)
+        elif a.dtype != np.float64:
+            a = s.to_numpy(dtype=float, na_value=np.nan)
+        out.append(a)
+    return out
