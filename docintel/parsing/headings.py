@@ -236,9 +236,9 @@ def body_size(line_df: pd.DataFrame) -> float:
     return float(w.idxmax()) if len(w) else DEFAULT_BODY_SIZE
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
-    """A possible heading: one or more joined lines."""
+    """A possible heading: one or more joined lines (slots: one is built per text line)."""
 
     page: int
     line: int  # first line of the heading
@@ -514,26 +514,42 @@ def _emphasised_subject(lead: str, text: str) -> bool:
 def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_in: bool) -> Candidate:
     first = head[0]
     if len(head) == 1:  # most candidates: one line, the same sums and extremes without the loops
-        n = len(first["text"])
-        text, chars = first["text"].strip(), n
-        bf = first["bf"] * n / max(chars, 1)
-        itf = first.get("itf", 0.0) * n / max(chars, 1)
-        x0, x1, y0, y1, size, line = (
-            first["x0"],
-            first["x1"],
-            first["y0"],
-            first["y1"],
-            first["size"],
-            first["line"],
+        raw = first["text"]
+        n = len(raw)
+        text, m = raw.strip(), max(n, 1)
+        bf = first["bf"] * n / m
+        itf = first.get("itf", 0.0) * n / m
+        x0, x1, y0, y1 = first["x0"], first["x1"], first["y0"], first["y1"]
+        size, line = first["size"], first["line"]
+        kind, num, title = split_number(text)
+        lines = [int(line)]
+        if dropped:
+            lines += [int(r["line"]) for r in dropped if r["x0"] >= x0 - 1 and r["x1"] <= x1 + 1]
+        return Candidate(
+            page_no,
+            int(line),
+            lines,
+            text,
+            float(size),
+            bf >= BOLD_MIN_FRACTION,
+            float(x0),
+            float(y0),
+            float(x1),
+            float(y1),
+            str(first["font"]),
+            run_in,
+            kind,
+            num,
+            title,
+            {"italic": itf >= ITALIC_MIN_FRACTION},
         )
-    else:
-        text = " ".join(r["text"].strip() for r in head)
-        chars = sum(len(r["text"]) for r in head)
-        bf = sum(r["bf"] * len(r["text"]) for r in head) / max(chars, 1)
-        itf = sum(r.get("itf", 0.0) * len(r["text"]) for r in head) / max(chars, 1)
-        x0, x1 = min(r["x0"] for r in head), max(r["x1"] for r in head)
-        y0, y1 = min(r["y0"] for r in head), max(r["y1"] for r in head)
-        size, line = max(r["size"] for r in head), min(r["line"] for r in head)
+    text = " ".join(r["text"].strip() for r in head)
+    chars = sum(len(r["text"]) for r in head)
+    bf = sum(r["bf"] * len(r["text"]) for r in head) / max(chars, 1)
+    itf = sum(r.get("itf", 0.0) * len(r["text"]) for r in head) / max(chars, 1)
+    x0, x1 = min(r["x0"] for r in head), max(r["x1"] for r in head)
+    y0, y1 = min(r["y0"] for r in head), max(r["y1"] for r in head)
+    size, line = max(r["size"] for r in head), min(r["line"] for r in head)
     kind, num, title = split_number(text)
     dup = [r for r in dropped if r["x0"] >= x0 - 1 and r["x1"] <= x1 + 1]
     return Candidate(
