@@ -24,6 +24,13 @@ _FURNITURE = ("header", "footer", "page_number", "toc_entry")
 def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     """Return (object_registry, cell_df, line_df with caption / table / formula roles and object_key)."""
     line_df = line_df.copy()
+    # role / object_key as object columns while the readers mark lines: a write into pandas'
+    # Arrow-backed str column rebuilds the whole column, O(lines) per caption, table or figure
+    restore = {}
+    for col in ("role", "object_key"):
+        if col in line_df and isinstance(line_df[col].dtype, pd.StringDtype):
+            restore[col] = line_df[col].dtype
+            line_df[col] = line_df[col].astype(object)
     reg: list[dict] = []
     cells: list[dict] = []
     seen: set[str] = set()
@@ -93,6 +100,8 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     reg += appendices(toc_df, line_df, seen)
     reg += clauses.clause_objects(toc_df, line_df, seen)
     reg += bibliography(toc_df, line_df, seen)
+    for col, dtype in restore.items():
+        line_df[col] = line_df[col].astype(dtype)
     registry = pd.DataFrame(reg) if reg else OBJECT_REGISTRY.empty()
     registry["doc_id"] = doc_id
     registry = OBJECT_REGISTRY.conform(registry)
