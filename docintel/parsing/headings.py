@@ -335,7 +335,7 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
         feats.loc[keep_rows, f].tolist() for f in ("boldfrac", "italfrac", "lead")
     ]
     names = [*cols, "bf", "itf", "lead"]
-    recs = [dict(zip(names, vals, strict=True)) for vals in zip(*columns, strict=True)]
+    recs = [dict(zip(names, vals, strict=False)) for vals in zip(*columns, strict=True)]  # same lengths
     by_page: dict[int, list[dict]] = {}
     no_column = sub["column"].isna().tolist()
     for r, na in zip(recs, no_column, strict=True):
@@ -346,6 +346,13 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
     for page_no, pl in by_page.items():
         geo = _PageGeo(pl)
         for frags in _baseline_groups(pl):
+            if len(frags) == 1:  # most lines: alone on their baseline, one segment, no artefact
+                start = _starts_paragraph(frags[0], geo)
+                c = _candidate(page_no, frags, [], geo, start)
+                c.extra["para_start"] = start
+                c.extra["table_row"] = False  # one piece on the baseline
+                out.append(c)
+                continue
             keep, dropped = [], []
             for r in frags if len(frags) > 1 else ():
                 # a fragment contained in a wider one on the same baseline is a duplicate artefact
