@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
+
+from docintel.parsing import frame_rows
 
 #: Caption label at the start of a line. Group kw = kind word, id = number ("3-3", "II", "B.2", "NTR-1").
 #: A label in brackets ("[표 1]", "<그림 2>", "【表3】", Korean / CJK reports) needs no delimiter after it.
@@ -40,56 +43,60 @@ def kind_of(kw: str) -> str:
 
 def _is_paragraph_continuation(pl: pd.DataFrame, r) -> bool:
     """True when the line directly above (same column) is prose that runs on into this line."""
-    above = pl[(pl.y1 <= r.y0 + 1) & (pl.y1 >= r.y0 - 0.9 * r.size) & (pl.x0 < r.x1) & (pl.x1 > r.x0)]
-    if above.empty:
+    x0, y1, x1 = frame_rows.floats(pl, "x0", "y1", "x1")
+    hit = np.flatnonzero((y1 <= r.y0 + 1) & (y1 >= r.y0 - 0.9 * r.size) & (x0 < r.x1) & (x1 > r.x0))
+    if not len(hit):
         return False
-    prev = above.loc[above.y1.idxmax()]
-    text = str(prev.text).rstrip()
+    k = hit[np.argmax(y1[hit])]  # the first of the lowest, as idxmax picks
+    text = str(pl["text"].iat[k]).rstrip()
     # prose runs on in sentences: a figure label or a table cell above ("relu", "25.03") does not
     prose = len(text.split()) >= 5 and len(re.findall(r"[^\W\d_]{2,}", text)) >= 4
     return (
         prose
-        and abs(prev["size"] - r.size) < 0.6
+        and abs(pl["size"].iat[k] - r.size) < 0.6
         and not text.endswith((".", ":", ")"))
-        and prev.role == "body"
+        and pl["role"].iat[k] == "body"
     )
 
 
 def _caption_block(pl: pd.DataFrame, r) -> pd.DataFrame:
     """The caption's lines: this one and the tightly stacked lines below it of the same size."""
-    rows = [r.Index]
+    # positions in ``pl`` (its index labels are unique), masks on numpy columns
+    px0, py0, px1, py1, psize = frame_rows.floats(pl, "x0", "y0", "x1", "y1", "size")
+    texts = pl["text"].tolist()
+    rows = [pl.index.get_loc(r.Index)]
+    taken = np.zeros(len(pl), dtype=bool)
+    taken[rows[0]] = True
     y1, x0, x1 = r.y1, r.x0, r.x1
+    same_size = np.abs(psize - r.size) < 0.6
     # the caption text set in another font right after a bold "Table 1." on its baseline
-    same_row = pl[
-        (pl.x0 >= r.x1 - 1)
-        & (pl.x0 <= r.x1 + 3 * r.size)
-        & ((pl.y1 - r.y1).abs() <= 0.35 * r.size)
-        & ((pl["size"] - r.size).abs() < 0.6)
-        & ~pl.index.isin(rows)
-    ].sort_values("x0")
-    for k, n in same_row.iterrows():
-        if n.x0 > x1 + 3 * r.size or CAPTION.match(str(n.text)):
+    hit = np.flatnonzero(
+        (px0 >= r.x1 - 1)
+        & (px0 <= r.x1 + 3 * r.size)
+        & (np.abs(py1 - r.y1) <= 0.35 * r.size)
+        & same_size
+        & ~taken
+    )
+    for k in hit[np.argsort(px0[hit], kind="quicksort")]:  # sort_values("x0")'s order
+        if px0[k] > x1 + 3 * r.size or CAPTION.match(str(texts[k])):
+            break
+        rows.append(int(k))
+        taken[k] = True
+        x1 = max(x1, px1[k])
+    for _ in range(8):
+        nxt = np.flatnonzero(
+            (py0 >= y1 - 1) & (py0 <= y1 + 0.5 * r.size) & (px0 < x1) & (px1 > x0) & same_size & ~taken
+        )
+        if not len(nxt):
+            break
+        k = int(nxt[np.argmin(py0[nxt])])
+        if CAPTION.match(str(texts[k])) or len(nxt) > 1:
             break
         rows.append(k)
-        x1 = max(x1, n.x1)
-    for _ in range(8):
-        nxt = pl[
-            (pl.y0 >= y1 - 1)
-            & (pl.y0 <= y1 + 0.5 * r.size)
-            & (pl.x0 < x1)
-            & (pl.x1 > x0)
-            & ((pl["size"] - r.size).abs() < 0.6)
-            & ~pl.index.isin(rows)
-        ]
-        if nxt.empty:
-            break
-        n = nxt.loc[nxt.y0.idxmin()]
-        if CAPTION.match(str(n.text)) or len(nxt) > 1:
-            break
-        rows.append(n.name)
-        y1 = n.y1
-        x0, x1 = min(x0, n.x0), max(x1, n.x1)
-    return pl.loc[rows]
+        taken[k] = True
+        y1 = py1[k]
+        x0, x1 = min(x0, px0[k]), max(x1, px1[k])
+    return pl.iloc[rows]
 
 
 def caption_match(pl: pd.DataFrame, r, body: float):

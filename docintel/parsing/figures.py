@@ -5,9 +5,10 @@ from __future__ import annotations
 import contextlib
 import re
 
+import numpy as np
 import pandas as pd
 
-from docintel.parsing import graphics
+from docintel.parsing import frame_rows, graphics
 
 EQ_LABEL = re.compile(r"^\((?P<id>[0-9]{1,3}[a-z]?|[A-Z]?[0-9]{1,2}\.[0-9]{1,3})\)$")
 
@@ -80,19 +81,19 @@ def equations(line_df: pd.DataFrame, pl: pd.DataFrame, rows: list, page, seen: s
     """'(n)' alone at the right margin with formula text on its baseline (``rows``: pl's candidates)."""
     out = []
     width = page.rect.width
+    # numpy columns of the page once; a frame only for the formula of a label that passes
+    px0, py0, px1, py1 = frame_rows.floats(pl, "x0", "y0", "x1", "y1")
+    labels, texts = pl.index.to_numpy(), pl["text"].tolist()
     for r in rows:
         m = EQ_LABEL.match(str(r.text).strip())
         if not m or r.x0 < 0.6 * width:
             continue
-        band = pl[
-            (pl.y1 >= r.y0 - 2 * r.size)
-            & (pl.y0 <= r.y1 + 2 * r.size)
-            & (pl.x1 < r.x0)
-            & (pl.index != r.Index)
-        ]
-        same = band[(band.y0 <= r.y1) & (band.y1 >= r.y0)]
-        if same.empty or same.text.str.split().str.len().sum() > 40:
+        in_band = (py1 >= r.y0 - 2 * r.size) & (py0 <= r.y1 + 2 * r.size) & (px1 < r.x0) & (labels != r.Index)
+        same = np.flatnonzero(in_band & (py0 <= r.y1) & (py1 >= r.y0))
+        # str.split().str.len().sum(): a missing text counts no words
+        if not len(same) or sum(len(texts[k].split()) for k in same if isinstance(texts[k], str)) > 40:
             continue
+        band = pl.iloc[np.flatnonzero(in_band)]
         key = f"equation:{m.group('id')}"
         if key in seen:
             continue

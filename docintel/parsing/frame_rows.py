@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import functools
 
+import numpy as np
 import pandas as pd
 
 
@@ -42,3 +43,17 @@ class Rows:
     def take(self, positions) -> list:
         cols = self._cols
         return [self._make([c[k] for c in cols]) for k in positions]
+
+
+def floats(df: pd.DataFrame, *names: str) -> list:
+    """Numeric columns as float64 numpy arrays (missing values NaN): masks without pandas per filter."""
+    out = []
+    for n in names:
+        s = df[n]
+        a = s.to_numpy()
+        if a.dtype.kind in "iub":  # no missing values: a plain cast
+            a = a.astype(float)
+        elif a.dtype != np.float64:
+            a = s.to_numpy(dtype=float, na_value=np.nan)
+        out.append(a)
+    return out

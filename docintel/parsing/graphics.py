@@ -10,6 +10,7 @@ object stage. :func:`cluster_drawings` gives the same rectangles from
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 Box = tuple[float, float, float, float]
@@ -143,20 +144,21 @@ def _prose_lines(pg: pd.DataFrame) -> set:
     """Index labels of running-text lines: :data:`PROSE_WORDS`+ words, or a paragraph's short
     last line set right below one with the same left edge."""
     words = pg["text"].astype(str).str.split().str.len()
-    prose = set(pg.index[words >= PROSE_WORDS])
-    for r in pg.sort_values("y0").itertuples():
-        if r.Index in prose:
+    prose = np.array((words >= PROSE_WORDS).to_numpy(dtype=bool, na_value=False))  # a writable copy
+    # numpy columns, the lines walked top-down in sort_values("y0")'s order (no pandas per line)
+    x0, y0, y1 = (pg[c].to_numpy(dtype=float, na_value=np.nan) for c in ("x0", "y0", "y1"))
+    if np.isnan(y0).any():
+        order = pg.index.get_indexer(pg.sort_values("y0").index)
+    else:
+        order = np.argsort(y0, kind="quicksort")
+    for k in order:
+        if prose[k]:
             continue
-        h = r.y1 - r.y0
-        run_on = (
-            pg.index.isin(prose)
-            & ((pg["x0"] - r.x0).abs() <= 2)
-            & (pg["y1"] <= r.y0 + 0.5 * h)
-            & (pg["y1"] >= r.y0 - 0.8 * h)
-        )
+        h = y1[k] - y0[k]
+        run_on = prose & (np.abs(x0 - x0[k]) <= 2) & (y1 <= y0[k] + 0.5 * h) & (y1 >= y0[k] - 0.8 * h)
         if run_on.any():
-            prose.add(r.Index)
-    return prose
+            prose[k] = True
+    return set(pg.index[prose])
 
 
 def _side_labels(pg: pd.DataFrame, art: Box, marked: pd.DataFrame) -> pd.Index:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import math
 import operator
 import re
 from dataclasses import dataclass, field
@@ -235,9 +236,9 @@ def body_size(line_df: pd.DataFrame) -> float:
     return float(w.idxmax()) if len(w) else DEFAULT_BODY_SIZE
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
-    """A possible heading: one or more joined lines."""
+    """A possible heading: one or more joined lines (slots: one is built per text line)."""
 
     page: int
     line: int  # first line of the heading
@@ -294,9 +295,18 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
     """Group a page's lines that sit on one baseline (same column), left to right."""
     groups: list[list[dict]] = []
     heads: list[tuple] = []  # each group's first line as (y1, y0, size, column), read once
+    head_y1: list[float] = []  # the groups' y1, never decreasing (lines come sorted by y1)
+    sizes = [s for s in (r["size"] for r in recs) if s == s]  # no NaN
+    # a group whose y1 lies more than BASELINE_BOTTOM_EM x the page's largest size above a line
+    # fails the baseline test: those are skipped by bisection (a margin keeps the rounding safe)
+    reach = BASELINE_BOTTOM_EM * max(sizes) + 1e-6 if sizes else None
+    if reach is not None and (not math.isfinite(reach) or any(r["y1"] != r["y1"] for r in recs)):
+        reach = None  # a NaN size or bottom edge: no ordering to bisect
     for r in sorted(recs, key=_Y1_X0):
         ry1, ry0, rsize, rcol = r["y1"], r["y0"], r["size"], r["column"]
         start = max(len(groups) - 8, 0)  # sorted by y1: only recent groups can share the baseline
+        if reach is not None:
+            start = max(start, bisect.bisect_left(head_y1, ry1 - reach, start))
         for j in range(start, len(groups)):
             hy1, hy0, hsize, hcol = heads[j]
             m = hsize if hsize >= rsize else rsize  # max(), inlined: this loop runs per line
@@ -310,6 +320,7 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
         else:
             groups.append([r])
             heads.append((ry1, ry0, rsize, rcol))
+            head_y1.append(ry1)
     return [g if len(g) == 1 else sorted(g, key=_X0) for g in groups]
 
 
@@ -324,7 +335,7 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
         feats.loc[keep_rows, f].tolist() for f in ("boldfrac", "italfrac", "lead")
     ]
     names = [*cols, "bf", "itf", "lead"]
-    recs = [dict(zip(names, vals, strict=True)) for vals in zip(*columns, strict=True)]
+    recs = [dict(zip(names, vals, strict=False)) for vals in zip(*columns, strict=True)]  # same lengths
     by_page: dict[int, list[dict]] = {}
     no_column = sub["column"].isna().tolist()
     for r, na in zip(recs, no_column, strict=True):
@@ -335,6 +346,13 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
     for page_no, pl in by_page.items():
         geo = _PageGeo(pl)
         for frags in _baseline_groups(pl):
+            if len(frags) == 1:  # most lines: alone on their baseline, one segment, no artefact
+                start = _starts_paragraph(frags[0], geo)
+                c = _candidate(page_no, frags, [], geo, start)
+                c.extra["para_start"] = start
+                c.extra["table_row"] = False  # one piece on the baseline
+                out.append(c)
+                continue
             keep, dropped = [], []
             for r in frags if len(frags) > 1 else ():
                 # a fragment contained in a wider one on the same baseline is a duplicate artefact
@@ -503,26 +521,42 @@ def _emphasised_subject(lead: str, text: str) -> bool:
 def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_in: bool) -> Candidate:
     first = head[0]
     if len(head) == 1:  # most candidates: one line, the same sums and extremes without the loops
-        n = len(first["text"])
-        text, chars = first["text"].strip(), n
-        bf = first["bf"] * n / max(chars, 1)
-        itf = first.get("itf", 0.0) * n / max(chars, 1)
-        x0, x1, y0, y1, size, line = (
-            first["x0"],
-            first["x1"],
-            first["y0"],
-            first["y1"],
-            first["size"],
-            first["line"],
+        raw = first["text"]
+        n = len(raw)
+        text, m = raw.strip(), max(n, 1)
+        bf = first["bf"] * n / m
+        itf = first.get("itf", 0.0) * n / m
+        x0, x1, y0, y1 = first["x0"], first["x1"], first["y0"], first["y1"]
+        size, line = first["size"], first["line"]
+        kind, num, title = split_number(text)
+        lines = [int(line)]
+        if dropped:
+            lines += [int(r["line"]) for r in dropped if r["x0"] >= x0 - 1 and r["x1"] <= x1 + 1]
+        return Candidate(
+            page_no,
+            int(line),
+            lines,
+            text,
+            float(size),
+            bf >= BOLD_MIN_FRACTION,
+            float(x0),
+            float(y0),
+            float(x1),
+            float(y1),
+            str(first["font"]),
+            run_in,
+            kind,
+            num,
+            title,
+            {"italic": itf >= ITALIC_MIN_FRACTION},
         )
-    else:
-        text = " ".join(r["text"].strip() for r in head)
-        chars = sum(len(r["text"]) for r in head)
-        bf = sum(r["bf"] * len(r["text"]) for r in head) / max(chars, 1)
-        itf = sum(r.get("itf", 0.0) * len(r["text"]) for r in head) / max(chars, 1)
-        x0, x1 = min(r["x0"] for r in head), max(r["x1"] for r in head)
-        y0, y1 = min(r["y0"] for r in head), max(r["y1"] for r in head)
-        size, line = max(r["size"] for r in head), min(r["line"] for r in head)
+    text = " ".join(r["text"].strip() for r in head)
+    chars = sum(len(r["text"]) for r in head)
+    bf = sum(r["bf"] * len(r["text"]) for r in head) / max(chars, 1)
+    itf = sum(r.get("itf", 0.0) * len(r["text"]) for r in head) / max(chars, 1)
+    x0, x1 = min(r["x0"] for r in head), max(r["x1"] for r in head)
+    y0, y1 = min(r["y0"] for r in head), max(r["y1"] for r in head)
+    size, line = max(r["size"] for r in head), min(r["line"] for r in head)
     kind, num, title = split_number(text)
     dup = [r for r in dropped if r["x0"] >= x0 - 1 and r["x1"] <= x1 + 1]
     return Candidate(

@@ -24,6 +24,13 @@ _FURNITURE = ("header", "footer", "page_number", "toc_entry")
 def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     """Return (object_registry, cell_df, line_df with caption / table / formula roles and object_key)."""
     line_df = line_df.copy()
+    # role / object_key as object columns while the readers mark lines: a write into pandas'
+    # Arrow-backed str column rebuilds the whole column, O(lines) per caption, table or figure
+    restore = {}
+    for col in ("role", "object_key"):
+        if col in line_df and isinstance(line_df[col].dtype, pd.StringDtype):
+            restore[col] = line_df[col].dtype
+            line_df[col] = line_df[col].astype(object)
     reg: list[dict] = []
     cells: list[dict] = []
     seen: set[str] = set()
@@ -40,14 +47,19 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     texts = [str(t).strip() for t in usable["text"].tolist()]
     roles = usable["role"].tolist()
     sides = {"above": 0, "below": 0, None: 0}  # where table captions sit (caption above its table)
+    # the pages with a caption-like line, and the equation-label lines, in one pass over the texts
+    # "(512)" in a statistics or financial table is a negative amount, not an equation label
+    # (roles as they were before any caption marked its table)
+    page_of = usable["page"].tolist()
+    cap_pages = {page_of[k] for k, t in enumerate(texts) if CAPTION.match(t)}
+    eq_lines = {k for k, t in enumerate(texts) if roles[k] != "table" and figures.EQ_LABEL.match(t)}
+    eq_pages = {page_of[k] for k in eq_lines}
     for page_no in sorted(positions):
-        pos = positions[page_no]
-        has_caption = any(CAPTION.match(texts[k]) for k in pos)
-        # "(512)" in a statistics or financial table is a negative amount, not an equation label
-        # (roles as they were before this page's captions marked their tables)
-        eq_at = [i for i, k in enumerate(pos) if roles[k] != "table" and figures.EQ_LABEL.match(texts[k])]
-        if not has_caption and not eq_at:
+        has_caption = page_no in cap_pages
+        if not has_caption and page_no not in eq_pages:
             continue
+        pos = positions[page_no]
+        eq_at = [i for i, k in enumerate(pos.tolist()) if k in eq_lines]
         rows = rows_of.take(pos)
         pl = usable.iloc[pos] if has_caption else None
         # the pymupdf page only for a page with a caption or an equation label (loading one costs)
@@ -88,6 +100,8 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     reg += appendices(toc_df, line_df, seen)
     reg += clauses.clause_objects(toc_df, line_df, seen)
     reg += bibliography(toc_df, line_df, seen)
+    for col, dtype in restore.items():
+        line_df[col] = line_df[col].astype(dtype)
     registry = pd.DataFrame(reg) if reg else OBJECT_REGISTRY.empty()
     registry["doc_id"] = doc_id
     registry = OBJECT_REGISTRY.conform(registry)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
-from docintel.parsing import tables_cells, tables_free, tables_text
+from docintel.parsing import frame_rows, tables_cells, tables_free, tables_text
 from docintel.parsing.captions import CAPTION
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -14,12 +15,13 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 CJK_PROSE_CHARS = 16
 
 
-def _column_of(pl: pd.DataFrame, cap: tuple):
+def _column_of(pl: pd.DataFrame, cap: tuple, cols=None):
     """The text column (line_df.column) of the caption's first line, None when unknown."""
-    hit = pl[(pl.y0 >= cap[1] - 1) & (pl.y0 <= cap[1] + 1) & (pl.x0 >= cap[0] - 1) & (pl.x0 <= cap[0] + 1)]
-    if hit.empty or pd.isna(hit.iloc[0]["column"]):
+    x0, y0, column = cols if cols is not None else frame_rows.floats(pl, "x0", "y0", "column")
+    hit = np.flatnonzero((y0 >= cap[1] - 1) & (y0 <= cap[1] + 1) & (x0 >= cap[0] - 1) & (x0 <= cap[0] + 1))
+    if not len(hit) or np.isnan(column[hit[0]]):
         return None
-    return int(hit.iloc[0]["column"])
+    return int(column[hit[0]])
 
 
 def _table_clip(
@@ -39,34 +41,43 @@ def _table_clip(
     a centred or wide caption gets the full text width.
     """
     xc = (cap[0] + cap[2]) / 2
-    cols = pl["column"].dropna()
-    col_lines = pl[pl["column"] == col] if (col := _column_of(pl, cap)) is not None else pl.iloc[0:0]
+    # numpy columns of the page's lines; rows only for the lines the region walks over
+    px0, py0, px1, py1, column = frame_rows.floats(pl, "x0", "y0", "x1", "y1", "column")
+    known = column[~np.isnan(column)]
+    col = _column_of(pl, cap, (px0, py0, column))
+    in_col = (column == col) if col is not None else np.zeros(len(pl), dtype=bool)
     full = (
-        cols.max() < 1
+        (len(known) > 0 and known.max() < 1)
         or col is None
         or col < 0
-        or len(col_lines) < 3
+        or int(in_col.sum()) < 3
         or (cap[2] - cap[0]) > 0.55 * width
         or abs(xc - width / 2) < 0.08 * width
     )
     if full:
         x0, x1 = min(cap[0], 0.08 * width), max(cap[2], 0.92 * width)
     else:
-        x0, x1 = min(cap[0], col_lines.x0.min()) - 2, max(cap[2], col_lines.x1.max()) + 2
-    near = pl[(pl.x1 > x0) & (pl.x0 < x1)]
+        x0, x1 = min(cap[0], px0[in_col].min()) - 2, max(cap[2], px1[in_col].max()) + 2
+    near = (px1 > x0) & (px0 < x1)
     if above:
-        cand = near[near.y1 <= cap[1] + 1].sort_values("y1", ascending=False)
+        hit = np.flatnonzero(near & (py1 <= cap[1] + 1))
+        order = hit[np.argsort(-py1[hit], kind="stable")]  # bottom-up (ties end at the same edge)
         edge = max(40.0, cap[1] - 0.6 * height)
     else:
-        cand = near[near.y0 >= cap[3] - 1].sort_values("y0")
+        hit = np.flatnonzero(near & (py0 >= cap[3] - 1))
+        order = hit[np.argsort(py0[hit], kind="stable")]  # top-down
         edge = min(height - 40, cap[3] + 0.6 * height)
-    for r in cand.itertuples():
-        words = len(str(r.text).split())
+    if not len(order):
+        return (x0, edge, x1, cap[1] - 0.5) if above else (x0, cap[3] + 0.5, x1, edge)
+    texts, sizes, roles = pl["text"].tolist(), pl["size"].tolist(), pl["role"].tolist()
+    for k in order:
+        text = str(texts[k])
+        words = len(text.split())
         # CJK prose has few spaces: a body-size line of many CJK characters reads as running text
-        cjk = len(_CJK.findall(str(r.text))) >= CJK_PROSE_CHARS and r.size >= body - 0.5
-        prose = prose_stops and (words >= 12 or cjk) and (r.x1 - r.x0) > 0.6 * (cap[2] - cap[0])
-        if prose or r.role in ("heading", "caption", "title") or CAPTION.match(str(r.text)):
-            edge = (r.y1 + 1) if above else (r.y0 - 1)
+        cjk = len(_CJK.findall(text)) >= CJK_PROSE_CHARS and sizes[k] >= body - 0.5
+        prose = prose_stops and (words >= 12 or cjk) and (px1[k] - px0[k]) > 0.6 * (cap[2] - cap[0])
+        if prose or roles[k] in ("heading", "caption", "title") or CAPTION.match(text):
+            edge = float(py1[k] + 1) if above else float(py0[k] - 1)
             break
     return (x0, edge, x1, cap[1] - 0.5) if above else (x0, cap[3] + 0.5, x1, edge)
 

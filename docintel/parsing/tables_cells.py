@@ -233,16 +233,40 @@ def _rule_edges(page) -> list[tuple]:
     return edges
 
 
+def _edge_columns(page) -> tuple:
+    """The page's edges as numpy columns with the clip-free half of :func:`_segments_in`'s tests."""
+    memo = getattr(page, "_memo", None)
+    if memo is not None and "edge_cols" in memo:
+        return memo["edge_cols"]
+    e = np.array(_rule_edges(page), dtype=float).reshape(-1, 4)
+    x0, y0, x1, y1 = e[:, 0], e[:, 1], e[:, 2], e[:, 3]
+    dx, dy = np.abs(x1 - x0), np.abs(y1 - y0)
+    flat = (dy < 1.5) & (dx > 10)  # a horizontal rule's shape
+    upright = ~flat & (dx < 1.5) & (dy > 5)  # a vertical one's (the tests exclude each other)
+    cols = (
+        flat,
+        upright,
+        x0,
+        y0,
+        (y0 + y1) / 2,
+        np.minimum(x0, x1),
+        np.maximum(x0, x1),
+        (x0 + x1) / 2,
+        np.minimum(y0, y1),
+        np.maximum(y0, y1),
+    )
+    if memo is not None:
+        memo["edge_cols"] = cols
+    return cols
+
+
 def _segments_in(page, clip) -> tuple[list[tuple], list[tuple]]:
-    """Horizontal (y, x0, x1) and vertical (x, y0, y1) rule segments inside ``clip``."""
-    hs, vs = [], []
-    for x0, y0, x1, y1 in _rule_edges(page):
-        if abs(y1 - y0) < 1.5 and abs(x1 - x0) > 10 and clip[1] - 2 <= y0 <= clip[3] + 2:
-            hs.append(((y0 + y1) / 2, min(x0, x1), max(x0, x1)))
-        elif abs(x1 - x0) < 1.5 and abs(y1 - y0) > 5 and clip[0] - 2 <= x0 <= clip[2] + 2:
-            lo, hi = min(y0, y1), max(y0, y1)
-            if hi > clip[1] and lo < clip[3]:
-                vs.append(((x0 + x1) / 2, lo, hi))
+    """Horizontal (y, x0, x1) and vertical (x, y0, y1) rule segments inside ``clip``, in edge order."""
+    flat, upright, x0, y0, ym, xlo, xhi, xm, lo, hi = _edge_columns(page)
+    h = flat & (clip[1] - 2 <= y0) & (y0 <= clip[3] + 2)
+    v = upright & (clip[0] - 2 <= x0) & (x0 <= clip[2] + 2) & (hi > clip[1]) & (lo < clip[3])
+    hs = list(zip(ym[h].tolist(), xlo[h].tolist(), xhi[h].tolist(), strict=True))
+    vs = list(zip(xm[v].tolist(), lo[v].tolist(), hi[v].tolist(), strict=True))
     return hs, vs
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from docintel.parsing import tables_cells
@@ -73,10 +74,13 @@ class CachedPage:
 def _regions(pl: pd.DataFrame) -> list[tuple[tuple[float, float, float, float], list[str], int]]:
     """(box, line texts, rows) of the page's unclaimed ``table`` lines, split where a vertical gap opens."""
     tl = pl[(pl["role"] == "table").to_numpy() & pl["object_key"].isna().to_numpy()]
+    return _regions_of(list(zip(tl.x0, tl.y0, tl.x1, tl.y1, tl.text, strict=True)))
+
+
+def _regions_of(boxes: list[tuple]) -> list[tuple[tuple[float, float, float, float], list[str], int]]:
+    """:func:`_regions` from the unclaimed table lines' (x0, y0, x1, y1, text), in page order."""
     out: list[list] = []
-    for x0, y0, x1, y1, t in sorted(
-        zip(tl.x0, tl.y0, tl.x1, tl.y1, tl.text, strict=True), key=lambda b: b[1]
-    ):
+    for x0, y0, x1, y1, t in sorted(boxes, key=lambda b: b[1]):
         h = max(y1 - y0, 1.0)
         if out and y0 - out[-1][0][3] <= 2.5 * h:
             box, texts, last = out[-1][0], out[-1][1], out[-1][3]
@@ -254,18 +258,28 @@ def uncaptioned_tables(
     claimed = _claimed_boxes(registry or [])
     reg: list[dict] = []
     cells: list[dict] = []
-    cand = line_df[(line_df["role"] == "table") & line_df["object_key"].isna()]
+    free = np.flatnonzero((line_df["role"] == "table").to_numpy() & line_df["object_key"].isna().to_numpy())
+    # the unclaimed table lines' boxes and texts as Python values once; a page's frame and pymupdf
+    # page only once one of its regions is worth reading (a table found marks only its own page)
+    cols = [line_df[c].to_numpy()[free].tolist() for c in ("x0", "y0", "x1", "y1")]
+    boxes = list(zip(*cols, line_df["text"].iloc[free].tolist(), strict=True))
+    pages_of = line_df["page"].to_numpy()[free].tolist()
+    on_page: dict = {}
+    for b, p in zip(boxes, pages_of, strict=True):
+        on_page.setdefault(p, []).append(b)
     by_page = line_df.groupby("page").indices
     n = 0
-    for page_no in sorted(cand["page"].unique()):
+    for page_no in sorted(on_page):
         pos = by_page[page_no]
-        pl = line_df.iloc[pos]
-        page = CachedPage(doc[int(page_no) - 1])
+        pl = page = None
         widgets = None
         n_draw = int((drawings or {}).get(page_no, RULED_MIN_DRAWINGS) or 0)
-        for box, texts, rows in _regions(pl):
+        for box, texts, rows in _regions_of(on_page[page_no]):
             if not _worth_reading(texts, rows, n_draw) or _beside(box, claimed.get(int(page_no), [])):
                 continue
+            if page is None:
+                pl = line_df.iloc[pos]
+                page = CachedPage(doc[int(page_no) - 1])
             clip = (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)
             tc, tb, ruled = tables_cells.read_table(page, clip, near_top=True)
             if not looks_like_table(tc, ruled=ruled):
