@@ -20,8 +20,8 @@ Keys starting with ``_`` are private hints for :mod:`furniture` and
 from __future__ import annotations
 
 import functools
+import operator
 import re
-from collections import Counter
 
 from docintel.parsing import columns
 
@@ -75,14 +75,20 @@ def _style(spans: list[dict], lengths: list[int]) -> tuple[str, float, int, int]
             s["flags"],
             lengths[0] if _is_math_font(s["font"]) else 0,
         )
-    weights: Counter = Counter()
+    weights: dict[tuple, int] = {}
     math = 0
     for s, n in zip(spans, lengths, strict=True):
-        weights[(s["font"], round(s["size"], 1), s["flags"])] += n
+        size = s["size"]
+        key = (s["font"], _SIZES.get(size) or _size(size), s["flags"])
+        weights[key] = weights.get(key, 0) + n
         if _is_math_font(s["font"]):
             math += n
-    (font, size, flags), _ = weights.most_common(1)[0]
+    # the first key with the largest weight: what Counter.most_common(1) gives
+    (font, size, flags), _ = max(weights.items(), key=_WEIGHT)
     return font, float(size), flags, math
+
+
+_WEIGHT = operator.itemgetter(1)
 
 
 #: Each font size seen, rounded to 0.1 pt (a document sets a few dozen).
@@ -419,7 +425,11 @@ def extract_page_lines(
         lines.extend(_dedupe_and_merge(row, gutters))
     for r in lines:
         r["column"] = columns.assign_column(r["x0"], r["x1"], gutters)
-        r["role"] = "formula" if _is_formula(r) else "list_item" if _BULLET.match(r["text"]) else "body"
+        # (a line without math-font characters or symbols is no formula: most lines, no call)
+        plain = not r["_math"] and _MATH_CHAR.search(r["text"]) is None
+        r["role"] = (
+            "formula" if not plain and _is_formula(r) else "list_item" if _BULLET.match(r["text"]) else "body"
+        )
     _attach_to_formulas(lines)
     # Text area: where the horizontal lines are. Rotated text outside it is a margin stamp.
     if flat:
