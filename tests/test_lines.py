@@ -152,3 +152,17 @@ def test_underbrace_text_under_a_formula_is_formula_not_body():
     assert len(row) == 1 and row.iloc[0]["role"] == "formula"
     # prose nearby is untouched
     assert lines[lines["text"].str.startswith("8. Convert n")].iloc[0]["role"] != "formula"
+
+
+def test_percentile_is_numpys_to_the_bit():
+    """find_gutters' threshold is compared with integer counts: its percentile must be numpy's."""
+    import numpy as np
+
+    from docintel.parsing.columns import _percentile
+
+    rng = np.random.default_rng(7)
+    for i in range(600):
+        n = int(rng.integers(1, 700))
+        x = rng.integers(-3, 60, n).astype(float) if i % 2 else rng.random(n) * 100
+        for q in (95, 50, 0, 100, 12.5):
+            assert _percentile(x, q) == float(np.percentile(x, q))

@@ -80,3 +80,22 @@ def test_two_column_prose_is_no_text_table():
     clip = (30, 70, 582, 740)
     cells, box, _ = tables_text.read_text_table(page.get_text("words"), clip)
     assert box is not None and not tables_text.looks_like_text_table(cells)
+
+
+def test_reorder_reads_what_the_page_stage_holds():
+    """The page stage keeps the words and drawings of table-caption pages; the reorder reads them."""
+    from docintel.parsing import pymupdf_backend
+
+    doc = pymupdf.open()
+    _table_page(doc)
+    doc.new_page(width=612, height=792).insert_text((72, 72), "A page without any caption.", fontsize=10)
+    pdf = pymupdf.open("pdf", doc.tobytes())
+    held: dict = {}
+    raw, _ = pymupdf_backend._page_stage(pdf, "gen", "never", {}, None, {}, held)
+    assert list(held) == [1] and held[1]["words"] == pdf[0].get_text("words")
+    assert held[1]["cd"] == pdf[0].get_cdrawings()
+    raw = raw.assign(role="body")
+    fresh = tables_text.reorder_lines(pdf, raw)
+    served = tables_text.reorder_lines(pdf, raw, {1: {**held[1], "words": []}})  # read from held: no words
+    assert not fresh.equals(raw) and served.equals(raw)
+    assert tables_text.reorder_lines(pdf, raw, held).equals(fresh)

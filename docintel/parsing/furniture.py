@@ -86,16 +86,14 @@ def mark_furniture(
     in_band = zone.notna()
     # only the band lines' keys are ever read: the others are left blank, not normalised
     band = in_band.to_numpy(dtype=bool)
-    keys = pd.Series(
-        [_norm(t) if b else "" for t, b in zip(line_df["text"], band, strict=True)], index=line_df.index
-    )
+    texts = line_df["text"].tolist()  # (a plain list: iterating the Arrow-backed column is slow)
+    keys = pd.Series([_norm(t) if b else "" for t, b in zip(texts, band, strict=True)], index=line_df.index)
     pages_per_key = line_df[in_band].groupby([zone[in_band], keys[in_band]])["page"].nunique()
     min_repeat = max(2, int(0.3 * n_pages + 0.5))
     repeated = {k for k, v in pages_per_key.items() if v >= min_repeat}
 
     candidates: dict[int, list[tuple[int, str, int]]] = defaultdict(list)  # page -> (priority, token, idx)
     # plain arrays read once (per-row .at lookups and per-line page filters were this stage's cost)
-    texts = line_df["text"].tolist()
     pages = line_df["page"].astype(int).to_numpy()
     y0s = line_df["y0"].to_numpy(dtype=float)
     y1s = line_df["y1"].to_numpy(dtype=float)
@@ -242,12 +240,17 @@ def _mark_footnotes(df: pd.DataFrame) -> None:
         body["_marker"].tolist() if "_marker" in body.columns else [False] * len(body)
     )  # NaN (a layout row) counts as a marker, as bool(NaN) always did
     labels = body.index
+    rounded: dict[float, float] = {}  # round(size, 1) of each size (a document sets a few)
+    notes: list = []  # the footnote lines' labels, set at once (one .at per line was slow)
     for (_page, col), pos in body.groupby(["page", "column"]).indices.items():
         if len(pos) < 2 or pd.isna(col) or pd.isna(_page):
             continue
         weights = Counter()
         for k in pos:
-            weights[round(sizes_all[k], 1)] += len(texts_all[k])
+            size = sizes_all[k]
+            weights[rounded[size] if size in rounded else rounded.setdefault(size, round(size, 1))] += len(
+                texts_all[k]
+            )
         local = weights.most_common(1)[0][0]
         # bottom-up, in exactly the order DataFrame.sort_values("y0", ascending=False) gives
         low = pos[_argsort_desc_like_pandas(y0_all[pos])]
@@ -264,9 +267,9 @@ def _mark_footnotes(df: pd.DataFrame) -> None:
         if starts and chars < 0.5 * sum(len(texts_all[k]) for k in pos):
             # The run starts at its topmost marker line; small lines above it are not footnotes.
             first = min(float(y0_all[k]) for k in starts)
-            for k in run:
-                if float(y0_all[k]) >= first - 0.5:
-                    df.at[labels[k], "role"] = "footnote"
+            notes.extend(labels[k] for k in run if float(y0_all[k]) >= first - 0.5)
+    if notes:
+        df.loc[notes, "role"] = "footnote"
 
 
 def _labels(page_df: pd.DataFrame, candidates: dict, pdf_labels: list[str] | None) -> None:
@@ -362,14 +365,21 @@ def _image_only(line_df: pd.DataFrame, page_df: pd.DataFrame) -> None:
     page_df["image_only"] = (n_images > 0) & (
         (chars < 20) | ((coverage >= 0.25) & (chars < IMAGE_PAGE_CHARS))
     )
-    for i in page_df.index:
+    has_signals = "escalation_signals" in page_df.columns
+    done, values = [], []  # set at once: one .at per page into the Arrow column was slow
+    for i, only, cov in zip(page_df.index, page_df["image_only"].tolist(), coverage.tolist(), strict=True):
         note = None
-        if page_df.at[i, "image_only"]:
-            note = f"image_only: {coverage[i]:.0%} of the page is raster images; their text needs OCR"
-        elif coverage[i] >= 0.05:
-            note = f"raster_images: {coverage[i]:.0%} of the page; text inside them is not extracted"
+        if only:
+            note = f"image_only: {cov:.0%} of the page is raster images; their text needs OCR"
+        elif cov >= 0.05:
+            note = f"raster_images: {cov:.0%} of the page; text inside them is not extracted"
         if note:
-            prev = page_df.at[i, "escalation_signals"] if "escalation_signals" in page_df.columns else None
-            page_df.at[i, "escalation_signals"] = (
-                f"{prev}; {note}" if isinstance(prev, str) and prev else note
-            )
+            if not has_signals:  # the first note makes the column (as .at does)
+                page_df.at[i, "escalation_signals"] = note
+                has_signals = True
+                continue
+            prev = page_df.at[i, "escalation_signals"]
+            done.append(i)
+            values.append(f"{prev}; {note}" if isinstance(prev, str) and prev else note)
+    if done:
+        page_df.loc[done, "escalation_signals"] = values

@@ -20,8 +20,8 @@ Keys starting with ``_`` are private hints for :mod:`furniture` and
 from __future__ import annotations
 
 import functools
+import operator
 import re
-from collections import Counter
 
 from docintel.parsing import columns
 
@@ -75,14 +75,45 @@ def _style(spans: list[dict], lengths: list[int]) -> tuple[str, float, int, int]
             s["flags"],
             lengths[0] if _is_math_font(s["font"]) else 0,
         )
-    weights: Counter = Counter()
+    weights: dict[tuple, int] = {}
     math = 0
     for s, n in zip(spans, lengths, strict=True):
-        weights[(s["font"], round(s["size"], 1), s["flags"])] += n
+        size = s["size"]
+        key = (s["font"], _SIZES.get(size) or _size(size), s["flags"])
+        weights[key] = weights.get(key, 0) + n
         if _is_math_font(s["font"]):
             math += n
-    (font, size, flags), _ = weights.most_common(1)[0]
+    # the first key with the largest weight: what Counter.most_common(1) gives
+    (font, size, flags), _ = max(weights.items(), key=_WEIGHT)
     return font, float(size), flags, math
+
+
+_WEIGHT = operator.itemgetter(1)
+
+
+#: Each font size seen, rounded to 0.1 pt (a document sets a few dozen).
+_SIZES: dict[float, float] = {}
+
+
+def _size(size: float) -> float:
+    out = float(round(size, 1))
+    if len(_SIZES) > 4096:
+        _SIZES.clear()
+    _SIZES[size] = out
+    return out
+
+
+#: (rotated, rounded direction) of each line direction seen: a page has one or two of them.
+_TURNS: dict[tuple, tuple[bool, tuple[int, int]]] = {}
+
+
+def _turn(direction: tuple) -> tuple[bool, tuple[int, int]]:
+    dx, dy = direction
+    out = (abs(dy) > 0.02 or dx < 0, (round(dx), round(dy)))
+    if len(_TURNS) > 4096:  # (odd directions of a rotated scan)
+        _TURNS.clear()
+    _TURNS[direction] = out
+    return out
 
 
 def _raw_lines(page_dict: dict) -> list[dict]:
@@ -100,7 +131,7 @@ def _raw_lines(page_dict: dict) -> list[dict]:
                     continue
                 n = len(lead)
                 font = first["font"]
-                size = float(round(first["size"], 1))
+                size = _SIZES.get(first["size"]) or _size(first["size"])
                 flags = first["flags"]
                 math = n if _is_math_font(font) else 0
                 x0, y0, x1, y1 = first["bbox"]
@@ -113,7 +144,7 @@ def _raw_lines(page_dict: dict) -> list[dict]:
                 if x is None:
                     continue
                 text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars = x
-            dx, dy = ln["dir"]
+            turn = _TURNS.get(ln["dir"]) or _turn(ln["dir"])
             says_bold, says_italic = _font_says(font)
             out.append(
                 {
@@ -128,8 +159,8 @@ def _raw_lines(page_dict: dict) -> list[dict]:
                     "size": size,
                     "bold": bool(flags & 16) or says_bold,
                     "italic": bool(flags & 2) or says_italic,
-                    "_rot": abs(dy) > 0.02 or dx < 0,
-                    "_dir": (round(dx), round(dy)),
+                    "_rot": turn[0],
+                    "_dir": turn[1],
                     "_math": math,
                     "_chars": chars,
                     "_marker": bool(marker),
@@ -174,16 +205,20 @@ def _many_spans(all_spans: list[dict]) -> tuple | None:
 
 
 def _contains(big: dict, small: dict) -> bool:
-    ix = min(big["x1"], small["x1"]) - max(big["x0"], small["x0"])
-    iy = min(big["y1"], small["y1"]) - max(big["y0"], small["y0"])
-    area = max((small["x1"] - small["x0"]) * (small["y1"] - small["y0"]), 0.01)
+    # (the conditional expressions are the two-argument builtins min(a, b) / max(a, b), NaN included)
+    bx0, by0, bx1, by1 = big["x0"], big["y0"], big["x1"], big["y1"]
+    sx0, sy0, sx1, sy1 = small["x0"], small["y0"], small["x1"], small["y1"]
+    ix = (sx1 if sx1 < bx1 else bx1) - (sx0 if sx0 > bx0 else bx0)
+    iy = (sy1 if sy1 < by1 else by1) - (sy0 if sy0 > by0 else by0)
+    area = (sx1 - sx0) * (sy1 - sy0)
+    area = 0.01 if area < 0.01 else area
     return ix > 0 and iy > 0 and ix * iy >= 0.8 * area
 
 
 def _dedupe_and_merge(row: list[dict], gutters: list[tuple[float, float]]) -> list[dict]:
     """Drop overprinted duplicates within one visual row, then merge same-baseline fragments."""
-    if len(row) == 1:  # most rows: nothing to drop or merge
-        return [dict(row[0])]
+    if len(row) == 1:  # most rows: nothing to drop or merge (the row's own dict: each line is in one row)
+        return row
     keep: list[dict] = []
     for r in sorted(row, key=lambda r: -(r["x1"] - r["x0"])):
         if any(r["text"] in k["text"] and _contains(k, r) for k in keep):
@@ -390,7 +425,11 @@ def extract_page_lines(
         lines.extend(_dedupe_and_merge(row, gutters))
     for r in lines:
         r["column"] = columns.assign_column(r["x0"], r["x1"], gutters)
-        r["role"] = "formula" if _is_formula(r) else "list_item" if _BULLET.match(r["text"]) else "body"
+        # (a line without math-font characters or symbols is no formula: most lines, no call)
+        plain = not r["_math"] and _MATH_CHAR.search(r["text"]) is None
+        r["role"] = (
+            "formula" if not plain and _is_formula(r) else "list_item" if _BULLET.match(r["text"]) else "body"
+        )
     _attach_to_formulas(lines)
     # Text area: where the horizontal lines are. Rotated text outside it is a margin stamp.
     if flat:
@@ -425,8 +464,9 @@ def extract_page_lines(
     text_chars = "".join(r["text"] for r in ordered)
     signals = {
         "n_lines": len(ordered),
-        "n_chars": sum(len(r["text"].replace(" ", "")) for r in ordered),
-        "n_words": sum(len(r["text"].split()) for r in ordered),
+        # (per-line sums of the joined texts: no word or space crosses a line's boundary)
+        "n_chars": len(text_chars) - text_chars.count(" "),
+        "n_words": len(" ".join(r["text"] for r in ordered).split()),
         "n_columns": len(gutters) + 1 if flat else 0,
         "_gutters": gutters,
         "_bad_chars": len(_BAD_CHAR.findall(text_chars)),

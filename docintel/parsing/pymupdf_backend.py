@@ -55,12 +55,14 @@ def parse_with_pymupdf(
     """
     spans: dict[int, headings.PageSpans | None] = {}  # what heading detection needs of each page's dict
     links: dict[int, list] = {}  # each page's native links with their anchor text
-    line_df, page_df = _page_stage(doc, doc_id, layout_mode, spans, progress, links)
+    held: dict[int, dict] = {}  # the words and drawings of pages with a table caption (text tables)
+    line_df, page_df = _page_stage(doc, doc_id, layout_mode, spans, progress, links, held)
     errors: dict[str, str] = {}
     stage = _Stages(errors)
     line_df, page_df = _furniture_and_ocr(doc, line_df, page_df, stage, ocr_mode, spans)
     # issue 19: a wrapped text table's lines read cell by cell (before anything cites line numbers)
-    line_df = stage.run("text_tables", lambda: tables_text.reorder_lines(doc, line_df), line_df)
+    line_df = stage.run("text_tables", lambda: tables_text.reorder_lines(doc, line_df, held), line_df)
+    held.clear()
     if pages_only:
         tables = DocTables(
             doc_id=doc_id,
@@ -79,10 +81,17 @@ def parse_with_pymupdf(
 
 
 def _page_stage(
-    doc, doc_id: str, layout_mode: str, spans: dict, progress: Progress | None, links: dict | None = None
+    doc,
+    doc_id: str,
+    layout_mode: str,
+    spans: dict,
+    progress: Progress | None,
+    links: dict | None = None,
+    held: dict | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every page's lines and signals (raw line_df, page_df); fills ``spans`` (and ``links``) per page."""
+    """Every page's lines and signals (raw line_df, page_df); fills ``spans`` (``links``, ``held``) per page."""
     links = {} if links is None else links
+    held = {} if held is None else held
     all_lines: list[dict] = []
     pages: list[dict] = []
     n = doc.page_count
@@ -90,7 +99,7 @@ def _page_stage(
     page_rows: list[list[dict]] = []
     prows: list[dict] = []
     for i in range(n):
-        rows, prow = _parse_page(doc, i, layout_mode, seen_gutters, spans, links)
+        rows, prow = _parse_page(doc, i, layout_mode, seen_gutters, spans, links, held)
         page_rows.append(rows)
         prows.append(prow)
         if progress and i + 1 < n:  # the last page is done once its escalations are
@@ -111,11 +120,12 @@ def _page_stage(
 
 
 def _parse_page(
-    doc, i: int, layout_mode: str, seen_gutters: Counter, spans: dict, links: dict
+    doc, i: int, layout_mode: str, seen_gutters: Counter, spans: dict, links: dict, held: dict | None = None
 ) -> tuple[list[dict], dict]:
     """One page: its line rows and its page row (private ``_`` keys included); never raises.
 
-    Fills ``spans`` and ``links`` (:func:`crossrefs.page_links`) for the page."""
+    Fills ``spans`` and ``links`` (:func:`crossrefs.page_links`) for the page, and ``held``
+    (:func:`tables_text.held_page`) when one of its lines reads as a table caption."""
     page_no = i + 1
     t0 = time.perf_counter()
     prow: dict = {"page": page_no, "parse_method": "fast", "escalation_signals": None}
@@ -137,6 +147,11 @@ def _parse_page(
         # on failure the cross-reference stage reads this page again (and records what fails)
         with contextlib.suppress(Exception):
             links[page_no] = crossrefs.page_links(page, prow["_links"], textpage=tp)
+        cdrawings = prow.pop("_cdrawings", None)
+        if held is not None and tables_text.has_table_caption(r["text"] for r in rows):
+            # on failure the text-table reader reads the page itself
+            with contextlib.suppress(Exception):
+                held[page_no] = tables_text.held_page(page, tp, cdrawings)
         del tp, page_dict
         spans[page_no] = headings.page_spans(sig.pop("_page_dict"))
         if sig["_gutters"]:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 
-def _drawings(page) -> list:
-    # get_cdrawings() skips building the Python Rect/Point objects of get_drawings(),
-    # which is what made vector-heavy pages (attention plots) slow; the count is the same.
+def _drawings(page) -> tuple[list, bool]:
+    """(the page's drawings, True when they are ``get_cdrawings()``'s).
+
+    get_cdrawings() skips building the Python Rect/Point objects of get_drawings(),
+    which is what made vector-heavy pages (attention plots) slow; the count is the same.
+    """
     try:
-        return page.get_cdrawings()
+        return page.get_cdrawings(), True
     except Exception:
         try:
-            return page.get_drawings()
+            return page.get_drawings(), False
         except Exception:
-            return []
+            return [], False
 
 
 def text_and_images(page):
@@ -44,7 +47,8 @@ def page_signals(page, page_no: int, *, image_info: list[dict] | None = None) ->
     """Geometry, images (count, clipped area, coverage), vector drawings and links of one page.
 
     ``image_info``: the page's ``get_image_info()`` when the caller has it (:func:`text_and_images`).
-    The private ``_links`` is ``get_links()``, for the cross-reference stage.
+    The private ``_links`` is ``get_links()``, for the cross-reference stage; ``_cdrawings`` is
+    ``_drawings`` when they are ``get_cdrawings()``'s (None otherwise), for the text-table reader.
     """
     rect = page.rect
     area = max(rect.width * rect.height, 1.0)
@@ -71,8 +75,9 @@ def page_signals(page, page_no: int, *, image_info: list[dict] | None = None) ->
         "n_images": n_images,
         "image_area": image_area,
         "image_coverage": min(image_area / area, 1.0),
-        "n_drawings": len(drawings := _drawings(page)),
-        "_drawings": drawings,  # private: issue 19's text-layer gap check reads them (textlayer.py)
+        "n_drawings": len((drawn := _drawings(page))[0]),
+        "_drawings": drawn[0],  # private: issue 19's text-layer gap check reads them (textlayer.py)
+        "_cdrawings": drawn[0] if drawn[1] else None,
         "n_links": len(links := page.get_links()),
         "_links": links,
         "_image_boxes": boxes,  # private: full-width pictures split column bands

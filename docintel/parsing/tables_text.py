@@ -249,11 +249,30 @@ def _table_caption_text(text: str) -> bool:
     )
 
 
-def reorder_lines(doc, line_df: pd.DataFrame) -> pd.DataFrame:
+def has_table_caption(texts) -> bool:
+    """Some line of a page is a table caption by its text (the pages :func:`reorder_lines` reads)."""
+    return any(captions.CAPTION.match(t) and _table_caption_text(t.strip()) for t in texts)
+
+
+def held_page(page, textpage, cdrawings: list | None) -> dict:
+    """What :func:`reorder_lines` reads of a page, from the page stage's text page and drawings.
+
+    ``textpage`` holds the page's text as ``get_text("words")`` reads it (the fast path's flags
+    are ``TEXTFLAGS_WORDS``); ``cdrawings``: the page's ``get_cdrawings()``, None when not at hand.
+    """
+    held = {"words": page.get_text("words", textpage=textpage)}
+    if cdrawings is not None:
+        held["cd"] = cdrawings
+    return held
+
+
+def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = None) -> pd.DataFrame:
     """Lines of each captioned wrapped text table rewritten cell by cell (row, column, top-down).
 
     Runs before the toc stage (nothing refers to line numbers yet): a page's lines are
     renumbered when one of its tables is rewritten. Only pages with a table caption line are read.
+    ``held``: page -> :func:`held_page` of the pages the page stage kept (their words and
+    drawings are not read again).
     """
     if line_df.empty:
         return line_df
@@ -274,6 +293,8 @@ def reorder_lines(doc, line_df: pd.DataFrame) -> pd.DataFrame:
         if not caps:
             continue
         page = tables_free.CachedPage(doc[int(page_no) - 1])  # one get_drawings / words per page
+        if held and int(page_no) in held:
+            page._memo.update(held[int(page_no)])  # what the page stage read: the same calls' results
         words = page.get_text("words")
         new = pl
         for cap in caps:
