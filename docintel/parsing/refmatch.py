@@ -25,6 +25,7 @@ from docintel.parsing.refrules import (
     BRACKET_RULES,
     DEFINITION_PREFIX,
     EXTERNAL_RULES,
+    PATH_RULES,
     RELATIVE_RULES,
     LazyRegex,
     RefPattern,
@@ -46,7 +47,14 @@ _SELECTOR_ONLY = RefPattern(
     "relative",
 )
 #: The whole grammar, in priority order.
-RULES: list[RefPattern] = [*EXTERNAL_RULES, *BRACKET_RULES, *KIND_RULES, *RELATIVE_RULES, _SELECTOR_ONLY]
+RULES: list[RefPattern] = [
+    *EXTERNAL_RULES,
+    *BRACKET_RULES,
+    *KIND_RULES,
+    *PATH_RULES,
+    *RELATIVE_RULES,
+    _SELECTOR_ONLY,
+]
 _PRIO = {r.name: i for i, r in enumerate(RULES)}
 _ID_RX = {k.name: LazyRegex(id_regex(k.numbering)) for k in KINDS}
 _SECTIONISH = {"section", "article", "part", "chapter", "subpart", "paragraph", "subsection", "clause"}
@@ -68,6 +76,14 @@ _EXT_NAME = LazyRegex(
 _ACRONYM = LazyRegex(
     r"^[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|OF\b|NOT\b|FOR\b|TO\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
 )
+#: "section 3(16)(B) of ERISA": a statute named by its acronym after "of" (with "the" it may be
+#: this document's own short name: "Section 2 of the NDA").
+_OF_ACRONYM = LazyRegex(
+    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|THIS\b)[A-Z]{3,6})\b"
+    r"(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
+)
+#: Legislation a section is cited in after a comma ("sec. 264, Pub. L. 104-191"): the Act's section.
+_LAW_KINDS = {"public_law", "stat", "eu_act", "exec_order"}
 _SCOPE = LazyRegex(
     r"^[\s\u00a0]+(?:of|in|to|under)[\s\u00a0]+(?P<scope>(?:this|these|the[\s\u00a0]+present)[\s\u00a0]+[A-Za-z]+)"
 )
@@ -273,6 +289,16 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
             k += 1
         elif (
             m.family == "absolute"
+            and nxt is not None
+            and nxt.kind == "form"
+            and re.fullmatch(r"[ \t\u00a0]*\(", gap)
+            and text[nxt.end : nxt.end + 1] == ")"
+        ):
+            m = _external_part(m, nxt, text)  # "Schedule B (Form 1040)": a part of that form
+            m.end += 1
+            k += 1
+        elif (
+            m.family == "absolute"
             and m.kind in _FORM_PARTS
             and len(m.ids) == 1
             and nxt is not None
@@ -294,10 +320,14 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
                         sub=None, family="external")  # fmt: skip
         elif m.family == "absolute" and m.kind in _SECTIONISH:
             ext = _EXT_NAME.match(after) or (_ACRONYM.match(after) if not m.label.isupper() else None)
+            ext = ext or _OF_ACRONYM.match(after)
             if ext is not None:
                 name = re.sub(r"\s+", " ", ext.group("name")).strip()
                 m = Mention(m.start, m.end + ext.end(), m.rule, m.m, "external", "external_part", m.label, [name],
                             sub=text[m.start : m.end].strip(), family="external")  # fmt: skip
+            elif nxt is not None and nxt.kind in _LAW_KINDS and re.fullmatch(r",[ \t\u00a0]*", gap):
+                m = _external_part(m, nxt, text)  # "secs. 13400-13424, Pub. L. 111-5"
+                k += 1
             elif (
                 nxt is not None
                 and m.kind in _SUBUNITS

@@ -186,6 +186,17 @@ BRACKET_RULES: list[RefPattern] = [
           "[Randomizing], [Smith2019]", kind="bibliography"),
 ]  # fmt: skip
 
+#: A provision path written without its label ("164.308(a)(1)" in a rule's matrix, "under 164.502(a)"):
+#: a decimal section id and one or more parenthesized paragraphs, no label before it.
+PATH_RULES: list[RefPattern] = [
+    _rule("provision_path", "section",
+          r"(?<![\w.,/\-\u00a7\u00b6])(?<!\u00a7\s)(?P<targets>[1-9][0-9]{0,2}\.[0-9]{2,4}\([a-z]{1,2}\)"
+          r"(?:\((?:[a-z]{1,4}|[0-9]{1,2}|[A-Z])\))*)(?![\w(%])",
+          "164.308(a)(1), 2.05(b): a provision path without a label (the section, its lettered paragraph"
+          " first: never '1.5(2)' or '0.25(a)', arithmetic)",
+          kind="section"),
+]  # fmt: skip
+
 #: Pointers without a number: relative to where they are written, or named by title.
 RELATIVE_RULES: list[RefPattern] = [
     _rule("relative_direction", "section",

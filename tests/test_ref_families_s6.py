@@ -1,0 +1,118 @@
+"""Reference families, session 6: a statute's section cited beside its law ("sec. 264, Pub. L.
+104-191", "section 3(16)(B) of ERISA"), a form's schedule ("Schedule B (Form 1040)"), a provision
+path written without its label ("164.308(a)(1)") and resolved to the toc's own paragraph, and a
+relative sub-unit ("paragraph (b) of this section") read inside the provision it is written in.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from docintel.parsing.refpatterns import find_references
+from docintel.retrieval.resolve import resolve_in_tables
+from docintel.schema.answer import PendingReference
+from docintel.schema.document import DocTables
+from docintel.schema.evidence import ParsedQuestion
+from docintel.schema.tables import TABLES
+
+
+def kinds(text: str) -> list[tuple[str, str, str | None, str | None]]:
+    return [(r["kind"], r["ref_type"], r["ref_target"], r["sub_selector"]) for r in find_references(text)]
+
+
+S = "section"
+CASES = [
+    # regulations: the section of another law, named after it
+    ("42 U.S.C. 1320d-9; sec. 264, Pub. L. 104-191;", [
+        ("usc", "external", "42 U.S.C. 1320d-9", None),
+        ("public_law", "external", "Pub. L. 104-191", "sec. 264"),
+    ]),
+    ("and secs. 13400-13424, Pub. L. 111-5.", [("public_law", "external", "Pub. L. 111-5", "secs. 13400-13424")]),
+    ("as defined at section 3(16)(B) of ERISA, the plan", [
+        ("external_part", "external", "ERISA", "section 3(16)(B)"),
+    ]),
+    ("Article 5 of GDPR applies", [("external_part", "external", "GDPR", "Article 5")]),
+    # "of the NDA" may be this document's own name: internal
+    ("as set out in Section 2 of the NDA", [("section", S, "2", None)]),
+    ("see Section 3, Table 2", [("section", S, "3", None), ("table", "table", "2", None)]),
+    # forms: a schedule of another form
+    ("Attach Schedule B (Form 1040) if required", [("form", "external", "Form 1040", "Schedule B")]),
+    ("Attach Schedule B if required", [("schedule", "appendix", "B", None)]),
+    # a provision path without its label: the section and its paragraphs
+    ("Security Management Process 164.308(a)(1) Risk Analysis", [("section", S, "164.308", "paragraph (a)(1)")]),
+    ("permitted under 164.502(a)(1)(ii) of this", [("section", S, "164.502", "paragraph (a)(1)(ii)")]),
+    ("45 CFR 164.502(a) applies", [("cfr", "external", "45 CFR 164.502(a)", None)]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_family_phrasing_parses(text, expected):
+    assert kinds(text) == expected
+
+
+NOT_REFERENCES = [
+    "the rate rose by 1.5(2) points",  # arithmetic, not a path
+    "f(x) = 0.25(a) + b",
+    "a share of 12.50(c)% of",
+    "in 2.3(b), we show",  # a one-digit fraction: a paper's numbering, ambiguous without a label
+]
+
+
+@pytest.mark.parametrize("text", NOT_REFERENCES)
+def test_prose_is_not_a_reference(text):
+    assert kinds(text) == []
+
+
+# --- resolution -------------------------------------------------------------------------------
+
+Q = ParsedQuestion(text="")
+
+
+def build(lines: list[dict], toc: list[dict]) -> DocTables:
+    pages = [{"page": p, "printed_label": str(p)} for p in sorted({ln["page"] for ln in lines})]
+    frame = {"line_df": lines, "page_df": pages, "toc_df": toc}
+    built = {
+        n: TABLES[n].conform(pd.DataFrame(frame[n])) if frame.get(n) else TABLES[n].empty() for n in TABLES
+    }
+    return DocTables(doc_id="d", **built)
+
+
+def _rule() -> DocTables:
+    """Two provisions of a rule, each with its (a) and (b); (a) of the first has an (1)."""
+    body = [
+        (1, 1, "§ 1.10 Scope.", "heading", "1.10"),
+        (1, 2, "(a) Standard. Scope text.", "list_item", "1.10(a)"),
+        (1, 3, "(1) First sub-paragraph of the scope.", "list_item", "1.10(a)(1)"),
+        (1, 4, "(b) Scope exceptions.", "list_item", "1.10(b)"),
+        (2, 1, "§ 1.20 Uses.", "heading", "1.20"),
+        (2, 2, "(a) Uses standard.", "list_item", "1.20(a)"),
+        (2, 3, "(b) Uses are limited as stated in paragraph (a) of this section.", "list_item", "1.20(b)"),
+        (3, 1, "Matrix: Scope 1.10(a)(1) Required", "table", None),
+    ]
+    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
+    rows = [("1.10", "1.10", "Scope", 1, None, 1, 1), ("1.10(a)", "(a)", "", 2, "1.10", 1, 2),
+            ("1.10(a)(1)", "(1)", "", 3, "1.10(a)", 1, 3), ("1.10(b)", "(b)", "", 2, "1.10", 1, 4),
+            ("1.20", "1.20", "Uses", 1, None, 2, 1), ("1.20(a)", "(a)", "", 2, "1.20", 2, 2),
+            ("1.20(b)", "(b)", "", 2, "1.20", 2, 3)]  # fmt: skip
+    toc = [
+        {"toc_id": i, "number": n, "title": t, "level": lv, "parent_id": p, "page_start": pg,
+         "line_start": ls, "page_end": pg, "source": "heading"}
+        for i, n, t, lv, p, pg, ls in rows
+    ]  # fmt: skip
+    return build(lines, toc)
+
+
+def _ref(raw: str, page: int, line: int) -> PendingReference:
+    return PendingReference(raw_text=raw, ref_type="unknown", origin_page=page, origin_line=line)
+
+
+def test_a_provision_path_reaches_the_toc_paragraph():
+    res = resolve_in_tables(_ref("1.10(a)(1)", 3, 1), _rule(), question=Q)
+    assert res.status == "resolved"
+    assert res.passages[0].lines[0].text.startswith("(1) First sub-paragraph")
+
+
+def test_a_relative_paragraph_is_the_one_of_the_citing_provision():
+    res = resolve_in_tables(_ref("paragraph (a)", 2, 3), _rule(), question=Q)
+    assert res.status == "resolved" and res.passages[0].lines[0].text == "(a) Uses standard."
