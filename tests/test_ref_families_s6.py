@@ -116,3 +116,48 @@ def test_a_provision_path_reaches_the_toc_paragraph():
 def test_a_relative_paragraph_is_the_one_of_the_citing_provision():
     res = resolve_in_tables(_ref("paragraph (a)", 2, 3), _rule(), question=Q)
     assert res.status == "resolved" and res.passages[0].lines[0].text == "(a) Uses standard."
+
+
+def _regulation() -> DocTables:
+    """Two Articles whose numbered paragraphs are body lines (the toc lists the Articles and
+    their points), and a Chapter's "SECTION 1" in the toc."""
+    body = [
+        (1, 1, "SECTION 1", "heading", "S1"),
+        (1, 2, "Article 14", "heading", "A14"),
+        (1, 3, "1.", "body", "A14"),
+        (1, 4, "Where data have not been obtained, the controller shall inform.", "body", "A14"),
+        (1, 5, "(a) the identity of the controller;", "list_item", "A14(a)"),
+        (1, 6, "2.", "body", "A14"),
+        (1, 7, "The obligation referred to in paragraph 1 does not apply where", "body", "A14"),
+        (2, 1, "Article 15", "heading", "A15"),
+        (2, 2, "1. The data subject shall have the right of access.", "body", "A15"),
+        (2, 3, "(a) the purposes, as set out in paragraph 1;", "list_item", "A15(a)"),
+        (2, 4, "Paragraph 3 applies to copies.", "body", "A15"),
+    ]
+    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
+    rows = [("S1", "1", "SECTION 1", 1, None, 1, 1), ("A14", None, "Article 14", 2, "S1", 1, 2),
+            ("A14(a)", "(a)", "", 3, "A14", 1, 5), ("A15", None, "Article 15", 2, "S1", 2, 1),
+            ("A15(a)", "(a)", "", 3, "A15", 2, 3)]  # fmt: skip
+    toc = [
+        {"toc_id": i, "number": n, "title": t, "level": lv, "parent_id": p, "page_start": pg,
+         "line_start": ls, "page_end": pg, "source": "heading"}
+        for i, n, t, lv, p, pg, ls in rows
+    ]  # fmt: skip
+    return build(lines, toc)
+
+
+def test_a_numbered_paragraph_is_the_one_of_the_article_it_is_written_in():
+    tables = _regulation()
+    res = resolve_in_tables(_ref("paragraph 1", 1, 7), tables, question=Q)
+    assert res.status == "resolved" and (res.passages[0].lines[0].page, res.passages[0].lines[0].line) == (
+        1,
+        3,
+    )
+    # from a point of Article 15: Article 15's "1.", never the Chapter's SECTION 1
+    res = resolve_in_tables(_ref("paragraph 1", 2, 3), tables, question=Q)
+    assert res.status == "resolved" and res.passages[0].lines[0].text.startswith("1. The data subject")
+
+
+def test_a_numbered_paragraph_the_article_lacks_is_not_taken_from_another_article():
+    res = resolve_in_tables(_ref("Paragraph 3", 2, 4), _regulation(), question=Q)
+    assert not any(ln.page == 1 for p in res.passages for ln in p.lines)

@@ -19,7 +19,14 @@ from docintel import refscan
 from docintel.parsing.refmatch import KIND_BY_NAME, kind_of_label
 from docintel.parsing.refpatterns import find_references
 from docintel.retrieval import reflines
-from docintel.retrieval.lookup import appendix_sections, find_objects, find_page, find_sections, find_titled
+from docintel.retrieval.lookup import (
+    appendix_sections,
+    enclosing_paragraph,
+    find_objects,
+    find_page,
+    find_sections,
+    find_titled,
+)
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
 from docintel.retrieval.targets import (
     object_passages,
@@ -302,6 +309,13 @@ def _from_tables(
             )
             if at is not None:
                 return _from_lines(tables, ref_type, str(target), ctx, at=at)
+        if target and _grammar_kind(ref.raw_text) in ("paragraph", "subsection"):
+            # "paragraph 1 of this Article": the "1." of the provision it is written in
+            at = enclosing_paragraph(tables, str(target), (ref.origin_page, ref.origin_line))
+            if at is not None:
+                return _from_lines(
+                    tables, ref_type, str(target), ctx, at=at, how="paragraph of its provision"
+                )
         ids = ([target] if ctx.get("single") else _paragraph_range(ref.raw_text)) or [target]
         paren = bool(PAREN_LABEL.match(ref.raw_text))
         found = [nearest(tables, find_sections(tables, t, paren=paren), ref, str(t)) for t in ids if t]
