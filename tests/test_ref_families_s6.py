@@ -161,3 +161,41 @@ def test_a_numbered_paragraph_is_the_one_of_the_article_it_is_written_in():
 def test_a_numbered_paragraph_the_article_lacks_is_not_taken_from_another_article():
     res = resolve_in_tables(_ref("Paragraph 3", 2, 4), _regulation(), question=Q)
     assert not any(ln.page == 1 for p in res.passages for ln in p.lines)
+
+
+def test_english_parties_is_no_french_part_label():
+    assert kinds("the asserting and relying parties 466 may") == []
+    assert kinds("voir la partie 3 du rapport") == [("part", S, "3", None)]
+
+
+def test_a_margin_line_number_never_finishes_a_reference():
+    from docintel.parsing.refpatterns import references_on_lines
+
+    lines = [(1, 1, "The time value is encoded in UTC, as described in Section"), (1, 2, "1553")]
+    assert [r for _, rows in references_on_lines(lines) for r in rows] == []
+    lines = [(1, 1, "as described in Section"), (1, 2, "4.2 of the guide.")]
+    assert [r["ref_target"] for _, rows in references_on_lines(lines) for r in rows] == ["4.2"]
+
+
+def _line_numbered() -> DocTables:
+    """A standard printed with margin line numbers, whose toc was read off its contents page."""
+    body = [
+        (1, 1, "2.2.2 Complex Type NameIDType ............................ 13", "toc_entry", None),
+        (1, 2, "4.2 SAML Namespace Version ............................... 67", "toc_entry", None),
+        (2, 1, "443 2.2.2 Complex Type NameIDType", "heading", "s2"),
+        (2, 2, "444 The NameIDType complex type is used when an element serves.", "body", "s2"),
+        (3, 1, "2831 4.2 SAML Namespace Version", "heading", "s3"),
+        (3, 2, "2832 The namespace carries the version (see Section 2.2.2).", "body", "s3"),
+    ]
+    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
+    toc = [{"toc_id": "2.2.2", "number": "2.2.2", "title": "", "level": 3, "parent_id": None, "page_start": 1,
+            "line_start": 1, "page_end": 1, "source": "provision"}]  # fmt: skip
+    return build(lines, toc)
+
+
+def test_a_section_is_its_heading_not_its_contents_entry_nor_lost_to_a_margin_number():
+    tables = _line_numbered()
+    res = resolve_in_tables(_ref("Section 2.2.2", 3, 2), tables, question=Q)
+    assert res.status == "resolved" and res.passages[0].lines[0].text == "443 2.2.2 Complex Type NameIDType"
+    res = resolve_in_tables(_ref("Section 4.2", 2, 2), tables, question=Q)
+    assert res.status == "resolved" and res.passages[0].lines[0].page == 3

@@ -316,6 +316,10 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     key = norm_id(target)
     ids, nums = _toc_norm(toc, "ids"), _toc_norm(toc, "nums")
     hit = toc[(ids == key) | (nums == key)]
+    if len(hit):
+        # a row read off a contents page ("2.2.2 Complex Type NameIDType ......... 13") lists the
+        # section, it is not the section: the heading it names is found by its line instead
+        hit = hit[[not _contents_row(tables, r) for r in hit.itertuples(index=False)]]
     if hit.empty and paren and not key.startswith("("):
         hit = toc[(ids == f"({key})") | (nums == f"({key})")]
     dotted = re.fullmatch(r"([0-9]+(?:\.[0-9]+)*)\.([a-z])", key)
@@ -329,6 +333,21 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
         if hit.empty:
             hit = toc[titles.str.startswith(name)]
     return hit
+
+
+_LEADER_TITLE = re.compile(r"(?:\.\s?){4,}\s*[0-9ivxlc]*\s*$")
+
+
+def _contents_row(tables: DocTables, row) -> bool:
+    """Whether a toc row is a contents entry: its title, or the line it starts on, ends in dot
+    leaders and a page number."""
+    if _LEADER_TITLE.search(str(row.title or "")):
+        return True
+    lines = tables.line_df
+    if pd.isna(row.page_start) or pd.isna(row.line_start):
+        return False
+    at = lines.loc[(lines["page"] == int(row.page_start)) & (lines["line"] == int(row.line_start)), "text"]
+    return bool(len(at)) and bool(_LEADER_TITLE.search(str(at.iloc[0])))
 
 
 #: A toc row that is a sub-unit marker ("(g)", "(1)", "ii."), not a provision a paragraph belongs to.

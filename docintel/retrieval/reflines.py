@@ -152,7 +152,10 @@ def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) ->
     """(page, line) of a heading the toc missed that opens with the number ``target`` ("21.
     CONTINGENT LIABILITIES" for "Note 21", "4.02 Payment" for "Section 4.02"): a line in heading
     role or bold, the number followed by a title."""
-    rx = re.compile(rf"^\s*{re.escape(str(target))}[.)]?\s+[A-Z\u00c0-\u00de]")
+    # a line-numbered document prints its margin number first ("257 1.2 Schema Organization"):
+    # allowed before a decimal id only, which no count or year is mistaken for
+    margin = r"(?:[0-9]{1,5}[ \t]+)?" if "." in str(target) else ""
+    rx = re.compile(rf"^\s*{margin}{re.escape(str(target))}[.)]?\s+[A-Z\u00c0-\u00de]")
     for page, line, text in _heading_lines(tables):
         if (page, line) != origin and rx.match(text) and not _LEADERS.search(text):
             return page, line
