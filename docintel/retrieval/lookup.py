@@ -343,11 +343,27 @@ def _contents_row(tables: DocTables, row) -> bool:
     leaders and a page number."""
     if _LEADER_TITLE.search(str(row.title or "")):
         return True
-    lines = tables.line_df
     if pd.isna(row.page_start) or pd.isna(row.line_start):
         return False
-    at = lines.loc[(lines["page"] == int(row.page_start)) & (lines["line"] == int(row.line_start)), "text"]
-    return bool(len(at)) and bool(_LEADER_TITLE.search(str(at.iloc[0])))
+    return (int(row.page_start), int(row.line_start)) in _leader_lines(tables)
+
+
+#: id(line_df) -> (line_df, {(page, line) of the lines ending in dot leaders and a page number}).
+_LEADERS: dict[int, tuple[pd.DataFrame, set]] = {}
+
+
+def _leader_lines(tables: DocTables) -> set[tuple[int, int]]:
+    ldf = tables.line_df
+    hit = _LEADERS.get(id(ldf))
+    if hit is None or hit[0] is not ldf:
+        if len(_LEADERS) >= 8:
+            _LEADERS.pop(next(iter(_LEADERS)))
+        dotted = ldf[ldf["text"].astype(str).str.contains(_LEADER_TITLE)]
+        hit = _LEADERS[id(ldf)] = (
+            ldf,
+            set(zip(dotted["page"].astype(int), dotted["line"].astype(int), strict=True)),
+        )
+    return hit[1]
 
 
 #: A toc row that is a sub-unit marker ("(g)", "(1)", "ii."), not a provision a paragraph belongs to.
