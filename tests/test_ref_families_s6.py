@@ -36,6 +36,15 @@ CASES = [
     # "of the NDA" may be this document's own name: internal
     ("as set out in Section 2 of the NDA", [("section", S, "2", None)]),
     ("see Section 3, Table 2", [("section", S, "3", None), ("table", "table", "2", None)]),
+    # manuals: a section of another guide, named before or after it
+    ("See the Guide to OSCAL-based FedRAMP Content, Section 2.5.3 Markup-line", [
+        ("external_part", "external", "Guide to OSCAL-based FedRAMP Content", "Section 2.5.3"),
+    ]),
+    ("Section 6.2 of the Guide to OSCAL-based System Security Plans describes", [
+        ("external_part", "external", "Guide to OSCAL-based System Security Plans", "Section 6.2"),
+    ]),
+    ("see Section 4 of this Guide", [("section", S, "4", None)]),
+    ("Section 4 of the Guide describes", [("section", S, "4", None)]),
     # forms: a schedule of another form
     ("Attach Schedule B (Form 1040) if required", [("form", "external", "Form 1040", "Schedule B")]),
     ("Attach Schedule B if required", [("schedule", "appendix", "B", None)]),

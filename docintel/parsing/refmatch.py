@@ -71,7 +71,8 @@ _CHAIN_GAP = LazyRegex(r"^,?[ \t\u00a0]+$")
 _EXT_NAME = LazyRegex(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
     r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
-    r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?)"
+    r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?"
+    r"|Guide[\s\u00a0]+to[\s\u00a0]+(?:the[\s\u00a0]+)?[A-Z][\w\-]*(?:[\s\u00a0]+[A-Z][\w\-]*){0,6})"
 )
 _ACRONYM = LazyRegex(
     r"^[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|OF\b|NOT\b|FOR\b|TO\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
@@ -88,7 +89,11 @@ _SCOPE = LazyRegex(
     r"^[\s\u00a0]+(?:of|in|to|under)[\s\u00a0]+(?P<scope>(?:this|these|the[\s\u00a0]+present)[\s\u00a0]+[A-Za-z]+)"
 )
 #: "Okla. Stat., Tit. 82, §105.12", "Restatement (Second) of Contracts §203": a statute's section
-_EXT_BEFORE = LazyRegex(r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40})\s*,?\s*$")
+#: "the Guide to OSCAL-based FedRAMP Content, Section 2.5.3": a section of another guide named first
+_EXT_BEFORE = LazyRegex(
+    r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40}"
+    r"|\b(?P<guide>Guide\s+to\s+(?:the\s+)?[A-Z][^,.;()]{2,50}),)\s*,?\s*$"
+)
 _OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
 _LOCATOR_BEFORE = LazyRegex(r"(?:,|[0-9]{4}[a-z]?\)?[.:]|[0-9]+\([0-9]+\):)[\s\u00a0]*$")
 #: After a run of pages: the year, publisher or venue of a citation ("pages 146-160. ACM ..., 1989.",
@@ -314,10 +319,12 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         elif (
             m.family == "absolute"
             and m.kind in _SECTIONISH
-            and _EXT_BEFORE.search(text[max(0, m.start - 40) : m.start])
+            and (before := _EXT_BEFORE.search(text[max(0, m.start - 60) : m.start]))
         ):
-            m = Mention(m.start, m.end, m.rule, m.m, "external", "external_part", m.label, [text[m.start : m.end].strip()],
-                        sub=None, family="external")  # fmt: skip
+            guide, part = before.group("guide"), text[m.start : m.end].strip()
+            m = Mention(m.start, m.end, m.rule, m.m, "external", "external_part", m.label,
+                        [re.sub(r"\s+", " ", guide) if guide else part], sub=part if guide else None,
+                        family="external")  # fmt: skip
         elif m.family == "absolute" and m.kind in _SECTIONISH:
             ext = _EXT_NAME.match(after) or (_ACRONYM.match(after) if not m.label.isupper() else None)
             ext = ext or _OF_ACRONYM.match(after)
