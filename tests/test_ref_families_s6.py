@@ -6,6 +6,8 @@ relative sub-unit ("paragraph (b) of this section") read inside the provision it
 
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 import pytest
 
@@ -208,3 +210,33 @@ def test_a_section_is_its_heading_not_its_contents_entry_nor_lost_to_a_margin_nu
     assert res.status == "resolved" and res.passages[0].lines[0].text == "443 2.2.2 Complex Type NameIDType"
     res = resolve_in_tables(_ref("Section 4.2", 2, 2), tables, question=Q)
     assert res.status == "resolved" and res.passages[0].lines[0].page == 3
+
+
+def test_a_paragraph_of_a_section_the_toc_missed_is_read_under_its_heading():
+    """The toc lacks § 1.30 (its heading line was not registered), so its lines sit under § 1.20's
+    toc row; "paragraph (b)(1)" written in § 1.30 is § 1.30's, not § 1.20's (b)."""
+    tables = _rule()
+    extra = [
+        (4, 1, "§ 1.30 Notices of practices.", "body", "1.20(b)"),
+        (4, 2, "(a) Standard. A notice is given.", "list_item", "1.20(b)"),
+        (4, 3, "(b) Content.", "list_item", "1.20(b)"),
+        (4, 4, "(1) Required elements of the notice.", "list_item", "1.20(b)"),
+        (4, 5, "(2) Optional elements.", "list_item", "1.20(b)"),
+        (
+            4,
+            6,
+            "(c) The elements required by paragraph (b)(1) of this section are listed.",
+            "list_item",
+            "1.20(b)",
+        ),
+    ]
+    rows = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in extra]
+    lines = pd.concat([tables.line_df, TABLES["line_df"].conform(pd.DataFrame(rows))], ignore_index=True)
+    tables = dataclasses.replace(tables, line_df=lines)
+    res = resolve_in_tables(_ref("paragraph (b)(1)", 4, 6), tables, question=Q)
+    assert (
+        res.status == "resolved" and res.passages[0].lines[0].text == "(1) Required elements of the notice."
+    )
+    # a section the toc lists keeps the toc's own paragraph
+    res = resolve_in_tables(_ref("paragraph (a)", 2, 3), tables, question=Q)
+    assert res.passages[0].lines[0].text == "(a) Uses standard."

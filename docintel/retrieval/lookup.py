@@ -366,57 +366,6 @@ def _leader_lines(tables: DocTables) -> set[tuple[int, int]]:
     return hit[1]
 
 
-#: A toc row that is a sub-unit marker ("(g)", "(1)", "ii."), not a provision a paragraph belongs to.
-_MARKER_ROW = re.compile(r"^\s*(?:\([A-Za-z0-9]{1,4}\)|[A-Za-z0-9]{1,4}[.)])\s*$")
-
-
-def enclosing_paragraph(tables: DocTables, target: str, origin: tuple[int, int]) -> tuple[int, int] | None:
-    """(page, line) of the numbered paragraph ``target`` ("1." for "paragraph 1 of this Article") of
-    the provision the reference is written in: the innermost toc row holding the reference that
-    is a provision (an "Article 14", a "§ 5", a "4.2"), not a point marker ("(g)"); the first line
-    of its region opening with "1." (its paragraphs are body lines, not toc rows). None when the
-    id is not a plain number, the reference sits in no provision, or the provision prints no such
-    paragraph: a rule cites "paragraph 1" of the Article it is in, never another unit's "1"."""
-    if not str(target).isdigit():
-        return None
-    toc, lines = tables.toc_df, tables.line_df
-    if toc.empty or "section_id" not in lines:
-        return None
-    at = lines.loc[(lines["page"] == origin[0]) & (lines["line"] == origin[1]), "section_id"]
-    sid = at.iloc[0] if len(at) and isinstance(at.iloc[0], str) else None
-    rows = toc.set_index("toc_id", drop=False)
-    if not rows.index.is_unique:
-        rows = rows[~rows.index.duplicated()]
-    seen: set[str] = set()
-    while isinstance(sid, str) and sid in rows.index and sid not in seen:
-        seen.add(sid)
-        row = rows.loc[sid]
-        label = " ".join(str(row[c]) for c in ("number", "title") if isinstance(row[c], str)).strip()
-        if label and not _MARKER_ROW.match(label):
-            break
-        sid = row["parent_id"]
-    else:
-        return None
-    kids: dict[str, list[str]] = {}
-    for tid, pid in zip(toc["toc_id"], toc["parent_id"], strict=True):
-        if isinstance(pid, str):
-            kids.setdefault(pid, []).append(tid)
-    region, todo = {sid}, [sid]
-    while todo:
-        for k in kids.get(todo.pop(), []):
-            if k not in region:
-                region.add(k)
-                todo.append(k)
-    inside = lines[
-        lines["section_id"].isin(region) & ~lines["role"].fillna("body").isin([*FURNITURE_ROLES, "toc_entry"])
-    ]
-    marker = re.compile(rf"^\s*{re.escape(str(target))}\.(?:\s+\S|\s*$)")  # "1. Where ..." or "1." alone
-    for r in inside.sort_values(["page", "line"]).itertuples(index=False):
-        if (int(r.page), int(r.line)) != tuple(origin) and marker.match(str(r.text)):
-            return int(r.page), int(r.line)
-    return None
-
-
 #: id(toc_df) -> (toc_df, {"ids" | "nums" | "titles": the column as find_sections compares it}).
 _TOC_NORM: dict[int, tuple[pd.DataFrame, dict]] = {}
 

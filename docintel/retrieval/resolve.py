@@ -21,13 +21,13 @@ from docintel.parsing.refpatterns import find_references
 from docintel.retrieval import reflines
 from docintel.retrieval.lookup import (
     appendix_sections,
-    enclosing_paragraph,
     find_objects,
     find_page,
     find_sections,
     find_titled,
 )
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
+from docintel.retrieval.refunits import enclosing_paragraph, unlisted_provision_paragraph
 from docintel.retrieval.targets import (
     object_passages,
     page_passages,
@@ -311,7 +311,10 @@ def _from_tables(
                 return _from_lines(tables, ref_type, str(target), ctx, at=at)
         if target and _grammar_kind(ref.raw_text) in ("paragraph", "subsection"):
             # "paragraph 1 of this Article": the "1." of the provision it is written in
-            at = enclosing_paragraph(tables, str(target), (ref.origin_page, ref.origin_line))
+            origin = (ref.origin_page, ref.origin_line)
+            at = enclosing_paragraph(tables, str(target), origin) or unlisted_provision_paragraph(
+                tables, str(target), sub, origin
+            )
             if at is not None:
                 return _from_lines(
                     tables, ref_type, str(target), ctx, at=at, how="paragraph of its provision"
