@@ -240,3 +240,17 @@ def test_a_paragraph_of_a_section_the_toc_missed_is_read_under_its_heading():
     # a section the toc lists keeps the toc's own paragraph
     res = resolve_in_tables(_ref("paragraph (a)", 2, 3), tables, question=Q)
     assert res.passages[0].lines[0].text == "(a) Uses standard."
+
+
+def test_a_form_row_is_the_caption_whose_leaders_run_to_its_box():
+    """A two-column form prints a row's caption with dot leaders, then the box id alone
+    ("e Standard deduction ... . . . ." / "12e"); a caption may wrap before its leaders."""
+    rows = ["Standard", "e Standard deduction or itemized deductions (from Schedule A) . . . . . .", "12e",
+            "13a Qualified business income deduction from Form 8995 . . . . . . .", "13a",
+            "11a Subtract line 10 from line 9. This is your adjusted gross income", ". . . . . . . .", "11a",
+            "14 Add lines 12e, 13a, and 11a . . . . . .", "14"]  # fmt: skip
+    lines = [{"page": 1, "line": i + 1, "text": t, "role": "table"} for i, t in enumerate(rows)]
+    tables = build(lines, [])
+    for raw, want in (("line 12e", 2), ("line 13a", 4), ("line 11a", 6)):
+        res = resolve_in_tables(_ref(raw, 1, 9), tables, question=Q)
+        assert res.status == "resolved" and res.passages[0].lines[0].line == want, raw
