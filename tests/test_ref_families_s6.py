@@ -35,6 +35,8 @@ CASES = [
         ("external_part", "external", "ERISA", "section 3(16)(B)"),
     ]),
     ("Article 5 of GDPR applies", [("external_part", "external", "GDPR", "Article 5")]),
+    ("(2) section 10(a)(1) of that Act;", [("external_part", "external", "Act", "section 10(a)(1)")]),
+    ("(as defined at 45 C.F.R. Sec. 164.501)", [("cfr", "external", "45 C.F.R. Sec. 164.501", None)]),
     # "of the NDA" may be this document's own name: internal
     ("as set out in Section 2 of the NDA", [("section", S, "2", None)]),
     ("see Section 3, Table 2", [("section", S, "3", None), ("table", "table", "2", None)]),
