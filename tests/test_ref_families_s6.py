@@ -212,6 +212,9 @@ def test_a_section_is_its_heading_not_its_contents_entry_nor_lost_to_a_margin_nu
     assert res.status == "resolved" and res.passages[0].lines[0].text == "443 2.2.2 Complex Type NameIDType"
     res = resolve_in_tables(_ref("Section 4.2", 2, 2), tables, question=Q)
     assert res.status == "resolved" and res.passages[0].lines[0].page == 3
+    # a definition pointer falls back to the numbered heading too
+    res = resolve_in_tables(_ref("as defined in Section 4.2", 2, 2), tables, question=Q)
+    assert res.status == "resolved" and res.passages[0].lines[0].page == 3
 
 
 def test_a_paragraph_of_a_section_the_toc_missed_is_read_under_its_heading():

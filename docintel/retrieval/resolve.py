@@ -277,7 +277,7 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
     how = how or "caption or heading line"
     if (
         at is None
-        and ref_type in ("section", "clause", "footnote")
+        and ref_type in ("section", "clause", "footnote", "definition")
         and re.fullmatch(r"[0-9]+(?:\.[0-9]+)*", target)
     ):
         at, how = reflines.numbered_heading(tables, target, origin), "numbered heading"
