@@ -12,7 +12,8 @@ re-runs the census in seconds without parsing again (structure stages never read
 
 Per reference (``crossrefs.extract_references`` over every line, the rows ``--eager-refs``
 stores): internal or external, and for an internal one what ``resolve_in_tables`` makes of it
-(``resolved`` with its method, or ``unresolved``). The recall probe: lines holding a
+(``resolved`` with its method, or ``unresolved``), resolved where it is written (the same text at
+another line may mean another target: "paragraph (a) of this section"). The recall probe: lines holding a
 reference-like label (Section, §, Table, Tab., Fig., Appendix, Exhibit, page, item, ... and the
 main European languages' labels) followed by a number or a letter where no reference was found
 at that place; a seeded sample of them is printed to be judged by hand.
@@ -50,8 +51,10 @@ PROBE = re.compile(
 )
 
 
-#: A label opening its line and followed by a delimiter names the line itself (as ref_census.py).
-SELF_LABEL = re.compile(r"[ \t]*(?:[:.\u2013\u2014|]|\s-\s|\s*$)")
+#: A label opening its line and followed by a delimiter, or by a capitalized title ("§ 164.502 Uses
+#: and disclosures ...", a heading the toc may miss), names the line itself: the resolver's
+#: labelled lines read it so (``reflines._SELF``) and never send a reference to its own line.
+SELF_LABEL = re.compile(r"[ \t]*(?:[:.\u2013\u2014|]|\s-\s|\s*$)|[ \t\u00a0]+[A-Z\u00c0-\u00de]")
 
 
 def _fingerprint() -> str:
@@ -102,9 +105,9 @@ def census_one(path: str, cache: str) -> dict:
         if r.ref_type in OFF_DOC:
             row.update(status=r.ref_type, method="")
         else:
-            key = str(r.anchor_text)
+            key = (str(r.anchor_text), where)  # resolution depends on where the reference is written
             if key not in seen:
-                ref = PendingReference(raw_text=key[:200], ref_type="unknown", origin_page=where[0],
+                ref = PendingReference(raw_text=key[0][:200], ref_type="unknown", origin_page=where[0],
                                        origin_line=where[1])  # fmt: skip
                 res = resolve_in_tables(ref, tables, question=q, max_lines=40)
                 here = any(where == (ln.page, ln.line) for p in res.passages for ln in p.lines[:1])
@@ -189,7 +192,7 @@ def names_itself(r: dict) -> bool:
     """A heading or caption naming itself ("Table 3: ...", "SECTION 4 - SIGNATURE"): the label
     opens its line and a delimiter follows; not a pointer (the loop's detector drops these too)."""
     own, anchor = str(r.get("text") or "").lstrip(), str(r["anchor"])
-    return own.startswith(anchor) and bool(SELF_LABEL.match(own[len(anchor) :][:3]))
+    return own.startswith(anchor) and bool(SELF_LABEL.match(own[len(anchor) :][:4]))
 
 
 def summarize(results: dict, args) -> None:

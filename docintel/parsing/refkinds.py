@@ -194,7 +194,7 @@ KINDS: tuple[Kind, ...] = (
     Kind(
         "part",
         "section",
-        (("en", r"parts?"), ("fr", r"parties?"), ("de", r"teile?"), ("es", r"partes?")),
+        (("en", r"parts?"), ("fr", r"partie"), ("de", r"teile?"), ("es", r"partes?")),
         dotted=("pt",),
         numbering=("decimal_paren", "roman"),
         example="Part II, part 164, Parts 1 and 2, parte 3, Pt.4 (class rules: 'Pt.4 Ch.8 Sec.1'; never 'pt' without"

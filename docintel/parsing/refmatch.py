@@ -25,6 +25,7 @@ from docintel.parsing.refrules import (
     BRACKET_RULES,
     DEFINITION_PREFIX,
     EXTERNAL_RULES,
+    PATH_RULES,
     RELATIVE_RULES,
     LazyRegex,
     RefPattern,
@@ -46,7 +47,14 @@ _SELECTOR_ONLY = RefPattern(
     "relative",
 )
 #: The whole grammar, in priority order.
-RULES: list[RefPattern] = [*EXTERNAL_RULES, *BRACKET_RULES, *KIND_RULES, *RELATIVE_RULES, _SELECTOR_ONLY]
+RULES: list[RefPattern] = [
+    *EXTERNAL_RULES,
+    *BRACKET_RULES,
+    *KIND_RULES,
+    *PATH_RULES,
+    *RELATIVE_RULES,
+    _SELECTOR_ONLY,
+]
 _PRIO = {r.name: i for i, r in enumerate(RULES)}
 _ID_RX = {k.name: LazyRegex(id_regex(k.numbering)) for k in KINDS}
 _SECTIONISH = {"section", "article", "part", "chapter", "subpart", "paragraph", "subsection", "clause"}
@@ -61,18 +69,31 @@ _OF_IN = LazyRegex(r"^[\s\u00a0]+(?:of|in|on)[\s\u00a0]+(?:the[\s\u00a0]+)?$")
 _RANK = {"part": 0, "chapter": 1, "section": 2, "requirement": 3}
 _CHAIN_GAP = LazyRegex(r"^,?[ \t\u00a0]+$")
 _EXT_NAME = LazyRegex(
-    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
+    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+|that[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
     r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
-    r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?)"
+    r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?"
+    r"|Guide[\s\u00a0]+to[\s\u00a0]+(?:the[\s\u00a0]+)?[A-Z][\w\-]*(?:[\s\u00a0]+[A-Z][\w\-]*){0,6})"
 )
 _ACRONYM = LazyRegex(
     r"^[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|OF\b|NOT\b|FOR\b|TO\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
 )
+#: "section 3(16)(B) of ERISA": a statute named by its acronym after "of" (with "the" it may be
+#: this document's own short name: "Section 2 of the NDA").
+_OF_ACRONYM = LazyRegex(
+    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|THIS\b)[A-Z]{3,6})\b"
+    r"(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
+)
+#: Legislation a section is cited in after a comma ("sec. 264, Pub. L. 104-191"): the Act's section.
+_LAW_KINDS = {"public_law", "stat", "eu_act", "exec_order"}
 _SCOPE = LazyRegex(
     r"^[\s\u00a0]+(?:of|in|to|under)[\s\u00a0]+(?P<scope>(?:this|these|the[\s\u00a0]+present)[\s\u00a0]+[A-Za-z]+)"
 )
 #: "Okla. Stat., Tit. 82, §105.12", "Restatement (Second) of Contracts §203": a statute's section
-_EXT_BEFORE = LazyRegex(r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40})\s*,?\s*$")
+#: "the Guide to OSCAL-based FedRAMP Content, Section 2.5.3": a section of another guide named first
+_EXT_BEFORE = LazyRegex(
+    r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40}"
+    r"|\b(?P<guide>Guide\s+to\s+(?:the\s+)?[A-Z][^,.;()]{2,50}),)\s*,?\s*$"
+)
 _OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
 _LOCATOR_BEFORE = LazyRegex(r"(?:,|[0-9]{4}[a-z]?\)?[.:]|[0-9]+\([0-9]+\):)[\s\u00a0]*$")
 #: After a run of pages: the year, publisher or venue of a citation ("pages 146-160. ACM ..., 1989.",
@@ -273,6 +294,16 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
             k += 1
         elif (
             m.family == "absolute"
+            and nxt is not None
+            and nxt.kind == "form"
+            and re.fullmatch(r"[ \t\u00a0]*\(", gap)
+            and text[nxt.end : nxt.end + 1] == ")"
+        ):
+            m = _external_part(m, nxt, text)  # "Schedule B (Form 1040)": a part of that form
+            m.end += 1
+            k += 1
+        elif (
+            m.family == "absolute"
             and m.kind in _FORM_PARTS
             and len(m.ids) == 1
             and nxt is not None
@@ -288,16 +319,22 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         elif (
             m.family == "absolute"
             and m.kind in _SECTIONISH
-            and _EXT_BEFORE.search(text[max(0, m.start - 40) : m.start])
+            and (before := _EXT_BEFORE.search(text[max(0, m.start - 60) : m.start]))
         ):
-            m = Mention(m.start, m.end, m.rule, m.m, "external", "external_part", m.label, [text[m.start : m.end].strip()],
-                        sub=None, family="external")  # fmt: skip
+            guide, part = before.group("guide"), text[m.start : m.end].strip()
+            m = Mention(m.start, m.end, m.rule, m.m, "external", "external_part", m.label,
+                        [re.sub(r"\s+", " ", guide) if guide else part], sub=part if guide else None,
+                        family="external")  # fmt: skip
         elif m.family == "absolute" and m.kind in _SECTIONISH:
             ext = _EXT_NAME.match(after) or (_ACRONYM.match(after) if not m.label.isupper() else None)
+            ext = ext or _OF_ACRONYM.match(after)
             if ext is not None:
                 name = re.sub(r"\s+", " ", ext.group("name")).strip()
                 m = Mention(m.start, m.end + ext.end(), m.rule, m.m, "external", "external_part", m.label, [name],
                             sub=text[m.start : m.end].strip(), family="external")  # fmt: skip
+            elif nxt is not None and nxt.kind in _LAW_KINDS and re.fullmatch(r",[ \t\u00a0]*", gap):
+                m = _external_part(m, nxt, text)  # "secs. 13400-13424, Pub. L. 111-5"
+                k += 1
             elif (
                 nxt is not None
                 and m.kind in _SUBUNITS

@@ -30,6 +30,7 @@ external ids, citations, named sections, and "the previous/following section". P
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 from docintel.parsing.refmatch import RULES, scan
@@ -50,6 +51,9 @@ __all__ = [
 
 #: Characters of the next line read to finish a reference broken over a line end.
 TAIL_CHARS = 40
+#: A next line that is a number alone of three digits or more is a line-numbered document's
+#: margin number ("... as described in Section" / "1553"), not the rest of a reference.
+_LINE_NUMBER = re.compile(r"\s*[0-9]{3,5}\s*$")
 
 
 def _default(row: dict) -> bool:
@@ -81,7 +85,12 @@ def references_on_lines(
     for k in range(len(lines)) if only is None else only:
         page, line, text = lines[k]
         tail = ""
-        if k + 1 < len(lines) and lines[k + 1][0] == page and lines[k + 1][1] == line + 1:
+        if (
+            k + 1 < len(lines)
+            and lines[k + 1][0] == page
+            and lines[k + 1][1] == line + 1
+            and not _LINE_NUMBER.match(str(lines[k + 1][2]))
+        ):
             tail = " " + str(lines[k + 1][2])[:TAIL_CHARS]
         yield k, [r for r in find_references(text + tail) if r["start"] < len(text)]
 

@@ -68,6 +68,7 @@ def _rule_needs() -> dict[str, tuple[str, ...]]:
         named_section=("section",),
         appendix_unnumbered=("appendix", "annex", "schedule"),
         selector_only=("row", "col", "line", "item", "entr", "step", "cell"),
+        provision_path=(")",),
     )
     return needs
 

@@ -124,8 +124,8 @@ _SELF = r"this|these|the\s+present|cette|ce|cet|la\s+pr[ée]sente|le\s+pr[ée]se
 #: External publication ids (another document: named, never fetched).
 EXTERNAL_RULES: list[RefPattern] = [
     _rule("cfr", "external",
-          r"\b(?P<targets>[0-9]{1,2}\s+C\.?F\.?R\.?\s+(?:(?:[Pp]arts?|\u00a7{1,2})\s*)?[0-9]+(?:\.[0-9]+)?(?:\([a-z0-9]+\))*)",
-          "14 CFR 25.1707, 45 CFR part 164"),
+          r"\b(?P<targets>[0-9]{1,2}\s+C\.?F\.?R\.?,?\s+(?:(?:[Pp]arts?|\u00a7{1,2}|(?i:sec\.|section))\s*)?[0-9]+(?:\.[0-9]+)?(?:\([a-z0-9]+\))*)",
+          "14 CFR 25.1707, 45 CFR part 164, 45 C.F.R. Sec. 164.501"),
     _rule("usc", "external",
           r"\b(?P<targets>[0-9]{1,2}\s+U\.\s?S\.\s?C\.?,?\s+(?:(?:(?i:sec\.|section|chapter|ch\.)|\u00a7{1,2})\s*)?[0-9]+[a-z]{0,2}(?:-[0-9]+)?(?:\([a-z0-9]+\))*)",
           "44 U.S.C. 3542, 44 U.S.C., Sec. 3542, 5 U.S.C. \u00a7 552a"),
@@ -184,6 +184,17 @@ BRACKET_RULES: list[RefPattern] = [
           "[18], [3, 7], [2-5]", kind="bibliography"),
     _rule("bib_key", "bib", r"\[(?P<targets>[A-Z][A-Za-z]+(?:\s?(?:et al\.|\+|[0-9]{2,4}[a-z]?))*)\]",
           "[Randomizing], [Smith2019]", kind="bibliography"),
+]  # fmt: skip
+
+#: A provision path written without its label ("164.308(a)(1)" in a rule's matrix, "under 164.502(a)"):
+#: a decimal section id and one or more parenthesized paragraphs, no label before it.
+PATH_RULES: list[RefPattern] = [
+    _rule("provision_path", "section",
+          r"(?<![\w.,/\-\u00a7\u00b6])(?<!\u00a7\s)(?P<targets>[1-9][0-9]{0,2}\.[0-9]{2,4}\([a-z]{1,2}\)"
+          r"(?:\((?:[a-z]{1,4}|[0-9]{1,2}|[A-Z])\))*)(?![\w(%])",
+          "164.308(a)(1), 2.05(b): a provision path without a label (the section, its lettered paragraph"
+          " first: never '1.5(2)' or '0.25(a)', arithmetic)",
+          kind="section"),
 ]  # fmt: skip
 
 #: Pointers without a number: relative to where they are written, or named by title.

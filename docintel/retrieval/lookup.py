@@ -316,6 +316,10 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     key = norm_id(target)
     ids, nums = _toc_norm(toc, "ids"), _toc_norm(toc, "nums")
     hit = toc[(ids == key) | (nums == key)]
+    if len(hit):
+        # a row read off a contents page ("2.2.2 Complex Type NameIDType ......... 13") lists the
+        # section, it is not the section: the heading it names is found by its line instead
+        hit = hit[[not _contents_row(tables, r) for r in hit.itertuples(index=False)]]
     if hit.empty and paren and not key.startswith("("):
         hit = toc[(ids == f"({key})") | (nums == f"({key})")]
     dotted = re.fullmatch(r"([0-9]+(?:\.[0-9]+)*)\.([a-z])", key)
@@ -329,6 +333,37 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
         if hit.empty:
             hit = toc[titles.str.startswith(name)]
     return hit
+
+
+_LEADER_TITLE = re.compile(r"(?:\.\s?){4,}\s*[0-9ivxlc]*\s*$")
+
+
+def _contents_row(tables: DocTables, row) -> bool:
+    """Whether a toc row is a contents entry: its title, or the line it starts on, ends in dot
+    leaders and a page number."""
+    if _LEADER_TITLE.search(str(row.title or "")):
+        return True
+    if pd.isna(row.page_start) or pd.isna(row.line_start):
+        return False
+    return (int(row.page_start), int(row.line_start)) in _leader_lines(tables)
+
+
+#: id(line_df) -> (line_df, {(page, line) of the lines ending in dot leaders and a page number}).
+_LEADERS: dict[int, tuple[pd.DataFrame, set]] = {}
+
+
+def _leader_lines(tables: DocTables) -> set[tuple[int, int]]:
+    ldf = tables.line_df
+    hit = _LEADERS.get(id(ldf))
+    if hit is None or hit[0] is not ldf:
+        if len(_LEADERS) >= 8:
+            _LEADERS.pop(next(iter(_LEADERS)))
+        dotted = ldf[ldf["text"].astype(str).str.contains(_LEADER_TITLE)]
+        hit = _LEADERS[id(ldf)] = (
+            ldf,
+            set(zip(dotted["page"].astype(int), dotted["line"].astype(int), strict=True)),
+        )
+    return hit[1]
 
 
 #: id(toc_df) -> (toc_df, {"ids" | "nums" | "titles": the column as find_sections compares it}).

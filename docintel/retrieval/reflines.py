@@ -152,7 +152,10 @@ def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) ->
     """(page, line) of a heading the toc missed that opens with the number ``target`` ("21.
     CONTINGENT LIABILITIES" for "Note 21", "4.02 Payment" for "Section 4.02"): a line in heading
     role or bold, the number followed by a title."""
-    rx = re.compile(rf"^\s*{re.escape(str(target))}[.)]?\s+[A-Z\u00c0-\u00de]")
+    # a line-numbered document prints its margin number first ("257 1.2 Schema Organization"):
+    # allowed before a decimal id only, which no count or year is mistaken for
+    margin = r"(?:[0-9]{1,5}[ \t]+)?" if "." in str(target) else ""
+    rx = re.compile(rf"^\s*{margin}{re.escape(str(target))}[.)]?\s+[A-Z\u00c0-\u00de]")
     for page, line, text in _heading_lines(tables):
         if (page, line) != origin and rx.match(text) and not _LEADERS.search(text):
             return page, line
@@ -226,7 +229,25 @@ def marker_line(
             and pages[k + 1] == pages[k]
             and re.match(r"\s*[A-Z]\S*(?:\s+\S+){2}", texts[k + 1])  # a caption, not "Payments" / "Refund"
         )
-        if at == origin or not (rx.match(text) or plain or captioned) or _LEADERS.search(text):
+        # a form's amount box: its id alone after the caption whose dot leaders run to it
+        # ("e Standard deduction ... . . . ." / "12e"): the row is the caption's line
+        boxed = (
+            alone is not None
+            and alone.match(text)
+            and k > 0
+            and pages[k - 1] == pages[k]
+            and roles[k - 1] not in _STOP_ROLES
+            and _LEADERS.search(texts[k - 1])
+        )
+        if boxed:
+            j = k - 1  # a caption wrapped before its leaders (". . . . ." alone): the caption's line
+            if not re.search(r"[A-Za-z]{3}", texts[j]) and j > 0 and pages[j - 1] == pages[k]:
+                j -= 1
+            boxed = bool(re.search(r"[A-Za-z]{3}", texts[j]))
+            at = (int(near.iloc[j]["page"]), int(near.iloc[j]["line"])) if boxed else at
+        # a form row's caption runs to its box in dot leaders: no contents entry there
+        leaders = _LEADERS.search(text) and not (plain and kind.name in _BARE_MARKER)
+        if at == origin or not (rx.match(text) or plain or captioned or boxed) or (leaders and not boxed):
             continue
         dist = abs(at[0] * 10**6 + at[1] - key)
         if best is None or dist < best[0]:

@@ -19,8 +19,15 @@ from docintel import refscan
 from docintel.parsing.refmatch import KIND_BY_NAME, kind_of_label
 from docintel.parsing.refpatterns import find_references
 from docintel.retrieval import reflines
-from docintel.retrieval.lookup import appendix_sections, find_objects, find_page, find_sections, find_titled
+from docintel.retrieval.lookup import (
+    appendix_sections,
+    find_objects,
+    find_page,
+    find_sections,
+    find_titled,
+)
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
+from docintel.retrieval.refunits import enclosing_paragraph, unlisted_provision_paragraph
 from docintel.retrieval.targets import (
     object_passages,
     page_passages,
@@ -270,7 +277,7 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
     how = how or "caption or heading line"
     if (
         at is None
-        and ref_type in ("section", "clause", "footnote")
+        and ref_type in ("section", "clause", "footnote", "definition")
         and re.fullmatch(r"[0-9]+(?:\.[0-9]+)*", target)
     ):
         at, how = reflines.numbered_heading(tables, target, origin), "numbered heading"
@@ -302,6 +309,16 @@ def _from_tables(
             )
             if at is not None:
                 return _from_lines(tables, ref_type, str(target), ctx, at=at)
+        if target and _grammar_kind(ref.raw_text) in ("paragraph", "subsection"):
+            # "paragraph 1 of this Article": the "1." of the provision it is written in
+            origin = (ref.origin_page, ref.origin_line)
+            at = enclosing_paragraph(tables, str(target), origin) or unlisted_provision_paragraph(
+                tables, str(target), sub, origin
+            )
+            if at is not None:
+                return _from_lines(
+                    tables, ref_type, str(target), ctx, at=at, how="paragraph of its provision"
+                )
         ids = ([target] if ctx.get("single") else _paragraph_range(ref.raw_text)) or [target]
         paren = bool(PAREN_LABEL.match(ref.raw_text))
         found = [nearest(tables, find_sections(tables, t, paren=paren), ref, str(t)) for t in ids if t]

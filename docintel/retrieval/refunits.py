@@ -1,0 +1,143 @@
+"""Sub-units a reference names inside the provision it is written in, found by their lines.
+
+"paragraph 1 of this Article" is the "1." of the Article holding the reference, and "paragraph
+(b)(1) of this section" the (b) then (1) under the section heading above it. The toc does not
+always list those units: a regulation may print an Article's numbered paragraphs as body lines,
+and the parser may miss a section heading ("§ 164.502 Uses and ..."), leaving its lines under
+the previous section's toc row. These functions read the lines instead; the resolver
+(``resolve.py``) tries them before the toc's own numbers.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from docintel.retrieval.lookup import norm_id
+from docintel.schema.document import DocTables
+from docintel.schema.kinds import FURNITURE_ROLES
+
+#: A toc row that is a sub-unit marker ("(g)", "(1)", "ii."), not a provision a paragraph belongs to.
+_MARKER_ROW = re.compile(r"^\s*(?:\([A-Za-z0-9]{1,4}\)|[A-Za-z0-9]{1,4}[.)])\s*$")
+
+
+def enclosing_paragraph(tables: DocTables, target: str, origin: tuple[int, int]) -> tuple[int, int] | None:
+    """(page, line) of the numbered paragraph ``target`` ("1." for "paragraph 1 of this Article") of
+    the provision the reference is written in: the innermost toc row holding the reference that
+    is a provision (an "Article 14", a "§ 5", a "4.2"), not a point marker ("(g)"); the first line
+    of its region opening with "1." (its paragraphs are body lines, not toc rows). None when the
+    id is not a plain number, the reference sits in no provision, or the provision prints no such
+    paragraph: a rule cites "paragraph 1" of the Article it is in, never another unit's "1"."""
+    if not str(target).isdigit():
+        return None
+    toc, lines = tables.toc_df, tables.line_df
+    if toc.empty or "section_id" not in lines:
+        return None
+    at = lines.loc[(lines["page"] == origin[0]) & (lines["line"] == origin[1]), "section_id"]
+    sid = at.iloc[0] if len(at) and isinstance(at.iloc[0], str) else None
+    rows = toc.set_index("toc_id", drop=False)
+    if not rows.index.is_unique:
+        rows = rows[~rows.index.duplicated()]
+    seen: set[str] = set()
+    while isinstance(sid, str) and sid in rows.index and sid not in seen:
+        seen.add(sid)
+        row = rows.loc[sid]
+        label = " ".join(str(row[c]) for c in ("number", "title") if isinstance(row[c], str)).strip()
+        if label and not _MARKER_ROW.match(label):
+            break
+        sid = row["parent_id"]
+    else:
+        return None
+    kids: dict[str, list[str]] = {}
+    for tid, pid in zip(toc["toc_id"], toc["parent_id"], strict=True):
+        if isinstance(pid, str):
+            kids.setdefault(pid, []).append(tid)
+    region, todo = {sid}, [sid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            if k not in region:
+                region.add(k)
+                todo.append(k)
+    inside = lines[
+        lines["section_id"].isin(region) & ~lines["role"].fillna("body").isin([*FURNITURE_ROLES, "toc_entry"])
+    ]
+    marker = re.compile(rf"^\s*{re.escape(str(target))}\.(?:\s+\S|\s*$)")  # "1. Where ..." or "1." alone
+    for r in inside.sort_values(["page", "line"]).itertuples(index=False):
+        if (int(r.page), int(r.line)) != tuple(origin) and marker.match(str(r.text)):
+            return int(r.page), int(r.line)
+    return None
+
+
+_PAREN_TAG = re.compile(r"\([A-Za-z0-9]{1,4}\)")
+#: A heading naming a section of the rule: "§ 164.502 Uses and ...", "SEC. 104. ENVIRONMENTAL ...".
+_PROVISION = re.compile(
+    r"^\s*(?:\u00a7|(?i:sec(?:tion)?\.?))\s*(?P<id>[0-9]+(?:\.[0-9]+)*[a-z]?)\.?\s+[A-Z\u00c0-\u00de]"
+)
+#: id(line_df) -> (line_df, [(page, line, id) of the provision headings], {(page, line): position}).
+_HEADS: dict[int, tuple] = {}
+
+
+def _evidence(tables: DocTables) -> pd.DataFrame:
+    lines = tables.line_df
+    return lines[~lines["role"].fillna("body").isin([*FURNITURE_ROLES, "toc_entry"])].sort_values(
+        ["page", "line"]
+    )
+
+
+def _provision_heads(tables: DocTables) -> tuple[list[tuple[int, int, str]], pd.DataFrame]:
+    ldf = tables.line_df
+    hit = _HEADS.get(id(ldf))
+    if hit is None or hit[0] is not ldf:
+        ev = _evidence(tables)
+        heads = [
+            (int(r.page), int(r.line), m.group("id"))
+            for r in ev.itertuples(index=False)
+            if (m := _PROVISION.match(str(r.text))) and not re.search(r"(?:\.\s?){4,}", str(r.text))
+        ]
+        if len(_HEADS) >= 8:
+            _HEADS.pop(next(iter(_HEADS)))
+        hit = _HEADS[id(ldf)] = (ldf, heads, ev)
+    return hit[1], hit[2]
+
+
+def unlisted_provision_paragraph(
+    tables: DocTables, target: str, sub: str | None, origin: tuple[int, int]
+) -> tuple[int, int] | None:
+    """(page, line) of paragraph ``target`` ("(b)", with ``sub`` "paragraph (1)" read on: its
+    (1)) of the section whose heading line is the last one before the reference, when the toc
+    does not list that section (so the reference's toc row is the previous section's, and the
+    toc's own "(b)" would be that section's). The lines after the heading, up to the next
+    section heading, are read in order: the first opening with "(b)", then with "(1)" after it.
+    None when the target is not a parenthesized id, the heading is in the toc (the toc knows the
+    section's paragraphs), or the paragraph is not printed."""
+    if not _PAREN_TAG.fullmatch(str(target)):
+        return None
+    heads, ev = _provision_heads(tables)
+    key = origin[0] * 10**6 + origin[1]
+    before = [h for h in heads if h[0] * 10**6 + h[1] <= key]
+    if not before:
+        return None
+    page, line, sid = before[-1]
+    toc = tables.toc_df
+    listed = set(toc["toc_id"].map(norm_id)) | set(toc["number"].map(norm_id)) if len(toc) else set()
+    if norm_id(sid) in listed:
+        return None
+    after = [h for h in heads if h[0] * 10**6 + h[1] > page * 10**6 + line]
+    stop = after[0][0] * 10**6 + after[0][1] if after else 10**12
+    at = ev["page"].to_numpy() * 10**6 + ev["line"].to_numpy()
+    region = ev[(at > page * 10**6 + line) & (at < stop)]
+    m = re.match(r"paragraphs?\s+((?:\([A-Za-z0-9]{1,4}\))+)", sub or "")
+    tags = [str(target), *(_PAREN_TAG.findall(m.group(1)) if m else [])]
+    found, k = None, 0
+    for r in region.itertuples(index=False):
+        text = str(r.text).lstrip()
+        if k < len(tags) and text.startswith(tags[k]):
+            found = (int(r.page), int(r.line))
+            text = text[len(tags[k]) :]
+            k += 1
+            while k < len(tags) and text.startswith(tags[k]):  # "(2)(i) Standard: ..." opens two
+                text, k = text[len(tags[k]) :], k + 1
+            if k == len(tags):
+                break
+    return found if found != tuple(origin) else None
