@@ -24,7 +24,7 @@ MAX_CAPTION_LINES = 16
 
 #: id(line_df) -> (line_df, its evidence lines, their page * 10**6 + line keys): one filter and
 #: sort per document, not per target; every region is then a slice found by binary search.
-_EVIDENCE: dict[int, tuple[pd.DataFrame, pd.DataFrame, np.ndarray]] = {}
+_EVIDENCE: dict[int, tuple[pd.DataFrame, pd.DataFrame, np.ndarray, dict]] = {}
 #: id(cell_df) -> (cell_df, object_key -> positions of its cells): one grouping per document.
 _CELLS: dict[int, tuple[pd.DataFrame, dict]] = {}
 _LINE = 10**6
@@ -41,8 +41,23 @@ def _evidence(tables: DocTables) -> tuple[pd.DataFrame, np.ndarray]:
         if len(keys) > 1 and not bool((np.diff(keys) > 0).all()):  # not already in reading order
             kept = kept.sort_values(["page", "line"])
             keys = kept["page"].to_numpy(np.int64) * _LINE + kept["line"].to_numpy(np.int64)
-        hit = _EVIDENCE[id(ldf)] = (ldf, kept, keys)
+        hit = _EVIDENCE[id(ldf)] = (ldf, kept, keys, {})
     return hit[1], hit[2]
+
+
+def _evidence_column(tables: DocTables, name: str) -> np.ndarray:
+    """One column of :func:`evidence_lines` as a numpy array (once per line_df object)."""
+    _evidence(tables)
+    arrays = _EVIDENCE[id(tables.line_df)][3]
+    if name not in arrays:
+        arrays[name] = _EVIDENCE[id(tables.line_df)][1][name].to_numpy()
+    return arrays[name]
+
+
+def _page_bounds(tables: DocTables, page: int) -> tuple[int, int]:
+    keys = _evidence(tables)[1]
+    lo = int(np.searchsorted(keys, page * _LINE, side="left"))
+    return lo, max(lo, int(np.searchsorted(keys, page * _LINE + _LINE - 1, side="right")))
 
 
 def evidence_lines(tables: DocTables) -> pd.DataFrame:
@@ -224,6 +239,47 @@ def _nearest_line(page_lines: pd.DataFrame, y0: float, y1: float) -> int | None:
     return int(page_lines.loc[dist.idxmin(), "line"])
 
 
+def _nearest_evidence_line(tables: DocTables, page: int, y0: float, y1: float) -> int | None:
+    """:func:`_nearest_line` over the evidence lines of ``page``, on their numpy columns (the
+    first line at the smallest distance, NaN skipped, as ``idxmin``)."""
+    lo, hi = _page_bounds(tables, page)
+    if lo == hi:
+        return None
+    mid = (y0 + y1) / 2
+    top, bottom = _evidence_column(tables, "y0")[lo:hi], _evidence_column(tables, "y1")[lo:hi]
+    dist = np.abs((top + bottom) / 2 - mid)
+    if np.isnan(dist).all():
+        return _nearest_line(evidence_page(tables, page), y0, y1)
+    return int(_evidence_column(tables, "line")[lo + int(np.nanargmin(dist))])
+
+
+def _cell_rows(tables: DocTables, cells: pd.DataFrame, fallback_line: int) -> list[dict] | None:
+    """The selected cells as one synthetic line per table row ('cell | cell | ...', at the
+    evidence line nearest the row), from plain lists; None when a row or column number is
+    missing or not a numpy integer (the pandas path decides those)."""
+    row_col, col_col = cells["row"].to_numpy(), cells["col"].to_numpy()
+    if row_col.dtype.kind not in "iu" or col_col.dtype.kind not in "iu":
+        return None
+    pages, texts = cells["page"].tolist(), cells["text"].tolist()
+    top, bottom = cells["y0"].tolist(), cells["y1"].tolist()
+    groups: dict[int, list[int]] = {}
+    for pos, r in enumerate(row_col.tolist()):
+        groups.setdefault(r, []).append(pos)
+    out = []
+    for r in sorted(groups):
+        pos = np.asarray(groups[r])
+        pos = pos[np.argsort(col_col[pos], kind="quicksort")]  # grp.sort_values("col")
+        cpage = int(pages[pos[0]])
+        y0 = [top[i] for i in pos if top[i] == top[i]]
+        y1 = [bottom[i] for i in pos if bottom[i] == bottom[i]]
+        if not y0 or not y1:
+            return None
+        line = _nearest_evidence_line(tables, cpage, float(min(y0)), float(max(y1))) or fallback_line
+        text = " | ".join(str(texts[i] or "") for i in pos)
+        out.append({"page": cpage, "line": line, "text": text, "role": "table", "synthetic": True})
+    return out
+
+
 def select_rows(cells: pd.DataFrame, sub_selector: str | None) -> list[int]:
     """Row indices a sub-selector picks: 'row (E)' -> the rows of group (E); 'bottom line' -> last row."""
     body = cells[~cells["is_header"].fillna(False)]
@@ -262,7 +318,8 @@ def object_passages(
     rows: list[dict] = []
     if not cells.empty:
         keep = set(cells.loc[cells["is_header"].fillna(False), "row"]) | set(select_rows(cells, sub_selector))
-        for _row, grp in cells[cells["row"].isin(keep)].groupby("row", sort=True):
+        fast = _cell_rows(tables, cells[cells["row"].isin(keep)], ls or 1)
+        for _row, grp in () if fast is not None else cells[cells["row"].isin(keep)].groupby("row", sort=True):
             grp = grp.sort_values("col")
             cpage = int(grp["page"].iloc[0])
             pl = evidence_page(tables, cpage)
@@ -276,7 +333,7 @@ def object_passages(
                     "synthetic": True,
                 }
             )
-        body = pd.DataFrame(rows)
+        body = pd.DataFrame(fast if fast is not None else rows)
     else:
         body = lines[lines["object_key"] == obj["object_key"]] if "object_key" in lines else lines.iloc[0:0]
         body = body[~body.index.isin(caption.index)]
