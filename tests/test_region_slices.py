@@ -68,3 +68,21 @@ def test_object_passages_equal_the_pandas_rows(tables, sub, monkeypatch):
     slow = [targets.object_passages(tables, o, q, sub_selector=sub) for _, o in reg.iterrows()]
     assert [[p.model_dump() for p in ps] for ps in fast] == [[p.model_dump() for p in ps] for ps in slow]
     assert any(ln.role == "table" for ps in fast for p in ps for ln in p.lines) or tables.cell_df.empty
+
+
+def test_indexed_line_terms_equal_the_tokenised_text(tables):
+    from docintel.api import ensure_index
+    from docintel.retrieval import windows
+
+    ensure_index(tables)
+    line_terms = targets.indexed_line_terms(tables)
+    assert line_terms is not None
+    q = parse_question("What does this section say about the security requirements and the values?")
+    for _, sec in tables.toc_df.iterrows():
+        part = targets.section_lines(tables, sec)
+        assert windows._rarity_hits(part, q, line_terms) == windows._rarity_hits(part, q)
+    held = [
+        line_terms(int(p), int(n))
+        for p, n in zip(tables.line_df["page"], tables.line_df["line"], strict=True)
+    ]
+    assert any(t is not None for t in held)

@@ -60,6 +60,29 @@ def _page_bounds(tables: DocTables, page: int) -> tuple[int, int]:
     return lo, max(lo, int(np.searchsorted(keys, page * _LINE + _LINE - 1, side="right")))
 
 
+def indexed_line_terms(tables: DocTables):
+    """``(page, line) -> terms`` of the lines the document's retrieval index holds (their text
+    tokenised when the index was built), or None without an index in memory for these frames or
+    when two evidence lines share a (page, line) (the key would not name one line)."""
+    from docintel.retrieval.bm25 import cached_index
+
+    index = cached_index(tables)
+    keys = _evidence(tables)[1]
+    if index is None or (len(keys) > 1 and not bool((np.diff(keys) > 0).all())):
+        return None
+    by_page: dict[int, dict | None] = {}
+
+    def lookup(page: int, line: int) -> list[str] | None:
+        if page not in by_page:
+            rows = index.line_terms.get(page) or []
+            found = dict(rows)
+            by_page[page] = found if len(found) == len(rows) else None
+        found = by_page[page]
+        return None if found is None else found.get(line)
+
+    return lookup
+
+
 def evidence_lines(tables: DocTables) -> pd.DataFrame:
     """line_df without page furniture and figure-internal words, in reading order (computed
     once per line_df object; callers filter it, never change it)."""
@@ -207,8 +230,11 @@ def section_passages(
         best = max(range(len(parts)), key=lambda i: (scores[i], -i))
         rest = max((max_lines - max_lines // 2) // (len(parts) - 1), 4)
         budgets = [max_lines // 2 if i == best else rest for i in range(len(parts))]
+    line_terms = indexed_line_terms(tables)
     chosen = [
-        best_section_window(part, q, budget, keep_first=min(_heading_rows(part), budget - 1) or 1)
+        best_section_window(
+            part, q, budget, keep_first=min(_heading_rows(part), budget - 1) or 1, line_terms=line_terms
+        )
         for part, budget in zip(parts, budgets, strict=True)
     ]
     # A section is given with what it holds: the captions of its figures and tables say what
