@@ -86,3 +86,18 @@ def test_indexed_line_terms_equal_the_tokenised_text(tables):
         for p, n in zip(tables.line_df["page"], tables.line_df["line"], strict=True)
     ]
     assert any(t is not None for t in held)
+
+
+def test_body_lines_of_a_page_equal_the_mask(tables):
+    from docintel.retrieval import bm25
+
+    ldf = tables.line_df
+    for page in [*sorted(set(ldf["page"].tolist())), 10**6]:
+        want = ldf[ldf["page"] == page]
+        want = want[~want["role"].fillna("body").isin(bm25.EXCLUDED_ROLES)].sort_values(
+            ["page", "line"], kind="stable"
+        )
+        pd.testing.assert_frame_equal(bm25.body_lines(tables, page), want)
+    shuffled = type(tables)(**{**tables.__dict__, "line_df": ldf.iloc[::-1]})  # not in page order
+    page = int(ldf["page"].iloc[0])
+    pd.testing.assert_frame_equal(bm25.body_lines(shuffled, page), bm25.body_lines(tables, page))

@@ -365,10 +365,30 @@ def body_lines(
     """The lines of ``page`` (or of every page) whose role is not in ``roles``, in reading order."""
     df = tables.line_df
     if page is not None:
-        df = df[df["page"] == page]
+        df = _page_rows(df, page)
     role = df["role"].fillna("body")
     df = df[~role.isin(roles)]
     return df.sort_values(["page", "line"], kind="stable")
+
+
+#: (line_df, its page column as numpy when it is in page order, else None): the frame last read.
+_PAGES: list = [None, None]
+
+
+def _page_rows(df: pd.DataFrame, page: int) -> pd.DataFrame:
+    """``df[df["page"] == page]``; a slice found by binary search when ``df`` is in page order
+    (the same rows in the same order), checked once per frame object."""
+    import numpy as np
+
+    if _PAGES[0] is not df:
+        pages = df["page"].to_numpy()
+        ordered = pages.dtype.kind in "iu" and (len(pages) < 2 or bool((np.diff(pages) >= 0).all()))
+        _PAGES[:] = [df, pages if ordered else None]
+    pages = _PAGES[1]
+    if pages is None:
+        return df[df["page"] == page]
+    lo, hi = np.searchsorted(pages, page, side="left"), np.searchsorted(pages, page, side="right")
+    return df.iloc[int(lo) : int(hi)]
 
 
 def bigrams(seq: list[str]) -> set[tuple[str, str]]:
