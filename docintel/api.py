@@ -151,6 +151,7 @@ def ask(
         if getattr(index, "dirty", False):  # the ask derived a document-only value: keep it
             _store_index(tables, index)
         persist_learned_references(tables, result)
+        _store_arrow_copies(tables)
     with trace.stage("report"):
         trace.record("final", result.to_json_dict())
     trace.data["timings"]["total"] = round(time.perf_counter() - t0, 6)
@@ -201,6 +202,19 @@ def _store_index(tables: DocTables, index, key: str | None = None) -> None:
         )
     except (OSError, StorageError) as exc:  # a read-only or full cache must not fail the answer
         log.warning("could not store the retrieval index: %s", exc)
+
+
+def _store_arrow_copies(tables: DocTables) -> None:
+    """Give the cache entry the Arrow copies of its tables it lacks (a later load reads them
+    without decoding Parquet); nothing to do, and no IO, once they are there."""
+    from docintel.parsing import store
+
+    if not store.missing_arrow_copies(tables):
+        return
+    try:
+        store.save_arrow_copies(tables)
+    except (OSError, StorageError) as exc:  # a read-only or full cache must not fail the answer
+        log.warning("could not store the Arrow copies of the tables: %s", exc)
 
 
 def _new_trace(question: str, path, tables: DocTables, backend: LLMBackend, max_loops, top_k) -> Trace:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from docintel.generation import refdetect
 from docintel.generation.safety import merge_detected_references
-from docintel.generation.text import join_lines, normalize
+from docintel.generation.text import join_lines, nfkc, normalize
 from docintel.schema.answer import Citation, ReferenceAwareAnswer
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.schema.kinds import PULLED_VIA
@@ -33,6 +33,7 @@ class _Evidence:
                 self.where.setdefault((ln.page, ln.line), (ln, p))
         keys = sorted(self.where)
         self.runs: list[list[EvidenceLine]] = []
+        self._run_text: dict[int, tuple[bool, str]] = {}
         for k in keys:
             ln = self.where[k][0]
             if self.runs and self.runs[-1][-1].page == ln.page and self.runs[-1][-1].line == ln.line - 1:
@@ -43,6 +44,18 @@ class _Evidence:
     def lines(self, page: int, a: int, b: int) -> list[EvidenceLine]:
         return [self.where[(page, i)][0] for i in range(a, b + 1) if (page, i) in self.where]
 
+    def _may_hold(self, run: list[EvidenceLine], needle: str) -> bool:
+        """False only when no window of ``run`` can hold ``needle``: the run's whole text lacks
+        it and no line but the last ends in a hyphen. Lines are then joined with a space (no
+        break hyphen is merged across a join), so every window's comparison form is a substring
+        of the run's and a needle missing from the run is missing from each window."""
+        key = id(run)
+        hit = self._run_text.get(key)
+        if hit is None:
+            safe = not any(_ends_in_hyphen(ln.text) for ln in run[:-1])
+            hit = self._run_text[key] = (safe, normalize(join_lines(x.text for x in run)))
+        return not hit[0] or needle in hit[1]
+
     def find(self, needle: str) -> tuple[int, int, int] | None:
         """Smallest run of consecutive lines whose text contains ``needle`` (normalized)."""
         if not needle:
@@ -52,6 +65,8 @@ class _Evidence:
             return needle in normalize(join_lines(x.text for x in lines))
 
         for run in self.runs:
+            if not self._may_hold(run, needle):
+                continue
             for i in range(len(run)):
                 j_max = min(len(run), i + _MAX_SPAN)
                 if not has(run[i:j_max]):
@@ -61,6 +76,15 @@ class _Evidence:
                     i += 1
                 return run[i].page, run[i].line, run[j - 1].line
         return None
+
+
+_HYPHENS = ("-", "\u00ad", "\u2010")
+
+
+def _ends_in_hyphen(text: str) -> bool:
+    """Whether a line ends in a hyphen as written or once in NFKC (what a join may merge)."""
+    raw = (text or "").strip()
+    return raw.endswith(_HYPHENS) or nfkc(raw).strip().endswith(_HYPHENS)
 
 
 def _segments(quote: str) -> list[str]:

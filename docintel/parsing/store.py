@@ -35,6 +35,7 @@ import pyarrow.parquet as pq
 
 from docintel.atomic import clean_stale_temps, fsync_dir, temp_name
 from docintel.errors import DocumentError, StorageError
+from docintel.parsing import arrow_copies
 from docintel.schema.document import DocTables
 from docintel.schema.tables import SCHEMA_VERSION, TABLES, schema_major
 
@@ -130,10 +131,14 @@ def load_checked(directory: Path, *, source_sha256: str | None = None) -> tuple[
         if hashlib.sha256(data).hexdigest() != checksums.get(name):
             return None, f"{name}.parquet checksum mismatch"
         try:
-            # no Arrow thread pool for these small files: read_table over an in-memory buffer
-            # leaves cleanup work on its IO threads, which at interpreter exit can abort the
-            # process ("terminate called without an active exception", apache/arrow#33975, #34314)
-            table = pq.read_table(pa.BufferReader(data), use_threads=False, pre_buffer=False)
+            # the Arrow IPC copy of these verified bytes when there is a sound one, else the
+            # Parquet decoded; no Arrow thread pool for these small files: read_table over an
+            # in-memory buffer leaves cleanup work on its IO threads, which at interpreter exit
+            # can abort the process ("terminate called without an active exception",
+            # apache/arrow#33975, #34314)
+            table = _arrow_copy(live, manifest, name, checksums.get(name))
+            if table is None:
+                table = arrow_copies.parquet_table(data)
             frames[name] = table.to_pandas()
         except Exception as exc:  # ArrowInvalid and friends: a damaged file is a miss
             return None, f"{name}.parquet unreadable ({type(exc).__name__})"
@@ -149,6 +154,59 @@ def load_checked(directory: Path, *, source_sha256: str | None = None) -> tuple[
         doc_id=manifest["doc_id"], manifest=manifest, path=manifest.get("source_path"), **frames
     )
     return tables, None
+
+
+def _arrow_copy(live: Path, manifest: dict, name: str, checksum: str | None):
+    """The Arrow table of ``name``'s IPC copy in ``live`` when it is sound, else None."""
+    entry = arrow_copies.valid_entry(manifest, name, checksum)
+    if entry is None:
+        return None
+    try:
+        data = (live / entry["file"]).read_bytes()
+    except OSError:
+        return None
+    return arrow_copies.read(data, entry)
+
+
+def missing_arrow_copies(tables: DocTables) -> list[str]:
+    """The tables of a cached entry without a sound Arrow copy (from its manifest alone)."""
+    if not tables.manifest.get("cache_dir"):
+        return []
+    sums = tables.manifest.get("checksums") or {}
+    return [n for n in TABLES if arrow_copies.valid_entry(tables.manifest, n, sums.get(n)) is None]
+
+
+def save_arrow_copies(tables: DocTables) -> bool:
+    """Add the missing Arrow copies to the cache entry of ``tables`` (one new version, swapped in
+    like any sidecar), each decoded from the live Parquet bytes the manifest's checksum vouches
+    for. False when there is nothing to add or no entry to extend."""
+    names = missing_arrow_copies(tables)
+    if not names:
+        return False
+    sums = tables.manifest.get("checksums") or {}
+    files = {n: f"{arrow_copies.sidecar(n)}.arrow" for n in names}
+
+    def write(tmp: Path, manifest: dict) -> None:
+        live = _live(Path(tables.manifest["cache_dir"]))
+        for n, file in files.items():
+            raw = (live / f"{n}.parquet").read_bytes()
+            if hashlib.sha256(raw).hexdigest() != sums[n]:
+                continue  # not the bytes the tables in memory came from: no copy
+            data = arrow_copies.to_bytes(arrow_copies.parquet_table(raw))
+            _write_file(tmp / file, data)
+            manifest.setdefault("sidecars", {})[arrow_copies.sidecar(n)] = {
+                "file": file,
+                "key": arrow_copies.KEY,
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "bytes": len(data),
+                "built_from": {n: sums[n]},
+            }
+
+    manifest = _republish(tables, tuple(files.values()), write, require=tuple(names))
+    if manifest is None:
+        return False
+    tables.manifest["sidecars"] = manifest.get("sidecars") or {}
+    return True
 
 
 def load(directory: Path, *, source_sha256: str | None = None) -> DocTables | None:
@@ -408,9 +466,11 @@ def _built_from_these(built_from: dict, tables: DocTables) -> bool:
     return bool(built_from) and all(sums.get(t) == c for t, c in built_from.items())
 
 
-def _republish(tables: DocTables, replaced: str, write, *, require: tuple[str, ...] = ()) -> dict | None:
+def _republish(
+    tables: DocTables, replaced: str | tuple[str, ...], write, *, require: tuple[str, ...] = ()
+) -> dict | None:
     """A new version of the cached entry of ``tables``: every file of the live version but
-    ``replaced`` hard-linked, then ``write(tmp, manifest)`` adds its file and edits the manifest,
+    ``replaced`` (a file name or several) hard-linked, then ``write(tmp, manifest)`` adds its file and edits the manifest,
     which is written last. None (nothing done) when the entry is gone, belongs to other source
     bytes, or its tables named in ``require`` are no longer the ones in memory."""
     cache = tables.manifest.get("cache_dir")
@@ -418,6 +478,7 @@ def _republish(tables: DocTables, replaced: str, write, *, require: tuple[str, .
         return None
     directory = Path(cache)
     sums = tables.manifest.get("checksums") or {}
+    replaced = (replaced,) if isinstance(replaced, str) else tuple(replaced)
     with locked(directory):
         live = _live(directory)
         if live is None:
@@ -431,7 +492,7 @@ def _republish(tables: DocTables, replaced: str, write, *, require: tuple[str, .
             files = [f"{n}.parquet" for n in TABLES]
             files += [e.get("file") for e in (manifest.get("sidecars") or {}).values() if isinstance(e, dict)]
             for f in files:
-                if f and f == Path(f).name and f != replaced and (live / f).exists():
+                if f and f == Path(f).name and f not in replaced and (live / f).exists():
                     _link_or_copy(live / f, tmp / f)
             write(tmp, manifest)
             _write_file(tmp / MANIFEST, json.dumps(manifest, indent=2, default=str).encode())

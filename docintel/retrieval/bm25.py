@@ -365,10 +365,30 @@ def body_lines(
     """The lines of ``page`` (or of every page) whose role is not in ``roles``, in reading order."""
     df = tables.line_df
     if page is not None:
-        df = df[df["page"] == page]
+        df = _page_rows(df, page)
     role = df["role"].fillna("body")
     df = df[~role.isin(roles)]
     return df.sort_values(["page", "line"], kind="stable")
+
+
+#: (line_df, its page column as numpy when it is in page order, else None): the frame last read.
+_PAGES: list = [None, None]
+
+
+def _page_rows(df: pd.DataFrame, page: int) -> pd.DataFrame:
+    """``df[df["page"] == page]``; a slice found by binary search when ``df`` is in page order
+    (the same rows in the same order), checked once per frame object."""
+    import numpy as np
+
+    if _PAGES[0] is not df:
+        pages = df["page"].to_numpy()
+        ordered = pages.dtype.kind in "iu" and (len(pages) < 2 or bool((np.diff(pages) >= 0).all()))
+        _PAGES[:] = [df, pages if ordered else None]
+    pages = _PAGES[1]
+    if pages is None:
+        return df[df["page"] == page]
+    lo, hi = np.searchsorted(pages, page, side="left"), np.searchsorted(pages, page, side="right")
+    return df.iloc[int(lo) : int(hi)]
 
 
 def bigrams(seq: list[str]) -> set[tuple[str, str]]:
@@ -494,30 +514,60 @@ def window_scores(index: PageIndex, query: set[str], *, size: int = 12) -> dict[
     the windows starting where a match enters (and the first) are the only ones to score.
     """
     out = {p: (0.0, index.first_line(p)) for p in index.pages}
-    by_page: dict[int, dict[int, set[str]]] = {}
+    by_page: dict[int, dict[int, int]] = {}
+    bits = {t: 1 << k for k, t in enumerate(sorted(query))}
     for t in query:
+        bit = bits[t]
         for p, pos in index.line_positions(t):
-            by_page.setdefault(p, {}).setdefault(pos, set()).add(t)
+            lines = by_page.setdefault(p, {})
+            lines[pos] = lines.get(pos, 0) | bit
+    weights = [(bits[t], index.idf(t)) for t in sorted(query)]
+    scores: dict[int, float] = {}  # a set of terms (as bits) -> its exact idf sum
+
+    def score_of(mask: int) -> float:
+        hit = scores.get(mask)
+        if hit is None:
+            hit = scores[mask] = math.fsum(w for b, w in weights if mask & b)
+        return hit
+
+    split: dict[int, list[int]] = {}  # a set of terms (as bits) -> the terms' positions in weights
+
+    def terms_of(mask: int) -> list[int]:
+        hit = split.get(mask)
+        if hit is None:
+            hit = split[mask] = [k for k in range(len(weights)) if mask >> k & 1]
+        return hit
+
     for p in sorted(by_page):
         hits = sorted(by_page[p].items())
+        # no window scores above all of the page's terms (idf > 0, fsum rounds monotonically):
+        # once one reaches it, no later start can beat it
+        top = 0
+        for _, m in hits:
+            top |= m
+        top_score = score_of(top)
         last = max(0, index.n_lines(p) - size)
         best, best_i = 0.0, None
-        inside: dict[str, int] = {}  # query term -> matching lines of the window holding it
+        count = [0] * len(weights)  # per query term: matching lines of the window holding it
+        inside = 0  # the terms the window holds, as bits
         lo = hi = 0  # the window's matching lines are hits[lo:hi]; starts only move forward
         for i in sorted({0} | {min(max(0, h - size + 1), last) for h, _ in hits}):
             while hi < len(hits) and hits[hi][0] < i + size:
-                for t in hits[hi][1]:
-                    inside[t] = inside.get(t, 0) + 1
+                for k in terms_of(hits[hi][1]):
+                    count[k] += 1
+                    inside |= 1 << k
                 hi += 1
             while lo < hi and hits[lo][0] < i:
-                for t in hits[lo][1]:
-                    inside[t] -= 1
-                    if not inside[t]:
-                        del inside[t]
+                for k in terms_of(hits[lo][1]):
+                    count[k] -= 1
+                    if not count[k]:
+                        inside &= ~(1 << k)
                 lo += 1
-            score = math.fsum(index.idf(t) for t in inside)  # exact sum: the order does not matter
+            score = score_of(inside)  # exact sum: the order does not matter
             if score > best:
                 best, best_i = score, i
+                if best >= top_score:
+                    break
         if best_i is not None:
             out[p] = (best, index.line_number(p, best_i))
     return out

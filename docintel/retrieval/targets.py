@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from docintel.retrieval.lookup import listed_object_type
@@ -21,23 +22,107 @@ _ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
 MAX_CAPTION_LINES = 16
 
 
-#: id(line_df) -> (line_df, its evidence lines): one filter and sort per document, not per target.
-_EVIDENCE: dict[int, tuple[pd.DataFrame, pd.DataFrame]] = {}
+#: id(line_df) -> (line_df, its evidence lines, their page * 10**6 + line keys): one filter and
+#: sort per document, not per target; every region is then a slice found by binary search.
+_EVIDENCE: dict[int, tuple[pd.DataFrame, pd.DataFrame, np.ndarray, dict]] = {}
+#: id(cell_df) -> (cell_df, object_key -> positions of its cells): one grouping per document.
+_CELLS: dict[int, tuple[pd.DataFrame, dict]] = {}
+_LINE = 10**6
 
 
-def evidence_lines(tables: DocTables) -> pd.DataFrame:
-    """line_df without page furniture and figure-internal words, in reading order (computed
-    once per line_df object; callers filter it, never change it)."""
+def _evidence(tables: DocTables) -> tuple[pd.DataFrame, np.ndarray]:
     ldf = tables.line_df
     hit = _EVIDENCE.get(id(ldf))
     if hit is None or hit[0] is not ldf:
         if len(_EVIDENCE) >= 8:
             _EVIDENCE.pop(next(iter(_EVIDENCE)))
-        hit = _EVIDENCE[id(ldf)] = (
-            ldf,
-            ldf[~ldf["role"].isin(NON_EVIDENCE_ROLES)].sort_values(["page", "line"]),
-        )
-    return hit[1]
+        kept = ldf[~ldf["role"].isin(NON_EVIDENCE_ROLES)]
+        keys = kept["page"].to_numpy(np.int64) * _LINE + kept["line"].to_numpy(np.int64)
+        if len(keys) > 1 and not bool((np.diff(keys) > 0).all()):  # not already in reading order
+            kept = kept.sort_values(["page", "line"])
+            keys = kept["page"].to_numpy(np.int64) * _LINE + kept["line"].to_numpy(np.int64)
+        hit = _EVIDENCE[id(ldf)] = (ldf, kept, keys, {})
+    return hit[1], hit[2]
+
+
+def _evidence_column(tables: DocTables, name: str) -> np.ndarray:
+    """One column of :func:`evidence_lines` as a numpy array (once per line_df object)."""
+    _evidence(tables)
+    arrays = _EVIDENCE[id(tables.line_df)][3]
+    if name not in arrays:
+        arrays[name] = _EVIDENCE[id(tables.line_df)][1][name].to_numpy()
+    return arrays[name]
+
+
+def _page_bounds(tables: DocTables, page: int) -> tuple[int, int]:
+    keys = _evidence(tables)[1]
+    lo = int(np.searchsorted(keys, page * _LINE, side="left"))
+    return lo, max(lo, int(np.searchsorted(keys, page * _LINE + _LINE - 1, side="right")))
+
+
+def indexed_line_terms(tables: DocTables):
+    """``(page, line) -> terms`` of the lines the document's retrieval index holds (their text
+    tokenised when the index was built), or None without an index in memory for these frames or
+    when two evidence lines share a (page, line) (the key would not name one line)."""
+    from docintel.retrieval.bm25 import cached_index
+
+    index = cached_index(tables)
+    keys = _evidence(tables)[1]
+    if index is None or (len(keys) > 1 and not bool((np.diff(keys) > 0).all())):
+        return None
+    by_page: dict[int, dict | None] = {}
+
+    def lookup(page: int, line: int) -> list[str] | None:
+        if page not in by_page:
+            rows = index.line_terms.get(page) or []
+            found = dict(rows)
+            by_page[page] = found if len(found) == len(rows) else None
+        found = by_page[page]
+        return None if found is None else found.get(line)
+
+    return lookup
+
+
+def evidence_lines(tables: DocTables) -> pd.DataFrame:
+    """line_df without page furniture and figure-internal words, in reading order (computed
+    once per line_df object; callers filter it, never change it)."""
+    return _evidence(tables)[0]
+
+
+def evidence_between(tables: DocTables, start: tuple[int, int], end: tuple[int, int]) -> pd.DataFrame:
+    """The evidence lines from (page, line) ``start`` to ``end``, both included (a slice of
+    :func:`evidence_lines`: the rows a ``page * 10**6 + line`` range mask selects, in order)."""
+    lines, keys = _evidence(tables)
+    lo = int(np.searchsorted(keys, start[0] * _LINE + start[1], side="left"))
+    hi = int(np.searchsorted(keys, end[0] * _LINE + end[1], side="right"))
+    return lines.iloc[lo : max(lo, hi)]
+
+
+def evidence_page(tables: DocTables, page: int) -> pd.DataFrame:
+    """The evidence lines of one page (``lines[lines["page"] == page]``, as a slice)."""
+    return evidence_between(tables, (page, 0), (page, _LINE - 1))
+
+
+def evidence_after(tables: DocTables, page: int, line: int, n: int) -> pd.DataFrame:
+    """The ``n`` evidence lines after (page, line), in reading order."""
+    lines, keys = _evidence(tables)
+    lo = int(np.searchsorted(keys, page * _LINE + line, side="right"))
+    return lines.iloc[lo : lo + n]
+
+
+def object_cells(tables: DocTables, key) -> pd.DataFrame:
+    """``cell_df`` rows of one object (``cell_df[cell_df["object_key"] == key]``)."""
+    cdf = tables.cell_df
+    hit = _CELLS.get(id(cdf))
+    if hit is None or hit[0] is not cdf:
+        if len(_CELLS) >= 8:
+            _CELLS.pop(next(iter(_CELLS)))
+        groups: dict = {}
+        for pos, k in enumerate(cdf["object_key"].tolist()):
+            if isinstance(k, str):
+                groups.setdefault(k, []).append(pos)
+        hit = _CELLS[id(cdf)] = (cdf, groups)
+    return cdf.iloc[hit[1].get(key, [])] if isinstance(key, str) else cdf[cdf["object_key"] == key]
 
 
 def to_passages(
@@ -54,22 +139,25 @@ def to_passages(
         return passages
     origin = (ref.origin_page, ref.origin_line) if ref is not None else None
     rtext = ref.raw_text if ref is not None else None
-    for _page, grp in df.sort_values(["page", "line"]).groupby("page", sort=True):
-        run: list = []
-        for row in grp.itertuples():
-            if run and row.line > run[-1].line + 1 and not getattr(row, "synthetic", False):
-                passages.append(_passage(run, doc_id, retrieved_via, origin, rtext, note))
-                run = []
-            run.append(row)
-        if run:
+    df = df.sort_values(["page", "line"])
+    cols = [df[c].tolist() for c in ("page", "line", "text", "role")]
+    synthetic = df["synthetic"].tolist() if "synthetic" in df.columns else [False] * len(df)
+    # runs of consecutive lines, page by page (the frame is sorted: a page's rows are contiguous)
+    run: list = []
+    for row, syn in zip(zip(*cols, strict=True), synthetic, strict=True):
+        if run and (row[0] != run[-1][0] or (row[1] > run[-1][1] + 1 and not syn)):
             passages.append(_passage(run, doc_id, retrieved_via, origin, rtext, note))
+            run = []
+        run.append(row)
+    if run:
+        passages.append(_passage(run, doc_id, retrieved_via, origin, rtext, note))
     return passages
 
 
 def _passage(rows, doc_id, via, origin, rtext, note) -> Passage:
     lines = [
-        EvidenceLine(page=int(r.page), line=int(r.line), text=str(r.text), role=str(r.role or "body"))
-        for r in rows
+        EvidenceLine(page=int(page), line=int(line), text=str(text), role=str(role or "body"))
+        for page, line, text, role in rows
     ]
     return Passage(
         doc_id=doc_id,
@@ -86,12 +174,10 @@ def _passage(rows, doc_id, via, origin, rtext, note) -> Passage:
 
 def section_lines(tables: DocTables, sec) -> pd.DataFrame:
     """Evidence lines of one toc_df row, from its heading to its end (subsections included)."""
-    lines = evidence_lines(tables)
     ps, ls = int(sec["page_start"]), int(sec["line_start"]) if pd.notna(sec["line_start"]) else 1
     pe = int(sec["page_end"]) if pd.notna(sec["page_end"]) else ps
     le = int(sec["line_end"]) if pd.notna(sec["line_end"]) else 10**6
-    key = lines["page"] * 10**6 + lines["line"]
-    return lines[(key >= ps * 10**6 + ls) & (key <= pe * 10**6 + le)]
+    return evidence_between(tables, (ps, ls), (pe, le))
 
 
 def _heading_rows(part: pd.DataFrame) -> int:
@@ -144,8 +230,11 @@ def section_passages(
         best = max(range(len(parts)), key=lambda i: (scores[i], -i))
         rest = max((max_lines - max_lines // 2) // (len(parts) - 1), 4)
         budgets = [max_lines // 2 if i == best else rest for i in range(len(parts))]
+    line_terms = indexed_line_terms(tables)
     chosen = [
-        best_section_window(part, q, budget, keep_first=min(_heading_rows(part), budget - 1) or 1)
+        best_section_window(
+            part, q, budget, keep_first=min(_heading_rows(part), budget - 1) or 1, line_terms=line_terms
+        )
         for part, budget in zip(parts, budgets, strict=True)
     ]
     # A section is given with what it holds: the captions of its figures and tables say what
@@ -159,9 +248,8 @@ def section_passages(
 def page_passages(
     tables, page: int, q, *, max_lines=60, ref=None, note="", retrieved_via="reference"
 ) -> list[Passage]:
-    lines = evidence_lines(tables)
     return to_passages(
-        best_window(lines[lines["page"] == page], q, max_lines, keep_first=0),
+        best_window(evidence_page(tables, page), q, max_lines, keep_first=0),
         tables.doc_id,
         retrieved_via=retrieved_via,
         ref=ref,
@@ -175,6 +263,47 @@ def _nearest_line(page_lines: pd.DataFrame, y0: float, y1: float) -> int | None:
     mid = (y0 + y1) / 2
     dist = ((page_lines["y0"] + page_lines["y1"]) / 2 - mid).abs()
     return int(page_lines.loc[dist.idxmin(), "line"])
+
+
+def _nearest_evidence_line(tables: DocTables, page: int, y0: float, y1: float) -> int | None:
+    """:func:`_nearest_line` over the evidence lines of ``page``, on their numpy columns (the
+    first line at the smallest distance, NaN skipped, as ``idxmin``)."""
+    lo, hi = _page_bounds(tables, page)
+    if lo == hi:
+        return None
+    mid = (y0 + y1) / 2
+    top, bottom = _evidence_column(tables, "y0")[lo:hi], _evidence_column(tables, "y1")[lo:hi]
+    dist = np.abs((top + bottom) / 2 - mid)
+    if np.isnan(dist).all():
+        return _nearest_line(evidence_page(tables, page), y0, y1)
+    return int(_evidence_column(tables, "line")[lo + int(np.nanargmin(dist))])
+
+
+def _cell_rows(tables: DocTables, cells: pd.DataFrame, fallback_line: int) -> list[dict] | None:
+    """The selected cells as one synthetic line per table row ('cell | cell | ...', at the
+    evidence line nearest the row), from plain lists; None when a row or column number is
+    missing or not a numpy integer (the pandas path decides those)."""
+    row_col, col_col = cells["row"].to_numpy(), cells["col"].to_numpy()
+    if row_col.dtype.kind not in "iu" or col_col.dtype.kind not in "iu":
+        return None
+    pages, texts = cells["page"].tolist(), cells["text"].tolist()
+    top, bottom = cells["y0"].tolist(), cells["y1"].tolist()
+    groups: dict[int, list[int]] = {}
+    for pos, r in enumerate(row_col.tolist()):
+        groups.setdefault(r, []).append(pos)
+    out = []
+    for r in sorted(groups):
+        pos = np.asarray(groups[r])
+        pos = pos[np.argsort(col_col[pos], kind="quicksort")]  # grp.sort_values("col")
+        cpage = int(pages[pos[0]])
+        y0 = [top[i] for i in pos if top[i] == top[i]]
+        y1 = [bottom[i] for i in pos if bottom[i] == bottom[i]]
+        if not y0 or not y1:
+            return None
+        line = _nearest_evidence_line(tables, cpage, float(min(y0)), float(max(y1))) or fallback_line
+        text = " | ".join(str(texts[i] or "") for i in pos)
+        out.append({"page": cpage, "line": line, "text": text, "role": "table", "synthetic": True})
+    return out
 
 
 def select_rows(cells: pd.DataFrame, sub_selector: str | None) -> list[int]:
@@ -210,17 +339,16 @@ def object_passages(
     page = int(obj["page"])
     ls = int(obj["line_start"]) if pd.notna(obj["line_start"]) else None
     le = int(obj["line_end"]) if pd.notna(obj["line_end"]) else ls
-    caption = (
-        lines[(lines["page"] == page) & lines["line"].between(ls or 0, le or -1)] if ls else lines.iloc[0:0]
-    )
-    cells = tables.cell_df[tables.cell_df["object_key"] == obj["object_key"]]
+    caption = evidence_between(tables, (page, ls or 0), (page, le or -1)) if ls else lines.iloc[0:0]
+    cells = object_cells(tables, obj["object_key"])
     rows: list[dict] = []
     if not cells.empty:
         keep = set(cells.loc[cells["is_header"].fillna(False), "row"]) | set(select_rows(cells, sub_selector))
-        for _row, grp in cells[cells["row"].isin(keep)].groupby("row", sort=True):
+        fast = _cell_rows(tables, cells[cells["row"].isin(keep)], ls or 1)
+        for _row, grp in () if fast is not None else cells[cells["row"].isin(keep)].groupby("row", sort=True):
             grp = grp.sort_values("col")
             cpage = int(grp["page"].iloc[0])
-            pl = lines[lines["page"] == cpage]
+            pl = evidence_page(tables, cpage)
             line = _nearest_line(pl, float(grp["y0"].min()), float(grp["y1"].max())) or (ls or 1)
             rows.append(
                 {
@@ -231,12 +359,13 @@ def object_passages(
                     "synthetic": True,
                 }
             )
-        body = pd.DataFrame(rows)
+        body = pd.DataFrame(fast if fast is not None else rows)
     else:
         body = lines[lines["object_key"] == obj["object_key"]] if "object_key" in lines else lines.iloc[0:0]
         body = body[~body.index.isin(caption.index)]
         if body.empty and obj["object_type"] == "table" and ls:
-            body = lines[(lines["page"] == page) & (lines["line"] > (le or ls))].head(30)
+            body = evidence_after(tables, page, le or ls, 30)
+            body = body[body["page"] == page]
         if sub_selector and not body.empty:
             body = _filter_text_rows(body, sub_selector)
     parts = [
@@ -297,9 +426,8 @@ def extend_to_sentence_end(tables: DocTables, passage: Passage, *, max_extra: in
     until a line ends a sentence: evidence never stops mid-sentence ("... may be emailed to:")."""
     if not passage.lines or _SENT_END.search(passage.lines[-1].text):
         return passage
-    lines = evidence_lines(tables)
     last = passage.lines[-1]
-    after = lines[(lines["page"] * 10**6 + lines["line"]) > last.page * 10**6 + last.line].head(max_extra)
+    after = evidence_after(tables, last.page, last.line, max_extra)
     extra: list[EvidenceLine] = []
     for r in after.itertuples(index=False):
         if r.role in ("heading", "title", "caption"):
@@ -333,12 +461,11 @@ def definition_passages(tables: DocTables, q: ParsedQuestion, passages: list[Pas
     if q.shape != "definition" or not q.defined_term:
         return []
     have = {(ln.page, ln.line) for p in passages for ln in p.lines}
-    lines = evidence_lines(tables)
     out: list[Passage] = []
     for page, line in list(definition_pages(tables, q.defined_term).items())[:MAX_DEFINITION_SITES]:
         if (page, line) in have:
             continue
-        rows = lines[(lines["page"] == page) & lines["line"].between(line, line + DEFINITION_LINES - 1)]
+        rows = evidence_between(tables, (page, line), (page, line + DEFINITION_LINES - 1))
         note = f"where '{q.defined_term}' is defined (page {page}, line {line})"
         out += to_passages(rows, tables.doc_id, retrieved_via="definition", note=note)
     return out

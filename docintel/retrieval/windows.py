@@ -72,22 +72,36 @@ LONG_WINDOWS = 3
 COVERED_WEIGHT = 0.25
 
 
-def _rarity_hits(df: pd.DataFrame, q: ParsedQuestion | None) -> tuple[list[set[str]], dict[str, float]]:
-    """Per line, the question words it holds, and each word's rarity inside ``df`` (ln N/df)."""
+def _rarity_hits(
+    df: pd.DataFrame, q: ParsedQuestion | None, line_terms=None
+) -> tuple[list[set[str]], dict[str, float]]:
+    """Per line, the question words it holds, and each word's rarity inside ``df`` (ln N/df).
+    ``line_terms(page, line)`` gives a line's terms as the retrieval index holds them (None when
+    it does not hold the line): the same ``terms`` of the same text, tokenised once per document."""
     if q is None or df.empty:
         return [set() for _ in range(len(df))], {}
     keys = {k for k in query_terms(q) if len(k) > 2 and not k.isdigit()}
-    hits = [set(terms(str(text))) & keys for text in df["text"].tolist()]
+    if line_terms is None:
+        hits = [set(terms(str(text))) & keys for text in df["text"].tolist()]
+    else:
+        hits = []
+        for text, page, line in zip(
+            df["text"].tolist(), df["page"].tolist(), df["line"].tolist(), strict=True
+        ):
+            got = line_terms(page, line)
+            hits.append(set(terms(str(text)) if got is None else got) & keys)
     freq = {k: sum(k in h for h in hits) for k in keys}
     return hits, {k: math.log((len(hits) + 1) / (freq[k] + 1)) for k in keys}
 
 
-def _long_section_windows(df, q, budget: int, keep_first: int, costs: list[float]) -> pd.DataFrame:
+def _long_section_windows(
+    df, q, budget: int, keep_first: int, costs: list[float], line_terms=None
+) -> pd.DataFrame:
     """Heading plus up to :data:`LONG_WINDOWS` windows, each holding the most (rarity-weighted)
     distinct question words: a row naming "data-at-rest" beats prose repeating "subcategory"."""
     head, rest = df.iloc[:keep_first], df.iloc[keep_first:]
     costs = costs[keep_first:]
-    hits, weight = _rarity_hits(rest, q)
+    hits, weight = _rarity_hits(rest, q, line_terms)
     room = max((budget - keep_first) // 2, 3)  # three windows: 1.5x the budget in all
     # the section's opening (what it is, how it is laid out) first, then where the words are
     start_end, spent = 0, 0.0
@@ -182,14 +196,17 @@ def _code_members(rest: pd.DataFrame, hits: list[set[str]], weight: dict[str, fl
     return sorted(out) if len(out) > 1 else []
 
 
-def best_section_window(df: pd.DataFrame, q: ParsedQuestion | None, budget: int, *, keep_first: int = 1):
+def best_section_window(
+    df: pd.DataFrame, q: ParsedQuestion | None, budget: int, *, keep_first: int = 1, line_terms=None
+):
     """As :func:`best_window`, but the budget counts full-line equivalents (tokens /
-    :data:`LINE_TOKENS`): the contiguous run of the best score whose cost fits ``budget``."""
+    :data:`LINE_TOKENS`): the contiguous run of the best score whose cost fits ``budget``
+    (``line_terms``: see :func:`_rarity_hits`)."""
     costs = _line_costs(df)
     if sum(costs) <= budget:
         return df
     if sum(costs) > LONG_TARGET * budget:
-        return _long_section_windows(df, q, budget, keep_first, costs)
+        return _long_section_windows(df, q, budget, keep_first, costs, line_terms)
     head, rest = df.iloc[:keep_first], df.iloc[keep_first:]
     costs, scores = costs[keep_first:], _score_lines(rest, q)
     room = max(budget - keep_first, 1)
