@@ -198,6 +198,98 @@ def _reap(pid: int) -> None:
         os.waitpid(pid, 0)
 
 
+def spared(doc, page_rows, prows, cands: dict[int, list[str]], by_page: dict[int, int]) -> dict[int, str]:
+    """Caption candidates whose tables the structure stage reads without the model ({page: signals}).
+
+    A page escalated only for a table caption with no table rows keeps the fast parse when every
+    table caption on it has a grid below (or above) it that :func:`tables_captioned.table_box`
+    reads from the fast lines, as :mod:`objects` will, and no figure caption on it lacks its
+    picture: the model would give those lines the role ``table`` that the cells give them anyway.
+    Recorded as ``layout_table_read: ...`` in the page's signals.
+    """
+    out: dict[int, str] = {}
+    body = None
+    for p, reasons in cands.items():
+        if not all(r.startswith("caption_without_structure") for r in reasons):
+            continue
+        i = by_page[p]
+        if body is None:  # the document's body size, as objects.build_objects reads it
+            body = _body_size(page_rows)
+        try:
+            read = _reads_every_table(doc[p - 1], p, page_rows[i], prows[i], body)
+        except Exception as exc:  # the model then decides, as before
+            log.debug("page %d: grid check failed (%s)", p, exc)
+            read = False
+        if read:
+            out[p] = "layout_table_read: " + "; ".join(reasons)
+    return out
+
+
+def _body_size(page_rows: list[list[dict]]) -> float:
+    """The most common body-line size weighted by characters (``headings.body_size`` on the fast rows)."""
+    from collections import Counter
+
+    from docintel.parsing.headings import DEFAULT_BODY_SIZE
+
+    weight: Counter = Counter()
+    for rows in page_rows:
+        for r in rows:
+            if r.get("role") == "body" and r.get("size") is not None:
+                weight[round(float(r["size"]))] += len(r["text"])
+    return float(weight.most_common(1)[0][0]) if weight else DEFAULT_BODY_SIZE
+
+
+def _reads_every_table(page, page_no: int, rows: list[dict], prow: dict, body: float) -> bool:
+    """Whether every table caption of the page has cells the structure stage reads without the
+    model (the same calls as ``objects.build_objects``) and no figure caption lacks its picture."""
+    import pandas as pd
+
+    from docintel.parsing import captions, tables_captioned, tables_free
+
+    pl = pd.DataFrame([{k: v for k, v in r.items() if k[:1] != "_"} for r in rows if not r.get("_margin")])
+    if pl.empty:
+        return False
+    pl["page"] = page_no
+    pl["object_key"] = None
+    pictured = (
+        bool(prow.get("n_images")) or int(prow.get("n_drawings") or 0) >= 10 or bool((pl.role == "figure_text").any())
+    )
+    tables, heads = 0, None
+    for r in pl.itertuples():
+        m = captions.caption_match(pl, r, body)
+        if m is None:
+            continue
+        kind = captions.kind_of(m.group("kw"))
+        if kind != "table":
+            if not pictured:
+                return False
+            continue
+        work, key, cells = pl.copy(), f"table:{m.group('id')}", []
+        block, cap, row = captions.caption_object(work, pl, r, m, kind, key, page_no)
+        above = tables_free.caption_side(pl, cap, float(r.size)) == "above"
+        tables_captioned.table_box(work, page, page_no, pl, block, cap, key, body, row, cells, "", above)
+        if not cells:
+            return False
+        inside = set(work.loc[work["object_key"] == key, "line"].tolist())
+        if inside & (heads := _heading_lines(page, pl, body) if heads is None else heads):
+            return False  # heading detection runs first: it would cut the table at that line
+        tables += 1
+    return tables > 0
+
+
+def _heading_lines(page, pl, body: float) -> set[int]:
+    """Lines of the page that the toc stage's typography test reads as headings
+    (``headings.candidates`` + ``looks_like_heading``, as ``toc.build_toc`` calls them)."""
+    from docintel.parsing import headings
+
+    feats = headings.span_features(page.parent, pl)  # reads the page's spans (one get_text)
+    out: set[int] = set()
+    for c in headings.candidates(pl, feats):
+        if headings.looks_like_heading(c, body):
+            out.update(int(n) for n in c.lines)
+    return out
+
+
 def escalate(
     doc,
     page_rows: list[list[dict]],
@@ -219,6 +311,9 @@ def escalate(
     if mode == "always":
         chosen, skipped = sorted(cands), {}
     else:
+        for p, text in spared(doc, page_rows, prows, cands, by_page).items():
+            prows[by_page[p]]["escalation_signals"] = text
+            del cands[p]
         chosen, skipped = choose(cands, len(prows))
     for p, text in skipped.items():
         prows[by_page[p]]["escalation_signals"] = text
