@@ -56,14 +56,23 @@ def expected_gain(reasons: list[str]) -> float:
     return gains[0] + 0.1 * (len(gains) - 1) if gains else 0.0
 
 
-def choose(candidates: dict[int, list[str]], n_pages: int) -> tuple[list[int], dict[int, str]]:
+def choose(
+    candidates: dict[int, list[str]], n_pages: int, stakes: dict[int, int] | None = None
+) -> tuple[list[int], dict[int, str]]:
     """The pages to escalate (in page order) and the skipped ones with their recorded signals.
 
-    Highest expected gain first, earlier page first among equals; pages whose only reason is
-    vector graphics take at most half the budget, so an unseen table always gets a turn.
+    Highest expected gain first: the reasons' gain, times the heading-like lines at stake when
+    :func:`triage` counted them (``stakes``; a page it did not count, garbled text, comes first);
+    earlier page first among equals. Pages whose only reason is vector graphics take at most
+    half the budget, so an unseen table always gets a turn.
     """
     budget = budget_pages(n_pages)
-    order = sorted(candidates, key=lambda p: (-expected_gain(candidates[p]), p))
+
+    def gain(p: int) -> float:
+        weight = 1.0 if stakes is None else stakes.get(p, math.inf)
+        return expected_gain(candidates[p]) * weight
+
+    order = sorted(candidates, key=lambda p: (-gain(p), p))
     chosen: list[int] = []
     vector_only = 0
     skipped: dict[int, str] = {}
@@ -198,31 +207,47 @@ def _reap(pid: int) -> None:
         os.waitpid(pid, 0)
 
 
-def spared(doc, page_rows, prows, cands: dict[int, list[str]], by_page: dict[int, int]) -> dict[int, str]:
-    """Caption candidates whose tables the structure stage reads without the model ({page: signals}).
+def triage(
+    doc, page_rows, prows, cands: dict[int, list[str]], by_page: dict[int, int]
+) -> tuple[dict[int, str], dict[int, int]]:
+    """The candidates the model would not change much ({page: recorded signals}), and for the
+    others the heading-like lines at stake ({page: n}, the budget's gain; none for garbled text).
 
-    A page escalated only for a table caption with no table rows keeps the fast parse when every
-    table caption on it has a grid below (or above) it that :func:`tables_captioned.table_box`
-    reads from the fast lines, as :mod:`objects` will, and no figure caption on it lacks its
-    picture: the model would give those lines the role ``table`` that the cells give them anyway.
-    Recorded as ``layout_table_read: ...`` in the page's signals.
+    What the model changes on a caption or vector page is line roles, and through them the
+    sections: table cells that heading detection reads as headings (BENCHMARKS.md "Issue 18ESC").
+    So a page keeps the fast parse, recorded in its signals, when
+    - ``layout_table_read: ...``: every table caption on it has a grid the structure stage reads
+      from the fast lines (:func:`tables_captioned.table_box`, as :mod:`objects` calls it), no line
+      of that grid looks like a heading (heading detection runs first and would cut the table
+      there), and no figure caption on it lacks its picture;
+    - ``layout_no_gain: ...``: no line inside the regions its reasons name (below the caption,
+      the drawings' extent) looks like a heading (:func:`headings_at_stake`).
+    Garbled text always goes to the model (its lines are unreadable without it).
     """
     out: dict[int, str] = {}
+    stakes: dict[int, int] = {}
     body = None
     for p, reasons in cands.items():
-        if not all(r.startswith("caption_without_structure") for r in reasons):
+        if any(r.startswith("garbled_text") for r in reasons):
             continue
         i = by_page[p]
         if body is None:  # the document's body size, as objects.build_objects reads it
             body = _body_size(page_rows)
+        page = doc[p - 1]
         try:
-            read = _reads_every_table(doc[p - 1], p, page_rows[i], prows[i], body)
+            if all(r.startswith("caption_without_structure") for r in reasons) and _reads_every_table(
+                page, p, page_rows[i], prows[i], body
+            ):
+                out[p] = "layout_table_read: " + "; ".join(reasons)
+                continue
+            stakes[p] = headings_at_stake(page, p, page_rows[i], prows[i], body)
         except Exception as exc:  # the model then decides, as before
-            log.debug("page %d: grid check failed (%s)", p, exc)
-            read = False
-        if read:
-            out[p] = "layout_table_read: " + "; ".join(reasons)
-    return out
+            log.debug("page %d: escalation triage failed (%s)", p, exc)
+            continue
+        if not stakes[p]:
+            out[p] = "layout_no_gain: " + "; ".join(reasons)
+            del stakes[p]
+    return out, stakes
 
 
 def _body_size(page_rows: list[list[dict]]) -> float:
@@ -242,17 +267,15 @@ def _body_size(page_rows: list[list[dict]]) -> float:
 def _reads_every_table(page, page_no: int, rows: list[dict], prow: dict, body: float) -> bool:
     """Whether every table caption of the page has cells the structure stage reads without the
     model (the same calls as ``objects.build_objects``) and no figure caption lacks its picture."""
-    import pandas as pd
-
     from docintel.parsing import captions, tables_captioned, tables_free
 
-    pl = pd.DataFrame([{k: v for k, v in r.items() if k[:1] != "_"} for r in rows if not r.get("_margin")])
+    pl = _page_lines(rows, page_no)
     if pl.empty:
         return False
-    pl["page"] = page_no
-    pl["object_key"] = None
     pictured = (
-        bool(prow.get("n_images")) or int(prow.get("n_drawings") or 0) >= 10 or bool((pl.role == "figure_text").any())
+        bool(prow.get("n_images"))
+        or int(prow.get("n_drawings") or 0) >= 10
+        or bool((pl.role == "figure_text").any())
     )
     tables, heads = 0, None
     for r in pl.itertuples():
@@ -275,6 +298,33 @@ def _reads_every_table(page, page_no: int, rows: list[dict], prow: dict, body: f
             return False  # heading detection runs first: it would cut the table at that line
         tables += 1
     return tables > 0
+
+
+def _page_lines(rows: list[dict], page_no: int):
+    """The page's fast lines as the structure readers take them (no margin stamps, no private keys)."""
+    import pandas as pd
+
+    pl = pd.DataFrame([{k: v for k, v in r.items() if k[:1] != "_"} for r in rows if not r.get("_margin")])
+    if not pl.empty:
+        pl["page"] = page_no
+        pl["object_key"] = None
+    return pl
+
+
+def headings_at_stake(page, page_no: int, rows: list[dict], prow: dict, body: float) -> int:
+    """Heading-like lines (:func:`_heading_lines`) inside the regions the escalation reasons name
+    (``_escalation_regions``: below a caption, a vector drawing's extent, a garbled page): what
+    the model saves is mostly table cells that heading detection would make sections of."""
+    pl = _page_lines(rows, page_no)
+    regions = prow.get("_escalation_regions") or []
+    if pl.empty or not regions:
+        return 0
+    heads = _heading_lines(page, pl, body)
+    n = 0
+    for r in pl[pl["line"].isin(heads)].itertuples():
+        xc, yc = (r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2
+        n += any(b[0] <= xc <= b[2] and b[1] <= yc <= b[3] for b in regions)
+    return n
 
 
 def _heading_lines(page, pl, body: float) -> set[int]:
@@ -311,10 +361,11 @@ def escalate(
     if mode == "always":
         chosen, skipped = sorted(cands), {}
     else:
-        for p, text in spared(doc, page_rows, prows, cands, by_page).items():
+        kept, stakes = triage(doc, page_rows, prows, cands, by_page)
+        for p, text in kept.items():
             prows[by_page[p]]["escalation_signals"] = text
             del cands[p]
-        chosen, skipped = choose(cands, len(prows))
+        chosen, skipped = choose(cands, len(prows), stakes)
     for p, text in skipped.items():
         prows[by_page[p]]["escalation_signals"] = text
     jobs = []
