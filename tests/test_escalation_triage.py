@@ -17,7 +17,9 @@ def _page_with(draw) -> tuple[pymupdf.Document, list[dict]]:
     page.insert_text((72, 72), "1 Introduction", fontsize=16, fontname="hebo")
     y = 100
     for k in range(6):
-        page.insert_text((72, y), f"This is sentence {k} of a normal paragraph of running text here.", fontsize=10)
+        page.insert_text(
+            (72, y), f"This is sentence {k} of a normal paragraph of running text here.", fontsize=10
+        )
         y += 13
     draw(page)
     rows, _ = lines.extract_page_lines(page, 1)
@@ -93,7 +95,9 @@ def test_the_budget_ranks_candidates_by_the_headings_at_stake(monkeypatch):
 def test_escalate_applies_the_triage(monkeypatch, stake):
     doc, rows = _page_with(lambda page: None)
     monkeypatch.setattr(escalate, "headings_at_stake", lambda *a: stake)
-    monkeypatch.setattr(escalate, "run_pages", lambda d, jobs, tick=None: {j[0]: (j[1], {}, 0.0) for j in jobs})
+    monkeypatch.setattr(
+        escalate, "run_pages", lambda d, jobs, tick=None: {j[0]: (j[1], {}, 0.0) for j in jobs}
+    )
     prow = {"page": 1, "_escalate": {"reasons": ["vector_graphics_without_structure: 300 drawings"]}}
     escalate.escalate(doc, [rows], [prow], mode="auto")
     if stake:
