@@ -31,23 +31,16 @@ def _triage(doc, rows, reasons, regions, **prow):
     return escalate.triage(doc, [rows], [p], {1: reasons}, {1: 0})
 
 
-def _ruled_table(page, top: float = 230.0) -> None:
-    page.insert_text((72, top - 12), "Table 1: Results of the three tests", fontsize=10)
-    xs, ys = [72, 232, 392, 540], [top + 20 * i for i in range(5)]
-    for x in xs:
-        page.draw_line((x, ys[0]), (x, ys[-1]))
-    for y in ys:
-        page.draw_line((xs[0], y), (xs[-1], y))
-    for i, y in enumerate(ys[:-1]):
-        for j, x in enumerate(xs[:-1]):
-            page.insert_text((x + 4, y + 14), "Test" if i == 0 else f"cell {i}{j}", fontsize=10)
+def test_a_table_caption_whose_region_holds_no_heading_like_line_keeps_the_fast_parse():
+    def table(page):
+        page.insert_text((72, 218), "Table 1: Results of the three tests", fontsize=10)
+        for i in range(4):
+            for j, x in enumerate((72, 232, 392)):
+                page.insert_text((x + 4, 244 + 20 * i), f"cell {i}{j}", fontsize=10)
 
-
-def test_a_caption_whose_ruled_grid_the_structure_stage_reads_keeps_the_fast_parse():
-    doc, rows = _page_with(_ruled_table)
-    assert any(r["text"].startswith("Table 1:") for r in rows)
+    doc, rows = _page_with(table)
     kept, stakes = _triage(doc, rows, ["caption_without_structure: Table 1: Results"], [(0, 220, 612, 792)])
-    assert kept[1].startswith("layout_table_read: caption_without_structure")
+    assert kept == {1: "layout_no_gain: caption_without_structure: Table 1: Results"}
     assert stakes == {}
 
 
@@ -73,9 +66,11 @@ def test_heading_like_lines_in_the_region_are_at_stake():
     assert 1 in kept
 
 
-def test_garbled_text_always_goes_to_the_model():
+def test_garbled_text_and_unknown_regions_always_go_to_the_model():
     doc, rows = _page_with(lambda page: None)
     kept, stakes = _triage(doc, rows, ["garbled_text: 40% unreadable characters"], [BOX])
+    assert kept == {} and stakes == {}
+    kept, stakes = _triage(doc, rows, ["vector_graphics_without_structure: 300 drawings"], None)
     assert kept == {} and stakes == {}
 
 
@@ -98,7 +93,11 @@ def test_escalate_applies_the_triage(monkeypatch, stake):
     monkeypatch.setattr(
         escalate, "run_pages", lambda d, jobs, tick=None: {j[0]: (j[1], {}, 0.0) for j in jobs}
     )
-    prow = {"page": 1, "_escalate": {"reasons": ["vector_graphics_without_structure: 300 drawings"]}}
+    prow = {
+        "page": 1,
+        "_escalate": {"reasons": ["vector_graphics_without_structure: 300 drawings"]},
+        "_escalation_regions": [BOX],
+    }
     escalate.escalate(doc, [rows], [prow], mode="auto")
     if stake:
         assert prow["parse_method"] == "layout"

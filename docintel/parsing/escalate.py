@@ -208,50 +208,47 @@ def _reap(pid: int) -> None:
 
 
 def triage(
-    doc, page_rows, prows, cands: dict[int, list[str]], by_page: dict[int, int]
+    doc,
+    page_rows: list[list[dict]],
+    prows: list[dict],
+    cands: dict[int, list[str]],
+    by_page: dict[int, int],
+    spans: dict | None = None,
 ) -> tuple[dict[int, str], dict[int, int]]:
     """The candidates the model would not change much ({page: recorded signals}), and for the
-    others the heading-like lines at stake ({page: n}, the budget's gain; none for garbled text).
+    others the heading-like lines at stake ({page: n}: the budget's gain).
 
     What the model changes on a caption or vector page is line roles, and through them the
-    sections: table cells that heading detection reads as headings (BENCHMARKS.md "Issue 18ESC").
-    So a page keeps the fast parse, recorded in its signals, when
-    - ``layout_table_read: ...``: every table caption on it has a grid the structure stage reads
-      from the fast lines (:func:`tables_captioned.table_box`, as :mod:`objects` calls it), no line
-      of that grid looks like a heading (heading detection runs first and would cut the table
-      there), and no figure caption on it lacks its picture;
-    - ``layout_no_gain: ...``: no line inside the regions its reasons name (below the caption,
-      the drawings' extent) looks like a heading (:func:`headings_at_stake`).
-    Garbled text always goes to the model (its lines are unreadable without it).
+    sections: table cells that heading detection reads as headings (BENCHMARKS.md "Issue 18ESC,
+    session 6"). So a page with no heading-like line (:func:`headings_at_stake`) inside the regions
+    its reasons name (below the caption, the drawings' extent) keeps the fast parse and records
+    ``layout_no_gain: ...``. Garbled text, and a page whose regions are unknown, always go to the
+    model. ``spans``: the page stage's ``headings.page_spans`` per page (else the page is read).
     """
     out: dict[int, str] = {}
     stakes: dict[int, int] = {}
     body = None
     for p, reasons in cands.items():
-        if any(r.startswith("garbled_text") for r in reasons):
-            continue
         i = by_page[p]
-        if body is None:  # the document's body size, as objects.build_objects reads it
+        if any(r.startswith("garbled_text") for r in reasons) or not prows[i].get("_escalation_regions"):
+            continue
+        if body is None:  # the document's body size, as the toc stage reads it
             body = _body_size(page_rows)
-        page = doc[p - 1]
         try:
-            if all(r.startswith("caption_without_structure") for r in reasons) and _reads_every_table(
-                page, p, page_rows[i], prows[i], body
-            ):
-                out[p] = "layout_table_read: " + "; ".join(reasons)
-                continue
-            stakes[p] = headings_at_stake(page, p, page_rows[i], prows[i], body)
+            stake = headings_at_stake(doc[p - 1], p, page_rows[i], prows[i], body, spans)
         except Exception as exc:  # the model then decides, as before
             log.debug("page %d: escalation triage failed (%s)", p, exc)
             continue
-        if not stakes[p]:
+        if stake:
+            stakes[p] = stake
+        else:
             out[p] = "layout_no_gain: " + "; ".join(reasons)
-            del stakes[p]
     return out, stakes
 
 
 def _body_size(page_rows: list[list[dict]]) -> float:
-    """The most common body-line size weighted by characters (``headings.body_size`` on the fast rows)."""
+    """The most common body-line size weighted by characters (``headings.body_size`` on the
+    fast rows; ~10 ms for 13,000 lines, a sample of pages would miss the mode)."""
     from collections import Counter
 
     from docintel.parsing.headings import DEFAULT_BODY_SIZE
@@ -264,80 +261,41 @@ def _body_size(page_rows: list[list[dict]]) -> float:
     return float(weight.most_common(1)[0][0]) if weight else DEFAULT_BODY_SIZE
 
 
-def _reads_every_table(page, page_no: int, rows: list[dict], prow: dict, body: float) -> bool:
-    """Whether every table caption of the page has cells the structure stage reads without the
-    model (the same calls as ``objects.build_objects``) and no figure caption lacks its picture."""
-    from docintel.parsing import captions, tables_captioned, tables_free
-
-    pl = _page_lines(rows, page_no)
-    if pl.empty:
-        return False
-    pictured = (
-        bool(prow.get("n_images"))
-        or int(prow.get("n_drawings") or 0) >= 10
-        or bool((pl.role == "figure_text").any())
-    )
-    tables, heads = 0, None
-    for r in pl.itertuples():
-        m = captions.caption_match(pl, r, body)
-        if m is None:
-            continue
-        kind = captions.kind_of(m.group("kw"))
-        if kind != "table":
-            if not pictured:
-                return False
-            continue
-        work, key, cells = pl.copy(), f"table:{m.group('id')}", []
-        block, cap, row = captions.caption_object(work, pl, r, m, kind, key, page_no)
-        above = tables_free.caption_side(pl, cap, float(r.size)) == "above"
-        tables_captioned.table_box(work, page, page_no, pl, block, cap, key, body, row, cells, "", above)
-        if not cells:
-            return False
-        inside = set(work.loc[work["object_key"] == key, "line"].tolist())
-        if inside & (heads := _heading_lines(page, pl, body) if heads is None else heads):
-            return False  # heading detection runs first: it would cut the table at that line
-        tables += 1
-    return tables > 0
+#: The line fields heading detection reads (``headings.candidates``, ``span_features``).
+_HEADING_FIELDS = ("line", "text", "x0", "y0", "x1", "y1", "size", "font", "bold", "column", "role")
 
 
-def _page_lines(rows: list[dict], page_no: int):
-    """The page's fast lines as the structure readers take them (no margin stamps, no private keys)."""
+def headings_at_stake(
+    page, page_no: int, rows: list[dict], prow: dict, body: float, spans: dict | None = None
+) -> int:
+    """Lines inside the regions the escalation reasons name (``_escalation_regions``) that the
+    toc stage's typography test reads as headings (``headings.candidates`` +
+    ``looks_like_heading``, as ``toc.build_toc`` calls them): what the model saves is mostly
+    table cells and chart labels that heading detection would make sections of."""
     import pandas as pd
 
-    pl = pd.DataFrame([{k: v for k, v in r.items() if k[:1] != "_"} for r in rows if not r.get("_margin")])
-    if not pl.empty:
-        pl["page"] = page_no
-        pl["object_key"] = None
-    return pl
-
-
-def headings_at_stake(page, page_no: int, rows: list[dict], prow: dict, body: float) -> int:
-    """Heading-like lines (:func:`_heading_lines`) inside the regions the escalation reasons name
-    (``_escalation_regions``: below a caption, a vector drawing's extent, a garbled page): what
-    the model saves is mostly table cells that heading detection would make sections of."""
-    pl = _page_lines(rows, page_no)
-    regions = prow.get("_escalation_regions") or []
-    if pl.empty or not regions:
-        return 0
-    heads = _heading_lines(page, pl, body)
-    n = 0
-    for r in pl[pl["line"].isin(heads)].itertuples():
-        xc, yc = (r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2
-        n += any(b[0] <= xc <= b[2] and b[1] <= yc <= b[3] for b in regions)
-    return n
-
-
-def _heading_lines(page, pl, body: float) -> set[int]:
-    """Lines of the page that the toc stage's typography test reads as headings
-    (``headings.candidates`` + ``looks_like_heading``, as ``toc.build_toc`` calls them)."""
     from docintel.parsing import headings
 
-    feats = headings.span_features(page.parent, pl)  # reads the page's spans (one get_text)
-    out: set[int] = set()
+    regions = prow.get("_escalation_regions") or []
+    pl = pd.DataFrame(
+        [{k: r.get(k) for k in _HEADING_FIELDS} for r in rows if not r.get("_margin")],
+        columns=_HEADING_FIELDS,
+    )
+    if pl.empty or not regions:
+        return 0
+    pl["page"] = page_no
+    known = {page_no: spans[page_no]} if spans and page_no in spans else None
+    feats = headings.span_features(page.parent, pl, known)  # without the page stage's spans: reads the page
+    box = {int(r.line): ((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2) for r in pl.itertuples()}
+    heads: set[int] = set()
     for c in headings.candidates(pl, feats):
         if headings.looks_like_heading(c, body):
-            out.update(int(n) for n in c.lines)
-    return out
+            heads.update(int(n) for n in c.lines)
+    return sum(
+        any(b[0] <= box[n][0] <= b[2] and b[1] <= box[n][1] <= b[3] for b in regions)
+        for n in heads
+        if n in box
+    )
 
 
 def escalate(
@@ -347,10 +305,12 @@ def escalate(
     *,
     mode: str,
     tick: Callable[[], None] | None = None,
+    spans: dict | None = None,
 ) -> None:
     """Run the model on the candidate pages of ``prows`` (private ``_escalate`` key), in place.
 
-    ``auto``: candidates chosen by :func:`choose`; ``always``: every candidate. Each escalated
+    ``auto``: candidates sorted by :func:`triage` (``spans``: the page stage's, so no page is read
+    again), then chosen by :func:`choose`; ``always``: every candidate. Each escalated
     page's rows replace its fast rows and its page row records ``parse_method = layout``; a page
     where the model failed keeps the fast parse with ``layout_failed: ...`` in its signals.
     """
@@ -361,7 +321,7 @@ def escalate(
     if mode == "always":
         chosen, skipped = sorted(cands), {}
     else:
-        kept, stakes = triage(doc, page_rows, prows, cands, by_page)
+        kept, stakes = triage(doc, page_rows, prows, cands, by_page, spans)
         for p, text in kept.items():
             prows[by_page[p]]["escalation_signals"] = text
             del cands[p]
