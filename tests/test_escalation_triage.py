@@ -66,6 +66,17 @@ def test_heading_like_lines_in_the_region_are_at_stake():
     assert 1 in kept
 
 
+def test_a_label_printed_in_each_record_of_a_form_is_not_at_stake():
+    def form(page):
+        for y in (300, 360, 420):
+            page.insert_text((72, y), "Threat Source", fontsize=16, fontname="hebo")
+            page.insert_text((72, y + 16), "A sentence of running text under the label.", fontsize=10)
+
+    doc, rows = _page_with(form)
+    kept, _ = _triage(doc, rows, ["vector_graphics_without_structure: 300 drawings"], [(0, 280, 612, 792)])
+    assert kept[1].startswith("layout_no_gain")
+
+
 def test_garbled_text_and_unknown_regions_always_go_to_the_model():
     doc, rows = _page_with(lambda page: None)
     kept, stakes = _triage(doc, rows, ["garbled_text: 40% unreadable characters"], [BOX])

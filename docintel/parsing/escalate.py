@@ -270,11 +270,11 @@ def headings_at_stake(
 ) -> int:
     """Lines inside the regions the escalation reasons name (``_escalation_regions``) that the
     toc stage's typography test reads as headings (``headings.candidates`` +
-    ``looks_like_heading``, as ``toc.build_toc`` calls them): what the model saves is mostly
+    ``looks_like_heading``, less ``toc_rules.not_sections``, as ``toc.build_toc`` calls them): what the model saves is mostly
     table cells and chart labels that heading detection would make sections of."""
     import pandas as pd
 
-    from docintel.parsing import headings
+    from docintel.parsing import headings, toc_rules
 
     regions = prow.get("_escalation_regions") or []
     pl = pd.DataFrame(
@@ -287,10 +287,11 @@ def headings_at_stake(
     known = {page_no: spans[page_no]} if spans and page_no in spans else None
     feats = headings.span_features(page.parent, pl, known)  # without the page stage's spans: reads the page
     box = {int(r.line): ((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2) for r in pl.itertuples()}
-    heads: set[int] = set()
-    for c in headings.candidates(pl, feats):
-        if headings.looks_like_heading(c, body):
-            heads.update(int(n) for n in c.lines)
+    like = [c for c in headings.candidates(pl, feats) if headings.looks_like_heading(c, body)]
+    # nor what the toc stage then drops as no section: a label printed several times on the
+    # page ("CONTROL NAME" in each record of a ruled form), a glossary's terms
+    dropped = {id(c) for c in toc_rules.not_sections(like, pl, None)}
+    heads = {int(n) for c in like if id(c) not in dropped for n in c.lines}
     return sum(
         any(b[0] <= box[n][0] <= b[2] and b[1] <= box[n][1] <= b[3] for b in regions)
         for n in heads
