@@ -1,7 +1,9 @@
 """Which candidate pages the layout model reads, and running it on them.
 
 The page loop only collects candidates (:func:`docintel.parsing.layout.escalation_reasons`);
-once every page is known, :func:`choose` picks them by expected gain under the document's
+once every page is known, :func:`triage` keeps the fast parse of the candidates whose regions
+hold no heading-like line (``layout_no_gain: ...``: the model would change line roles there, not
+sections or objects), and :func:`choose` picks the rest by expected gain under the document's
 budget (so a missed table late in the document is not crowded out by vector pages met first)
 and :func:`escalate` runs the model on the chosen pages, in forked worker processes when there
 is more than one core. Results are applied in page order, so the tables do not depend on which

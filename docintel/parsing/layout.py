@@ -150,7 +150,10 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
     ``layout_continuation (pN): ...`` in ``page_signals["escalation_signals"]``.
     Pages without a text layer are not escalated: the model reads the text layer, so it
     would add nothing (they are flagged ``image_only`` instead). The document's budget is
-    applied later, over all candidates (:func:`docintel.parsing.escalate.choose`).
+    applied later, over all candidates (:func:`docintel.parsing.escalate.choose`), after the
+    triage (:func:`docintel.parsing.escalate.triage`) reads the lines inside the regions each
+    reason names (below the caption, the drawings' extent, the whole page for garbled text),
+    recorded in the private ``page_signals["_escalation_regions"]``.
     """
     reasons: list[str] = []
     if not rows:
