@@ -5,7 +5,8 @@ Usage: python benchmarks/bench_escalation.py [PDF ...] [--pages] [--value]
 Without PDFs it reads eight NIST SPs of ../shared/corpus/nist/pdfs (1,495 pages). Each document's
 page stage runs with ``--layout auto`` but the model's boxes stubbed out (``layout._boxes``
 returns none), so this is cheap and measures the decision only: per document the pages, the pages
-escalated and the pages the budget skipped, then (``--pages``) every escalated or skipped page with
+escalated, the pages the budget skipped and the candidates whose regions hold no heading-like
+line (``layout_no_gain``), then (``--pages``) every escalated or skipped page with
 its signals. ``--value`` instead parses each document whole twice (``parse_document``, ``auto``
 with the real model and ``never``) and prints, per page the model read, what it changed in the
 tables: toc entries on that page found only without the model (table cells read as headings),
@@ -40,9 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     from docintel.parsing import pymupdf_backend as b
 
     layout._boxes = lambda page: []  # the decision only: no model
-    totals = [0, 0, 0]
+    totals = [0, 0, 0, 0]
     lines = []
-    print(f"| {'document':24s} | pages | escalated | skipped |\n|{'-' * 26}|------:|----------:|--------:|")
+    print(
+        f"| {'document':24s} | pages | escalated | skipped | no gain |\n"
+        f"|{'-' * 26}|------:|----------:|--------:|--------:|"
+    )
     for path in paths:
         data = pdfmod.read_pdf_bytes(path)
         doc = pdfmod.open_pdf(data, name=path.name)
@@ -53,13 +57,16 @@ def main(argv: list[str] | None = None) -> int:
         esc = pdf_[pdf_["parse_method"] == "layout"]
         sig = pdf_["escalation_signals"].fillna("")
         skipped = pdf_[sig.str.startswith("layout_budget_skipped")]
-        row = [len(pdf_), len(esc), len(skipped)]
+        no_gain = pdf_[sig.str.startswith("layout_no_gain")]
+        row = [len(pdf_), len(esc), len(skipped), len(no_gain)]
         totals = [a + b_ for a, b_ in zip(totals, row, strict=True)]
-        print(f"| {path.stem:24s} | {row[0]:5d} | {row[1]:9d} | {row[2]:7d} |")
-        for r in pdf_[(pdf_["parse_method"] == "layout") | sig.str.startswith("layout_budget")].itertuples():
+        print(f"| {path.stem:24s} | {row[0]:5d} | {row[1]:9d} | {row[2]:7d} | {row[3]:7d} |")
+        listed = (pdf_["parse_method"] == "layout") | sig.str.startswith(("layout_budget", "layout_no_gain"))
+        for r in pdf_[listed].itertuples():
             lines.append(f"  {path.stem} p{int(r.page)} [{r.parse_method}]: {r.escalation_signals}")
         doc.close()
-    print(f"| {'total':24s} | {totals[0]:5d} | {totals[1]:9d} | {totals[2]:7d} |")
+    t = totals
+    print(f"| {'total':24s} | {t[0]:5d} | {t[1]:9d} | {t[2]:7d} | {t[3]:7d} |")
     if args.pages:
         print("\n" + "\n".join(lines))
     return 0

@@ -1,6 +1,7 @@
 """Cost of ``--layout auto`` against ``never`` and the image-free floor, two code trees side by side.
 
 Usage: python benchmarks/bench_layout.py [PDF ...] [--baseline DIR] [--modes never,auto] [--full] [--model]
+       [--escalation] [--repeat N]
 
 Without PDFs it reads the eight NIST SPs of ``bench_escalation.py`` (1,495 pages). Each
 (tree, mode) runs in a fresh child process (``PYTHONPATH`` = the tree; ``DOCINTEL_PARSE_WORKER=0``,
@@ -12,6 +13,9 @@ fast path asks for), in this process. ``--baseline`` is a checkout of the code b
 (``git archive REV | tar -x -C DIR``). ``--model`` times the layout model alone, per tree: its
 load, then ``page.get_layout()`` on the pages this tree's signals escalate (``--layout auto``,
 decided with the model stubbed), CPU per page and whether both trees' boxes are equal.
+``--escalation`` times escalation alone, per PDF and tree (fresh child, page stage, ``auto``):
+the CPU inside ``layout.escalation_reasons`` and ``escalate.escalate`` (triage, model load, model
+pages, forked workers included), in floor units of that PDF, best of ``--repeat``.
 Asserts nothing: read the ratios, the CPU is shared.
 """
 
@@ -74,6 +78,67 @@ for path, pages in jobs:
         digest.update(json.dumps([path, p, page.layout_information]).encode())
 print(json.dumps({"load": load, "cpu": cpu, "pages": n, "boxes": digest.hexdigest()[:12]}))
 """
+
+
+_ESC_CHILD = r"""
+import json, resource, sys, time
+from docintel.parsing import escalate, layout
+from docintel.parsing import pdf as pdfmod
+from docintel.parsing import pymupdf_backend as b
+spent = [0.0]
+def timed(fn):
+    def wrapper(*a, **k):
+        c0, k0 = time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        try:
+            return fn(*a, **k)
+        finally:
+            k1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            spent[0] += time.process_time() - c0 + (k1.ru_utime - k0.ru_utime) + (k1.ru_stime - k0.ru_stime)
+    return wrapper
+layout.escalation_reasons = timed(layout.escalation_reasons)
+escalate.escalate = timed(escalate.escalate)
+data = pdfmod.read_pdf_bytes(sys.argv[1])
+doc = pdfmod.open_pdf(data, name=sys.argv[1])
+c0 = time.process_time()
+t = b.parse_with_pymupdf(doc, pdfmod.doc_id_for(data), layout_mode="auto", ocr_mode="never", pages_only=True)
+total = time.process_time() - c0
+print(json.dumps({"esc": spent[0], "total": total, "model": int((t.page_df["parse_method"] == "layout").sum())}))
+"""
+
+
+def run_escalation(trees: list[tuple[str, Path]], paths: list[Path], repeat: int) -> None:
+    """Escalation's own CPU per PDF and tree, in floor units of that PDF (best of ``repeat``)."""
+    names = [n for n, _ in trees]
+    head = " | ".join(f"{n} esc s | {n} x floor | {n} model pages" for n in names)
+    print(f"escalation alone (page stage, --layout auto), best of {repeat}\n")
+    print(f"| PDF | pages | floor s | {head} |\n|---|---:|---:|" + "---:|" * (3 * len(names)))
+    tot = {n: 0.0 for n in names}
+    tot_floor, tot_pages, tot_model = 0.0, 0, {n: 0 for n in names}
+    for p in paths:
+        pages, fl = min((floor([p]) for _ in range(repeat)), key=lambda r: r[1])
+        best: dict[str, dict] = {}
+        for _ in range(repeat):
+            for name, tree in trees:  # alternating: both trees see the same load
+                env = {**os.environ, "PYTHONPATH": str(tree), "DOCINTEL_PARSE_WORKER": "0"}
+                proc = subprocess.run(
+                    [sys.executable, "-c", _ESC_CHILD, str(p)],
+                    env=env, capture_output=True, text=True, check=False, cwd=tree,
+                )  # fmt: skip
+                if proc.returncode != 0:
+                    raise SystemExit(f"Error: {tree} escalation run failed: {proc.stderr.strip()[-400:]}")
+                r = json.loads(proc.stdout.strip().splitlines()[-1])
+                if name not in best or r["esc"] < best[name]["esc"]:
+                    best[name] = r
+        cells = " | ".join(
+            f"{best[n]['esc']:.2f} | {best[n]['esc'] / fl:.2f} | {best[n]['model']}" for n in names
+        )
+        print(f"| {p.name} | {pages} | {fl:.2f} | {cells} |", flush=True)
+        tot_floor, tot_pages = tot_floor + fl, tot_pages + pages
+        for n in names:
+            tot[n] += best[n]["esc"]
+            tot_model[n] += best[n]["model"]
+    cells = " | ".join(f"{tot[n]:.2f} | {tot[n] / tot_floor:.2f} | {tot_model[n]}" for n in names)
+    print(f"| all | {tot_pages} | {tot_floor:.2f} | {cells} |")
 
 
 def model_pages(paths: list[Path]) -> list[tuple[str, list[int]]]:
@@ -152,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", default="never,auto")
     ap.add_argument("--full", action="store_true", help="the whole parse_document, not the page stage")
     ap.add_argument("--model", action="store_true", help="the layout model alone, per escalated page")
+    ap.add_argument("--escalation", action="store_true", help="escalation's own CPU per PDF, in floor units")
+    ap.add_argument("--repeat", type=int, default=1, help="best of N (--escalation)")
     args = ap.parse_args(argv)
     paths = [p.resolve() for p in args.pdfs] or [NIST / f"{n}.pdf" for n in DEFAULT]
     missing = [str(p) for p in paths if not p.is_file()]
@@ -162,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     trees.append(("after", REPO))
     if args.model:
         run_model(trees, paths)
+        return 0
+    if args.escalation:
+        run_escalation(trees, paths, args.repeat)
         return 0
     pages, floor_s = floor(paths)
     what = "parse_document" if args.full else "page stage"

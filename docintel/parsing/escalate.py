@@ -1,7 +1,9 @@
 """Which candidate pages the layout model reads, and running it on them.
 
 The page loop only collects candidates (:func:`docintel.parsing.layout.escalation_reasons`);
-once every page is known, :func:`choose` picks them by expected gain under the document's
+once every page is known, :func:`triage` keeps the fast parse of the candidates whose regions
+hold no heading-like line (``layout_no_gain: ...``: the model would change line roles there, not
+sections or objects), and :func:`choose` picks the rest by expected gain under the document's
 budget (so a missed table late in the document is not crowded out by vector pages met first)
 and :func:`escalate` runs the model on the chosen pages, in forked worker processes when there
 is more than one core. Results are applied in page order, so the tables do not depend on which
@@ -56,14 +58,23 @@ def expected_gain(reasons: list[str]) -> float:
     return gains[0] + 0.1 * (len(gains) - 1) if gains else 0.0
 
 
-def choose(candidates: dict[int, list[str]], n_pages: int) -> tuple[list[int], dict[int, str]]:
+def choose(
+    candidates: dict[int, list[str]], n_pages: int, stakes: dict[int, int] | None = None
+) -> tuple[list[int], dict[int, str]]:
     """The pages to escalate (in page order) and the skipped ones with their recorded signals.
 
-    Highest expected gain first, earlier page first among equals; pages whose only reason is
-    vector graphics take at most half the budget, so an unseen table always gets a turn.
+    Highest expected gain first: the reasons' gain, times the heading-like lines at stake when
+    :func:`triage` counted them (``stakes``; a page it did not count, garbled text, comes first);
+    earlier page first among equals. Pages whose only reason is vector graphics take at most
+    half the budget, so an unseen table always gets a turn.
     """
     budget = budget_pages(n_pages)
-    order = sorted(candidates, key=lambda p: (-expected_gain(candidates[p]), p))
+
+    def gain(p: int) -> float:
+        weight = 1.0 if stakes is None else stakes.get(p, math.inf)
+        return expected_gain(candidates[p]) * weight
+
+    order = sorted(candidates, key=lambda p: (-gain(p), p))
     chosen: list[int] = []
     vector_only = 0
     skipped: dict[int, str] = {}
@@ -198,6 +209,98 @@ def _reap(pid: int) -> None:
         os.waitpid(pid, 0)
 
 
+def triage(
+    doc,
+    page_rows: list[list[dict]],
+    prows: list[dict],
+    cands: dict[int, list[str]],
+    by_page: dict[int, int],
+    spans: dict | None = None,
+) -> tuple[dict[int, str], dict[int, int]]:
+    """The candidates the model would not change much ({page: recorded signals}), and for the
+    others the heading-like lines at stake ({page: n}: the budget's gain).
+
+    What the model changes on a caption or vector page is line roles, and through them the
+    sections: table cells that heading detection reads as headings (BENCHMARKS.md "Issue 18ESC,
+    session 6"). So a page with no heading-like line (:func:`headings_at_stake`) inside the regions
+    its reasons name (below the caption, the drawings' extent) keeps the fast parse and records
+    ``layout_no_gain: ...``. Garbled text, and a page whose regions are unknown, always go to the
+    model. ``spans``: the page stage's ``headings.page_spans`` per page (else the page is read).
+    """
+    out: dict[int, str] = {}
+    stakes: dict[int, int] = {}
+    body = None
+    for p, reasons in cands.items():
+        i = by_page[p]
+        if any(r.startswith("garbled_text") for r in reasons) or not prows[i].get("_escalation_regions"):
+            continue
+        if body is None:  # the document's body size, as the toc stage reads it
+            body = _body_size(page_rows)
+        try:
+            stake = headings_at_stake(doc[p - 1], p, page_rows[i], prows[i], body, spans)
+        except Exception as exc:  # the model then decides, as before
+            log.debug("page %d: escalation triage failed (%s)", p, exc)
+            continue
+        if stake:
+            stakes[p] = stake
+        else:
+            out[p] = "layout_no_gain: " + "; ".join(reasons)
+    return out, stakes
+
+
+def _body_size(page_rows: list[list[dict]]) -> float:
+    """The most common body-line size weighted by characters (``headings.body_size`` on the
+    fast rows; ~10 ms for 13,000 lines, a sample of pages would miss the mode)."""
+    from collections import Counter
+
+    from docintel.parsing.headings import DEFAULT_BODY_SIZE
+
+    weight: Counter = Counter()
+    for rows in page_rows:
+        for r in rows:
+            if r.get("role") == "body" and r.get("size") is not None:
+                weight[round(float(r["size"]))] += len(r["text"])
+    return float(weight.most_common(1)[0][0]) if weight else DEFAULT_BODY_SIZE
+
+
+#: The line fields heading detection reads (``headings.candidates``, ``span_features``).
+_HEADING_FIELDS = ("line", "text", "x0", "y0", "x1", "y1", "size", "font", "bold", "column", "role")
+
+
+def headings_at_stake(
+    page, page_no: int, rows: list[dict], prow: dict, body: float, spans: dict | None = None
+) -> int:
+    """Lines inside the regions the escalation reasons name (``_escalation_regions``) that the
+    toc stage's typography test reads as headings (``headings.candidates`` +
+    ``looks_like_heading``, less ``toc_rules.not_sections``, as ``toc.build_toc`` calls them): what the model saves is mostly
+    table cells and chart labels that heading detection would make sections of."""
+    import pandas as pd
+
+    from docintel.parsing import headings, toc_rules
+
+    regions = prow.get("_escalation_regions") or []
+    pl = pd.DataFrame(
+        [{k: r.get(k) for k in _HEADING_FIELDS} for r in rows if not r.get("_margin")],
+        columns=_HEADING_FIELDS,
+    )
+    if pl.empty or not regions:
+        return 0
+    pl["page"] = page_no
+    known = {page_no: spans[page_no]} if spans and page_no in spans else None
+    feats = headings.span_features(page.parent, pl, known)  # without the page stage's spans: reads the page
+    box = {int(r.line): ((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2) for r in pl.itertuples()}
+    like = [c for c in headings.candidates(pl, feats) if headings.looks_like_heading(c, body)]
+    # nor what the toc stage then drops as no section: a label printed several times on the
+    # page ("CONTROL NAME" in each record of a ruled form), a glossary's terms
+    dropped = {id(c) for c in toc_rules.not_sections(like, pl, None)}
+    heads = {int(n) for c in like if id(c) not in dropped for n in c.lines}
+    return sum(
+        any(b[0] <= box[n][0] <= b[2] and b[1] <= box[n][1] <= b[3] for b in regions)
+        for n in heads
+        if n in box
+    )
+
+
 def escalate(
     doc,
     page_rows: list[list[dict]],
@@ -205,10 +308,12 @@ def escalate(
     *,
     mode: str,
     tick: Callable[[], None] | None = None,
+    spans: dict | None = None,
 ) -> None:
     """Run the model on the candidate pages of ``prows`` (private ``_escalate`` key), in place.
 
-    ``auto``: candidates chosen by :func:`choose`; ``always``: every candidate. Each escalated
+    ``auto``: candidates sorted by :func:`triage` (``spans``: the page stage's, so no page is read
+    again), then chosen by :func:`choose`; ``always``: every candidate. Each escalated
     page's rows replace its fast rows and its page row records ``parse_method = layout``; a page
     where the model failed keeps the fast parse with ``layout_failed: ...`` in its signals.
     """
@@ -219,7 +324,11 @@ def escalate(
     if mode == "always":
         chosen, skipped = sorted(cands), {}
     else:
-        chosen, skipped = choose(cands, len(prows))
+        kept, stakes = triage(doc, page_rows, prows, cands, by_page, spans)
+        for p, text in kept.items():
+            prows[by_page[p]]["escalation_signals"] = text
+            del cands[p]
+        chosen, skipped = choose(cands, len(prows), stakes)
     for p, text in skipped.items():
         prows[by_page[p]]["escalation_signals"] = text
     jobs = []

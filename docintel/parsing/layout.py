@@ -150,7 +150,10 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
     ``layout_continuation (pN): ...`` in ``page_signals["escalation_signals"]``.
     Pages without a text layer are not escalated: the model reads the text layer, so it
     would add nothing (they are flagged ``image_only`` instead). The document's budget is
-    applied later, over all candidates (:func:`docintel.parsing.escalate.choose`).
+    applied later, over all candidates (:func:`docintel.parsing.escalate.choose`), after the
+    triage (:func:`docintel.parsing.escalate.triage`) reads the lines inside the regions each
+    reason names (below the caption, the drawings' extent, the whole page for garbled text),
+    recorded in the private ``page_signals["_escalation_regions"]``.
     """
     reasons: list[str] = []
     if not rows:
@@ -161,6 +164,9 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
     n_images = int(page_signals.get("n_images") or 0)
     n_drawings = int(page_signals.get("n_drawings") or 0)
     continued: list[str] = []
+    regions: list[tuple[float, float, float, float]] = []
+    width = float(page_signals.get("width") or 1e4)
+    height = float(page_signals.get("height") or 1e4)
     first_page = page_no
     captions = [
         (r, m)
@@ -188,6 +194,7 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
             first_page = first
             continue
         reasons.append(reason)
+        regions.append((0.0, float(r.get("y1", 0.0)), width, height))  # what follows the caption
         break
     if n_drawings >= MANY_DRAWINGS and not n_images and not roles & {"table", "figure_text"}:
         extent = _drawings_extent(page, page_signals.get("_drawings"))
@@ -207,12 +214,16 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
                 state.vector = (page_no, prev[1], (extent[0], extent[2]))
             else:
                 reasons.append(reason)
+                regions.append(tuple(map(float, extent)) if extent else (0.0, 0.0, width, height))
                 if state is not None and extent is not None:
                     state.vector = (page_no, page_no, (extent[0], extent[2]))
     chars = sum(len(r["text"]) for r in rows)
     bad = int(page_signals.get("_bad_chars") or 0)
     if chars and bad / chars >= GARBLED_SHARE:
         reasons.append(f"garbled_text: {bad / chars:.0%} unreadable characters")
+        regions.append((0.0, 0.0, width, height))
+    if reasons:  # where the model would change roles: escalate.expected_gain reads the lines there
+        page_signals["_escalation_regions"] = regions
     if continued and not reasons:
         page_signals["escalation_signals"] = f"layout_continuation (p{first_page}): " + "; ".join(continued)
     return reasons

@@ -106,7 +106,7 @@ def _page_stage(
             progress(i + 1, n)
     # issue 18B: the layout model runs once every page's candidacy is known (budget by gain, pool)
     tick = (lambda: progress(n - 1, n)) if progress else None  # restarts the budget's page clock
-    escalate.escalate(doc, page_rows, prows, mode=layout_mode, tick=tick)
+    escalate.escalate(doc, page_rows, prows, mode=layout_mode, tick=tick, spans=spans)
     if progress and n:
         progress(n, n)
     for rows, prow in zip(page_rows, prows, strict=True):
