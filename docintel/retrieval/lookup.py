@@ -335,6 +335,16 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     return hit
 
 
+def find_labelled(tables: DocTables, label: str, target: str) -> pd.DataFrame:
+    """The toc row whose id is the label and the id as the document prints them ("Article 6",
+    "Rule 12"; a provision the parser keyed by its keyword), never a contents-page entry."""
+    toc = tables.toc_df
+    if toc.empty or not label or not target:
+        return toc.iloc[0:0]
+    hit = toc[_toc_norm(toc, "ids") == norm_id(f"{label} {target}")]
+    return hit[[not _contents_row(tables, r) for r in hit.itertuples(index=False)]].head(1)
+
+
 _LEADER_TITLE = re.compile(r"(?:\.\s?){4,}\s*[0-9ivxlc]*\s*$")
 
 

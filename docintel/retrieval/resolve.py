@@ -23,6 +23,7 @@ from docintel.retrieval.lookup import (
     appendix_sections,
     find_objects,
     find_page,
+    find_labelled,
     find_sections,
     find_titled,
 )
@@ -304,6 +305,11 @@ def _from_tables(
             return _by_own_label(tables, ref_type, own, str(target), sub, ctx)
         named = _named_unit(ref.raw_text)
         if named and target:  # "Article 12": the heading "Article 12", not the toc's paragraph "12."
+            word = re.match(r"\s*([^\W\d_]+)", ref.raw_text or "")
+            labelled = find_labelled(tables, word.group(1) if word else "", str(target))
+            if not labelled.empty:  # the toc holds the provision by its label: all of it, paragraphs too
+                secs, left = descend(tables, labelled, sub)
+                return _sections_found(tables, secs, ref_type, target, sub, {**ctx, "select": left}, common)
             at = reflines.labelled_line(
                 tables, ref_type, str(target), (ref.origin_page, ref.origin_line), named
             )
