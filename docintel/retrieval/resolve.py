@@ -21,9 +21,9 @@ from docintel.parsing.refpatterns import find_references
 from docintel.retrieval import reflines
 from docintel.retrieval.lookup import (
     appendix_sections,
+    find_labelled,
     find_objects,
     find_page,
-    find_labelled,
     find_sections,
     find_titled,
 )
