@@ -219,7 +219,7 @@ def test_a_heading_beside_a_table_is_kept_when_the_numbering_vouches_for_it():
 
 
 def test_an_article_cited_by_its_label_is_the_whole_provision_with_its_paragraphs():
-    """"Article 2(2)" is the toc's keyed provision and its points, not the heading line alone
+    """ "Article 2(2)" is the toc's keyed provision and its points, not the heading line alone
     (the paragraphs are toc rows, so a region from the heading stops at the first of them)."""
     from docintel.decide import resolve_pending
     from docintel.questions import parse_question
@@ -227,7 +227,10 @@ def test_an_article_cited_by_its_label_is_the_whole_provision_with_its_paragraph
 
     tables = _parse(REGULATION)
     q = parse_question("Does this Regulation apply to a purely personal activity?")
-    for raw, want in (("Article 2(2)", "purely personal activity"), ("Article 2", "applies to the processing")):
+    for raw, want in (
+        ("Article 2(2)", "purely personal activity"),
+        ("Article 2", "applies to the processing"),
+    ):
         ref = PendingReference(raw_text=raw, ref_type="unknown", origin_page=2, origin_line=5)
         res = resolve_pending(ref, tables, question=q)
         assert (res.status, res.method) == ("resolved", "toc_df"), (raw, res.reason)
