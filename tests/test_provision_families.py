@@ -230,6 +230,7 @@ def test_an_article_cited_by_its_label_is_the_whole_provision_with_its_paragraph
     for raw, want in (
         ("Article 2(2)", "purely personal activity"),
         ("Article 2", "applies to the processing"),
+        ("Articles 1 and 2", "purely personal activity"),
     ):
         ref = PendingReference(raw_text=raw, ref_type="unknown", origin_page=2, origin_line=5)
         res = resolve_pending(ref, tables, question=q)

@@ -341,7 +341,10 @@ def find_labelled(tables: DocTables, label: str, target: str) -> pd.DataFrame:
     toc = tables.toc_df
     if toc.empty or not label or not target:
         return toc.iloc[0:0]
-    hit = toc[_toc_norm(toc, "ids") == norm_id(f"{label} {target}")]
+    keys = {
+        norm_id(f"{lab} {target}") for lab in (label, re.sub(r"(?i)s$", "", label))
+    }  # "Articles 12 to 22"
+    hit = toc[_toc_norm(toc, "ids").isin(keys)]
     return hit[[not _contents_row(tables, r) for r in hit.itertuples(index=False)]].head(1)
 
 
