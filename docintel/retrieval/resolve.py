@@ -224,8 +224,12 @@ def _grammar_kind(raw_text: str) -> str | None:
     return rows[0]["kind"] if rows else None
 
 
+#: a reference's opening label word, with its abbreviation dot (group 1) and without (group 2)
+_LABEL_WORD = re.compile(r"\s*(([^\W\d_]+)\.?)")
+
+
 def _named_unit(raw_text: str) -> str | None:
-    word = re.match(r"\s*([^\W\d_]+\.?)", raw_text or "")
+    word = _LABEL_WORD.match(raw_text or "")
     kind = kind_of_label(word.group(1)) if word else None
     if kind is None or kind.name not in NAMED_UNITS or _grammar_kind(raw_text) != kind.name:
         return None  # "Pt.4 Ch.1 Sec.2" names Sec.2, not Part 2
@@ -305,8 +309,8 @@ def _from_tables(
             return _by_own_label(tables, ref_type, own, str(target), sub, ctx)
         named = _named_unit(ref.raw_text)
         if named and target:  # "Article 12": the heading "Article 12", not the toc's paragraph "12."
-            word = re.match(r"\s*([^\W\d_]+)", ref.raw_text or "")
-            labelled = find_labelled(tables, word.group(1) if word else "", str(target))
+            word = _LABEL_WORD.match(ref.raw_text or "")
+            labelled = find_labelled(tables, word.group(2) if word else "", str(target))
             if not labelled.empty:  # the toc holds the provision by its label: all of it, paragraphs too
                 secs, left = descend(tables, labelled, sub)
                 return _sections_found(tables, secs, ref_type, target, sub, {**ctx, "select": left}, common)
