@@ -15,6 +15,7 @@ from docintel.parsing import (
     escalate,
     furniture,
     headings,
+    heldpages,
     layout,
     lines,
     mupdf_log,  # issue 11
@@ -55,15 +56,15 @@ def parse_with_pymupdf(
     """
     spans: dict[int, headings.PageSpans | None] = {}  # what heading detection needs of each page's dict
     links: dict[int, list] = {}  # each page's native links with their anchor text
-    held: dict[int, dict] = {}  # the words and drawings of pages with a table caption (text tables)
+    held: dict[int, dict] = {}  # the words and drawings of the pages a table reader looks at (heldpages)
     line_df, page_df = _page_stage(doc, doc_id, layout_mode, spans, progress, links, held)
     errors: dict[str, str] = {}
     stage = _Stages(errors)
     line_df, page_df = _furniture_and_ocr(doc, line_df, page_df, stage, ocr_mode, spans)
     # issue 19: a wrapped text table's lines read cell by cell (before anything cites line numbers)
     line_df = stage.run("text_tables", lambda: tables_text.reorder_lines(doc, line_df, held), line_df)
-    held.clear()
     if pages_only:
+        held.clear()
         tables = DocTables(
             doc_id=doc_id,
             line_df=LINE_DF.conform(line_df),
@@ -75,7 +76,8 @@ def parse_with_pymupdf(
         )
         tables.manifest["stage_errors"] = errors
         return tables
-    tables = _structure_stages(doc, doc_id, line_df, page_df, stage, spans, eager_refs, links)
+    tables = _structure_stages(doc, doc_id, line_df, page_df, stage, spans, eager_refs, links, held)
+    held.clear()
     tables.manifest["stage_errors"] = errors
     return tables
 
@@ -125,7 +127,8 @@ def _parse_page(
     """One page: its line rows and its page row (private ``_`` keys included); never raises.
 
     Fills ``spans`` and ``links`` (:func:`crossrefs.page_links`) for the page, and ``held``
-    (:func:`tables_text.held_page`) when one of its lines reads as a table caption."""
+    (:func:`tables_text.held_page`) when one of its lines reads as a table caption or the
+    fast lines hold rows of role ``table`` (what the text-table and table readers look at)."""
     page_no = i + 1
     t0 = time.perf_counter()
     prow: dict = {"page": page_no, "parse_method": "fast", "escalation_signals": None}
@@ -148,7 +151,10 @@ def _parse_page(
         with contextlib.suppress(Exception):
             links[page_no] = crossrefs.page_links(page, prow["_links"], textpage=tp)
         cdrawings = prow.pop("_cdrawings", None)
-        if held is not None and tables_text.has_table_caption(r["text"] for r in rows):
+        if held is not None and (
+            any(r.get("role") == "table" for r in rows)
+            or tables_text.has_table_caption(r["text"] for r in rows)
+        ):
             # on failure the text-table reader reads the page itself
             with contextlib.suppress(Exception):
                 held[page_no] = tables_text.held_page(page, tp, cdrawings)
@@ -225,8 +231,13 @@ def _structure_stages(
     spans: dict,
     eager_refs: bool,
     links: dict | None = None,
+    held_pages: dict | None = None,
 ) -> DocTables:
-    """Sections, objects and references over the marked lines, each stage isolated by ``stage``."""
+    """Sections, objects and references over the marked lines, each stage isolated by ``stage``.
+
+    ``held_pages``: the page stage's words and drawings of the pages the table readers look at
+    (:mod:`heldpages`); the objects stage reads them instead of asking pymupdf again.
+    """
     # build_toc reads the spans from a private page_df column (its signature stays the stubbable one)
     page_df["_spans"] = pd.Series(
         [spans.get(int(p)) for p in page_df["page"]], index=page_df.index, dtype=object
@@ -237,7 +248,9 @@ def _structure_stages(
     page_df = page_df.drop(columns="_spans")
     registry, cells, line_df = stage.run(
         "objects",
-        lambda: objects.build_objects(doc, line_df, page_df, toc_df, doc_id),
+        lambda: objects.build_objects(
+            heldpages.HeldDoc(doc, held_pages or {}), line_df, page_df, toc_df, doc_id
+        ),
         (OBJECT_REGISTRY.empty(), CELL_DF.empty(), line_df),
     )
     # labels inside figures / tables are not sections

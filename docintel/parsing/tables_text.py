@@ -254,6 +254,10 @@ def has_table_caption(texts) -> bool:
     return any(captions.CAPTION.match(t) and _table_caption_text(t.strip()) for t in texts)
 
 
+#: A page with more drawings than this is not held with them (memory): a reader asks pymupdf again.
+HELD_MAX_DRAWINGS = 5000
+
+
 def held_page(page, textpage, cdrawings: list | None) -> dict:
     """What :func:`reorder_lines` reads of a page, from the page stage's text page and drawings.
 
@@ -261,7 +265,7 @@ def held_page(page, textpage, cdrawings: list | None) -> dict:
     are ``TEXTFLAGS_WORDS``); ``cdrawings``: the page's ``get_cdrawings()``, None when not at hand.
     """
     held = {"words": page.get_text("words", textpage=textpage)}
-    if cdrawings is not None:
+    if cdrawings is not None and len(cdrawings) <= HELD_MAX_DRAWINGS:
         held["cd"] = cdrawings
     return held
 
