@@ -166,32 +166,3 @@ def test_percentile_is_numpys_to_the_bit():
         x = rng.integers(-3, 60, n).astype(float) if i % 2 else rng.random(n) * 100
         for q in (95, 50, 0, 100, 12.5):
             assert _percentile(x, q) == float(np.percentile(x, q))
-
-
-def _one_column_page(*, same_row: bool) -> pymupdf.Page:
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    for i in range(15):
-        page.insert_text((72, 100 + 14 * i), f"Body sentence number {i} of one column of text.", fontsize=10)
-    if same_row:  # a running head and its page number on one baseline: a row of two lines
-        page.insert_text((72, 50), "Running head of the page", fontsize=9)
-        page.insert_text((500, 50), "12", fontsize=9)
-    return pymupdf.open("pdf", doc.tobytes())[0]
-
-
-@pytest.mark.parametrize("same_row", [False, True])
-def test_one_column_page_groups_its_merged_lines_once(monkeypatch, same_row):
-    """The table marks and the reading order share the rows of the same line dicts (issue 18PL, s7)."""
-    from docintel.parsing import columns
-
-    page = _one_column_page(same_row=same_row)
-    expected, _ = lines.extract_page_lines(page, 1)
-    calls = []
-    group_rows = columns.group_rows
-    monkeypatch.setattr(columns, "group_rows", lambda items: calls.append(len(items)) or group_rows(items))
-    rows, _ = lines.extract_page_lines(page, 1)
-    assert [(r["text"], r["role"], r["line"]) for r in rows] == [
-        (r["text"], r["role"], r["line"]) for r in expected
-    ]
-    # the raw lines, then (when a row held two lines) the merged ones: never a third grouping
-    assert calls == ([17, 17] if same_row else [15])
