@@ -175,21 +175,18 @@ def reading_order(
     gutters: list[tuple[float, float]],
     *,
     cuts: list[tuple[float, float, float, float]] = (),
-    rows_of=None,
 ) -> list[dict]:
     """Order line dicts (with ``column`` set) band by band, column by column, row by row.
 
     Full-width lines end a band; so do the boxes in ``cuts`` (pictures) that cross a gutter,
-    and blank strips across the page (:func:`blank_strips`). ``rows_of``: :func:`group_rows`
-    or a memo of it (the same rows for the same line dicts in the same order).
+    and blank strips across the page (:func:`blank_strips`).
     """
-    group_rows_ = group_rows if rows_of is None else rows_of
     # Margin stamps (rotated text beside the text area) would cut every column in two: last.
     margin = sorted((r for r in items if r.get("_margin")), key=lambda r: (r["x0"], r["y0"]))
     items = [r for r in items if not r.get("_margin")]
     spanning = sorted((r for r in items if r["column"] < 0), key=lambda r: (r["y0"], r["x0"]))
     if not gutters:
-        return [r for row in group_rows_(items) for r in row] + margin
+        return [r for row in group_rows(items) for r in row] + margin
     marks = sorted(
         [((r["y0"] + r["y1"]) / 2, r) for r in spanning]
         + [((b[1] + b[3]) / 2, None) for b in cuts if _spans_columns(b, gutters, items)]
@@ -208,7 +205,7 @@ def reading_order(
     for b in range(len(marks) + 1):
         members = bands.get(b, [])
         for col in sorted({r["column"] for r in members}):
-            out.extend(r for row in group_rows_([m for m in members if m["column"] == col]) for r in row)
+            out.extend(r for row in group_rows([m for m in members if m["column"] == col]) for r in row)
         if b < len(marks) and marks[b][1] is not None:
             out.append(marks[b][1])
     return out + margin

@@ -286,11 +286,11 @@ def _attach_to_formulas(lines: list[dict]) -> None:
                 break
 
 
-def _mark_tables(lines: list[dict], rows_of=columns.group_rows) -> None:
+def _mark_tables(lines: list[dict]) -> None:
     """Role ``table`` for the region of 3+ rows with 3+ separate cells (rows close together).
 
     Everything inside the region's box is table text: row labels centred between rows,
-    cells set in math fonts. ``rows_of``: :func:`columns.group_rows` or a memo of it.
+    cells set in math fonts.
     """
     regions: list[tuple[float, float, float, float]] = []
     run: list[list[dict]] = []
@@ -309,7 +309,7 @@ def _mark_tables(lines: list[dict], rows_of=columns.group_rows) -> None:
 
     last_bottom = None
     singles = 0  # a lone row label ("(A)") between multi-cell rows does not end the table
-    for rw in rows_of(lines):
+    for rw in columns.group_rows(lines):
         h = rw[0]["y1"] - rw[0]["y0"] if len(rw) == 1 else max(r["y1"] - r["y0"] for r in rw)
         near = last_bottom is not None and rw[0]["y0"] - last_bottom <= 2.5 * h
         singles = singles + 1 if len(rw) < 2 else 0
@@ -386,29 +386,6 @@ def _reading_key(r: dict, d: tuple, width: float, height: float) -> tuple[float,
     return (round(height - r["y1"], 0), width - r["x1"])  # upside down
 
 
-class _RowsMemo:
-    """:func:`columns.group_rows` of one page's line dicts, computed once per list of the same dicts.
-
-    The table marks and the reading order group the same lines (a one-column page: all of them)
-    after the merge; only roles and columns change between the calls, never a box, so the rows
-    of the same dicts in the same order are the same rows. The key is the dicts' identities
-    (all alive while the page is read); the rows lists are read, never changed, by the callers.
-    """
-
-    def __init__(self) -> None:
-        self._rows: dict[tuple, list[list[dict]]] = {}
-
-    def keep(self, items: list[dict], rows: list[list[dict]]) -> None:
-        self._rows[tuple(map(id, items))] = rows
-
-    def __call__(self, items: list[dict]) -> list[list[dict]]:
-        key = tuple(map(id, items))
-        rows = self._rows.get(key)
-        if rows is None:
-            rows = self._rows[key] = columns.group_rows(items)
-        return rows
-
-
 def extract_page_lines(
     page,
     page_no: int,
@@ -444,12 +421,8 @@ def extract_page_lines(
     if not gutters and hint_gutters and columns.gutters_fit(boxes, hint_gutters):
         gutters = list(hint_gutters)
     lines: list[dict] = []
-    rows_of = _RowsMemo()
-    grouped = columns.group_rows(flat)
-    for row in grouped:
+    for row in columns.group_rows(flat):
         lines.extend(_dedupe_and_merge(row, gutters))
-    if len(grouped) == len(flat):  # every line its own row, kept as is: grouped again, the same rows
-        rows_of.keep(lines, grouped)
     for r in lines:
         r["column"] = columns.assign_column(r["x0"], r["x1"], gutters)
         # (a line without math-font characters or symbols is no formula: most lines, no call)
@@ -469,8 +442,8 @@ def extract_page_lines(
         r["role"] = "header" if outside else "figure_text"
         r["_margin"] = outside
     for col in sorted({r["column"] for r in lines}):
-        _mark_tables([r for r in lines if r["column"] == col], rows_of)
-    ordered = columns.reading_order(lines + rotated, gutters, cuts=image_boxes or [], rows_of=rows_of)
+        _mark_tables([r for r in lines if r["column"] == col])
+    ordered = columns.reading_order(lines + rotated, gutters, cuts=image_boxes or [])
     if content:
         width, height = float(d.get("width") or page.rect.width), float(d.get("height") or page.rect.height)
         content.sort(key=lambda r: _reading_key(r, turned, width, height))
