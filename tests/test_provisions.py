@@ -9,7 +9,7 @@ import pytest
 
 from docintel.parsing import parse_document, pymupdf_backend, toc
 from docintel.parsing.headings import first_sentence
-from docintel.parsing.provisions import roman_value
+from docintel.parsing.provision_scan import roman_value
 from docintel.parsing.pymupdf_backend import parse_with_pymupdf
 
 Line = tuple[str, str, float] | tuple[str, str, float, float]
