@@ -20,7 +20,7 @@ def drop_listings(cands: list[dict]) -> list[dict]:
 
     # a number printed twice: the copy with no body under it (a contents line) is not the provision
     def key(c: dict) -> tuple:
-        return (c["scheme"], c["kw"], c.get("num") or c.get("val"))
+        return (c.get("seg", 0), c["scheme"], c["kw"], c.get("num") or c.get("val"))
 
     def bare(i: int) -> bool:
         c, n = numbered[i], numbered[i + 1] if i + 1 < len(numbered) else None
@@ -43,6 +43,16 @@ def drop_listings(cands: list[dict]) -> list[dict]:
     return [c for c in cands if id(c) not in gone]
 
 
+def _titled_pair(pool: list[dict], i: int) -> bool:
+    """An excerpt starts its chain anywhere ("Rule 11. Signing Pleadings" then "Rule 12. Defenses
+    and Objections", "Line 8. ..." then "Line 9. ..."): a provision followed by the next number of
+    its keyword, both titled or on the same or the next page."""
+    c, n = pool[i], pool[i + 1] if i + 1 < len(pool) else None
+    if n is None or (n["val"], n.get("sub", "")) != (c["val"] + 1, ""):
+        return False
+    return bool(c["title"] and n["title"]) or n["page"] - c["page"] <= 1
+
+
 def accept_chains(
     cands: list[dict],
     known: dict[tuple, tuple[int, int]],
@@ -58,24 +68,26 @@ def accept_chains(
     known = dict(known)
     # keyword numbers: rising chains per keyword ("SEC. 101." "SEC. 102.")
     for kw in sorted({c["kw"] for c in cands if c["scheme"] == "kw"}):
-        chain, cur = [], None
-        for c in (c for c in cands if c["scheme"] == "kw" and c["kw"] == kw):
-            v = c["val"]
+        chain, cur, cur_sub = [], None, ""
+        pool = [c for c in cands if c["scheme"] == "kw" and c["kw"] == kw]
+        for i, c in enumerate(pool):
+            v, sub = c["val"], c.get("sub", "")
             last = (chain[-1]["page"], chain[-1]["line"]) if chain else None
             if cur is not None and v == 1 and any(last < p < (c["page"], c["line"]) for p in parts):
                 chain.append(c)  # a new chapter restarts its sections
-                cur = v
+                cur, cur_sub = v, sub
                 continue
             # bills number sections by title: SEC. 101 ... then SEC. 201 under TITLE II
-            first = v <= 2 or v % 100 == 1
+            first = v <= 2 or v % 100 == 1 or _titled_pair(pool, i)
             if (cur is None and first) or (
-                cur is not None and (cur < v <= cur + 2 or (v > cur and v % 100 == 1))
+                cur is not None
+                and (cur < v <= cur + 2 or (v > cur and v % 100 == 1) or (v == cur and sub > cur_sub))
             ):
                 chain.append(c)
-                cur = v
+                cur, cur_sub = v, sub
             elif cur is not None and c["val"] <= 2 and c["kw"] in ("article", "rule"):
                 chain.append(c)  # a new part restarts the numbering
-                cur = c["val"]
+                cur, cur_sub = c["val"], sub
         if len(chain) >= 2:
             accepted += chain
             for c in chain:  # "ARTICLE II" is the parent of "Section 2.01"

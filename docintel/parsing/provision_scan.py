@@ -17,10 +17,10 @@ from docintel.parsing import frame_rows
 from docintel.parsing.provision_titles import bold_title, caps_title, title_of
 from docintel.text import roman_value as _roman_any
 
-_KW = r"(?:(?P<kw>Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE|Regulation)\s+)"
+_KW = r"(?:(?P<kw>Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE|Regulation|Line)\s+)"
 _DEC = re.compile(rf"^{_KW}?\[?(?P<num>[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{1,4}})\]?\.?(?=\s|$)\s*(?P<rest>.*)$")
 _KWNUM = re.compile(
-    rf"^{_KW}(?P<num>[0-9]{{1,3}}|[IVXLC]{{1,7}})\b\.?(?:\s*[:.\u2014\u2013-])?\s*(?P<rest>.*)$"
+    rf"^{_KW}(?P<num>[0-9]{{1,3}}[a-z]?|[IVXLC]{{1,7}})\b\.?(?:\s*[:.\u2014\u2013-])?\s*(?P<rest>.*)$"
 )
 _SS = re.compile(r"^\u00a7\s*(?P<num>[0-9]+(?:\.[0-9]+)+[a-z]?)\.?\s+(?P<rest>.*)$")
 _PAR = re.compile(r"^(?P<labs>(?:\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)){1,4})\s+(?P<rest>\S.*)$")
@@ -45,7 +45,16 @@ _SKIP_ROLES = {
     "caption",
 }
 _KW_FAMILY = {"sec.": "section", "art.": "article"}
-_KW_RANK = {"article": 0, "art.": 0, "rule": 0, "regulation": 0, "section": 1, "sec.": 1, "clause": 2}
+_KW_RANK = {
+    "article": 0,
+    "art.": 0,
+    "rule": 0,
+    "regulation": 0,
+    "section": 1,
+    "sec.": 1,
+    "clause": 2,
+    "line": 2,
+}
 
 
 def roman_value(s: str) -> int | None:
@@ -102,7 +111,7 @@ def _para_starts(c: dict[str, list]) -> list[bool]:
 #: What one of _DEC, _KWNUM, _SS, _TOP, _LETTER, _PAR needs at the start (one test, not six).
 _MAY_PROVISION = re.compile(
     r"[0-9\[(\u00a7]|[A-Z]\.\s|(?:Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE"
-    r"|Regulation)\s"
+    r"|Regulation|Line)\s"
 )
 _AND_OR = re.compile(r"[;,]\s+(?:and|or)$")
 #: Columns the candidate scan reads (rows built from these only; see :mod:`frame_rows`).
@@ -180,7 +189,9 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
         m = _KWNUM.match(text)
         if m:
             raw = m.group("num")
-            val = int(raw) if raw.isdigit() else roman_value(raw)
+            # "Line 1a": a tax form's line 1, its item a (the chain rises 1a, 1b, 2a)
+            sub = raw[-1] if raw[-1].islower() else ""
+            val = int(raw.rstrip(sub)) if raw.rstrip(sub).isdigit() else roman_value(raw)
             if val and (not m.group("rest") or _OPEN.match(m.group("rest"))):
                 kw = _KW_FAMILY.get(m.group("kw").lower(), m.group("kw").lower())
                 title = title_of(m.group("rest"), lead, alone) or caps_title(m.group("rest"), i, cols)
@@ -191,6 +202,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                         "kwrank": _KW_RANK.get(kw, 1),
                         "kw": kw,
                         "val": val,
+                        "sub": sub,
                         "printed": raw,
                         "title": title,
                         "rest": m.group("rest"),
@@ -239,7 +251,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                     "scheme": "par",
                     "labs": [m.group("lab")],
                     "rest": m.group("rest"),
-                    "title": "",
+                    "title": title_of(m.group("rest"), lead),  # "1. Availability. The Services ..."
                     "dot": True,
                 }
             )

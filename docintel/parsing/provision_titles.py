@@ -24,18 +24,22 @@ def title_of(rest: str, lead: str | None, alone: bool = False) -> str:
             return t
     # "Payment. The Buyer ...", "AT-RISK COMMUNITY.\u2014The term ..." (a statute's run-in title)
     m = re.match(r"^(?P<t>[A-Z][^.:;!?]{1,80}?)(?:[.:\u2014]\s+|\.\u2014)(?=\S)", rest)
-    if alone and (re.fullmatch(r"[^.;,]{2,100}\.", rest) or re.fullmatch(r"[^.a-z]{2,100}\.", rest)):
+    stopped = alone and (re.fullmatch(r"[^.;,]{2,100}\.", rest) or re.fullmatch(r"[^.a-z]{2,100}\.", rest))
+    if stopped:
         rest = rest[:-1]  # "SEC. 101. DEFINITIONS." / "SHORT TITLE; TABLE OF CONTENTS." on a line of its own
     dangling = re.search(r"[.;,]$|\b(?:and|or|the|of|to|in|for|a|an|with|by|on)$", rest)
     cand = m.group("t") if m else (rest if alone and not dangling else "")
     words = cand.split()
     long_words = [w for w in words if len(w) > 3]
+    # a line ending in a stop is a title only in full Title Case: "This Agreement starts on the
+    # Effective Date." is a one-line sentence
+    need = 1.0 if stopped and not m else TITLE_CASE_MIN_FRACTION
     if (
         cand
         and re.search(r"[^\W\d_]{3,}", cand)  # a word, not a formula ("F(x, y) = y2 \u2212x3")
         and 1 <= len(words) <= 10
         and long_words
-        and sum(w[0].isupper() for w in long_words) >= TITLE_CASE_MIN_FRACTION * len(long_words)
+        and sum(w[0].isupper() for w in long_words) >= need * len(long_words)
     ):
         return cand.strip(" .:\u2014\u2013")
     return ""

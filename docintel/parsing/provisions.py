@@ -22,6 +22,7 @@ rows of type ``clause``.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 import pandas as pd
@@ -44,11 +45,15 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
         return []
     taken = {(e["page_start"], ln) for e in entries for ln in (e.get("lines") or [e["line_start"]])}
     cands = [c for c in cands if (c["page"], c["line"]) not in taken]
-    known: dict[tuple, tuple[int, int]] = {}
+    # a schedule / exhibit / annex numbers its provisions afresh: each scope has its own chains
+    scopes = provision_labels.mark_scopes(entries)
+    for c in cands:
+        c["seg"] = bisect.bisect_right(scopes, (c["page"], c["line"]))
+    known: list[dict[tuple, tuple[int, int]]] = [{} for _ in range(len(scopes) + 1)]
     for e in entries:
         n = e.get("number")
         if isinstance(n, str) and re.fullmatch(r"[0-9]{1,3}(?:\.[0-9]{1,3}){0,4}\.?", n.strip()):
-            known.setdefault(
+            known[bisect.bisect_right(scopes, (e["page_start"], e["line_start"] or 0))].setdefault(
                 tuple(int(x) for x in n.strip().rstrip(".").split(".")),
                 (e["page_start"], e["line_start"] or 0),
             )
@@ -67,11 +72,14 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
         for e in entries
         if e.get("kind") == "section_sign" and e.get("number")
     ]
-    good_c = accept_chains(cands, known, parts, signs)
+    good_c = []
+    for k, seg_known in enumerate(known):
+        good_c += accept_chains([c for c in cands if c["seg"] == k], seg_known, parts, signs)
     good = {id(c) for c in good_c}
     # "Article 24" / "SECTION 1" over their title lines: one provision with that title
     absorbed = provision_labels.join_titles(entries, [c for c in good_c if c["scheme"] == "kw"], line_df)
     cands = [c for c in cands if (c["page"], c["line"]) not in absorbed]
+    provision_labels.nest_scopes(entries)
     _rank_keywords([c for c in good_c if c["scheme"] == "kw"])
     stream = [("e", (e["page_start"], e["line_start"] or 0), e) for e in entries]
     stream += [("c", (c["page"], c["line"]), c) for c in cands if c["scheme"] == "par" or id(c) in good]
