@@ -48,6 +48,8 @@ _CAPTION = re.compile(
     r"^(?P<kw>Table|Figure|Fig\.|Exhibit)\s+(?P<id>[0-9]{1,3}(?:[.\-][0-9]{1,3})?|[A-Z](?:-?[0-9]{1,2})?)"
     r"\s*(?:[:.\u2014\u2013]|\s-\s)"
 )
+#: An appendix numbers its own sequence ("Appendix 2" after note 27 is no decrease)
+_BACK = re.compile(r"(?i:appendix|annex|schedule|exhibit|attachment)\b")
 _PROVISION = re.compile(
     r"^(?:(?:Section|SECTION|Sec\.|SEC\.)\s+(?P<sec>[0-9]+(?:\.[0-9]+)*)"
     r"|(?:ARTICLE|Article)\s+(?P<art>[IVXLC]+|[0-9]+)\b"
@@ -104,8 +106,13 @@ def check_tables(tables) -> dict:
         if key is None:
             continue
         # "Schedule 1" after note 27, "Article 5" after "Section 2": one sequence per keyword
-        kw = re.match(r"[A-Za-z]+(?= )", str(r.toc_id))
-        sib = (r.parent_id if isinstance(r.parent_id, str) else None, int(r.level), len(key), kw and kw[0])
+        kw = re.match(r"[A-Za-z]+(?= )", str(r.toc_id)) or _BACK.match(str(r.title or ""))
+        sib = (
+            r.parent_id if isinstance(r.parent_id, str) else None,
+            int(r.level),
+            len(key),
+            kw and kw[0].lower(),
+        )
         if sib in prev and key <= prev[sib]:
             bump("toc_order", f"p{r.page_start}: {r.number} after {'.'.join(map(str, prev[sib]))}")
         prev[sib] = key

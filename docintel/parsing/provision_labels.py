@@ -98,11 +98,11 @@ def mark_scopes(entries: list[dict]) -> list[tuple[int, int]]:
 
 def nest_scopes(entries: list[dict]) -> None:
     """The headings of a schedule ("1. FEES" after "SCHEDULE 1", both level 1) go one level under
-    it, up to the next schedule or a heading above it (in place; after :func:`join_titles`)."""
+    it, up to the next schedule or appendix or a heading above it (in place; after :func:`join_titles`)."""
     held: list[dict] = []
     top = None
     for e in [*entries, None]:
-        if e is None or e.get("schedule") or (top is not None and e["level"] < top):
+        if e is None or e.get("scope") or (top is not None and e["level"] < top):
             if held and top is not None:
                 shift = top + 1 - min(h["level"] for h in held)
                 for h in held:
