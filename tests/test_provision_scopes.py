@@ -148,3 +148,35 @@ def test_tax_instruction_lines_are_keyword_rows():
     assert {"Line 1a", "Line 1b", "Line 8", "Line 9"} <= set(t.index)
     assert t.loc["Line 1b"].parent_id == t.loc["Line 1a"].parent_id
     assert t.loc["Line 9"].parent_id == "II"
+
+
+def _form_line(label: str, text: str, y: float) -> list[tuple]:
+    """A form line: its label and description at the left, its answer box label at the right."""
+    return [(text, "helv", 9, 96, y), (label, "hebo", 9, 480, 0.0)]
+
+
+def test_a_forms_numbered_lines_are_line_rows_titled_by_their_description():
+    lines = [("Income", "hebo", 11)]
+    for label, text in [
+        ("1a", "1 a Total amount from Form(s) W-2, box 1 (see instructions) . . . . . ."),
+        ("1b", "b Household employee wages not reported on Form(s) W-2 . . . . . ."),
+        ("2", "2 Add lines 1a and 1b. This is your total wages . . . . . ."),
+        ("3", "3 Tax-exempt interest . . . . . . . . . ."),
+    ]:
+        lines += _form_line(label, text, 14.0)
+    t = _toc([lines])
+    assert t.loc["Line 1a"].title == "Total amount from Form(s) W-2, box 1"
+    assert t.loc["Line 2"].title == "Add lines 1a and 1b"
+    assert {t.loc[i].level for i in ("Line 1a", "Line 1b", "Line 2", "Line 3")} == {t.loc["Line 1a"].level}
+
+
+def test_numbers_at_a_right_edge_that_no_description_repeats_are_no_form_lines():
+    lines = [("Results", "hebo", 11)]
+    for label, text in [
+        ("4", "Total revenue for the year"),
+        ("5", "Net income"),
+        ("6", "Other items"),
+        ("7", "All"),
+    ]:
+        lines += _form_line(label, text, 14.0)
+    assert not any(str(i).startswith("Line ") for i in _toc([lines]).index)

@@ -27,7 +27,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import provision_labels
+from docintel.parsing import provision_forms, provision_labels
 from docintel.parsing.provision_chains import accept_chains, drop_listings
 from docintel.parsing.provision_scan import candidates, par_types
 
@@ -41,9 +41,11 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
     if line_df.empty:
         return []
     cands = candidates(line_df, leads)
-    if not cands:
-        return []
     taken = {(e["page_start"], ln) for e in entries for ln in (e.get("lines") or [e["line_start"]])}
+    # a form's numbered lines ("1a ... 1a"): their box labels vouch for them
+    forms = provision_forms.form_lines(line_df, taken)
+    if not cands and not forms:
+        return []
     cands = [c for c in cands if (c["page"], c["line"]) not in taken]
     # a schedule / exhibit / annex numbers its provisions afresh: each scope has its own chains
     scopes = provision_labels.mark_scopes(entries)
@@ -83,8 +85,15 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
     _rank_keywords([c for c in good_c if c["scheme"] == "kw"])
     stream = [("e", (e["page_start"], e["line_start"] or 0), e) for e in entries]
     stream += [("c", (c["page"], c["line"]), c) for c in cands if c["scheme"] == "par" or id(c) in good]
+    at = {s[1] for s in stream}
+    stream += [("c", (c["page"], c["line"]), c) for c in forms if (c["page"], c["line"]) not in at]
     stream.sort(key=lambda s: (s[1], s[0] == "c"))
-    return _assign(stream)
+    out = _assign(stream)
+    form = [e for e in out if e.get("form")]
+    flat = min((e["level"] for e in form), default=0)
+    for e in form:  # a form's lines are one flat list, whatever furniture headings sit between them
+        e["level"] = flat
+    return out
 
 
 def _rank_keywords(kws: list[dict]) -> None:
@@ -219,4 +228,5 @@ def _entry(c: dict, level: int, tid: str, number: str) -> dict:
         "scheme": c["scheme"],
         "kw": c.get("kw", ""),
         "opening": c["rest"],
+        "form": bool(c.get("form")),
     }
