@@ -62,7 +62,10 @@ _TYPES = {"table": "table", "figure": "figure", "fig.": "figure", "exhibit": "ap
 
 def _numkey(n: str) -> tuple | None:
     parts = re.findall(r"[0-9]+", str(n))
-    return tuple(int(p) for p in parts) if parts else None
+    if not parts:
+        return None
+    item = re.search(r"[0-9]([a-z])$", str(n))  # a form's line "1b" comes after "1a"
+    return tuple(int(p) for p in parts) + ((ord(item.group(1)),) if item else ())
 
 
 def check_tables(tables) -> dict:

@@ -23,7 +23,9 @@ CONTRACT = [
     [
         ("SERVICES AGREEMENT", "hebo", 16, "c"),
         ("1. DEFINITIONS", "hebo", 11),
-        _p("1.1 In this Agreement the following words have these meanings."),
+        _p("1.1 In this Agreement the following words have these meanings:"),
+        _p('(a) "Affiliate" means any entity that controls a party;', 90),  # base-14 fonts: no curly quotes
+        _p("(b) 'Charges' means the fees set out in Schedule 1.", 90),
         _p("1.2 Headings do not affect interpretation of this Agreement."),
         ("2. SERVICES", "hebo", 11),
         _p("2.1 The Supplier shall provide the Services:"),
@@ -64,6 +66,10 @@ def test_contract_clauses_nest_with_their_level_and_parent(contract):
     assert t.loc["2.1(b)(ii)"].parent_id == "2.1(b)" and t.loc["2.1(b)"].parent_id == "2.1"
     assert t.loc["2.1"].parent_id == "2" and t.loc["2.2"].title == "Payment"
     assert [t.loc[i].level for i in ("2", "2.1", "2.1(b)", "2.1(b)(i)")] == [1, 2, 3, 4]
+
+
+def test_a_definition_is_titled_by_its_defined_term(contract):
+    assert contract.loc["1.1(a)"].title == "Affiliate" and contract.loc["1.1(b)"].title == "Charges"
 
 
 def test_a_one_line_sentence_is_no_title(contract):
@@ -177,6 +183,18 @@ def test_numbers_at_a_right_edge_that_no_description_repeats_are_no_form_lines()
         ("5", "Net income"),
         ("6", "Other items"),
         ("7", "All"),
+    ]:
+        lines += _form_line(label, text, 14.0)
+    assert not any(str(i).startswith("Line ") for i in _toc([lines]).index)
+
+
+def test_a_tables_figures_that_repeat_at_the_right_edge_are_no_form_lines():
+    lines = [("Results", "hebo", 11)]
+    for label, text in [
+        ("33", "33 34 31 30 31"),
+        ("12", "12 Births per year"),
+        ("40", "40 Deaths"),
+        ("7", "7 Moves"),
     ]:
         lines += _form_line(label, text, 14.0)
     assert not any(str(i).startswith("Line ") for i in _toc([lines]).index)

@@ -16,6 +16,10 @@ import pandas as pd
 
 #: A document with fewer agreeing box labels is no form.
 MIN_LINES = 3
+#: Of the agreeing box labels, this share must rise in reading order (a form numbers its lines).
+RISING = 0.8
+_MAX = 400
+_WORD = re.compile(r"[^\W\d_]{3,}")
 _BOX = re.compile(r"^(?P<num>[0-9]{1,2})(?P<sub>[a-z]?)$")
 _LEADERS = re.compile(r"(?:\s*\.){2,}.*$")
 _SKIP = {"header", "footer", "page_number", "toc_entry", "title"}
@@ -53,6 +57,8 @@ def form_lines(line_df: pd.DataFrame, taken: set[tuple[int, int]]) -> list[dict]
             continue
         desc = " ".join(" ".join(str(r.text).split()) for r in row.itertuples() if r.x0 >= start.x0)
         desc = opens.sub("", desc, count=1).strip()
+        if not _WORD.search(desc):
+            continue  # a table row of figures ("33 34 31 30" ... "33"), not a described line
         seen.add(m.group(0))
         out.append(
             {
@@ -71,4 +77,20 @@ def form_lines(line_df: pd.DataFrame, taken: set[tuple[int, int]]) -> list[dict]
                 "form": True,
             }
         )
-    return out if len(out) >= MIN_LINES else []
+    return _rising(out)
+
+
+def _rising(lines: list[dict]) -> list[dict]:
+    """The form's lines when their numbers rise through the document (1a, 1b, 2, 3a ...): the
+    longest rising run, if it holds nearly all of them; [] otherwise (a table's figures)."""
+    lines = sorted(lines, key=lambda c: (c["page"], c["line"]))[:_MAX]
+    keys = [(c["val"], c["sub"]) for c in lines]
+    best: list[int] = []
+    run: list[list[int]] = []
+    for i, k in enumerate(keys):
+        prev = max((run[j] for j in range(i) if keys[j] < k), key=len, default=[])
+        run.append([*prev, i])
+        best = max(best, run[-1], key=len)
+    if len(best) < MIN_LINES or len(best) < RISING * len(lines):
+        return []
+    return [lines[i] for i in best]

@@ -269,7 +269,8 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             )
             continue
         m = _PAR.match(text)
-        if m and re.match(r"[\"\u201c\[(]?[^\W\d_]", m.group("rest")):
+        # the text opens with a word or a quoted term ("(1) \u2018personal data\u2019 means ...")
+        if m and re.match(r"[\"\u201c\u2018'\[(]?[^\W\d_]", m.group("rest")):
             labs = re.findall(r"\(([^)]+)\)", m.group("labs"))
             out.append(
                 {

@@ -10,6 +10,12 @@ import re
 
 from docintel.parsing.headings import TITLE_CASE_MIN_FRACTION
 
+#: A definition: a quoted term, then "means" ("‘personal data’ means any information ...")
+DEFINED = re.compile(
+    r"^[\"“‘'](?P<term>[^\"”’']{1,60})[\"”’'],?\s+(?:\([^)]{1,40}\)\s+)?"
+    r"(?:means|shall mean|has the meaning|includes|shall include|refers to)\b"
+)
+
 
 def title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     """The run-in title after a provision number, or '' for an untitled provision.
@@ -18,6 +24,9 @@ def title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     is a title on its own line ("1.3.1.  Authorization Code" in a monospace RFC).
     """
     rest = rest.strip()
+    d = DEFINED.match(rest)
+    if d:
+        return d.group("term").strip()  # "“Contributor” means ...": the defined term names it
     if isinstance(lead, str) and lead.strip() and rest.startswith(lead.strip()[:10]):
         t = re.split(r"\.\u2014", lead.strip())[0].rstrip(".:\u2014\u2013- ")  # "PLAN.\u2014The term"
         if 0 < len(t) <= 100:
