@@ -198,3 +198,28 @@ def test_a_tables_figures_that_repeat_at_the_right_edge_are_no_form_lines():
     ]:
         lines += _form_line(label, text, 14.0)
     assert not any(str(i).startswith("Line ") for i in _toc([lines]).index)
+
+
+def test_a_definitions_list_is_rows_titled_by_their_terms_with_their_points_under_them():
+    t = _toc(
+        [
+            [
+                ("1. DEFINITIONS", "hebo", 11),
+                _p("1.1 In this Agreement:"),
+                _p('"Affiliate" means any entity that controls a party;', 90),
+                _p('"Charges" means:', 90),
+                _p("(a) the fees in the order form; and", 110),
+                _p("(b) the expenses the Customer approves;", 110),
+                _p('"Term" means the term of this Agreement.', 90),
+                _p("1.2 Headings do not affect interpretation."),
+                _p('1.3 A reference to a party includes its successors. "Party" means a signatory.'),
+                ("2. SERVICES", "hebo", 11),
+                _p("2.1 The Supplier provides the Services."),
+                _p('"Services" means the services in the order form, the Supplier says.', 90),
+            ]
+        ]
+    )
+    assert t.loc['1.1 "Affiliate"'].title == "Affiliate" and t.loc['1.1 "Affiliate"'].parent_id == "1.1"
+    assert t.loc["1.1(b)"].parent_id == '1.1 "Charges"' and t.loc['1.1 "Term"'].parent_id == "1.1"
+    assert t.loc["1.2"].parent_id == "1"
+    assert '2.1 "Services"' not in t.index  # one quoted term under a clause is prose, not a list

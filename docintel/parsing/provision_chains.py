@@ -15,7 +15,7 @@ LISTING_RUN = 5
 def drop_listings(cands: list[dict]) -> list[dict]:
     """Drop runs of numbered lines that follow each other line by line ("SEC. 101. Definitions."
     / "SEC. 102. ..." in a bill's table of contents): provisions have bodies between them."""
-    numbered = [c for c in cands if c["scheme"] != "par"]
+    numbered = [c for c in cands if c["scheme"] not in ("par", "def")]
     gone: set[int] = set()
 
     # a number printed twice: the copy with no body under it (a contents line) is not the provision

@@ -14,7 +14,7 @@ import re
 import pandas as pd
 
 from docintel.parsing import frame_rows
-from docintel.parsing.provision_titles import bold_title, caps_title, title_of
+from docintel.parsing.provision_titles import DEFINED, bold_title, caps_title, title_of
 from docintel.text import roman_value as _roman_any
 
 _KW = r"(?:(?P<kw>Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE|Regulation|Line)\s+)"
@@ -148,12 +148,21 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     pages, roles, texts = cols["page"], cols["role"], cols["text"]
     # the leads as a dict once (Series.get per line is pandas indexing)
     lead_of = dict(zip(leads.index.tolist(), leads.tolist(), strict=True)) if leads is not None else None
-    absorbed = -1
+    absorbed = joined = -1
     for i, start in enumerate(starts):
         if not start or roles[i] in _SKIP_ROLES or i == absorbed:
             continue
         text = " ".join(str(texts[i]).split())
         bare = _BARE.match(text) and i + 1 < len(starts)
+        d = DEFINED.match(text) if text[:1] in "\"\u201c\u2018'" and i != joined else None
+        if d:  # '"Business Day" means any weekday ...': an unnumbered definition
+            r = recs.take((i,))[0]
+            term = d.group("term").strip()
+            out.append(
+                {"page": int(r.page), "line": int(r.line), "text": text, "idx": r.Index, "scheme": "def"}
+            )
+            out[-1].update({"kw": "", "title": term, "rest": text})
+            continue
         if not bare and not _MAY_PROVISION.match(text):
             continue  # no provision pattern can match this text
         r = recs.take((i,))[0]
@@ -162,6 +171,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             n = recs.take((i + 1,))[0]  # "H." then "“Recipient” means ..." on its baseline
             if n.page == r.page and abs(n.y0 - r.y0) <= 0.3 * max(float(r.size), 4.0) and n.x0 > r.x1:
                 text = text + " " + " ".join(str(n.text).split())
+                joined = i + 1  # its text: no definition of its own
                 alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
             elif _stacked_label(r, n):
                 text = text + " ".join(str(n.text).split())  # "(3)" over "(i) Standard: ..."

@@ -84,16 +84,28 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
     provision_labels.nest_scopes(entries)
     _rank_keywords([c for c in good_c if c["scheme"] == "kw"])
     stream = [("e", (e["page_start"], e["line_start"] or 0), e) for e in entries]
-    stream += [("c", (c["page"], c["line"]), c) for c in cands if c["scheme"] == "par" or id(c) in good]
+    stream += [
+        ("c", (c["page"], c["line"]), c) for c in cands if c["scheme"] in ("par", "def") or id(c) in good
+    ]
     at = {s[1] for s in stream}
     stream += [("c", (c["page"], c["line"]), c) for c in forms if (c["page"], c["line"]) not in at]
     stream.sort(key=lambda s: (s[1], s[0] == "c"))
-    out = _assign(stream)
+    out = _defined_terms(_assign(stream))
     form = [e for e in out if e.get("form")]
     flat = min((e["level"] for e in form), default=0)
     for e in form:  # a form's lines are one flat list, whatever furniture headings sit between them
         e["level"] = flat
     return out
+
+
+def _defined_terms(out: list[dict]) -> list[dict]:
+    """Keep definitions only where two or more stand under one provision (a definitions list);
+    a lone quoted term opening a paragraph is prose."""
+    n: dict[str, int] = {}
+    for e in out:
+        if "owner" in e:
+            n[e["owner"]] = n.get(e["owner"], 0) + 1
+    return [e for e in out if "owner" not in e or n[e.pop("owner")] >= 2]
 
 
 def _rank_keywords(kws: list[dict]) -> None:
@@ -126,6 +138,7 @@ def _assign(stream: list) -> list[dict]:
     kw_owner = False  # the open provision is a keyword one ("Article 24"): "1." opens its paragraphs
     kw_level: dict[str, int] = {}  # keyword -> level of its provisions so far (one level per keyword)
     in_part = False  # the last heading opens a part ("TITLE I", "CHAPTER IV"): its sections go under it
+    def_of: tuple[str, int | None] = ("", None)  # (owner, level) of the open list of definitions
     for kind, _pos, x in stream:
         n = x.get("number") if kind == "e" else None
         n = n.strip() if isinstance(n, str) else None
@@ -148,6 +161,14 @@ def _assign(stream: list) -> list[dict]:
                 sib_level[num[:-1]] = x["level"]
             continue
         c = x
+        if c["scheme"] == "def":  # a definition: a row under the open provision, its points under it
+            if def_of[0] != owner or def_of[1] is None:
+                def_of = (owner, ctx_level + 1)
+            e = _entry(c, def_of[1], f'{owner} "{c["title"]}"'.strip(), "")
+            e["number"], e["owner"] = None, owner
+            out.append(e)
+            ctx_level, par = def_of[1], []
+            continue
         if c.get("dot") and (not kw_owner or not (par and par[0][0] == "digit" or c["labs"] == ["1"])):
             continue  # "1." opens a paragraph only directly under an article, from 1 on
         if c.get("dot") and par and par[0][0] == "digit":
