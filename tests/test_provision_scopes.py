@@ -68,8 +68,8 @@ def test_contract_clauses_nest_with_their_level_and_parent(contract):
     assert [t.loc[i].level for i in ("2", "2.1", "2.1(b)", "2.1(b)(i)")] == [1, 2, 3, 4]
 
 
-def test_a_definition_is_titled_by_its_defined_term(contract):
-    assert contract.loc["1.1(a)"].title == "Affiliate" and contract.loc["1.1(b)"].title == "Charges"
+def test_lettered_definitions_with_quoted_terms_are_paragraph_rows(contract):
+    assert contract.loc["1.1(a)"].parent_id == "1.1" and contract.loc["1.1(b)"].parent_id == "1.1"
 
 
 def test_a_one_line_sentence_is_no_title(contract):
@@ -200,7 +200,7 @@ def test_a_tables_figures_that_repeat_at_the_right_edge_are_no_form_lines():
     assert not any(str(i).startswith("Line ") for i in _toc([lines]).index)
 
 
-def test_a_definitions_list_is_rows_titled_by_their_terms_with_their_points_under_them():
+def test_a_definitions_list_is_rows_keyed_by_their_terms_with_their_points_under_them():
     t = _toc(
         [
             [
@@ -219,7 +219,7 @@ def test_a_definitions_list_is_rows_titled_by_their_terms_with_their_points_unde
             ]
         ]
     )
-    assert t.loc['1.1 "Affiliate"'].title == "Affiliate" and t.loc['1.1 "Affiliate"'].parent_id == "1.1"
+    assert t.loc['1.1 "Affiliate"'].title == "" and t.loc['1.1 "Affiliate"'].parent_id == "1.1"
     assert t.loc["1.1(b)"].parent_id == '1.1 "Charges"' and t.loc['1.1 "Term"'].parent_id == "1.1"
     assert t.loc["1.2"].parent_id == "1"
     assert '2.1 "Services"' not in t.index  # one quoted term under a clause is prose, not a list

@@ -161,7 +161,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             out.append(
                 {"page": int(r.page), "line": int(r.line), "text": text, "idx": r.Index, "scheme": "def"}
             )
-            out[-1].update({"kw": "", "title": term, "rest": text})
+            out[-1].update({"kw": "", "title": "", "term": term, "rest": text})
             continue
         if not bare and not _MAY_PROVISION.match(text):
             continue  # no provision pattern can match this text

@@ -10,7 +10,7 @@ import re
 
 from docintel.parsing.headings import TITLE_CASE_MIN_FRACTION
 
-#: A definition: a quoted term, then "means" ("‘personal data’ means any information ...")
+#: A definition: a quoted term, then "means" (:mod:`provision_scan` keys a definitions list by it) ("‘personal data’ means any information ...")
 DEFINED = re.compile(
     r"^[\"“‘'](?P<term>[^\"”’']{1,60})[\"”’'],?\s+(?:\([^)]{1,40}\)\s+)?"
     r"(?:means|shall mean|has the meaning|includes|shall include|refers to)\b"
@@ -24,9 +24,6 @@ def title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     is a title on its own line ("1.3.1.  Authorization Code" in a monospace RFC).
     """
     rest = rest.strip()
-    d = DEFINED.match(rest)
-    if d:
-        return d.group("term").strip()  # "“Contributor” means ...": the defined term names it
     if isinstance(lead, str) and lead.strip() and rest.startswith(lead.strip()[:10]):
         t = re.split(r"\.\u2014", lead.strip())[0].rstrip(".:\u2014\u2013- ")  # "PLAN.\u2014The term"
         if 0 < len(t) <= 100:

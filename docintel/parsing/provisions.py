@@ -164,7 +164,8 @@ def _assign(stream: list) -> list[dict]:
         if c["scheme"] == "def":  # a definition: a row under the open provision, its points under it
             if def_of[0] != owner or def_of[1] is None:
                 def_of = (owner, ctx_level + 1)
-            e = _entry(c, def_of[1], f'{owner} "{c["title"]}"'.strip(), "")
+            # untitled (a definition is no heading), keyed by its term: '1.1 "Business Day"'
+            e = _entry(c, def_of[1], f'{owner} "{c["term"]}"'.strip(), "")
             e["number"], e["owner"] = None, owner
             out.append(e)
             ctx_level, par = def_of[1], []
