@@ -215,7 +215,9 @@ def test_a_definitions_list_is_rows_keyed_by_their_terms_with_their_points_under
                 _p('1.3 A reference to a party includes its successors. "Party" means a signatory.'),
                 ("2. SERVICES", "hebo", 11),
                 _p("2.1 The Supplier provides the Services."),
-                _p('"Services" means the services in the order form, the Supplier says.', 90),
+                _p('"Services" means the services in the order form, the Supplier says:', 90),
+                _p("(a) hosting;", 110),
+                _p("(b) support.", 110),
             ]
         ]
     )
@@ -223,3 +225,4 @@ def test_a_definitions_list_is_rows_keyed_by_their_terms_with_their_points_under
     assert t.loc["1.1(b)"].parent_id == '1.1 "Charges"' and t.loc['1.1 "Term"'].parent_id == "1.1"
     assert t.loc["1.2"].parent_id == "1"
     assert '2.1 "Services"' not in t.index  # one quoted term under a clause is prose, not a list
+    assert t.loc["2.1(b)"].level == t.loc["2.1"].level + 1 and t.loc["2.1(b)"].parent_id == "2.1"

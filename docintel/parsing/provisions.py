@@ -100,12 +100,22 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
 
 def _defined_terms(out: list[dict]) -> list[dict]:
     """Keep definitions only where two or more stand under one provision (a definitions list);
-    a lone quoted term opening a paragraph is prose."""
+    a lone quoted term opening a paragraph is prose, and the points nested under it move back up."""
     n: dict[str, int] = {}
     for e in out:
         if "owner" in e:
             n[e["owner"]] = n.get(e["owner"], 0) + 1
-    return [e for e in out if "owner" not in e or n[e.pop("owner")] >= 2]
+    keep, lone = [], None
+    for e in out:
+        if lone is not None and e["level"] > lone:
+            e["level"] -= 1
+        elif lone is not None:
+            lone = None
+        if "owner" in e and n[e.pop("owner")] < 2:
+            lone = e["level"]
+            continue
+        keep.append(e)
+    return keep
 
 
 def _rank_keywords(kws: list[dict]) -> None:
