@@ -13,9 +13,11 @@ in a child process with a time limit. Per file it counts:
 - ``caption_missing``: body lines opening like a caption ("Table 4:", "Figure 2.", "Exhibit B")
   with no registry object of that type and id;
 - ``provision_missing``: lines in heading position (bold, or role heading) opening with a
-  provision number ("3.1.2", "Section 6.03", "ARTICLE IV", "§ 1308.11") that no toc_df row starts at;
+  provision number ("3.1.2", "Section 6.03", "ARTICLE IV", "§ 1308.11") that no toc_df row starts at
+  (table cells and enumerations "§1)" are not counted);
 - ``long_heading``: toc_df titles longer than a sentence (over 160 characters or 25 words);
-- ``toc_order``: siblings in toc_df whose numbers decrease;
+- ``toc_order``: siblings in toc_df whose numbers decrease (each id keyword, "Schedule", "Article",
+  numbers its own sequence);
 - ``label_order``: printed page labels (arabic) that decrease from one page to the next.
 
 Census (counts, not violations): ``tables_uncaptioned`` (registry tables found without a
@@ -46,10 +48,12 @@ _CAPTION = re.compile(
     r"^(?P<kw>Table|Figure|Fig\.|Exhibit)\s+(?P<id>[0-9]{1,3}(?:[.\-][0-9]{1,3})?|[A-Z](?:-?[0-9]{1,2})?)"
     r"\s*(?:[:.\u2014\u2013]|\s-\s)"
 )
+#: An appendix numbers its own sequence ("Appendix 2" after note 27 is no decrease)
+_BACK = re.compile(r"(?i:appendix|annex|schedule|exhibit|attachment)\b")
 _PROVISION = re.compile(
     r"^(?:(?:Section|SECTION|Sec\.|SEC\.)\s+(?P<sec>[0-9]+(?:\.[0-9]+)*)"
     r"|(?:ARTICLE|Article)\s+(?P<art>[IVXLC]+|[0-9]+)\b"
-    r"|\u00a7\s*(?P<ss>[0-9]+(?:\.[0-9]+)*)"
+    r"|\u00a7\s*(?P<ss>[0-9]+(?:\.[0-9]+)*)(?![0-9.)])"  # not an enumeration "\u00a71) Inzidenzaxiome"
     r"|(?P<dec>[0-9]{1,2}(?:\.[0-9]{1,3}){1,4})\.?\s+[A-Z])"
 )
 _EX_MAX = 25  # examples kept per check and file
@@ -58,7 +62,10 @@ _TYPES = {"table": "table", "figure": "figure", "fig.": "figure", "exhibit": "ap
 
 def _numkey(n: str) -> tuple | None:
     parts = re.findall(r"[0-9]+", str(n))
-    return tuple(int(p) for p in parts) if parts else None
+    if not parts:
+        return None
+    item = re.search(r"[0-9]([a-z])$", str(n))  # a form's line "1b" comes after "1a"
+    return tuple(int(p) for p in parts) + ((ord(item.group(1)),) if item else ())
 
 
 def check_tables(tables) -> dict:
@@ -87,7 +94,8 @@ def check_tables(tables) -> dict:
             bump("caption_missing", f"p{r.page}: {r.text}")
     starts = {(int(r.page_start), int(r.line_start)) for r in toc.itertuples() if pd.notna(r.line_start)}
     heads = lines[(lines["role"] == "heading") | lines["bold"].fillna(False).astype(bool)]
-    heads = heads[~heads["role"].isin(["header", "footer", "page_number", "toc_entry", "title"])]
+    # a table's column header "Section 1." is a cell, not a provision
+    heads = heads[~heads["role"].isin(["header", "footer", "page_number", "toc_entry", "title", "table"])]
     for r in heads.itertuples():
         if _PROVISION.match(str(r.text).strip()) and (int(r.page), int(r.line)) not in starts:
             bump("provision_missing", f"p{r.page}: {r.text}")
@@ -100,7 +108,14 @@ def check_tables(tables) -> dict:
         key = _numkey(r.number) if isinstance(r.number, str) else None
         if key is None:
             continue
-        sib = (r.parent_id if isinstance(r.parent_id, str) else None, int(r.level), len(key))
+        # "Schedule 1" after note 27, "Article 5" after "Section 2": one sequence per keyword
+        kw = re.match(r"[A-Za-z]+(?= )", str(r.toc_id)) or _BACK.match(str(r.title or ""))
+        sib = (
+            r.parent_id if isinstance(r.parent_id, str) else None,
+            int(r.level),
+            len(key),
+            kw and kw[0].lower(),
+        )
         if sib in prev and key <= prev[sib]:
             bump("toc_order", f"p{r.page_start}: {r.number} after {'.'.join(map(str, prev[sib]))}")
         prev[sib] = key
@@ -120,7 +135,7 @@ def _dump(tables, path: str, out_dir: str) -> None:
     d = Path(out_dir)
     d.mkdir(parents=True, exist_ok=True)
     stem = Path(path).stem
-    cols = ["level", "number", "title", "page_start", "line_start", "parent_id"]
+    cols = ["toc_id", "level", "number", "title", "page_start", "line_start", "parent_id"]
     tables.toc_df[[c for c in cols if c in tables.toc_df]].to_csv(
         d / f"{stem}.toc.tsv", sep="\t", index=False
     )

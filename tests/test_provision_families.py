@@ -11,26 +11,14 @@ import pytest
 from docintel.parsing import parse_document, sections
 from docintel.parsing.pymupdf_backend import parse_with_pymupdf
 
+from .synthetic_pdf import build_pdf
+
 # (text, font, size, where): where is "c" (centred), a left x, or omitted (x 72)
 Line = tuple
 
 
 def _doc(pages: list[list[Line]]) -> pymupdf.Document:
-    doc = pymupdf.open()
-    for lines in pages:
-        page = doc.new_page(width=595, height=842)
-        y = 72.0
-        for item in lines:
-            text, font, size = item[:3]
-            where = item[3] if len(item) > 3 else 72
-            gap = item[4] if len(item) > 4 else None
-            if where == "c":
-                x = (595 - pymupdf.get_text_length(text, fontname=font, fontsize=size)) / 2
-            else:
-                x = float(where)
-            y += gap if gap is not None else size * 2.0
-            page.insert_text((x, y), text, fontname=font, fontsize=size)
-    return pymupdf.open("pdf", doc.tobytes())
+    return build_pdf(pages)
 
 
 def _parse(pages):
@@ -113,6 +101,8 @@ def test_sections_of_a_chapter_hold_its_articles_and_restart_per_chapter(regulat
     assert t.loc["Article 4"].parent_id == sec2.name
     again = t[t.title == "GENERAL OBLIGATIONS"]
     assert len(again) == 1 and t.loc["Article 5"].parent_id == again.index[0]  # chapter III's SECTION 1
+    # the restarted section carries its chapter: its parent is the chapter's row ("Section 1~2" in III)
+    assert t.loc[again.index[0]].parent_id == "III" and t.loc["Section 1"].parent_id == "II"
 
 
 def test_numbered_paragraphs_outside_an_article_are_no_rows():

@@ -9,24 +9,17 @@ import pytest
 
 from docintel.parsing import parse_document, pymupdf_backend, toc
 from docintel.parsing.headings import first_sentence
-from docintel.parsing.provisions import roman_value
+from docintel.parsing.provision_scan import roman_value
 from docintel.parsing.pymupdf_backend import parse_with_pymupdf
+
+from .synthetic_pdf import build_pdf
 
 Line = tuple[str, str, float] | tuple[str, str, float, float]
 
 
 def _doc(pages: list[list[Line]]) -> pymupdf.Document:
     """(text, font, size[, x]) lines stacked from the top of each page, a blank line between paragraphs."""
-    doc = pymupdf.open()
-    for lines in pages:
-        page = doc.new_page(width=595, height=842)
-        y = 72.0
-        for item in lines:
-            text, font, size = item[:3]
-            x = item[3] if len(item) > 3 else 72
-            y += size * 1.5 if x > 72 else size * 2.4
-            page.insert_text((x, y), text, fontname=font, fontsize=size)
-    return pymupdf.open("pdf", doc.tobytes())
+    return build_pdf(pages, step=lambda size, x: size * 1.5 if x > 72 else size * 2.4)
 
 
 def _parse(pages):

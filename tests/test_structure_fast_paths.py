@@ -15,7 +15,8 @@ import pandas as pd
 import pymupdf
 import pytest
 
-from docintel.parsing import contents_page, frame_rows, headings, provisions, tables_cells, tables_free
+from docintel.parsing import contents_page, frame_rows, headings, tables_cells, tables_free
+from docintel.parsing import provision_scan as provisions
 
 
 def _same_rows(a: list, b: list) -> bool:

@@ -18,7 +18,7 @@ import pandas as pd
 #: A keyword and a number, nothing else: "Article 24", "SECTION 1", "CHAPTER IV", "Part 2."
 LABEL = re.compile(
     r"^(?P<kw>Article|ARTICLE|Art\.|Section|SECTION|Sec\.|SEC\.|Chapter|CHAPTER|Part|PART|Title|TITLE"
-    r"|Rule|RULE|Regulation|REGULATION|Clause|CLAUSE)\s+(?P<num>[0-9]{1,3}[a-z]?|[IVXLC]{1,7})\.?$"
+    r"|Rule|RULE|Regulation|REGULATION|Clause|CLAUSE|Line)\s+(?P<num>[0-9]{1,3}[a-z]?|[IVXLC]{1,7})\.?$"
 )
 #: Keywords whose label entries get a keyword id; chapters and parts keep the heading stage's id.
 KW_IDS = {
@@ -27,6 +27,7 @@ KW_IDS = {
     "rule": "Rule",
     "regulation": "Regulation",
     "clause": "Clause",
+    "line": "Line",
 }
 _NOT_TITLE = re.compile(
     r"^(?:\(?[0-9a-zA-Z]{1,4}[.)]\s|\(?[0-9]{1,3}\)?$|[0-9]+(?:\.[0-9]+)+\s)"
@@ -61,6 +62,54 @@ PART_DASH = re.compile(
 )
 #: Part-like keywords: a heading with one of these opens a part; the keyword chains under it restart.
 PARTS = ("title", "subtitle", "part", "chapter", "division")
+#: "SCHEDULE 1", "Exhibit A", "ANNEX II — SERVICE LEVELS": a schedule that numbers its own
+#: provisions from 1 again ("1.1" in Schedule 1 is not the agreement's clause 1.1)
+SCOPE = re.compile(
+    r"^(?P<kw>Schedule|SCHEDULE|Exhibit|EXHIBIT|Annex|ANNEX|Attachment|ATTACHMENT|Appendix|APPENDIX)\s+"
+    r"(?P<num>[0-9]{1,2}|[A-Z]|[IVX]{1,4})\.?(?:\s*[:.\u2014\u2013-]\s*(?P<title>\S.{1,100}))?$"
+)
+
+
+def mark_scopes(entries: list[dict]) -> list[tuple[int, int]]:
+    """Flag schedule / exhibit / annex / attachment / appendix label headings (in place) and return
+    their (page, line): each opens a scope whose provision numbers restart. Schedules, exhibits,
+    annexes and attachments get a keyword id ("Schedule 1", "Exhibit A") and, alone on their
+    line, the title set under them (:func:`join_titles`); appendices keep the heading stage's id."""
+    out = []
+    for e in entries:
+        if e.get("source") == "provision" or e.get("line_start") is None:
+            continue
+        m = SCOPE.match(" ".join(str(e.get("title") or "").split()))
+        if not m:
+            continue
+        kw = m.group("kw").capitalize()
+        e["part"] = e["scope"] = True
+        out.append((e["page_start"], e["line_start"]))
+        if kw == "Appendix":
+            continue
+        e["toc_id"], e["kw"], e["schedule"] = f"{kw} {m.group('num')}", kw.lower(), True
+        e["number"] = e.get("number") or m.group("num")
+        if m.group("title"):
+            e["title"] = m.group("title").strip()
+        else:
+            e["label"] = True
+    return sorted(out)
+
+
+def nest_scopes(entries: list[dict]) -> None:
+    """The headings of a schedule ("1. FEES" after "SCHEDULE 1", both level 1) go one level under
+    it, up to the next schedule or appendix or a heading above it (in place; after :func:`join_titles`)."""
+    held: list[dict] = []
+    top = None
+    for e in [*entries, None]:
+        if e is None or e.get("scope") or (top is not None and e["level"] < top):
+            if held and top is not None:
+                shift = top + 1 - min(h["level"] for h in held)
+                for h in held:
+                    h["level"] += max(shift, 0)
+            held, top = [], (e["level"] if e is not None and e.get("schedule") else None)
+        elif top is not None:
+            held.append(e)
 
 
 def number_labels(entries: list[dict]) -> None:
@@ -75,6 +124,10 @@ def number_labels(entries: list[dict]) -> None:
         if e.get("source") == "provision":
             continue
         title = " ".join(str(e.get("title") or "").split())
+        cand = e.get("cand")
+        full = " ".join(str(getattr(cand, "text", "") or "").split())
+        if full != title and LABEL.match(title) and RUN_IN.match(full):
+            title = full  # "Rule 11. Signing Pleadings" cut at its stop to "Rule 11."
         m = LABEL.match(title)
         if m:
             kw = m.group("kw").lower()

@@ -1,0 +1,294 @@
+"""The candidate scan: lines that open a paragraph with a provision number.
+
+One pass over the lines in reading order; a line that opens a paragraph (first on its page,
+after a stop, a gap, a hanging indent or a column change) and starts like a provision number
+becomes a candidate dict: its scheme ("dec" "1.1", "kw" "Article 4", "ss" "\u00a7 25.1309",
+"par" "(a)" / "B." / "2."), its number or labels, its run-in title and opening text.
+:mod:`provision_chains` then keeps those the numbering vouches for.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from docintel.parsing import frame_rows
+from docintel.parsing.provision_titles import DEFINED, bold_title, caps_title, title_of
+from docintel.text import roman_value as _roman_any
+
+_KW = r"(?:(?P<kw>Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE|Regulation|Line)\s+)"
+_DEC = re.compile(rf"^{_KW}?\[?(?P<num>[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{1,4}})\]?\.?(?=\s|$)\s*(?P<rest>.*)$")
+_KWNUM = re.compile(
+    rf"^{_KW}(?P<num>[0-9]{{1,3}}[a-z]?|[IVXLC]{{1,7}})\b\.?(?:\s*[:.\u2014\u2013-])?\s*(?P<rest>.*)$"
+)
+_SS = re.compile(r"^\u00a7\s*(?P<num>[0-9]+(?:\.[0-9]+)+[a-z]?)\.?\s+(?P<rest>.*)$")
+_PAR = re.compile(r"^(?P<labs>(?:\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)){1,4})\s+(?P<rest>\S.*)$")
+#: "2. GRANT OF RIGHTS": a one-level number is a provision only with a title in capitals
+_TOP = re.compile(r"^(?P<num>[0-9]{1,2})\.\s+(?P<rest>[A-Z][A-Z0-9 ,;:'\u2019&/-]{3,}(?:[.:]\s*.*)?)$")
+#: "B. Under Patent Rights: ...": a capital letter and a stop opens a lettered paragraph
+_LETTER = re.compile(r"^(?P<lab>[A-Z])\.\s+(?P<rest>[\"\u201c\u2018(\[]?[A-Z].*)$")
+#: "2. The controller shall ...": a numbered paragraph of an article (kept only under one)
+_NUMPAR = re.compile(r"^(?P<lab>[0-9]{1,2})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Z].*)$")
+#: A line holding only a label ("H.", "(a)", "1.1"), its text set on the same baseline
+_BARE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,4}[.)]|[0-9]{1,3}(?:\.[0-9]{1,3})+\.?)$")
+_OPEN = re.compile(r"^[\"\u201c\u2018'\[(]?[A-Z\u00c0-\u024f]")
+_SKIP_ROLES = {
+    "header",
+    "footer",
+    "page_number",
+    "toc_entry",
+    "title",
+    "heading",
+    "table",
+    "figure_text",
+    "caption",
+}
+_KW_FAMILY = {"sec.": "section", "art.": "article"}
+_KW_RANK = {
+    "article": 0,
+    "art.": 0,
+    "rule": 0,
+    "regulation": 0,
+    "section": 1,
+    "sec.": 1,
+    "clause": 2,
+    "line": 2,
+}
+
+
+def roman_value(s: str) -> int | None:
+    """'iv' -> 4, 'XII' -> 12; None unless well formed (i v x l c only: "(d)" is a letter)."""
+    return _roman_any(s, "ivxlc")
+
+
+def par_types(lab: str) -> list[tuple[str, int]]:
+    """Every (scheme, value) a paragraph label can be: '(i)' is roman 1 or letter 9."""
+    out = []
+    if lab.isdigit():
+        out.append(("digit", int(lab)))
+    elif lab.islower():
+        if len(lab) == 1:
+            out.append(("lower", ord(lab) - 96))
+        elif len(set(lab)) == 1:
+            out.append(("lower", 26 * (len(lab) - 1) + ord(lab[0]) - 96))  # "(aa)" after "(z)"
+        rv = roman_value(lab)
+        if rv:
+            out.append(("roman", rv))
+    elif lab.isupper():
+        if len(lab) == 1:
+            out.append(("upper", ord(lab) - 64))
+        rv = roman_value(lab)
+        if rv:
+            out.append(("uroman", rv))
+    return out
+
+
+def _para_starts(c: dict[str, list]) -> list[bool]:
+    """Whether each line (column lists in reading order) opens a paragraph: first on its page, after
+    a stop, a larger gap, hanging left of the line above, or beside it in the next column (two
+    columns read line by line)."""
+    pages, texts, roles = c["page"], c["text"], c["role"]
+    x0, y0, y1, size = c["x0"], c["y0"], c["y1"], c["size"]
+    out = []
+    for i in range(len(pages)):
+        if i == 0 or pages[i - 1] != pages[i]:
+            out.append(True)
+        else:
+            t = str(texts[i - 1]).rstrip()
+            out.append(
+                roles[i] == "list_item"
+                or t.endswith((".", ":", ";", "!", "?", "]", ")"))
+                or _AND_OR.search(t) is not None
+                or y0[i] - y1[i - 1] > 0.5 * max(float(size[i]), 4.0)
+                or y0[i] < y0[i - 1] - 1  # a new column
+                or x0[i] < x0[i - 1] - 2
+                or (x0[i] > c["x1"][i - 1] and y0[i] <= y1[i - 1])  # a line of the next column
+            )
+    return out
+
+
+#: What one of _DEC, _KWNUM, _SS, _TOP, _LETTER, _PAR needs at the start (one test, not six).
+_MAY_PROVISION = re.compile(
+    r"[0-9\[(\u00a7]|[A-Z]\.\s|(?:Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE"
+    r"|Regulation|Line)\s"
+)
+_AND_OR = re.compile(r"[;,]\s+(?:and|or)$")
+#: Columns the candidate scan reads (rows built from these only; see :mod:`frame_rows`).
+_COLS = ["page", "line", "text", "role", "x0", "y0", "x1", "y1", "size"]
+
+
+_PAREN_BARE = re.compile(r"^\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)$")
+
+
+def _stacked_label(r, n) -> bool:
+    """A parenthesized label alone on its line, the next line opening with a deeper label right
+    of it ("(3)" printed over "(i) Standard: ..."): one paragraph labelled "(3)(i)"."""
+    return (
+        _PAREN_BARE.match(str(r.text).strip()) is not None
+        and n.page == r.page
+        and _PAR.match(str(n.text).strip()) is not None
+        and n.x0 > r.x0 + 2
+        and 0 <= n.y0 - r.y1 <= 2.5 * max(float(r.size), 4.0)
+    )
+
+
+def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
+    lines = line_df.sort_values(["page", "line"])[_COLS]
+    cols = {c: lines[c].tolist() for c in _COLS}
+    bolds = (
+        line_df.loc[lines.index, "bold"].fillna(False).astype(bool).tolist()
+        if "bold" in line_df
+        else [False] * len(lines)
+    )
+    starts = _para_starts(cols)
+    # rows (namedtuples) only for the lines that open a paragraph outside the skipped roles
+    recs = frame_rows.Rows(lines)
+    out = []
+    pages, roles, texts = cols["page"], cols["role"], cols["text"]
+    # the leads as a dict once (Series.get per line is pandas indexing)
+    lead_of = dict(zip(leads.index.tolist(), leads.tolist(), strict=True)) if leads is not None else None
+    absorbed = joined = -1
+    for i, start in enumerate(starts):
+        if not start or roles[i] in _SKIP_ROLES or i == absorbed:
+            continue
+        text = " ".join(str(texts[i]).split())
+        bare = _BARE.match(text) and i + 1 < len(starts)
+        d = DEFINED.match(text) if text[:1] in "\"\u201c\u2018'" and i != joined else None
+        if d:  # '"Business Day" means any weekday ...': an unnumbered definition
+            r = recs.take((i,))[0]
+            term = d.group("term").strip()
+            out.append(
+                {"page": int(r.page), "line": int(r.line), "text": text, "idx": r.Index, "scheme": "def"}
+            )
+            out[-1].update({"kw": "", "title": "", "term": term, "rest": text})
+            continue
+        if not bare and not _MAY_PROVISION.match(text):
+            continue  # no provision pattern can match this text
+        r = recs.take((i,))[0]
+        alone = i + 1 >= len(starts) or starts[i + 1] or pages[i + 1] != r.page
+        if bare:
+            n = recs.take((i + 1,))[0]  # "H." then "“Recipient” means ..." on its baseline
+            if n.page == r.page and abs(n.y0 - r.y0) <= 0.3 * max(float(r.size), 4.0) and n.x0 > r.x1:
+                text = text + " " + " ".join(str(n.text).split())
+                joined = i + 1  # its text: no definition of its own
+                alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
+            elif _stacked_label(r, n):
+                text = text + " ".join(str(n.text).split())  # "(3)" over "(i) Standard: ..."
+                absorbed = i + 1
+                alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
+        base = {"page": int(r.page), "line": int(r.line), "text": text, "idx": r.Index}
+        lead = lead_of.get(r.Index) if lead_of is not None else None
+        m = _DEC.match(text)
+        if m and (m.group("kw") or _OPEN.match(m.group("rest")) or not m.group("rest")):
+            num = tuple(int(x) for x in m.group("num").split("."))
+            if num[0] > 0:
+                kw = (m.group("kw") or "").lower()
+                out.append(
+                    {
+                        **base,
+                        "scheme": "dec",
+                        "num": num,
+                        "printed": m.group("num"),
+                        "kw": kw,
+                        "title": title_of(m.group("rest"), lead, alone),
+                        "rest": m.group("rest"),
+                    }
+                )
+            continue
+        m = _KWNUM.match(text)
+        if m:
+            raw = m.group("num")
+            # "Line 1a": a tax form's line 1, its item a (the chain rises 1a, 1b, 2a)
+            sub = raw[-1] if raw[-1].islower() else ""
+            val = int(raw.rstrip(sub)) if raw.rstrip(sub).isdigit() else roman_value(raw)
+            if val and (not m.group("rest") or _OPEN.match(m.group("rest"))):
+                kw = _KW_FAMILY.get(m.group("kw").lower(), m.group("kw").lower())
+                title = title_of(m.group("rest"), lead, alone) or caps_title(m.group("rest"), i, cols)
+                out.append(
+                    {
+                        **base,
+                        "scheme": "kw",
+                        "kwrank": _KW_RANK.get(kw, 1),
+                        "kw": kw,
+                        "val": val,
+                        "sub": sub,
+                        "printed": raw,
+                        "title": title,
+                        "rest": m.group("rest"),
+                    }
+                )
+            continue
+        m = _SS.match(text)
+        if m:
+            num = tuple(int(x) for x in re.findall(r"[0-9]+", m.group("num")))
+            title = title_of(m.group("rest"), lead, alone)
+            if bolds[i] and not title:
+                title = bold_title(m.group("rest"), i, cols, bolds)
+            out.append(
+                {
+                    **base,
+                    "scheme": "ss",
+                    "num": num,
+                    "printed": m.group("num"),
+                    "kw": "\u00a7",
+                    "title": title,
+                    "rest": m.group("rest"),
+                    "bold": bolds[i],
+                }
+            )
+            continue
+        m = _TOP.match(text)
+        if m:
+            title = title_of(m.group("rest"), lead, alone) or caps_title(m.group("rest"), i, cols)
+            out.append(
+                {
+                    **base,
+                    "scheme": "dec",
+                    "num": (int(m.group("num")),),
+                    "printed": m.group("num"),
+                    "kw": "",
+                    "title": title,
+                    "rest": m.group("rest"),
+                }
+            )
+            continue
+        m = _NUMPAR.match(text)
+        if m:
+            out.append(
+                {
+                    **base,
+                    "scheme": "par",
+                    "labs": [m.group("lab")],
+                    "rest": m.group("rest"),
+                    "title": title_of(m.group("rest"), lead),  # "1. Availability. The Services ..."
+                    "dot": True,
+                }
+            )
+            continue
+        m = _LETTER.match(text)
+        if m:
+            out.append(
+                {
+                    **base,
+                    "scheme": "par",
+                    "labs": [m.group("lab")],
+                    "rest": m.group("rest"),
+                    "title": title_of(m.group("rest"), lead),
+                }
+            )
+            continue
+        m = _PAR.match(text)
+        # the text opens with a word or a quoted term ("(1) \u2018personal data\u2019 means ...")
+        if m and re.match(r"[\"\u201c\u2018'\[(]?[^\W\d_]", m.group("rest")):
+            labs = re.findall(r"\(([^)]+)\)", m.group("labs"))
+            out.append(
+                {
+                    **base,
+                    "scheme": "par",
+                    "labs": labs,
+                    "rest": m.group("rest"),
+                    "title": title_of(m.group("rest"), lead, alone),
+                }
+            )
+    return out
