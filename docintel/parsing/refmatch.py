@@ -95,6 +95,11 @@ _EXT_BEFORE = LazyRegex(
     r"|\b(?P<guide>Guide\s+to\s+(?:the\s+)?[A-Z][^,.;()]{2,50}),)\s*,?\s*$"
 )
 _OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
+#: "point (a) of Article 6(1)", "points (a) and (b) of paragraph 1": the points of the unit after "of"
+_POINTS_OF = LazyRegex(
+    r"(?<![\w(])(?i:points?)[\s\u00a0]+(?P<pts>\([a-z0-9]{1,4}\)(?:(?:,|,?[\s\u00a0]+(?:and|or))[\s\u00a0]*\([a-z0-9]{1,4}\))*)"
+    r"[\s\u00a0]+(?i:of)[\s\u00a0]+(?:the[\s\u00a0]+)?$"
+)
 _LOCATOR_BEFORE = LazyRegex(r"(?:,|[0-9]{4}[a-z]?\)?[.:]|[0-9]+\([0-9]+\):)[\s\u00a0]*$")
 #: After a run of pages: the year, publisher or venue of a citation ("pages 146-160. ACM ..., 1989.",
 #: "pp. 58-67, 2015."): the pages of another publication.
@@ -366,6 +371,8 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         ):
             k += 1
             continue  # a page of a cited publication, not of this document
+        if m.family == "absolute" and m.kind in _SECTIONISH:
+            _points_of(text, m)
         if m.family == "absolute":
             sc = _SCOPE.match(text[m.end : m.end + 60])
             if sc:
@@ -380,6 +387,25 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         out.append(m)
         k += 1
     return out
+
+
+def _points_of(text: str, m: Mention) -> None:
+    """ "point (a) of Article 6(1)": Article 6, paragraph (1)(a), the reference starting at "point"
+    (so the point is no longer dropped); "points (a) and (b) of Article 6(1)": one target each."""
+    pts = _POINTS_OF.search(text[max(0, m.start - 80) : m.start])
+    if pts is None or len(m.ids) != 1 or not m.ids[0]:
+        return
+    tags = re.findall(r"\([a-z0-9]{1,4}\)", pts.group("pts"))
+    para = re.fullmatch(
+        r"paragraphs?[\s\u00a0]+\(?([0-9]{1,3}|[a-z])\)?((?:\([A-Za-z0-9]{1,4}\))*)", m.sub or ""
+    )
+    if m.sub is None:
+        m.ids = [f"{m.ids[0]}{t}" for t in tags]
+    elif para is not None and len(tags) == 1:  # "point (f) of paragraph 1 of Article 6"
+        m.sub = f"paragraph ({para.group(1)}){para.group(2)}{tags[0]}"
+    else:
+        return
+    m.start -= len(text[max(0, m.start - 80) : m.start]) - pts.start()
 
 
 def _external_part(part: Mention, ext: Mention, text: str) -> Mention:

@@ -28,6 +28,7 @@ from docintel.retrieval.lookup import (
     find_titled,
 )
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
+from docintel.retrieval.refparts import foreign_part
 from docintel.retrieval.refunits import enclosing_paragraph, unlisted_provision_paragraph
 from docintel.retrieval.targets import (
     object_passages,
@@ -158,6 +159,10 @@ def resolve_in_tables(
         if res is not None:
             return res
     ref_type = readings[0][0]
+    part = foreign_part(tables, readings[0][1]) if ref_type in ("section", "definition") else None
+    if part is not None:  # "§ 164.308(a)(1)" in a guide numbered 1 to 6: the rule's, not the guide's
+        why = f"part {part} is not one this document numbers its units with: another document's"
+        return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
     why = "no matching section, object or page in this document"
     if readings[0][1] is None and ref_type not in ("appendix", "annex"):
         why = "the reference names no number the tables can match"

@@ -1,0 +1,87 @@
+"""Reference families, session 7: a regulation's point of a paragraph ("point (a) of Article
+6(1)"), and a provision of another document cited by its own part number ("§ 164.308(a)(1)" in
+a guide numbered 1 to 4; "§ 160.103" in part 164 of a rule), told from the document's numbering.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from docintel.parsing.refpatterns import find_references
+from docintel.retrieval.refparts import foreign_part, own_parts
+from docintel.retrieval.resolve import resolve_in_tables
+from tests.test_ref_families_s6 import Q, _ref, build
+
+
+def kinds(text: str) -> list[tuple[str, str | None, str | None]]:
+    return [(r["ref_type"], r["ref_target"], r["sub_selector"]) for r in find_references(text)]
+
+
+POINTS = [
+    # regulations (GDPR): the point is kept as the last paragraph tag
+    ("lawful under point (a) of Article 6(1) or", [("section", "6", "paragraph (1)(a)")]),
+    ("based on point (f) of paragraph 1 of Article 6", [("section", "6", "paragraph (1)(f)")]),
+    ("points (a) and (b) of Article 6(1)", [("section", "6", "paragraph (1)(a)"), ("section", "6", "paragraph (1)(b)")]),
+    ("referred to in point (b) of paragraph 2", [("section", "2", "paragraph (b)")]),
+    ("Article 6(1)(f) applies", [("section", "6", "paragraph (1)(f)")]),
+    # prose: "point" without "of" and a unit is no point reference
+    ("at this point (a) of the", []),
+    ("the point (a) is", []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "expected"), POINTS, ids=[c[0][:40] for c in POINTS])
+def test_a_point_of_a_unit_is_kept(text, expected):
+    assert kinds(text) == expected
+
+
+def _guide() -> object:
+    """A guide numbered 1 to 2 (toc "1", "1.1", "2", "2.1") whose section 2.1 is titled after the
+    rule's provision it discusses, and which cites the rule's provisions in its prose."""
+    body = [
+        (1, 1, "1 Introduction", "heading", "1"),
+        (1, 2, "1.1 Purpose", "heading", "1.1"),
+        (1, 3, "See § 164.308(a)(1) and Section 1.1 and section 1.4 of this guide.", "body", "1.1"),
+        (2, 1, "2 Safeguards", "heading", "2"),
+        (2, 2, "2.1 Security Management Process (§ 164.308(a)(1))", "heading", "2.1"),
+        (2, 3, "164.308(a)(1)(ii)(A) – Risk Analysis", "table", "2.1"),
+    ]
+    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
+    rows = [("1", "1", "Introduction", 1, None, 1, 1), ("1.1", "1.1", "Purpose", 2, "1", 1, 2),
+            ("2", "2", "Safeguards", 1, None, 2, 1),
+            ("2.1", "2.1", "Security Management Process (§ 164.308(a)(1))", 2, "2", 2, 2)]  # fmt: skip
+    toc = [
+        {"toc_id": i, "number": n, "title": t, "level": lv, "parent_id": p, "page_start": pg,
+         "line_start": ls, "page_end": pg, "source": "heading"}
+        for i, n, t, lv, p, pg, ls in rows
+    ]  # fmt: skip
+    return build(lines, toc)
+
+
+def test_a_guide_citing_a_rule_by_its_part_number_points_outside():
+    tables = _guide()
+    assert own_parts(tables) == {"1", "2"}
+    assert foreign_part(tables, "164.308") == "164" and foreign_part(tables, "1.1") is None
+    for raw, page, line in (("§ 164.308(a)(1)", 1, 3), ("164.308(a)(1)(ii)(A)", 2, 3)):
+        res = resolve_in_tables(_ref(raw, page, line), tables, question=Q)
+        assert res.status == "external", raw
+
+
+def test_the_guide_s_own_sections_stay_internal():
+    tables = _guide()
+    res = resolve_in_tables(_ref("Section 1.1", 1, 3), tables, question=Q)
+    assert res.status == "resolved" and res.passages[0].lines[0].text == "1.1 Purpose"
+    # its own part, a section it does not print: unresolved, never sent outside
+    res = resolve_in_tables(_ref("section 1.4", 1, 3), tables, question=Q)
+    assert res.status == "unresolved"
+
+
+def test_a_rule_s_own_part_is_internal_and_a_sibling_part_external():
+    from tests.test_ref_families_s6 import _rule
+
+    tables = _rule()  # sections 1.10 and 1.20 of part 1
+    assert own_parts(tables) == {"1"}
+    res = resolve_in_tables(_ref("§ 1.10(a)", 2, 3), tables, question=Q)
+    assert res.status == "resolved"
+    res = resolve_in_tables(_ref("§ 2.103", 2, 3), tables, question=Q)  # part 2: the rule cites another part
+    assert res.status == "external"
