@@ -85,3 +85,28 @@ def test_a_rule_s_own_part_is_internal_and_a_sibling_part_external():
     assert res.status == "resolved"
     res = resolve_in_tables(_ref("§ 2.103", 2, 3), tables, question=Q)  # part 2: the rule cites another part
     assert res.status == "external"
+
+
+RECORDS = [
+    # court opinions: the pages of a volume of the record are another filing's
+    ("Compact, 1 App. 7\u201351.", [("external", "1 App.", "p. 7\u201351")]),
+    ("\u00a75.05(a), 1 App. 24\u201325.", [("section", "5.05", "paragraph (a)"), ("external", "1 App.", "p. 24\u201325")]),
+    ("in Table 2 App. 4", [("table", "2", None), ("appendix", "4", None)]),  # the number is the table's
+    ("see 2 App. A", [("appendix", "A", None)]),
+    # a chapter of a CFR title (a rule's running header)
+    ("21 CFR Ch. II (4\u20131\u201300 Edition)", [("external", "21 CFR Ch. II", None)]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "expected"), RECORDS, ids=[c[0][:30] for c in RECORDS])
+def test_a_record_volume_and_a_cfr_chapter_are_external(text, expected):
+    assert kinds(text) == expected
+
+
+def test_a_part_the_document_does_not_number_is_another_document_s():
+    tables = _guide()  # decimal ids of parts 1 and 2, no toc row labelled "Part"
+    assert foreign_part(tables, "164", "part") == "164"
+    assert foreign_part(tables, "2", "part") is None
+    assert foreign_part(tables, "164", "chapter") is None  # only a part is read so
+    res = resolve_in_tables(_ref("Part 160", 1, 3), tables, question=Q)
+    assert res.status == "external"

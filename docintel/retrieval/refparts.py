@@ -53,11 +53,30 @@ def own_parts(tables: DocTables) -> frozenset[str]:
     return out
 
 
-def foreign_part(tables: DocTables, target: str | None) -> str | None:
+#: A toc row naming a part by its label ("PART 1308—SCHEDULES", "Part II"): its id.
+_PART_ROW = re.compile(r"^\s*(?i:part)[\s\u00a0]+([0-9]+|[IVXLC]+)\b")
+
+
+def foreign_part(tables: DocTables, target: str | None, kind: str | None = None) -> str | None:
     """The part number of a decimal provision id ("164" of "164.308") when the document numbers
-    none of its own units with it: the id is another document's. None otherwise (not a decimal
-    id, or the document's own part)."""
-    m = _PART_PATH.match(str(target or "").strip())
+    none of its own units with it: the id is another document's. A "Part 160" (grammar kind
+    ``part``) likewise, when the document has decimal ids and neither they nor a toc row
+    labelled "Part" use the number. None otherwise (the document's own part, or nothing to
+    tell it by)."""
+    target = str(target or "").strip()
+    m = _PART_PATH.match(target)
+    if m is None and kind == "part" and target.isdigit():
+        own = own_parts(tables)
+        toc = tables.toc_df
+        labelled = {
+            r.group(1).lstrip("0")
+            for col in ("toc_id", "title")
+            if col in toc
+            for v in toc[col].dropna().astype(str)
+            if (r := _PART_ROW.match(v))
+        }
+        part = target.lstrip("0") or "0"
+        return part if own and part not in own and part not in labelled else None
     if m is None:
         return None
     part = m.group(1).lstrip("0") or "0"

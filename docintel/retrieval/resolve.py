@@ -159,7 +159,11 @@ def resolve_in_tables(
         if res is not None:
             return res
     ref_type = readings[0][0]
-    part = foreign_part(tables, readings[0][1]) if ref_type in ("section", "definition") else None
+    part = (
+        foreign_part(tables, readings[0][1], _grammar_kind(ref.raw_text))
+        if ref_type in ("section", "definition")
+        else None
+    )
     if part is not None:  # "§ 164.308(a)(1)" in a guide numbered 1 to 6: the rule's, not the guide's
         why = f"part {part} is not one this document numbers its units with: another document's"
         return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
