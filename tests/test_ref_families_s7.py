@@ -110,3 +110,50 @@ def test_a_part_the_document_does_not_number_is_another_document_s():
     assert foreign_part(tables, "164", "chapter") is None  # only a part is read so
     res = resolve_in_tables(_ref("Part 160", 1, 3), tables, question=Q)
     assert res.status == "external"
+
+
+CITED_PARTS = [
+    # standards: a section of the work a bracketed key cites
+    ("more on such issues, see [XMLEnc] Section 6.3.", [("external", "XMLEnc", "Section 6.3")]),
+    ("as described in [18] Section 2 of", [("external", "18", "Section 2")]),
+    ("as in [3], Section 4 shows", [("bib", "3", None), ("section", "4", None)]),  # a new clause
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "expected"), CITED_PARTS, ids=[c[0][:30] for c in CITED_PARTS])
+def test_a_section_of_a_cited_work_is_external(text, expected):
+    assert kinds(text) == expected
+
+
+def _line_numbered() -> object:
+    """A standard that prints a margin number before its lines (or alone on one), whose top-level
+    headings and appendix heading the toc holds by their margin-numbered titles only."""
+    body = [(1, k, str(200 + k), "body", "s1") for k in range(1, 8)]
+    body += [
+        (1, 8, "208 The extensions are described in Section 4 and Appendix A.", "body", "s1"),
+        (2, 1, "2737 4 SAML Versioning", "heading", "s4"),
+        (2, 2, "2738 The versioning of the protocol.", "body", "s4"),
+        (3, 1, "3487 Appendix A. Acknowledgments", "heading", "sA"),
+        (3, 2, "3488 The editors thank the members.", "body", "sA"),
+    ]
+    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
+    toc = [
+        {"toc_id": i, "number": None, "title": t, "level": 1, "parent_id": None, "page_start": pg,
+         "line_start": 1, "page_end": pg, "source": "heading"}
+        for i, t, pg in (("s1", "200 Introduction", 1), ("s4", "2737 4 SAML Versioning", 2),
+                         ("sA", "3487 Appendix A. Acknowledgments", 3))
+    ]  # fmt: skip
+    return build(lines, toc)
+
+
+def test_a_line_numbered_standard_s_headings_are_read_past_their_margin_number():
+    from docintel.retrieval.reflines import line_numbered
+
+    tables = _line_numbered()
+    assert line_numbered(tables) and not line_numbered(_guide())
+    for raw, first in (
+        ("Section 4", "2737 4 SAML Versioning"),
+        ("Appendix A", "3487 Appendix A. Acknowledgments"),
+    ):
+        res = resolve_in_tables(_ref(raw, 1, 8), tables, question=Q)
+        assert res.status == "resolved" and res.passages[0].lines[0].text == first, raw

@@ -363,6 +363,16 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         ):
             m = _external_part(nxt, m, text)  # "Public Law 104-106, Sec. 5125(b)"
             k += 1
+        elif (
+            m.ref_type == "bib"
+            and nxt is not None
+            and nxt.family == "absolute"
+            and nxt.kind in _SECTIONISH
+            and re.fullmatch(r"[ \t\u00a0]+", gap)  # "[3], Section 4 shows" may be a new clause
+        ):
+            m = _external_part(nxt, m, text)  # "[XMLEnc] Section 6.3": a section of the cited work
+            m.ref_type = "external"
+            k += 1
         if (
             m.kind == "page"
             and m.family == "absolute"
