@@ -157,3 +157,38 @@ def test_a_line_numbered_standard_s_headings_are_read_past_their_margin_number()
     ):
         res = resolve_in_tables(_ref(raw, 1, 8), tables, question=Q)
         assert res.status == "resolved" and res.passages[0].lines[0].text == first, raw
+
+
+def _manual() -> object:
+    """A manual: section 1 opens with "The following sections ..." over its 1.1 and 1.2; 1.2
+    points at "the previous section"."""
+    body = [
+        (1, 1, "1 Overview", "heading", "1"),
+        (1, 2, "The following sections describe the parts of the system.", "body", "1"),
+        (1, 3, "1.1 Parts", "heading", "1.1"),
+        (1, 4, "The parts are listed here.", "body", "1.1"),
+        (2, 1, "1.2 Use", "heading", "1.2"),
+        (2, 2, "As the previous section said, use it.", "body", "1.2"),
+        (3, 1, "2 Maintenance", "heading", "2"),
+        (3, 2, "The following sections are none.", "body", "2"),
+    ]
+    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
+    rows = [("1", "1", "Overview", 1, None, 1, 1), ("1.1", "1.1", "Parts", 2, "1", 1, 3),
+            ("1.2", "1.2", "Use", 2, "1", 2, 1), ("2", "2", "Maintenance", 1, None, 3, 1)]  # fmt: skip
+    toc = [
+        {"toc_id": i, "number": n, "title": t, "level": lv, "parent_id": p, "page_start": pg,
+         "line_start": ls, "page_end": pg, "source": "heading"}
+        for i, n, t, lv, p, pg, ls in rows
+    ]  # fmt: skip
+    return build(lines, toc)
+
+
+def test_relative_sections_are_read_from_the_toc_around_the_reference():
+    tables = _manual()
+    res = resolve_in_tables(_ref("The following sections", 1, 2), tables, question=Q)
+    assert res.status == "resolved" and res.target == "1.1,1.2"
+    # one section before or after: the model resolver's (one toc_id), not the toc's
+    assert resolve_in_tables(_ref("the previous section", 2, 2), tables, question=Q).status == "unresolved"
+    # a section with no sub-sections after the pointer: left unresolved, never its neighbours
+    res = resolve_in_tables(_ref("The following sections", 3, 2), tables, question=Q)
+    assert res.status == "unresolved"

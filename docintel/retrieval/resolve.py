@@ -29,6 +29,7 @@ from docintel.retrieval.lookup import (
 )
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
 from docintel.retrieval.refparts import foreign_part
+from docintel.retrieval.refrelative import relative_sections
 from docintel.retrieval.refunits import enclosing_paragraph, unlisted_provision_paragraph
 from docintel.retrieval.targets import (
     object_passages,
@@ -313,6 +314,11 @@ def _from_tables(
     common = {"ref": ref, "note": note, "retrieved_via": via}
 
     if ref_type in ("section", "clause", "definition"):
+        if not target:  # "The following sections define ...": the toc around the reference
+            secs = relative_sections(tables, ref.raw_text, (ref.origin_page, ref.origin_line))
+            if secs is not None:
+                ids = ",".join(secs["toc_id"].astype(str).head(MAX_TARGETS))
+                return _sections_found(tables, secs.head(MAX_TARGETS), ref_type, ids, sub, ctx, common)
         own = _own_label(ref.raw_text)
         if own and target:
             return _by_own_label(tables, ref_type, own, str(target), sub, ctx)
