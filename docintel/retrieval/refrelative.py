@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from docintel.parsing.refpatterns import find_references
-from docintel.retrieval.lookup import _contents_row
+from docintel.retrieval.refnames import contents_row
 from docintel.schema.document import DocTables
 
 
@@ -36,7 +36,7 @@ def relative_sections(tables: DocTables, raw_text: str, origin: tuple[int, int])
     kids = toc[(toc["parent_id"] == sid) & toc["page_start"].notna() & toc["line_start"].notna()]
     if sid is None or kids.empty:
         return None
-    kids = kids[[not _contents_row(tables, r) for r in kids.itertuples(index=False)]]
+    kids = kids[[not contents_row(tables, r) for r in kids.itertuples(index=False)]]
     start = kids["page_start"].astype(int) * 10**6 + kids["line_start"].astype(int)
     kids = kids.assign(_at=start.to_numpy()).sort_values("_at", kind="stable")
     hit = kids[kids["_at"].to_numpy() > origin[0] * 10**6 + origin[1]]
