@@ -192,3 +192,19 @@ def test_relative_sections_are_read_from_the_toc_around_the_reference():
     # a section with no sub-sections after the pointer: left unresolved, never its neighbours
     res = resolve_in_tables(_ref("The following sections", 3, 2), tables, question=Q)
     assert res.status == "unresolved"
+
+
+def test_a_figure_panel_is_the_panel_of_the_figure_its_number_captions():
+    body = [
+        (1, 1, "Abbildung 4.20: Zwei Punkte in der hyperbolischen Ebene.", "caption", None),
+        (1, 2, "Siehe Abbildung 4.20b und Abbildung 4.21a.", "body", None),
+        (2, 1, "Abbildung 4.21a: Ein Kreis.", "caption", None),
+    ]
+    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
+    tables = build(lines, [])
+    res = resolve_in_tables(_ref("Abbildung 4.20b", 1, 2), tables, question=Q)
+    assert res.status == "resolved" and res.passages[0].lines[0].text.startswith("Abbildung 4.20:")
+    res = resolve_in_tables(_ref("Abbildung 4.21a", 1, 2), tables, question=Q)  # its own caption first
+    assert res.status == "resolved" and res.passages[0].lines[0].text.startswith("Abbildung 4.21a:")
+    # a section id with a letter is its own unit, never a "panel" of another
+    assert resolve_in_tables(_ref("Section 4.20b", 1, 2), tables, question=Q).status == "unresolved"

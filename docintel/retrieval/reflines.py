@@ -131,6 +131,12 @@ def line_numbered(tables: DocTables) -> bool:
     return hit[1]
 
 
+#: Object types whose id may carry a panel letter ("Figure 3b", "Abbildung 4.20a"): the panel of
+#: the object its number captions, when no caption carries the letter.
+PANEL_TYPES = ("figure", "table")
+_PANEL = re.compile(r"(.*[0-9])[a-z]")
+
+
 def labelled_line(
     tables: DocTables, ref_type: str, target: str, origin: tuple[int, int], kind: str | None = None
 ) -> tuple[int, int] | None:
@@ -139,6 +145,11 @@ def labelled_line(
     itself (a caption, a heading), other than the reference's own line."""
     key = ("kind:" + kind if kind else ref_type, norm_id(target))
     found = [at for at in labelled_index(tables).get(key, []) if at != origin]
+    panel = _PANEL.fullmatch(str(target)) if ref_type in PANEL_TYPES else None
+    if not found and panel:  # "Abbildung 4.20b": panel (b) of the figure captioned 4.20
+        found = [
+            at for at in labelled_index(tables).get((key[0], norm_id(panel.group(1))), []) if at != origin
+        ]
     if kind in _OWN_LABEL and found:  # "step 2" is the nearest Step 2: a document has several lists
         return min(found, key=lambda at: abs(at[0] * 10**6 + at[1] - (origin[0] * 10**6 + origin[1])))
     return found[0] if found else None

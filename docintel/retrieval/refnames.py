@@ -142,7 +142,10 @@ def find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.Dat
     types = (ref_type, *(t for t in BACK_MATTER if t != ref_type)) if ref_type in BACK_MATTER else (ref_type,)
     cand = reg[reg["object_type"].isin(types)]
     if target:
-        cand = cand[cand["object_id"].map(norm_id) == norm_id(target)]
+        ids = cand["object_id"].map(norm_id)
+        hit = cand[ids == norm_id(target)]
+        panel = re.fullmatch(r"(.*[0-9])[a-z]", str(target)) if ref_type in ("figure", "table") else None
+        cand = cand[ids == norm_id(panel.group(1))] if hit.empty and panel else hit  # "Figure 3b": 3's panel
     order = cand["object_type"].map({t: i for i, t in enumerate(types)})
     return cand.assign(_o=order).sort_values("_o", kind="stable").drop(columns="_o")
 

@@ -4,8 +4,8 @@ A guide cites a rule's provisions by the rule's own numbers ("§ 164.308(a)(1)" 
 HIPAA Security Rule, "§ 160.103" in part 164 of the rule, "Section 3542.3" of a code): a decimal
 id whose first number (the part) is not one the document numbers its own units with. The
 document's parts are the first numbers of its toc rows ("4.1", "§ 1308.11"), of its provision
-headings ("§ 164.502 Uses and ...", ``refunits``) and of its numbered heading lines ("3.2 The
-Method"). Nothing here reads a name: "of the HIPAA Security Rule" is not what makes 164.308
+headings ("§ 164.502 Uses and ...", ``refunits``), of its numbered heading lines ("3.2 The
+Method") and of its objects numbered per chapter ("Table 3.5", a caption "Abbildung 4.20:"). Nothing here reads a name: "of the HIPAA Security Rule" is not what makes 164.308
 another document's, the guide's own numbering (1 to 6) is. The resolver asks this only after the
 tables and the lines found no target.
 """
@@ -25,6 +25,8 @@ _DOTTED = re.compile(r"^\s*(?:\u00a7+\s*|(?i:sec(?:tion)?s?\.?)\s*)?([0-9]+)\.[0
 #: A numbered heading line: a decimal id, then a capitalized title ("3.2 The Method").
 _NUMBERED = re.compile(r"^\s*([0-9]+)\.[0-9]+(?:\.[0-9]+)*\.?\s+[A-Z\u00c0-\u00de]")
 _LEADERS = re.compile(r"(?:\.\s?){4,}")
+#: A caption numbered within a chapter: "Abbildung 4.20:", "Table 3.5." (chapter 4, 3).
+_CAPTION = re.compile(r"^\s*[^\W\d_]+\.?[\s\u00a0]+([0-9]+)\.[0-9]")
 #: id(line_df) -> (toc_df, line_df, parts): one scan per document.
 _PARTS: dict[int, tuple] = {}
 
@@ -42,9 +44,13 @@ def own_parts(tables: DocTables) -> frozenset[str]:
             parts.update(m.group(1) for v in toc[col].dropna().astype(str) if (m := _DOTTED.match(v)))
     heads, _ = provision_heads(tables)
     parts.update(m.group(1) for _, _, sid in heads if (m := _DOTTED.match(sid)))
+    reg = tables.object_registry
+    if "object_id" in reg:  # "Table 3.5" is numbered in chapter 3
+        parts.update(m.group(1) for v in reg["object_id"].dropna().astype(str) if (m := _DOTTED.match(v)))
     lines = ldf[~ldf["role"].fillna("body").isin([*FURNITURE_ROLES, "toc_entry"])]
-    for text in lines["text"].astype(str):
-        if len(text) < 100 and (m := _NUMBERED.match(text)) and not _LEADERS.search(text):
+    for text, role in zip(lines["text"].astype(str), lines["role"].fillna("body"), strict=True):
+        heading = len(text) < 100 and not _LEADERS.search(text) and _NUMBERED.match(text)
+        if m := heading or (_CAPTION.match(text) if role == "caption" else None):
             parts.add(m.group(1))
     if len(_PARTS) >= 8:
         _PARTS.pop(next(iter(_PARTS)))
