@@ -190,8 +190,10 @@ def _inputs(args) -> list[tuple[Path, str, int]]:
 
 def names_itself(r: dict) -> bool:
     """A heading or caption naming itself ("Table 3: ...", "SECTION 4 - SIGNATURE"): the label
-    opens its line and a delimiter follows; not a pointer (the loop's detector drops these too)."""
+    opens its line (after a margin line number) and a delimiter follows; not a pointer (the loop's detector drops these too)."""
     own, anchor = str(r.get("text") or "").lstrip(), str(r["anchor"])
+    if not anchor[:1].isdigit():  # a line-numbered standard's "3487 Appendix A. Acknowledgments"
+        own = re.sub(r"^[0-9]{1,5}[ \t]+", "", own)
     return own.startswith(anchor) and bool(SELF_LABEL.match(own[len(anchor) :][:4]))
 
 

@@ -95,6 +95,13 @@ _EXT_BEFORE = LazyRegex(
     r"|\b(?P<guide>Guide\s+to\s+(?:the\s+)?[A-Z][^,.;()]{2,50}),)\s*,?\s*$"
 )
 _OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
+#: A volume number right before an abbreviated appendix label: "1 App. 7–51" (a record's volume).
+_VOLUME = LazyRegex(r"(?<![\w.,\-–])[0-9]{1,2}[\s\u00a0]+$")
+#: "point (a) of Article 6(1)", "points (a) and (b) of paragraph 1": the points of the unit after "of"
+_POINTS_OF = LazyRegex(
+    r"(?<![\w(])(?i:points?)[\s\u00a0]+(?P<pts>\([a-z0-9]{1,4}\)(?:(?:,|,?[\s\u00a0]+(?:and|or))[\s\u00a0]*\([a-z0-9]{1,4}\))*)"
+    r"[\s\u00a0]+(?i:of)[\s\u00a0]+(?:the[\s\u00a0]+)?$"
+)
 _LOCATOR_BEFORE = LazyRegex(r"(?:,|[0-9]{4}[a-z]?\)?[.:]|[0-9]+\([0-9]+\):)[\s\u00a0]*$")
 #: After a run of pages: the year, publisher or venue of a citation ("pages 146-160. ACM ..., 1989.",
 #: "pp. 58-67, 2015."): the pages of another publication.
@@ -356,6 +363,16 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         ):
             m = _external_part(nxt, m, text)  # "Public Law 104-106, Sec. 5125(b)"
             k += 1
+        elif (
+            m.ref_type == "bib"
+            and nxt is not None
+            and nxt.family == "absolute"
+            and nxt.kind in _SECTIONISH
+            and re.fullmatch(r"[ \t\u00a0]+", gap)  # "[3], Section 4 shows" may be a new clause
+        ):
+            m = _external_part(nxt, m, text)  # "[XMLEnc] Section 6.3": a section of the cited work
+            m.ref_type = "external"
+            k += 1
         if (
             m.kind == "page"
             and m.family == "absolute"
@@ -366,6 +383,14 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         ):
             k += 1
             continue  # a page of a cited publication, not of this document
+        if m.family == "absolute" and m.kind in _SECTIONISH:
+            _points_of(text, m)
+        if (
+            m.family == "absolute"
+            and m.kind == "appendix"
+            and (vol := _VOLUME.search(text[max(0, m.start - 8) : m.start]))
+        ):
+            m = _volume_pages(m, vol, text, out)  # "1 App. 7-51": pages of a record's volume
         if m.family == "absolute":
             sc = _SCOPE.match(text[m.end : m.end + 60])
             if sc:
@@ -380,6 +405,46 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
         out.append(m)
         k += 1
     return out
+
+
+def _points_of(text: str, m: Mention) -> None:
+    """ "point (a) of Article 6(1)": Article 6, paragraph (1)(a), the reference starting at "point"
+    (so the point is no longer dropped); "points (a) and (b) of Article 6(1)": one target each."""
+    pts = _POINTS_OF.search(text[max(0, m.start - 80) : m.start])
+    if pts is None or len(m.ids) != 1 or not m.ids[0]:
+        return
+    tags = re.findall(r"\([a-z0-9]{1,4}\)", pts.group("pts"))
+    para = re.fullmatch(
+        r"paragraphs?[\s\u00a0]+\(?([0-9]{1,3}|[a-z])\)?((?:\([A-Za-z0-9]{1,4}\))*)", m.sub or ""
+    )
+    if m.sub is None:
+        m.ids = [f"{m.ids[0]}{t}" for t in tags]
+    elif para is not None and len(tags) == 1:  # "point (f) of paragraph 1 of Article 6"
+        m.sub = f"paragraph ({para.group(1)}){para.group(2)}{tags[0]}"
+    else:
+        return
+    m.start -= len(text[max(0, m.start - 80) : m.start]) - pts.start()
+
+
+def _volume_pages(m: Mention, vol: re.Match, text: str, out: list[Mention]) -> Mention:
+    """ "1 App. 7–51", "2 App. 336": a court cites the pages of a volume of the record (the
+    joint appendix), a separate filing: external, the pages as its sub-selector. Only with
+    numeric ids ("2 App. A" stays an appendix)."""
+    if not m.ids or not all(re.fullmatch(r"[0-9]+", str(i or "")) for i in m.ids):
+        return m
+    start = m.start - (len(text[max(0, m.start - 8) : m.start]) - vol.start())
+    prev = out[-1] if out else None
+    if prev is not None and prev.end > start:
+        if len(prev.ids) < 2 or str(prev.ids[-1]).strip() != text[start : m.start].strip():
+            return m  # "Table 2 App. 4": the number is the table's
+        prev.ids = prev.ids[:-1]  # "§5.05(a), 1 App. 24": the list ends before the volume
+        prev.end = (
+            len(re.sub(r"[\s\u00a0,;]*(?:and|or)?[\s\u00a0,;]*$", "", text[prev.start : start])) + prev.start
+        )
+    label = re.sub(r"\s+", " ", text[start : m.start] + m.label).strip()
+    pages = re.sub(r"^\S+\s*", "", text[m.start : m.end].strip())
+    return Mention(start, m.end, m.rule, m.m, "external", "record_volume", m.label, [label], sub=f"p. {pages}",
+                   family="external")  # fmt: skip
 
 
 def _external_part(part: Mention, ext: Mention, text: str) -> Mention:

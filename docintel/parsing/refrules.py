@@ -124,8 +124,8 @@ _SELF = r"this|these|the\s+present|cette|ce|cet|la\s+pr[ée]sente|le\s+pr[ée]se
 #: External publication ids (another document: named, never fetched).
 EXTERNAL_RULES: list[RefPattern] = [
     _rule("cfr", "external",
-          r"\b(?P<targets>[0-9]{1,2}\s+C\.?F\.?R\.?,?\s+(?:(?:[Pp]arts?|\u00a7{1,2}|(?i:sec\.|section))\s*)?[0-9]+(?:\.[0-9]+)?(?:\([a-z0-9]+\))*)",
-          "14 CFR 25.1707, 45 CFR part 164, 45 C.F.R. Sec. 164.501"),
+          r"\b(?P<targets>[0-9]{1,2}\s+C\.?F\.?R\.?,?\s+(?:(?i:ch\.|chapter)\s*[IVXLC]+\b|(?:(?:[Pp]arts?|\u00a7{1,2}|(?i:sec\.|section))\s*)?[0-9]+(?:\.[0-9]+)?(?:\([a-z0-9]+\))*))",
+          "14 CFR 25.1707, 45 CFR part 164, 45 C.F.R. Sec. 164.501, 21 CFR Ch. II (a chapter of a title)"),
     _rule("usc", "external",
           r"\b(?P<targets>[0-9]{1,2}\s+U\.\s?S\.\s?C\.?,?\s+(?:(?:(?i:sec\.|section|chapter|ch\.)|\u00a7{1,2})\s*)?[0-9]+[a-z]{0,2}(?:-[0-9]+)?(?:\([a-z0-9]+\))*)",
           "44 U.S.C. 3542, 44 U.S.C., Sec. 3542, 5 U.S.C. \u00a7 552a"),

@@ -45,7 +45,7 @@ PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles", "listing_pages", "overv
 #: The code whose output the index and its memo hold (relative to the package; ``parsing/ref*.py``,
 #: the reference grammar reflines runs, is added by :func:`fingerprint`).
 FINGERPRINTED = ("text.py", "schema/kinds.py", "refscan.py", "retrieval/bm25.py", "retrieval/passage.py",
-                 "retrieval/lookup.py", "retrieval/rank.py", "retrieval/firsthop.py", "retrieval/reflines.py", "retrieval/targets.py")  # fmt: skip
+                 "retrieval/lookup.py", "retrieval/refnames.py", "retrieval/rank.py", "retrieval/firsthop.py", "retrieval/reflines.py", "retrieval/targets.py")  # fmt: skip
 #: The int32 arrays of the stored index, in file order (see :meth:`PageIndex.to_bytes`).
 _ARRAYS = ("post_off", "post_page", "post_tf", "lpost_off", "lpost_page", "lpost_pos", "pt_off", "pt_ids",
            "lt_off", "lt_line", "lt_term_off", "lt_ids")  # fmt: skip

@@ -74,8 +74,9 @@ def _scan_labelled(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, i
         if role == "toc_entry" or _LEADERS.search(text) or _LEADERS.search(nxt):
             listing[pages[k]] = listing.get(pages[k], 0) + 1
     index: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    margin = line_numbered(tables)
     for k, (role, line) in enumerate(zip(every["role"].tolist(), every["line"].astype(int), strict=True)):
-        text = texts[k]
+        text = _MARGIN.sub("", texts[k], count=1) if margin else texts[k]  # "3487 Appendix A. ..."
         if role not in _LABEL_ROLES or not _OPENS.match(text) or _LEADERS.search(text):
             continue
         lead = len(text) - len(text.lstrip())
@@ -104,6 +105,38 @@ def _scan_labelled(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, i
     return index
 
 
+#: A margin line number opening a line ("2737 4 SAML Versioning").
+_MARGIN = re.compile(r"^[ \t]*[0-9]{1,5}[ \t]+(?=\S)")
+#: A line that opens with a margin number or is one ("6", "443 The NameIDType ...").
+_NUMBERED_LINE = re.compile(r"^[ \t]*[0-9]{1,5}(?:[ \t]|$)")
+#: Share of a document's evidence lines opening with a margin number: a line-numbered document.
+MARGIN_SHARE = 0.5
+#: id(line_df) -> (line_df, whether the document is line-numbered).
+_NUMBERED: dict[int, tuple[pd.DataFrame, bool]] = {}
+
+
+def line_numbered(tables: DocTables) -> bool:
+    """Whether the document prints a margin number before its lines (a standard or a court
+    filing numbered for citation): at least :data:`MARGIN_SHARE` of its evidence lines open with
+    one (or is one: the number on its own line). Then "2737 4 SAML Versioning" is the heading of section 4, "3487 Appendix A." Appendix
+    A's; elsewhere a number before a bare id may be a count or a year."""
+    ldf = tables.line_df
+    hit = _NUMBERED.get(id(ldf))
+    if hit is None or hit[0] is not ldf:
+        texts = evidence_lines(tables)["text"].astype(str)
+        share = float(texts.str.match(_NUMBERED_LINE).mean()) if len(texts) else 0.0
+        if len(_NUMBERED) >= 8:
+            _NUMBERED.pop(next(iter(_NUMBERED)))
+        hit = _NUMBERED[id(ldf)] = (ldf, share >= MARGIN_SHARE)
+    return hit[1]
+
+
+#: Object types whose id may carry a panel letter ("Figure 3b", "Abbildung 4.20a"): the panel of
+#: the object its number captions, when no caption carries the letter.
+PANEL_TYPES = ("figure", "table")
+_PANEL = re.compile(r"(.*[0-9])[a-z]")
+
+
 def labelled_line(
     tables: DocTables, ref_type: str, target: str, origin: tuple[int, int], kind: str | None = None
 ) -> tuple[int, int] | None:
@@ -112,6 +145,11 @@ def labelled_line(
     itself (a caption, a heading), other than the reference's own line."""
     key = ("kind:" + kind if kind else ref_type, norm_id(target))
     found = [at for at in labelled_index(tables).get(key, []) if at != origin]
+    panel = _PANEL.fullmatch(str(target)) if ref_type in PANEL_TYPES else None
+    if not found and panel:  # "Abbildung 4.20b": panel (b) of the figure captioned 4.20
+        found = [
+            at for at in labelled_index(tables).get((key[0], norm_id(panel.group(1))), []) if at != origin
+        ]
     if kind in _OWN_LABEL and found:  # "step 2" is the nearest Step 2: a document has several lists
         return min(found, key=lambda at: abs(at[0] * 10**6 + at[1] - (origin[0] * 10**6 + origin[1])))
     return found[0] if found else None
@@ -154,7 +192,7 @@ def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) ->
     role or bold, the number followed by a title."""
     # a line-numbered document prints its margin number first ("257 1.2 Schema Organization"):
     # allowed before a decimal id only, which no count or year is mistaken for
-    margin = r"(?:[0-9]{1,5}[ \t]+)?" if "." in str(target) else ""
+    margin = r"(?:[0-9]{1,5}[ \t]+)?" if "." in str(target) or line_numbered(tables) else ""
     rx = re.compile(rf"^\s*{margin}{re.escape(str(target))}[.)]?\s+[A-Z\u00c0-\u00de]")
     for page, line, text in _heading_lines(tables):
         if (page, line) != origin and rx.match(text) and not _LEADERS.search(text):

@@ -85,7 +85,7 @@ def _evidence(tables: DocTables) -> pd.DataFrame:
     )
 
 
-def _provision_heads(tables: DocTables) -> tuple[list[tuple[int, int, str]], pd.DataFrame]:
+def provision_heads(tables: DocTables) -> tuple[list[tuple[int, int, str]], pd.DataFrame]:
     ldf = tables.line_df
     hit = _HEADS.get(id(ldf))
     if hit is None or hit[0] is not ldf:
@@ -113,7 +113,7 @@ def unlisted_provision_paragraph(
     section's paragraphs), or the paragraph is not printed."""
     if not _PAREN_TAG.fullmatch(str(target)):
         return None
-    heads, ev = _provision_heads(tables)
+    heads, ev = provision_heads(tables)
     key = origin[0] * 10**6 + origin[1]
     before = [h for h in heads if h[0] * 10**6 + h[1] <= key]
     if not before:

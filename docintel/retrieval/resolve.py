@@ -28,6 +28,8 @@ from docintel.retrieval.lookup import (
     find_titled,
 )
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
+from docintel.retrieval.refparts import foreign_part
+from docintel.retrieval.refrelative import relative_sections
 from docintel.retrieval.refunits import enclosing_paragraph, unlisted_provision_paragraph
 from docintel.retrieval.targets import (
     object_passages,
@@ -158,6 +160,14 @@ def resolve_in_tables(
         if res is not None:
             return res
     ref_type = readings[0][0]
+    part = (
+        foreign_part(tables, readings[0][1], _grammar_kind(ref.raw_text))
+        if ref_type in ("section", "definition")
+        else None
+    )
+    if part is not None:  # "§ 164.308(a)(1)" in a guide numbered 1 to 6: the rule's, not the guide's
+        why = f"part {part} is not one this document numbers its units with: another document's"
+        return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
     why = "no matching section, object or page in this document"
     if readings[0][1] is None and ref_type not in ("appendix", "annex"):
         why = "the reference names no number the tables can match"
@@ -304,6 +314,11 @@ def _from_tables(
     common = {"ref": ref, "note": note, "retrieved_via": via}
 
     if ref_type in ("section", "clause", "definition"):
+        if not target:  # "The following sections define ...": the toc around the reference
+            secs = relative_sections(tables, ref.raw_text, (ref.origin_page, ref.origin_line))
+            if secs is not None:
+                ids = ",".join(secs["toc_id"].astype(str).head(MAX_TARGETS))
+                return _sections_found(tables, secs.head(MAX_TARGETS), ref_type, ids, sub, ctx, common)
         own = _own_label(ref.raw_text)
         if own and target:
             return _by_own_label(tables, ref_type, own, str(target), sub, ctx)

@@ -1,0 +1,175 @@
+"""What a reference names, found in the tables: toc rows by id, number, label or title, and
+object_registry rows by type and id (``resolve.py`` reads these; ``lookup`` re-exports them).
+
+Ids compare as :func:`norm_id` makes them ("3.2." is "3.2"); a contents-page entry ("2.2.2
+Complex Type NameIDType ....... 13") lists a section and is never the section itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pandas as pd
+
+from docintel.schema.document import DocTables
+
+
+def norm_id(value: str | None) -> str:
+    """An id as compared: trailing dots, colons and spaces dropped, lower case ("3.2." -> "3.2")."""
+    return re.sub(r"[\s.:]+$", "", str(value or "")).strip().lower()
+
+
+def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) -> pd.DataFrame:
+    """toc_df rows a reference names: by id or number ("5.2", "(q)"; with ``paren`` "b" also
+    finds "(b)", as "paragraph b" means; "subpart C" never means "(C)"), else by title
+    ("see the Flightcrew Training section")."""
+    toc = tables.toc_df
+    if toc.empty or not target:
+        return toc.iloc[0:0]
+    key = norm_id(target)
+    ids, nums = _toc_norm(toc, "ids"), _toc_norm(toc, "nums")
+    hit = toc[(ids == key) | (nums == key)]
+    if len(hit):
+        # a row read off a contents page ("2.2.2 Complex Type NameIDType ......... 13") lists the
+        # section, it is not the section: the heading it names is found by its line instead
+        hit = hit[[not contents_row(tables, r) for r in hit.itertuples(index=False)]]
+    if hit.empty and paren and not key.startswith("("):
+        hit = toc[(ids == f"({key})") | (nums == f"({key})")]
+    dotted = re.fullmatch(r"([0-9]+(?:\.[0-9]+)*)\.([a-z])", key)
+    if hit.empty and dotted:  # "clause 5.F" cites the paragraph printed "F." under 5: toc "5(F)"
+        hit = toc[ids == f"{dotted[1]}({dotted[2]})"]
+    if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
+        # a section named, not numbered ("see the Flightcrew Training section")
+        titles = _toc_norm(toc, "titles")
+        name = re.sub(r"\W+", " ", key).strip()
+        hit = toc[titles == name]
+        if hit.empty:
+            hit = toc[titles.str.startswith(name)]
+    return hit
+
+
+def find_labelled(tables: DocTables, label: str, target: str) -> pd.DataFrame:
+    """The toc row whose id is the label and the id as the document prints them ("Article 6",
+    "Rule 12"; a provision the parser keyed by its keyword), never a contents-page entry."""
+    toc = tables.toc_df
+    if toc.empty or not label or not target:
+        return toc.iloc[0:0]
+    keys = {
+        norm_id(f"{lab} {target}") for lab in (label, re.sub(r"(?i)s$", "", label))
+    }  # "Articles 12 to 22"
+    hit = toc[_toc_norm(toc, "ids").isin(keys)]
+    return hit[[not contents_row(tables, r) for r in hit.itertuples(index=False)]].head(1)
+
+
+_LEADER_TITLE = re.compile(r"(?:\.\s?){4,}\s*[0-9ivxlc]*\s*$")
+
+
+def contents_row(tables: DocTables, row) -> bool:
+    """Whether a toc row is a contents entry: its title, or the line it starts on, ends in dot
+    leaders and a page number."""
+    if _LEADER_TITLE.search(str(row.title or "")):
+        return True
+    if pd.isna(row.page_start) or pd.isna(row.line_start):
+        return False
+    return (int(row.page_start), int(row.line_start)) in _leader_lines(tables)
+
+
+#: id(line_df) -> (line_df, {(page, line) of the lines ending in dot leaders and a page number}).
+_LEADERS: dict[int, tuple[pd.DataFrame, set]] = {}
+
+
+def _leader_lines(tables: DocTables) -> set[tuple[int, int]]:
+    ldf = tables.line_df
+    hit = _LEADERS.get(id(ldf))
+    if hit is None or hit[0] is not ldf:
+        if len(_LEADERS) >= 8:
+            _LEADERS.pop(next(iter(_LEADERS)))
+        dotted = ldf[ldf["text"].astype(str).str.contains(_LEADER_TITLE)]
+        hit = _LEADERS[id(ldf)] = (
+            ldf,
+            set(zip(dotted["page"].astype(int), dotted["line"].astype(int), strict=True)),
+        )
+    return hit[1]
+
+
+#: id(toc_df) -> (toc_df, {"ids" | "nums" | "titles": the column as find_sections compares it}).
+_TOC_NORM: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
+def _toc_norm(toc: pd.DataFrame, what: str) -> pd.Series:
+    """toc_df's ids, numbers (:func:`norm_id`) or titles (words only, lower case), computed once
+    per toc_df object: a reference resolved per ask no longer maps the whole toc each time."""
+    hit = _TOC_NORM.get(id(toc))
+    if hit is None or hit[0] is not toc:
+        if len(_TOC_NORM) >= 8:
+            _TOC_NORM.pop(next(iter(_TOC_NORM)))
+        hit = _TOC_NORM[id(toc)] = (toc, {})
+    cols = hit[1]
+    if what not in cols:
+        if what == "titles":
+            cols[what] = toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower())
+        else:
+            cols[what] = toc["toc_id" if what == "ids" else "number"].map(norm_id)
+    return cols[what]
+
+
+def find_titled(tables: DocTables, kind, target: str) -> pd.DataFrame:
+    """toc_df rows whose title opens with one of ``kind``'s labels and the id ``target`` ("Item 7.
+    Management's Discussion", "Line 16 Tax", "Worksheet A"): a unit the toc numbers by its label."""
+    toc = tables.toc_df
+    if toc.empty or not target:
+        return toc.iloc[0:0]
+    words = "|".join(w for _, w in kind.words)
+    rx = re.compile(rf"^\s*(?:{words})\s+{re.escape(str(target))}(?![\w.]|\.[0-9A-Za-z])", re.I)
+    return toc[toc["title"].fillna("").astype(str).str.match(rx)]
+
+
+#: Object types of the back matter, which references name interchangeably.
+BACK_MATTER = ("appendix", "annex", "exhibit", "schedule", "attachment")
+
+
+def find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.DataFrame:
+    """object_registry rows of ``ref_type`` with id ``target``.
+
+    The back-matter kinds stand for each other (the reference grammar types "Exhibit B",
+    "Schedule I" and "Attachment 2" as ``appendix``; a document calls its annex what it likes):
+    rows of the reference's own type come first, then the others.
+    """
+    reg = tables.object_registry
+    if reg.empty:
+        return reg
+    types = (ref_type, *(t for t in BACK_MATTER if t != ref_type)) if ref_type in BACK_MATTER else (ref_type,)
+    cand = reg[reg["object_type"].isin(types)]
+    if target:
+        ids = cand["object_id"].map(norm_id)
+        hit = cand[ids == norm_id(target)]
+        panel = re.fullmatch(r"(.*[0-9])[a-z]", str(target)) if ref_type in ("figure", "table") else None
+        cand = cand[ids == norm_id(panel.group(1))] if hit.empty and panel else hit  # "Figure 3b": 3's panel
+    order = cand["object_type"].map({t: i for i, t in enumerate(types)})
+    return cand.assign(_o=order).sort_values("_o", kind="stable").drop(columns="_o")
+
+
+@functools.cache
+def _back_title() -> re.Pattern:
+    """A title opening with a back-matter label in any language the reference grammar reads
+    ("Appendix", "Annexe", "Apêndice", "Anhang", "Exhibit", "Schedule", ...)."""
+    from docintel.parsing.refkinds import KINDS
+
+    words = "|".join(w for k in KINDS if k.ref_type == "appendix" or k.name == "annex" for _, w in k.words)
+    return re.compile(rf"^\s*(?:{words})\b", re.I)
+
+
+def appendix_sections(tables: DocTables) -> pd.DataFrame:
+    """Sections that are appendices: titled so, or top-level sections after the references."""
+    toc = tables.toc_df
+    if toc.empty:
+        return toc
+    titled = toc[toc["title"].str.contains(_back_title(), na=False)]
+    if not titled.empty:
+        return titled
+    refs = toc[toc["title"].str.fullmatch(r"\s*(?:references|bibliography)\s*", case=False, na=False)]
+    if refs.empty:
+        return toc.iloc[0:0]
+    after = toc[(toc.index > refs.index[-1]) & (toc["level"] <= int(refs.iloc[-1]["level"]))]
+    return after

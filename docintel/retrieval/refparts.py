@@ -1,0 +1,89 @@
+"""Whether a provision a reference names belongs to this document, read from the document.
+
+A guide cites a rule's provisions by the rule's own numbers ("§ 164.308(a)(1)" in a guide to the
+HIPAA Security Rule, "§ 160.103" in part 164 of the rule, "Section 3542.3" of a code): a decimal
+id whose first number (the part) is not one the document numbers its own units with. The
+document's parts are the first numbers of its toc rows ("4.1", "§ 1308.11"), of its provision
+headings ("§ 164.502 Uses and ...", ``refunits``), of its numbered heading lines ("3.2 The
+Method") and of its objects numbered per chapter ("Table 3.5", a caption "Abbildung 4.20:"). Nothing here reads a name: "of the HIPAA Security Rule" is not what makes 164.308
+another document's, the guide's own numbering (1 to 6) is. The resolver asks this only after the
+tables and the lines found no target.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docintel.retrieval.refunits import provision_heads
+from docintel.schema.document import DocTables
+from docintel.schema.kinds import FURNITURE_ROLES
+
+#: A provision id as the grammar gives it: part, a dot, the section ("164.308", "3542.3").
+_PART_PATH = re.compile(r"^([0-9]+)\.[0-9]+[a-z]?$")
+#: A toc id, number or title opening with a decimal id ("4.1", "§ 1308.11", "Sec. 2.3").
+_DOTTED = re.compile(r"^\s*(?:\u00a7+\s*|(?i:sec(?:tion)?s?\.?)\s*)?([0-9]+)\.[0-9]")
+#: A numbered heading line: a decimal id, then a capitalized title ("3.2 The Method").
+_NUMBERED = re.compile(r"^\s*([0-9]+)\.[0-9]+(?:\.[0-9]+)*\.?\s+[A-Z\u00c0-\u00de]")
+_LEADERS = re.compile(r"(?:\.\s?){4,}")
+#: A caption numbered within a chapter: "Abbildung 4.20:", "Table 3.5." (chapter 4, 3).
+_CAPTION = re.compile(r"^\s*[^\W\d_]+\.?[\s\u00a0]+([0-9]+)\.[0-9]")
+#: id(line_df) -> (toc_df, line_df, parts): one scan per document.
+_PARTS: dict[int, tuple] = {}
+
+
+def own_parts(tables: DocTables) -> frozenset[str]:
+    """The first numbers of the document's own decimal ids (toc rows, provision and numbered
+    headings), computed once per document object."""
+    toc, ldf = tables.toc_df, tables.line_df
+    hit = _PARTS.get(id(ldf))
+    if hit is not None and hit[0] is toc and hit[1] is ldf:
+        return hit[2]
+    parts: set[str] = set()
+    for col in ("toc_id", "number", "title"):
+        if col in toc:
+            parts.update(m.group(1) for v in toc[col].dropna().astype(str) if (m := _DOTTED.match(v)))
+    heads, _ = provision_heads(tables)
+    parts.update(m.group(1) for _, _, sid in heads if (m := _DOTTED.match(sid)))
+    reg = tables.object_registry
+    if "object_id" in reg:  # "Table 3.5" is numbered in chapter 3
+        parts.update(m.group(1) for v in reg["object_id"].dropna().astype(str) if (m := _DOTTED.match(v)))
+    lines = ldf[~ldf["role"].fillna("body").isin([*FURNITURE_ROLES, "toc_entry"])]
+    for text, role in zip(lines["text"].astype(str), lines["role"].fillna("body"), strict=True):
+        heading = len(text) < 100 and not _LEADERS.search(text) and _NUMBERED.match(text)
+        if m := heading or (_CAPTION.match(text) if role == "caption" else None):
+            parts.add(m.group(1))
+    if len(_PARTS) >= 8:
+        _PARTS.pop(next(iter(_PARTS)))
+    out = frozenset(p.lstrip("0") or "0" for p in parts)
+    _PARTS[id(ldf)] = (toc, ldf, out)
+    return out
+
+
+#: A toc row naming a part by its label ("PART 1308—SCHEDULES", "Part II"): its id.
+_PART_ROW = re.compile(r"^\s*(?i:part)[\s\u00a0]+([0-9]+|[IVXLC]+)\b")
+
+
+def foreign_part(tables: DocTables, target: str | None, kind: str | None = None) -> str | None:
+    """The part number of a decimal provision id ("164" of "164.308") when the document numbers
+    none of its own units with it: the id is another document's. A "Part 160" (grammar kind
+    ``part``) likewise, when the document has decimal ids and neither they nor a toc row
+    labelled "Part" use the number. None otherwise (the document's own part, or nothing to
+    tell it by)."""
+    target = str(target or "").strip()
+    m = _PART_PATH.match(target)
+    if m is None and kind == "part" and target.isdigit():
+        own = own_parts(tables)
+        toc = tables.toc_df
+        labelled = {
+            r.group(1).lstrip("0")
+            for col in ("toc_id", "title")
+            if col in toc
+            for v in toc[col].dropna().astype(str)
+            if (r := _PART_ROW.match(v))
+        }
+        part = target.lstrip("0") or "0"
+        return part if own and part not in own and part not in labelled else None
+    if m is None:
+        return None
+    part = m.group(1).lstrip("0") or "0"
+    return None if part in own_parts(tables) else part
