@@ -12,6 +12,7 @@ from docintel.api import ask, parse
 from docintel.parsing import arrow_copies, store
 from docintel.schema.tables import TABLES
 
+from ._cross_refs import learned_frame
 from .conftest import PDFS
 
 PDF = PDFS / "nist_sp800-106.pdf"
@@ -90,18 +91,7 @@ def test_a_copy_of_other_parquet_bytes_is_rebuilt(artifacts, monkeypatch):
     decoded from Parquet and the copy is written again from the new bytes."""
     tables = parse(PDF, out_dir=artifacts, **FAST)
     store.save_arrow_copies(tables)
-    row = {
-        "doc_id": tables.doc_id,
-        "origin_page": 1,
-        "origin_line": 1,
-        "anchor_text": "Section 9.9",
-        "ref_type": "section",
-        "ref_target": "9.9",
-        "sub_selector": None,
-        "target_page": None,
-        "source": "regex",
-    }
-    store.append_cross_refs(tables, pd.DataFrame([row]))
+    store.append_cross_refs(tables, learned_frame(tables))
     assert store.missing_arrow_copies(tables) == ["cross_ref_df"]
     fresh, _ = store.load_checked(_entry(tables))
     assert (fresh.cross_ref_df["anchor_text"] == "Section 9.9").sum() == 1

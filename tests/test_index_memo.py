@@ -1,9 +1,9 @@
-"""Document-only values an ask used to derive per ask (listing pages, overview pages, the lines
-that name a target) are computed with the retrieval index, stored with it and read back equal."""
+"""Document-only values an ask used to derive per ask (listing, overview, back-matter, commentary
+and preamble pages, the lines that name a target) are computed with the retrieval index, stored
+with it and read back equal."""
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
 from docintel.api import INDEX_SIDECAR, _store_index, ensure_index, parse
@@ -11,6 +11,7 @@ from docintel.parsing import store
 from docintel.retrieval import bm25, firsthop, rank, reflines
 from docintel.retrieval.bm25 import PageIndex
 
+from ._cross_refs import learned_frame
 from .conftest import PDFS
 
 
@@ -18,6 +19,16 @@ def _fresh_process() -> None:
     bm25._CACHE.clear()
     reflines._LABELLED.clear()
     firsthop._OVERVIEW_CACHE.clear()
+
+
+#: the page sets kept in the index memo -> (module, the computation it replaces, the public reader)
+_PAGE_SETS = {
+    "listing_pages": (rank, "_listing_pages", "listing_pages"),
+    "overview_pages": (firsthop, "_overview_pages", "overview_pages"),
+    "back_matter_pages": (rank, "_back_matter_pages", "back_matter_pages"),
+    "commentary_pages": (rank, "_commentary_pages", "commentary_pages"),
+    "preamble_pages": (firsthop, "_preamble_pages", "preamble_pages"),
+}
 
 
 def _stored(tables) -> PageIndex:
@@ -35,29 +46,20 @@ def test_the_stored_values_equal_the_computed_ones(name, artifacts):
     assert labelled  # both documents print captions or headings the grammar reads
     assert stored.memo["labelled"] == labelled
     assert all(isinstance(k, tuple) and all(isinstance(at, tuple) for at in v) for k, v in labelled.items())
-    assert stored.memo["listing_pages"] == rank._listing_pages(tables)
-    assert stored.memo["overview_pages"] == firsthop._overview_pages(tables)
+    for key, (module, compute, _) in _PAGE_SETS.items():
+        assert stored.memo[key] == getattr(module, compute)(tables), key
 
-    # a later process reads them from the stored index: the grammar does not run again
+    # a later process reads them from the stored index: neither the grammar nor a scan runs again
     _fresh_process()
     again = parse(PDFS / name, out_dir=artifacts, layout="never")
     ensure_index(again)
-    for module, attr in (
-        (reflines, "_scan_labelled"),
-        (rank, "_listing_pages"),
-        (firsthop, "_overview_pages"),
-    ):
-        setattr_fail = pytest.MonkeyPatch()
-        setattr_fail.setattr(module, attr, lambda t, a=attr: pytest.fail(f"{a} ran on a stored index"))
-        try:
-            if attr == "_scan_labelled":
-                assert reflines.labelled_index(again) == labelled
-            elif attr == "_listing_pages":
-                assert rank.listing_pages(again) == stored.memo["listing_pages"]
-            else:
-                assert firsthop.overview_pages(again) == frozenset(stored.memo["overview_pages"])
-        finally:
-            setattr_fail.undo()
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(reflines, "_scan_labelled", lambda t: pytest.fail("_scan_labelled ran on a stored index"))
+        for key, (module, compute, _) in _PAGE_SETS.items():
+            m.setattr(module, compute, lambda t, k=key: pytest.fail(f"{k} computed on a stored index"))
+        assert reflines.labelled_index(again) == labelled
+        for key, (module, _, public) in _PAGE_SETS.items():
+            assert set(getattr(module, public)(again)) == stored.memo[key], key
 
 
 def test_a_value_missing_from_the_stored_index_is_computed_once_and_stored(artifacts, nist_pdf):
@@ -106,22 +108,11 @@ def test_an_index_built_by_other_grammar_code_is_not_served(artifacts, nist_pdf,
 
 def test_appending_known_cross_refs_rewrites_nothing(artifacts, nist_pdf, monkeypatch):
     tables = parse(nist_pdf, out_dir=artifacts, layout="never")
-    row = {
-        "doc_id": tables.doc_id,
-        "origin_page": 1,
-        "origin_line": 1,
-        "anchor_text": "Section 9.9",
-        "ref_type": "section",
-        "ref_target": "9.9",
-        "sub_selector": None,
-        "target_page": None,
-        "source": "regex",
-    }
-    store.append_cross_refs(tables, pd.DataFrame([row]))
+    store.append_cross_refs(tables, learned_frame(tables))
     n = len(tables.cross_ref_df)
     assert (tables.cross_ref_df["anchor_text"] == "Section 9.9").sum() == 1
     monkeypatch.setattr(store, "_republish", lambda *a, **k: pytest.fail("republished with nothing new"))
-    store.append_cross_refs(tables, pd.DataFrame([row]))
+    store.append_cross_refs(tables, learned_frame(tables))
     assert len(tables.cross_ref_df) == n
     with pytest.raises(pytest.fail.Exception):  # a new row still goes through
-        store.append_cross_refs(tables, pd.DataFrame([{**row, "origin_line": 2}]))
+        store.append_cross_refs(tables, learned_frame(tables, origin_line=2))

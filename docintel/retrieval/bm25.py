@@ -40,8 +40,12 @@ K1, B, EPSILON = 1.5, 0.75, 0.25
 INDEX_FORMAT = 2
 _MAGIC = b"DOCINTEL-INDEX\n"
 #: memo entries written with the index (document-only values derived by passage.py, lookup.py,
-#: rank.py: the listing pages, firsthop.py: the overview pages, and reflines.py: the lines that name a target, by label and id).
-PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles", "listing_pages", "overview_pages", "labelled")
+#: rank.py: the listing, back-matter and commentary pages, firsthop.py: the overview and preamble
+#: pages, and reflines.py: the lines that name a target, by label and id).
+PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles", "listing_pages", "overview_pages", "labelled",
+                  "back_matter_pages", "commentary_pages", "preamble_pages")  # fmt: skip
+#: the memo entries that are sets of pages (stored sorted)
+_PAGE_SETS = ("listing_pages", "overview_pages", "back_matter_pages", "commentary_pages", "preamble_pages")
 #: The code whose output the index and its memo hold (relative to the package; ``parsing/ref*.py``,
 #: the reference grammar reflines runs, is added by :func:`fingerprint`).
 FINGERPRINTED = ("text.py", "schema/kinds.py", "refscan.py", "retrieval/bm25.py", "retrieval/passage.py",
@@ -317,12 +321,11 @@ def _decode_labelled(rows: list) -> dict:
 
 
 #: JSON form of the memo entries JSON cannot hold as they are (int keys, tuple keys, sets), and back.
-_ENCODE = {"labelled": _encode_labelled, "listing_pages": sorted, "overview_pages": sorted}
+_ENCODE = {"labelled": _encode_labelled, **{k: sorted for k in _PAGE_SETS}}
 _DECODE = {
     "page_tokens": lambda v: {int(p): n for p, n in v.items()},
     "labelled": _decode_labelled,
-    "listing_pages": lambda v: {int(p) for p in v},
-    "overview_pages": lambda v: {int(p) for p in v},
+    **{k: (lambda v: {int(p) for p in v}) for k in _PAGE_SETS},
 }
 
 

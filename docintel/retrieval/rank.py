@@ -214,7 +214,12 @@ def _back_matter_below_body(
 
 def back_matter_pages(tables: DocTables) -> set[int]:
     """Pages of the back matter: registered appendices / annexes / exhibits / schedules /
-    attachments, appendix sections, and everything from a References or Bibliography heading on."""
+    attachments, appendix sections, and everything from a References or Bibliography heading on
+    (document-only: kept and stored with the retrieval index)."""
+    return set(document_memo(tables, "back_matter_pages", lambda: _back_matter_pages(tables)))
+
+
+def _back_matter_pages(tables: DocTables) -> set[int]:
     pages: set[int] = set()
     reg = tables.object_registry
     if reg is not None and len(reg):
@@ -238,7 +243,12 @@ def back_matter_pages(tables: DocTables) -> set[int]:
 def commentary_pages(tables: DocTables) -> set[int]:
     """Pages of sections titled by the label of a provision or object that the document holds on
     an earlier page ("Clause 8.8" over a drafting note, when clause 8.8 is on page 6): notes,
-    commentary and annotations that restate the body rank like back matter."""
+    commentary and annotations that restate the body rank like back matter (document-only: kept
+    and stored with the retrieval index)."""
+    return set(document_memo(tables, "commentary_pages", lambda: _commentary_pages(tables)))
+
+
+def _commentary_pages(tables: DocTables) -> set[int]:
     reg, ranges = tables.object_registry, section_ranges(tables)
     if reg is None or reg.empty or ranges.empty:
         return set()
