@@ -8,7 +8,7 @@ import pytest
 
 from docintel.api import INDEX_SIDECAR, _store_index, ensure_index, parse
 from docintel.parsing import store
-from docintel.retrieval import bm25, firsthop, rank, reflines
+from docintel.retrieval import bm25, firsthop, lookup, rank, reflines
 from docintel.retrieval.bm25 import PageIndex
 
 from ._cross_refs import learned_frame
@@ -48,6 +48,8 @@ def test_the_stored_values_equal_the_computed_ones(name, artifacts):
     assert all(isinstance(k, tuple) and all(isinstance(at, tuple) for at in v) for k, v in labelled.items())
     for key, (module, compute, _) in _PAGE_SETS.items():
         assert stored.memo[key] == getattr(module, compute)(tables), key
+    assert stored.memo["leader_lines"] == lookup._scan_leader_lines(tables.line_df)
+    assert all(isinstance(at, tuple) for at in stored.memo["leader_lines"])
 
     # a later process reads them from the stored index: neither the grammar nor a scan runs again
     _fresh_process()
@@ -57,7 +59,11 @@ def test_the_stored_values_equal_the_computed_ones(name, artifacts):
         m.setattr(reflines, "_scan_labelled", lambda t: pytest.fail("_scan_labelled ran on a stored index"))
         for key, (module, compute, _) in _PAGE_SETS.items():
             m.setattr(module, compute, lambda t, k=key: pytest.fail(f"{k} computed on a stored index"))
+        m.setattr(
+            lookup, "_scan_leader_lines", lambda t: pytest.fail("the leader scan ran on a stored index")
+        )
         assert reflines.labelled_index(again) == labelled
+        assert lookup._leader_lines(again) == stored.memo["leader_lines"]
         for key, (module, _, public) in _PAGE_SETS.items():
             assert set(getattr(module, public)(again)) == stored.memo[key], key
 
@@ -116,3 +122,30 @@ def test_appending_known_cross_refs_rewrites_nothing(artifacts, nist_pdf, monkey
     assert len(tables.cross_ref_df) == n
     with pytest.raises(pytest.fail.Exception):  # a new row still goes through
         store.append_cross_refs(tables, learned_frame(tables, origin_line=2))
+
+
+def test_page_sets_survive_the_stored_form_when_not_empty(artifacts, nist_pdf):
+    """A preamble (an enacting formula on page 3) and a commentary section (titled by a label the
+    registry holds on an earlier page): computed, stored in the index's bytes and read back equal."""
+    import dataclasses
+
+    from docintel.retrieval import passage
+
+    tables = parse(nist_pdf, out_dir=artifacts, layout="never")
+    lines = tables.line_df.copy()
+    at = lines.index[(lines["page"] == 3) & (lines["role"].fillna("body") == "body")][0]
+    lines.loc[at, "text"] = "HAVE ADOPTED THIS REGULATION:"
+    toc = tables.toc_df.copy()
+    reg = tables.object_registry
+    label, first = str(reg["label"].iloc[0]), int(reg["page"].iloc[0])
+    later = toc.index[toc["page_start"].notna() & (toc["page_start"] > first)][0]
+    toc.loc[later, "title"] = label
+    edited = dataclasses.replace(tables, line_df=lines, toc_df=toc, manifest={})
+    _fresh_process()
+    index = passage.prepare_index(edited)
+    read = PageIndex.from_bytes(index.to_bytes()).memo
+    assert read["preamble_pages"] == {1, 2} == firsthop._preamble_pages(edited)
+    assert read["commentary_pages"] == rank._commentary_pages(edited) and read["commentary_pages"]
+    for key, (module, compute, _) in _PAGE_SETS.items():
+        assert read[key] == getattr(module, compute)(edited), key
+    _fresh_process()

@@ -39,11 +39,12 @@ K1, B, EPSILON = 1.5, 0.75, 0.25
 #: Bumped when the stored layout changes (the code fingerprint also covers it).
 INDEX_FORMAT = 2
 _MAGIC = b"DOCINTEL-INDEX\n"
-#: memo entries written with the index (document-only values derived by passage.py, lookup.py,
-#: rank.py: the listing, back-matter and commentary pages, firsthop.py: the overview and preamble
-#: pages, and reflines.py: the lines that name a target, by label and id).
+#: memo entries written with the index (document-only values derived by passage.py, lookup.py:
+#: the toc titles and the lines ending in dot leaders, rank.py: the listing, back-matter and
+#: commentary pages, firsthop.py: the overview and preamble pages, and reflines.py: the lines
+#: that name a target, by label and id).
 PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles", "listing_pages", "overview_pages", "labelled",
-                  "back_matter_pages", "commentary_pages", "preamble_pages")  # fmt: skip
+                  "back_matter_pages", "commentary_pages", "preamble_pages", "leader_lines")  # fmt: skip
 #: the memo entries that are sets of pages (stored sorted)
 _PAGE_SETS = ("listing_pages", "overview_pages", "back_matter_pages", "commentary_pages", "preamble_pages")
 #: The code whose output the index and its memo hold (relative to the package; ``parsing/ref*.py``,
@@ -321,10 +322,15 @@ def _decode_labelled(rows: list) -> dict:
 
 
 #: JSON form of the memo entries JSON cannot hold as they are (int keys, tuple keys, sets), and back.
-_ENCODE = {"labelled": _encode_labelled, **{k: sorted for k in _PAGE_SETS}}
+_ENCODE = {
+    "labelled": _encode_labelled,
+    "leader_lines": lambda v: sorted(list(at) for at in v),
+    **{k: sorted for k in _PAGE_SETS},
+}
 _DECODE = {
     "page_tokens": lambda v: {int(p): n for p, n in v.items()},
     "labelled": _decode_labelled,
+    "leader_lines": lambda v: {(int(p), int(ln)) for p, ln in v},
     **{k: (lambda v: {int(p) for p in v}) for k in _PAGE_SETS},
 }
 

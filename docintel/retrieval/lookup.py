@@ -13,7 +13,7 @@ import re
 
 import pandas as pd
 
-from docintel.retrieval.bm25 import PageIndex
+from docintel.retrieval.bm25 import PageIndex, document_memo
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import Scope
 from docintel.schema.kinds import FURNITURE_ROLES
@@ -371,12 +371,17 @@ def _leader_lines(tables: DocTables) -> set[tuple[int, int]]:
     if hit is None or hit[0] is not ldf:
         if len(_LEADERS) >= 8:
             _LEADERS.pop(next(iter(_LEADERS)))
-        dotted = ldf[ldf["text"].astype(str).str.contains(_LEADER_TITLE)]
+        # a scan of every line: document-only, so kept (and stored) with the retrieval index
         hit = _LEADERS[id(ldf)] = (
             ldf,
-            set(zip(dotted["page"].astype(int), dotted["line"].astype(int), strict=True)),
+            document_memo(tables, "leader_lines", lambda: _scan_leader_lines(ldf)),
         )
     return hit[1]
+
+
+def _scan_leader_lines(ldf: pd.DataFrame) -> set[tuple[int, int]]:
+    dotted = ldf[ldf["text"].astype(str).str.contains(_LEADER_TITLE)]
+    return set(zip(dotted["page"].astype(int), dotted["line"].astype(int), strict=True))
 
 
 #: id(toc_df) -> (toc_df, {"ids" | "nums" | "titles": the column as find_sections compares it}).

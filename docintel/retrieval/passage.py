@@ -15,6 +15,7 @@ from typing import Literal
 
 from docintel.retrieval.bm25 import EXCLUDED_ROLES, PageIndex, bigrams, body_lines, page_index
 from docintel.retrieval.firsthop import overview_pages, preamble_pages
+from docintel.retrieval.lookup import _leader_lines as leader_lines
 from docintel.retrieval.lookup import toc_titles
 from docintel.retrieval.rank import (
     back_matter_pages,
@@ -106,7 +107,7 @@ def prepare_index(tables: DocTables) -> PageIndex:
     the section titles' terms and page ranges (``memo["toc_titles"]``), the token count of each page's body passage (``memo["page_tokens"]``, as
     :func:`passages_tokens` of :func:`page_passage` counts it), the window budget, the listing
     pages (``rank.listing_pages``), the back-matter and commentary pages (``rank``), and the
-    overview and preamble pages (``firsthop``)."""
+    overview and preamble pages (``firsthop``), the contents lines (``lookup._leader_lines``)."""
     index = page_index(tables)
     if "budget" not in index.memo:
         tokens = page_tokens(tables)
@@ -125,6 +126,7 @@ def prepare_index(tables: DocTables) -> PageIndex:
         back_matter_pages(tables)
         commentary_pages(tables)
         preamble_pages(tables)
+        leader_lines(tables)
     return index
 
 
