@@ -156,7 +156,8 @@ class PageIndex:
         """Document (page) frequency of every term of the pages (built once: the index is read-only,
         and a caller reading one term per title in a loop must not rebuild it per read)."""
         if self._df is None:
-            self._df = {t: n for t in self.vocab if (n := self.df_of(t))}
+            off = self._a["post_off"]
+            self._df = {t: n for k, t in enumerate(self.vocab) if (n := off[k + 1] - off[k])}
         return self._df
 
     @property
@@ -210,6 +211,15 @@ class PageIndex:
     def matched_terms(self, page: int, query: set[str]) -> list[str]:
         """The query terms on ``page``, sorted (``sorted(set(page_terms[page]) & query)``)."""
         return sorted(t for t in query if page in self.tf(t))
+
+    def matches(self, query: set[str]) -> dict[int, list[str]]:
+        """:meth:`matched_terms` of every page that holds a query term, read from the terms'
+        postings (not one scan of the query per page)."""
+        out: dict[int, list[str]] = {}
+        for t in sorted(query):
+            for p in self.tf(t):
+                out.setdefault(p, []).append(t)
+        return out
 
     def page_bigrams(self, page: int) -> set[tuple[str, str]]:
         hit = self._page_bigrams.get(page)
