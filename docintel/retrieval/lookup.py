@@ -431,11 +431,43 @@ def find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.Dat
     if reg.empty:
         return reg
     types = (ref_type, *(t for t in BACK_MATTER if t != ref_type)) if ref_type in BACK_MATTER else (ref_type,)
-    cand = reg[reg["object_type"].isin(types)]
-    if target:
-        cand = cand[cand["object_id"].map(norm_id) == norm_id(target)]
-    order = cand["object_type"].map({t: i for i, t in enumerate(types)})
-    return cand.assign(_o=order).sort_values("_o", kind="stable").drop(columns="_o")
+    # the rows of each type in registry order, then by type: a stable sort by the type's rank
+    by_type, ids = _registry_rows(reg)
+    key = norm_id(target) if target else None
+    at = [i for t in types for i in by_type.get(t, ()) if key is None or ids[t][i] == key]
+    return reg.iloc[at]
+
+
+#: id(object_registry) -> (the frame, {type: its row positions}, {type: {position: norm_id(id)}}).
+_REG_ROWS: dict[int, tuple] = {}
+
+
+def _registry_rows(reg: pd.DataFrame) -> tuple[dict, dict]:
+    """The registry's row positions by object type, and each type's ids as :func:`norm_id`
+    compares them (mapped once per type, as a filter of that type's rows maps them), once per
+    registry object: a reference resolved per ask no longer filters and sorts the registry."""
+    hit = _REG_ROWS.get(id(reg))
+    if hit is None or hit[0] is not reg:
+        if len(_REG_ROWS) >= 8:
+            _REG_ROWS.pop(next(iter(_REG_ROWS)))
+        by_type: dict = {}
+        for i, t in enumerate(reg["object_type"].tolist()):
+            by_type.setdefault(t, []).append(i)
+        hit = _REG_ROWS[id(reg)] = (reg, by_type, _LazyIds(reg, by_type))
+    return hit[1], hit[2]
+
+
+class _LazyIds(dict):
+    """type -> {row position: norm_id(object_id)}, mapped on first use of the type."""
+
+    def __init__(self, reg: pd.DataFrame, by_type: dict) -> None:
+        super().__init__()
+        self._reg, self._by_type = reg, by_type
+
+    def __missing__(self, t):
+        at = self._by_type.get(t, [])
+        value = self[t] = dict(zip(at, self._reg["object_id"].iloc[at].map(norm_id).tolist(), strict=True))
+        return value
 
 
 @functools.cache

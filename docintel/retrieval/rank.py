@@ -213,14 +213,17 @@ def _back_matter_below_body(
     if matches is None:
         matches = index.matches(qset)
     on_pages = {t: index.tf(t).keys() for t in qset}  # a term -> the pages that hold it
+    best_of: dict[tuple[str, ...], Candidate | None] = {}  # the same terms, the same best body page
     for c in candidates:
-        terms_here = matches.get(c.page)
+        terms_here = tuple(matches.get(c.page, ()))
         if c.page not in back or not terms_here:
             continue
-        # the body pages holding every term this page holds (the best one: pages are unique)
-        holding = set(on_pages[terms_here[0]]).intersection(*(on_pages[t] for t in terms_here[1:]))
-        covers = [body[p] for p in holding if p in body]
-        best = max(covers, key=lambda b: (b.score, -b.page), default=None)
+        if terms_here not in best_of:
+            # the body pages holding every term this page holds (the best one: pages are unique)
+            holding = set(on_pages[terms_here[0]]).intersection(*(on_pages[t] for t in terms_here[1:]))
+            covers = [body[p] for p in holding if p in body]
+            best_of[terms_here] = max(covers, key=lambda b: (b.score, -b.page), default=None)
+        best = best_of[terms_here]
         if best is not None and best.score < c.score:
             out[c.page] = best.score
             c.reasons.append(
