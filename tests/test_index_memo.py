@@ -4,6 +4,9 @@ with it and read back equal."""
 
 from __future__ import annotations
 
+import re
+
+import pandas as pd
 import pytest
 
 from docintel.api import INDEX_SIDECAR, _store_index, ensure_index, parse
@@ -50,6 +53,13 @@ def test_the_stored_values_equal_the_computed_ones(name, artifacts):
         assert stored.memo[key] == getattr(module, compute)(tables), key
     assert stored.memo["leader_lines"] == lookup._scan_leader_lines(tables.line_df)
     assert all(isinstance(at, tuple) for at in stored.memo["leader_lines"])
+    toc = tables.toc_df
+    assert stored.memo["toc_norm"] == lookup.toc_norm_values(toc)
+    computed = {
+        "ids": toc["toc_id"].map(lookup.norm_id),
+        "nums": toc["number"].map(lookup.norm_id),
+        "titles": toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower()),
+    }
 
     # a later process reads them from the stored index: neither the grammar nor a scan runs again
     _fresh_process()
@@ -64,6 +74,9 @@ def test_the_stored_values_equal_the_computed_ones(name, artifacts):
         )
         assert reflines.labelled_index(again) == labelled
         assert lookup._leader_lines(again) == stored.memo["leader_lines"]
+        m.setattr(lookup, "toc_norm_values", lambda t: pytest.fail("the toc was mapped on a stored index"))
+        for what, series in computed.items():
+            pd.testing.assert_series_equal(lookup._toc_norm(again, what), series)
         for key, (module, _, public) in _PAGE_SETS.items():
             assert set(getattr(module, public)(again)) == stored.memo[key], key
 

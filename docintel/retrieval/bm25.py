@@ -40,11 +40,11 @@ K1, B, EPSILON = 1.5, 0.75, 0.25
 INDEX_FORMAT = 2
 _MAGIC = b"DOCINTEL-INDEX\n"
 #: memo entries written with the index (document-only values derived by passage.py, lookup.py:
-#: the toc titles and the lines ending in dot leaders, rank.py: the listing, back-matter and
+#: the toc titles, ids and numbers as compared and the lines ending in dot leaders, rank.py: the listing, back-matter and
 #: commentary pages, firsthop.py: the overview and preamble pages, and reflines.py: the lines
 #: that name a target, by label and id).
 PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles", "listing_pages", "overview_pages", "labelled",
-                  "back_matter_pages", "commentary_pages", "preamble_pages", "leader_lines")  # fmt: skip
+                  "back_matter_pages", "commentary_pages", "preamble_pages", "leader_lines", "toc_norm")  # fmt: skip
 #: the memo entries that are sets of pages (stored sorted)
 _PAGE_SETS = ("listing_pages", "overview_pages", "back_matter_pages", "commentary_pages", "preamble_pages")
 #: The code whose output the index and its memo hold (relative to the package; ``parsing/ref*.py``,

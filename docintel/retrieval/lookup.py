@@ -314,7 +314,7 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     if toc.empty or not target:
         return toc.iloc[0:0]
     key = norm_id(target)
-    ids, nums = _toc_norm(toc, "ids"), _toc_norm(toc, "nums")
+    ids, nums = _toc_norm(tables, "ids"), _toc_norm(tables, "nums")
     hit = toc[(ids == key) | (nums == key)]
     if len(hit):
         # a row read off a contents page ("2.2.2 Complex Type NameIDType ......... 13") lists the
@@ -327,7 +327,7 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
         hit = toc[ids == f"{dotted[1]}({dotted[2]})"]
     if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
         # a section named, not numbered ("see the Flightcrew Training section")
-        titles = _toc_norm(toc, "titles")
+        titles = _toc_norm(tables, "titles")
         name = re.sub(r"\W+", " ", key).strip()
         hit = toc[titles == name]
         if hit.empty:
@@ -344,7 +344,7 @@ def find_labelled(tables: DocTables, label: str, target: str) -> pd.DataFrame:
     keys = {
         norm_id(f"{lab} {target}") for lab in (label, re.sub(r"(?i)s$", "", label))
     }  # "Articles 12 to 22"
-    hit = toc[_toc_norm(toc, "ids").isin(keys)]
+    hit = toc[_toc_norm(tables, "ids").isin(keys)]
     return hit[[not _contents_row(tables, r) for r in hit.itertuples(index=False)]].head(1)
 
 
@@ -386,11 +386,14 @@ def _scan_leader_lines(ldf: pd.DataFrame) -> set[tuple[int, int]]:
 
 #: id(toc_df) -> (toc_df, {"ids" | "nums" | "titles": the column as find_sections compares it}).
 _TOC_NORM: dict[int, tuple[pd.DataFrame, dict]] = {}
+_TOC_COLUMNS = {"ids": "toc_id", "nums": "number", "titles": "title"}
 
 
-def _toc_norm(toc: pd.DataFrame, what: str) -> pd.Series:
-    """toc_df's ids, numbers (:func:`norm_id`) or titles (words only, lower case), computed once
-    per toc_df object: a reference resolved per ask no longer maps the whole toc each time."""
+def _toc_norm(tables: DocTables, what: str) -> pd.Series:
+    """toc_df's ids, numbers (:func:`norm_id`) or titles (words only, lower case): document-only,
+    so kept (and stored) with the retrieval index; a reference resolved per ask no longer maps
+    the whole toc each time."""
+    toc = tables.toc_df
     hit = _TOC_NORM.get(id(toc))
     if hit is None or hit[0] is not toc:
         if len(_TOC_NORM) >= 8:
@@ -398,11 +401,18 @@ def _toc_norm(toc: pd.DataFrame, what: str) -> pd.Series:
         hit = _TOC_NORM[id(toc)] = (toc, {})
     cols = hit[1]
     if what not in cols:
-        if what == "titles":
-            cols[what] = toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower())
-        else:
-            cols[what] = toc["toc_id" if what == "ids" else "number"].map(norm_id)
+        values = document_memo(tables, "toc_norm", lambda: toc_norm_values(toc))[what]
+        cols[what] = pd.Series(values, index=toc.index, name=_TOC_COLUMNS[what])
     return cols[what]
+
+
+def toc_norm_values(toc: pd.DataFrame) -> dict[str, list[str]]:
+    """The columns :func:`_toc_norm` serves, as lists."""
+    return {
+        "titles": toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower()).tolist(),
+        "ids": toc["toc_id"].map(norm_id).tolist(),
+        "nums": toc["number"].map(norm_id).tolist(),
+    }
 
 
 def find_titled(tables: DocTables, kind, target: str) -> pd.DataFrame:

@@ -16,6 +16,7 @@ from typing import Literal
 from docintel.retrieval.bm25 import EXCLUDED_ROLES, PageIndex, bigrams, body_lines, page_index
 from docintel.retrieval.firsthop import overview_pages, preamble_pages
 from docintel.retrieval.lookup import _leader_lines as leader_lines
+from docintel.retrieval.lookup import _toc_norm as toc_norm
 from docintel.retrieval.lookup import toc_titles
 from docintel.retrieval.rank import (
     back_matter_pages,
@@ -107,7 +108,8 @@ def prepare_index(tables: DocTables) -> PageIndex:
     the section titles' terms and page ranges (``memo["toc_titles"]``), the token count of each page's body passage (``memo["page_tokens"]``, as
     :func:`passages_tokens` of :func:`page_passage` counts it), the window budget, the listing
     pages (``rank.listing_pages``), the back-matter and commentary pages (``rank``), and the
-    overview and preamble pages (``firsthop``), the contents lines (``lookup._leader_lines``)."""
+    overview and preamble pages (``firsthop``), the contents lines and the toc's
+    ids, numbers and titles as compared (``lookup``)."""
     index = page_index(tables)
     if "budget" not in index.memo:
         tokens = page_tokens(tables)
@@ -127,6 +129,8 @@ def prepare_index(tables: DocTables) -> PageIndex:
         commentary_pages(tables)
         preamble_pages(tables)
         leader_lines(tables)
+        if not tables.toc_df.empty:
+            toc_norm(tables, "ids")
     return index
 
 
