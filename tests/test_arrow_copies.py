@@ -101,3 +101,22 @@ def test_a_copy_of_other_parquet_bytes_is_rebuilt(artifacts, monkeypatch):
         again, problem = store.load_checked(_entry(tables))
     assert problem is None
     _assert_same_frames(again, fresh)
+
+
+@pytest.mark.parametrize("cut", ["copy", "parquet"])
+@pytest.mark.parametrize("name", ["line_df", "cross_ref_df"])
+def test_a_truncated_file_is_detected(artifacts, name, cut):
+    """Both files are still checked on every load: a copy cut short falls back to the Parquet
+    (the same frames), a Parquet cut short is a miss although its copy is sound."""
+    tables = parse(PDF, out_dir=artifacts, **FAST)
+    reference, _ = store.load_checked(_entry(tables))
+    store.save_arrow_copies(tables)
+    live = _entry(tables).resolve()
+    path = live / (f"{arrow_copies.sidecar(name)}.arrow" if cut == "copy" else f"{name}.parquet")
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    again, problem = store.load_checked(_entry(tables))
+    if cut == "copy":
+        assert problem is None
+        _assert_same_frames(again, reference)
+    else:
+        assert again is None and f"{name}.parquet checksum mismatch" in problem
