@@ -136,6 +136,15 @@ def test_appending_known_cross_refs_rewrites_nothing(artifacts, nist_pdf, monkey
     with pytest.raises(pytest.fail.Exception):  # a new row still goes through
         store.append_cross_refs(tables, learned_frame(tables, origin_line=2))
 
+    # known rows of plain values are known before the frame is conformed; a missing value is not
+    from docintel.schema.tables import CROSS_REF_DF
+
+    with monkeypatch.context() as m:
+        m.setattr(type(CROSS_REF_DF), "conform", lambda *a: pytest.fail("conformed a known row"))
+        store.append_cross_refs(tables, learned_frame(tables))
+        with pytest.raises(pytest.fail.Exception):
+            store.append_cross_refs(tables, learned_frame(tables, anchor_text=None))
+
 
 def test_page_sets_survive_the_stored_form_when_not_empty(artifacts, nist_pdf):
     """A preamble (an enacting formula on page 3) and a commentary section (titled by a label the
