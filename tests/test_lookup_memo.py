@@ -63,3 +63,16 @@ def test_find_objects_equals_the_full_filter(name, artifacts):
         got, want = lookup.find_objects(other, ref_type, target), _old_find_objects(other, ref_type, target)
         pd.testing.assert_frame_equal(got, want)
     assert list(lookup.find_objects(other, "annex", "a").index) == [3, 10, 1]
+
+
+def test_rows_of_another_registry_are_rebuilt(artifacts, nist_pdf):
+    tables = parse(nist_pdf, out_dir=artifacts, layout="never")
+    reg = tables.object_registry
+    assert len(lookup.find_objects(tables, str(reg["object_type"].iloc[0]), None))
+    fewer = type(tables)(**{**tables.__dict__, "object_registry": reg.iloc[1:].copy()})
+    for ref_type, target in _registry_cases(reg):
+        got, want = lookup.find_objects(fewer, ref_type, target), _old_find_objects(fewer, ref_type, target)
+        pd.testing.assert_frame_equal(got, want)
+    pd.testing.assert_frame_equal(
+        lookup.find_objects(tables, "table", None), _old_find_objects(tables, "table", None)
+    )
