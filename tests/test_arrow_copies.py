@@ -12,6 +12,7 @@ from docintel.api import ask, parse
 from docintel.parsing import arrow_copies, store
 from docintel.schema.tables import TABLES
 
+from ._cross_refs import learned_frame
 from .conftest import PDFS
 
 PDF = PDFS / "nist_sp800-106.pdf"
@@ -90,18 +91,7 @@ def test_a_copy_of_other_parquet_bytes_is_rebuilt(artifacts, monkeypatch):
     decoded from Parquet and the copy is written again from the new bytes."""
     tables = parse(PDF, out_dir=artifacts, **FAST)
     store.save_arrow_copies(tables)
-    row = {
-        "doc_id": tables.doc_id,
-        "origin_page": 1,
-        "origin_line": 1,
-        "anchor_text": "Section 9.9",
-        "ref_type": "section",
-        "ref_target": "9.9",
-        "sub_selector": None,
-        "target_page": None,
-        "source": "regex",
-    }
-    store.append_cross_refs(tables, pd.DataFrame([row]))
+    store.append_cross_refs(tables, learned_frame(tables))
     assert store.missing_arrow_copies(tables) == ["cross_ref_df"]
     fresh, _ = store.load_checked(_entry(tables))
     assert (fresh.cross_ref_df["anchor_text"] == "Section 9.9").sum() == 1
@@ -111,3 +101,22 @@ def test_a_copy_of_other_parquet_bytes_is_rebuilt(artifacts, monkeypatch):
         again, problem = store.load_checked(_entry(tables))
     assert problem is None
     _assert_same_frames(again, fresh)
+
+
+@pytest.mark.parametrize("cut", ["copy", "parquet"])
+@pytest.mark.parametrize("name", ["line_df", "cross_ref_df"])
+def test_a_truncated_file_is_detected(artifacts, name, cut):
+    """Both files are still checked on every load: a copy cut short falls back to the Parquet
+    (the same frames), a Parquet cut short is a miss although its copy is sound."""
+    tables = parse(PDF, out_dir=artifacts, **FAST)
+    reference, _ = store.load_checked(_entry(tables))
+    store.save_arrow_copies(tables)
+    live = _entry(tables).resolve()
+    path = live / (f"{arrow_copies.sidecar(name)}.arrow" if cut == "copy" else f"{name}.parquet")
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    again, problem = store.load_checked(_entry(tables))
+    if cut == "copy":
+        assert problem is None
+        _assert_same_frames(again, reference)
+    else:
+        assert again is None and f"{name}.parquet checksum mismatch" in problem

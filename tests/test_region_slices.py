@@ -50,6 +50,28 @@ def test_slices_equal_the_masks(tables):
             pd.testing.assert_frame_equal(got, want)
 
 
+@pytest.mark.parametrize("order", ["as parsed", "reversed"])
+def test_slices_before_the_whole_frame_equal_the_masks(tables, order):
+    """Slices taken from line_df itself (the whole evidence frame not built yet), and a line_df
+    out of reading order (the sorted frame is built at once), give the masks' rows."""
+    ldf = tables.line_df if order == "as parsed" else tables.line_df.iloc[::-1]
+    fresh = type(tables)(**{**tables.__dict__, "line_df": ldf.copy()})
+    lines = _masked(fresh)
+    key = lines["page"] * 10**6 + lines["line"]
+    pages = sorted(set(lines["page"].tolist()))
+    for page in [*pages, max(pages) + 1]:
+        pd.testing.assert_frame_equal(targets.evidence_page(fresh, page), lines[lines["page"] == page])
+        want = lines[(key >= page * 10**6 + 3) & (key <= (page + 1) * 10**6 + 2)]
+        pd.testing.assert_frame_equal(targets.evidence_between(fresh, (page, 3), (page + 1, 2)), want)
+        for n in (0, 6, 10**6):
+            want = lines[key > page * 10**6 + 4].head(n)
+            pd.testing.assert_frame_equal(targets.evidence_after(fresh, page, 4, n), want)
+    for name in ("y0", "line"):
+        assert targets._evidence_column(fresh, name).tolist() == lines[name].to_numpy().tolist()
+    assert (targets._EVIDENCE[id(fresh.line_df)][1] is None) == (order == "as parsed")
+    pd.testing.assert_frame_equal(targets.evidence_lines(fresh), lines)
+
+
 def test_an_index_of_other_frames_is_rebuilt(tables):
     first = targets.evidence_lines(tables)
     other = type(tables)(**{**tables.__dict__, "line_df": tables.line_df.iloc[: len(tables.line_df) // 2]})

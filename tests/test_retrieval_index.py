@@ -85,6 +85,15 @@ def test_phrase_and_window_scores_equal_the_full_scans(parsed):
             assert window_scores(index, set(q)) == _reference_window(index, set(q))
 
 
+def test_window_scores_of_a_long_query_equal_the_full_scan(parsed):
+    """More question terms than one 64-bit word of term bits holds (terms past the 62nd)."""
+    for tables in parsed:
+        index = build_index(tables)
+        by_df = sorted(index.vocab, key=lambda t: (-index.df_of(t), t))
+        for q in (by_df[:70], by_df[40:140:2] + ["zzznotaword"], by_df[-80:]):
+            assert window_scores(index, set(q)) == _reference_window(index, set(q))
+
+
 def test_budget_equals_the_per_page_passages(parsed):
     for tables in parsed:
         index = passage.prepare_index(tables)

@@ -373,8 +373,12 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
     if new_rows is None or new_rows.empty:
         return
     cols = ["origin_page", "origin_line", "anchor_text", "source"]
-    new_rows = CROSS_REF_DF.conform(new_rows)
     known = _cross_ref_keys(tables.cross_ref_df, cols)
+    raw = list(zip(*(new_rows[c].tolist() for c in cols), strict=True))
+    plain = all(type(v) in (int, str) for key in raw for v in key)  # conform keeps these values as they are
+    if plain and all(key in known for key in raw):
+        return  # nothing new, known before the frame is conformed
+    new_rows = CROSS_REF_DF.conform(new_rows)
     if all(key in known for key in zip(*(new_rows[c].tolist() for c in cols), strict=True)):
         return  # nothing new (a key with a missing value never matches here: the merge decides)
     merged = pd.concat([tables.cross_ref_df, new_rows], ignore_index=True)

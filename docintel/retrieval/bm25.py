@@ -39,9 +39,14 @@ K1, B, EPSILON = 1.5, 0.75, 0.25
 #: Bumped when the stored layout changes (the code fingerprint also covers it).
 INDEX_FORMAT = 2
 _MAGIC = b"DOCINTEL-INDEX\n"
-#: memo entries written with the index (document-only values derived by passage.py, lookup.py,
-#: rank.py: the listing pages, firsthop.py: the overview pages, and reflines.py: the lines that name a target, by label and id).
-PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles", "listing_pages", "overview_pages", "labelled")
+#: memo entries written with the index (document-only values derived by passage.py, lookup.py:
+#: the toc titles, ids and numbers as compared and the lines ending in dot leaders, rank.py: the listing, back-matter and
+#: commentary pages, firsthop.py: the overview and preamble pages, and reflines.py: the lines
+#: that name a target, by label and id).
+PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles", "listing_pages", "overview_pages", "labelled",
+                  "back_matter_pages", "commentary_pages", "preamble_pages", "leader_lines", "toc_norm")  # fmt: skip
+#: the memo entries that are sets of pages (stored sorted)
+_PAGE_SETS = ("listing_pages", "overview_pages", "back_matter_pages", "commentary_pages", "preamble_pages")
 #: The code whose output the index and its memo hold (relative to the package; ``parsing/ref*.py``,
 #: the reference grammar reflines runs, is added by :func:`fingerprint`).
 FINGERPRINTED = ("text.py", "schema/kinds.py", "refscan.py", "retrieval/bm25.py", "retrieval/passage.py",
@@ -151,7 +156,8 @@ class PageIndex:
         """Document (page) frequency of every term of the pages (built once: the index is read-only,
         and a caller reading one term per title in a loop must not rebuild it per read)."""
         if self._df is None:
-            self._df = {t: n for t in self.vocab if (n := self.df_of(t))}
+            off = self._a["post_off"]
+            self._df = {t: n for k, t in enumerate(self.vocab) if (n := off[k + 1] - off[k])}
         return self._df
 
     @property
@@ -205,6 +211,15 @@ class PageIndex:
     def matched_terms(self, page: int, query: set[str]) -> list[str]:
         """The query terms on ``page``, sorted (``sorted(set(page_terms[page]) & query)``)."""
         return sorted(t for t in query if page in self.tf(t))
+
+    def matches(self, query: set[str]) -> dict[int, list[str]]:
+        """:meth:`matched_terms` of every page that holds a query term, read from the terms'
+        postings (not one scan of the query per page)."""
+        out: dict[int, list[str]] = {}
+        for t in sorted(query):
+            for p in self.tf(t):
+                out.setdefault(p, []).append(t)
+        return out
 
     def page_bigrams(self, page: int) -> set[tuple[str, str]]:
         hit = self._page_bigrams.get(page)
@@ -317,12 +332,16 @@ def _decode_labelled(rows: list) -> dict:
 
 
 #: JSON form of the memo entries JSON cannot hold as they are (int keys, tuple keys, sets), and back.
-_ENCODE = {"labelled": _encode_labelled, "listing_pages": sorted, "overview_pages": sorted}
+_ENCODE = {
+    "labelled": _encode_labelled,
+    "leader_lines": lambda v: sorted(list(at) for at in v),
+    **{k: sorted for k in _PAGE_SETS},
+}
 _DECODE = {
     "page_tokens": lambda v: {int(p): n for p, n in v.items()},
     "labelled": _decode_labelled,
-    "listing_pages": lambda v: {int(p) for p in v},
-    "overview_pages": lambda v: {int(p) for p in v},
+    "leader_lines": lambda v: {(int(p), int(ln)) for p, ln in v},
+    **{k: (lambda v: {int(p) for p in v}) for k in _PAGE_SETS},
 }
 
 
@@ -512,62 +531,57 @@ def window_scores(index: PageIndex, query: set[str], *, size: int = 12) -> dict[
     The earliest best window, read from the query terms' line postings: between two starts
     where a matching line enters the window, terms only leave it, so the score cannot rise;
     the windows starting where a match enters (and the first) are the only ones to score.
+    All pages at once on numpy arrays: a window holds a term when one of the term's lines falls
+    in it (a binary search of the term's sorted (page, line) keys), and a set of terms scores
+    its exact idf sum (``math.fsum`` in the sorted query's order, once per set).
     """
+    import numpy as np
+
     out = {p: (0.0, index.first_line(p)) for p in index.pages}
-    by_page: dict[int, dict[int, int]] = {}
-    bits = {t: 1 << k for k, t in enumerate(sorted(query))}
-    for t in query:
-        bit = bits[t]
-        for p, pos in index.line_positions(t):
-            lines = by_page.setdefault(p, {})
-            lines[pos] = lines.get(pos, 0) | bit
-    weights = [(bits[t], index.idf(t)) for t in sorted(query)]
-    scores: dict[int, float] = {}  # a set of terms (as bits) -> its exact idf sum
-
-    def score_of(mask: int) -> float:
-        hit = scores.get(mask)
-        if hit is None:
-            hit = scores[mask] = math.fsum(w for b, w in weights if mask & b)
-        return hit
-
-    split: dict[int, list[int]] = {}  # a set of terms (as bits) -> the terms' positions in weights
-
-    def terms_of(mask: int) -> list[int]:
-        hit = split.get(mask)
-        if hit is None:
-            hit = split[mask] = [k for k in range(len(weights)) if mask >> k & 1]
-        return hit
-
-    for p in sorted(by_page):
-        hits = sorted(by_page[p].items())
-        # no window scores above all of the page's terms (idf > 0, fsum rounds monotonically):
-        # once one reaches it, no later start can beat it
-        top = 0
-        for _, m in hits:
-            top |= m
-        top_score = score_of(top)
-        last = max(0, index.n_lines(p) - size)
-        best, best_i = 0.0, None
-        count = [0] * len(weights)  # per query term: matching lines of the window holding it
-        inside = 0  # the terms the window holds, as bits
-        lo = hi = 0  # the window's matching lines are hits[lo:hi]; starts only move forward
-        for i in sorted({0} | {min(max(0, h - size + 1), last) for h, _ in hits}):
-            while hi < len(hits) and hits[hi][0] < i + size:
-                for k in terms_of(hits[hi][1]):
-                    count[k] += 1
-                    inside |= 1 << k
-                hi += 1
-            while lo < hi and hits[lo][0] < i:
-                for k in terms_of(hits[lo][1]):
-                    count[k] -= 1
-                    if not count[k]:
-                        inside &= ~(1 << k)
-                lo += 1
-            score = score_of(inside)  # exact sum: the order does not matter
-            if score > best:
-                best, best_i = score, i
-                if best >= top_score:
-                    break
-        if best_i is not None:
-            out[p] = (best, index.line_number(p, best_i))
+    ordered = sorted(query)
+    weights = [index.idf(t) for t in ordered]
+    a = index._a
+    post_page = np.frombuffer(a["lpost_page"], dtype=np.int32)
+    post_pos = np.frombuffer(a["lpost_pos"], dtype=np.int32)
+    big = np.int64(1 << 32)  # a page's line positions are far below this: keys never cross pages
+    per_term = []  # per query term: the sorted page * big + position keys of its lines
+    for t in ordered:
+        k = index.term_id(t)
+        lo, hi = (a["lpost_off"][k], a["lpost_off"][k + 1]) if k is not None else (0, 0)
+        per_term.append(post_page[lo:hi].astype(np.int64) * big + post_pos[lo:hi])
+    hits = np.unique(np.concatenate(per_term)) if per_term else np.zeros(0, np.int64)
+    if not len(hits):
+        return out
+    pages = hits // big
+    page_list = np.unique(pages)
+    line_off = np.frombuffer(a["lt_off"], dtype=np.int32)
+    at = np.searchsorted(np.asarray(index.pages, dtype=np.int64), pages)  # the pages are sorted
+    last_of = np.maximum(0, (line_off[at + 1] - line_off[at]).astype(np.int64) - size)
+    starts = np.minimum(np.maximum(0, hits - pages * big - size + 1), last_of)
+    cand = np.unique(np.concatenate([pages * big + starts, page_list * big]))  # every page's 0 too
+    # the terms each window holds, as bits: 62 terms to an int64 word, as many words as it takes
+    words = np.zeros((len(cand), (len(ordered) + 61) // 62), dtype=np.int64)
+    for k, keys in enumerate(per_term):
+        if len(keys):
+            inside = np.searchsorted(keys, cand + size, "left") > np.searchsorted(keys, cand, "left")
+            words[:, k // 62] |= inside.astype(np.int64) << (k % 62)
+    if words.shape[1] == 1:  # the usual question: one word of bits
+        sets, which = np.unique(words[:, 0], return_inverse=True)
+        sets = sets.reshape(-1, 1)
+    else:
+        sets, which = np.unique(words, axis=0, return_inverse=True)
+    masks = [sum(int(w) << (62 * j) for j, w in enumerate(row)) for row in sets.tolist()]
+    set_scores = [math.fsum(w for k, w in enumerate(weights) if m >> k & 1) for m in masks]
+    which = which.reshape(-1)
+    scores = np.array(set_scores, dtype=np.float64)[which]
+    cand_pages = cand // big
+    bounds = np.flatnonzero(np.r_[True, cand_pages[1:] != cand_pages[:-1]])
+    best = np.maximum.reduceat(scores, bounds)
+    group = np.repeat(np.arange(len(bounds)), np.diff(np.r_[bounds, len(cand)]))
+    first = np.minimum.reduceat(np.where(scores == best[group], np.arange(len(cand)), len(cand)), bounds)
+    for i in first.tolist():
+        p = int(cand_pages[i])
+        score = set_scores[int(which[i])]
+        if score > 0:
+            out[p] = (score, index.line_number(p, int(cand[i] - p * big)))
     return out

@@ -166,7 +166,8 @@ _ENACTING = re.compile(
 
 def preamble_pages(tables: DocTables) -> frozenset[int]:
     """The pages before the page whose body states the enacting formula (none when no body line
-    states one, or it is on the first page)."""
+    states one, or it is on the first page). A scan of every line: kept (and stored) with the
+    document's retrieval index."""
     return frozenset(document_memo(tables, "preamble_pages", lambda: _preamble_pages(tables)))
 
 

@@ -11,6 +11,7 @@ import re
 
 import pandas as pd
 
+from docintel.retrieval.bm25 import _page_rows as page_rows
 from docintel.schema.answer import PendingReference
 from docintel.schema.document import DocTables
 
@@ -32,8 +33,8 @@ def nearest(tables: DocTables, secs: pd.DataFrame, ref: PendingReference, target
         secs = exact
         if len(secs) < 2:
             return secs
-    lines = tables.line_df
-    at = lines.loc[(lines["page"] == ref.origin_page) & (lines["line"] == ref.origin_line), "section_id"]
+    lines = page_rows(tables.line_df, ref.origin_page)  # a slice when line_df is in page order
+    at = lines.loc[lines["line"] == ref.origin_line, "section_id"]
     parents = dict(zip(tables.toc_df["toc_id"], tables.toc_df["parent_id"], strict=True))
     chain, sid = [], at.iloc[0] if len(at) and isinstance(at.iloc[0], str) else None
     while isinstance(sid, str) and sid not in chain:

@@ -14,9 +14,18 @@ import re
 from typing import Literal
 
 from docintel.retrieval.bm25 import EXCLUDED_ROLES, PageIndex, bigrams, body_lines, page_index
-from docintel.retrieval.firsthop import overview_pages
+from docintel.retrieval.firsthop import overview_pages, preamble_pages
 from docintel.retrieval.lookup import toc_titles
-from docintel.retrieval.rank import listing_pages, phrase_bigrams, query_terms, retrieve
+from docintel.retrieval.rank import (
+    back_matter_pages,
+    commentary_pages,
+    listing_pages,
+    phrase_bigrams,
+    query_terms,
+    retrieve,
+)
+from docintel.retrieval.refnames import _leader_lines as leader_lines
+from docintel.retrieval.refnames import _toc_norm as toc_norm
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.text import normalize, terms
@@ -98,7 +107,9 @@ def prepare_index(tables: DocTables) -> PageIndex:
     """The document's retrieval index with every value an ask derives from the document alone:
     the section titles' terms and page ranges (``memo["toc_titles"]``), the token count of each page's body passage (``memo["page_tokens"]``, as
     :func:`passages_tokens` of :func:`page_passage` counts it), the window budget, the listing
-    pages (``rank.listing_pages``) and the overview pages (``firsthop.overview_pages``)."""
+    pages (``rank.listing_pages``), the back-matter and commentary pages (``rank``), and the
+    overview and preamble pages (``firsthop``), the contents lines and the toc's
+    ids, numbers and titles as compared (``lookup``)."""
     index = page_index(tables)
     if "budget" not in index.memo:
         tokens = page_tokens(tables)
@@ -114,6 +125,12 @@ def prepare_index(tables: DocTables) -> PageIndex:
         # per ask (``api.ensure_index`` adds the labelled lines of ``reflines``)
         listing_pages(tables)
         overview_pages(tables)
+        back_matter_pages(tables)
+        commentary_pages(tables)
+        preamble_pages(tables)
+        leader_lines(tables)
+        if not tables.toc_df.empty:
+            toc_norm(tables, "ids")
     return index
 
 

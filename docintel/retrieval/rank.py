@@ -131,6 +131,7 @@ def retrieve(
     phrase_n = _normalise({p: s for p, (s, _) in phrases.items()})
     window_n = _normalise({p: s for p, (s, _) in windows.items()})
 
+    matched = index.matches(qset)  # page -> the question terms it holds, sorted
     candidates = []
     for p in index.pages:
         scores = {
@@ -145,7 +146,15 @@ def retrieve(
         }
         total = sum(w[k] * v for k, v in scores.items())
         reasons = _reasons(
-            p, index, qset, bm25[p], phrases[p][1], windows[p], toc.get(p), scope_note, scope_pages
+            p,
+            matched.get(p, []),
+            qset,
+            bm25[p],
+            phrases[p][1],
+            windows[p],
+            toc.get(p),
+            scope_note,
+            scope_pages,
         )
         if p in definitions:
             reasons.append(f"definition: '{term}' is introduced on line {definitions[p]}")
@@ -162,7 +171,7 @@ def retrieve(
     # an overview's own header rows are toc rows ("Required, (A) = Addressable"): only the
     # question's scope exempts it
     demoted = (back - exempt) | (set(overview_pages(tables)) - set(scope_pages))
-    rank_score = _back_matter_below_body(candidates, demoted, index, qset)
+    rank_score = _back_matter_below_body(candidates, demoted, index, qset, matched)
     answer_type_first(question, tables, candidates, rank_score)
     for c in candidates:
         if c.page in listing:
@@ -182,7 +191,11 @@ def retrieve(
 
 
 def _back_matter_below_body(
-    candidates: list[Candidate], back: set[int], index: PageIndex, qset: set[str]
+    candidates: list[Candidate],
+    back: set[int],
+    index: PageIndex,
+    qset: set[str],
+    matches: dict[int, list[str]] | None = None,
 ) -> dict[int, float]:
     """The score each page ranks by: its own, except a back-matter page whose matched question
     terms a lower-scoring body page also matches all of: it ranks at the best such body page's
@@ -196,13 +209,21 @@ def _back_matter_below_body(
     definition question, all of them (a glossary defines). This replaced a x0.92 weight that
     had been tuned on the development questions."""
     out = {c.page: c.score for c in candidates}
-    body = [c for c in candidates if c.page not in back and index.has_text(c.page)]
-    matched = {c.page: set(index.matched_terms(c.page, qset)) for c in candidates}
+    body = {c.page: c for c in candidates if c.page not in back and index.has_text(c.page)}
+    if matches is None:
+        matches = index.matches(qset)
+    on_pages = {t: index.tf(t).keys() for t in qset}  # a term -> the pages that hold it
+    best_of: dict[tuple[str, ...], Candidate | None] = {}  # the same terms, the same best body page
     for c in candidates:
-        if c.page not in back or not matched[c.page]:
+        terms_here = tuple(matches.get(c.page, ()))
+        if c.page not in back or not terms_here:
             continue
-        covers = [b for b in body if matched[c.page] <= matched[b.page]]
-        best = max(covers, key=lambda b: (b.score, -b.page), default=None)
+        if terms_here not in best_of:
+            # the body pages holding every term this page holds (the best one: pages are unique)
+            holding = set(on_pages[terms_here[0]]).intersection(*(on_pages[t] for t in terms_here[1:]))
+            covers = [body[p] for p in holding if p in body]
+            best_of[terms_here] = max(covers, key=lambda b: (b.score, -b.page), default=None)
+        best = best_of[terms_here]
         if best is not None and best.score < c.score:
             out[c.page] = best.score
             c.reasons.append(
@@ -214,7 +235,12 @@ def _back_matter_below_body(
 
 def back_matter_pages(tables: DocTables) -> set[int]:
     """Pages of the back matter: registered appendices / annexes / exhibits / schedules /
-    attachments, appendix sections, and everything from a References or Bibliography heading on."""
+    attachments, appendix sections, and everything from a References or Bibliography heading on
+    (document-only: kept and stored with the retrieval index)."""
+    return set(document_memo(tables, "back_matter_pages", lambda: _back_matter_pages(tables)))
+
+
+def _back_matter_pages(tables: DocTables) -> set[int]:
     pages: set[int] = set()
     reg = tables.object_registry
     if reg is not None and len(reg):
@@ -238,7 +264,12 @@ def back_matter_pages(tables: DocTables) -> set[int]:
 def commentary_pages(tables: DocTables) -> set[int]:
     """Pages of sections titled by the label of a provision or object that the document holds on
     an earlier page ("Clause 8.8" over a drafting note, when clause 8.8 is on page 6): notes,
-    commentary and annotations that restate the body rank like back matter."""
+    commentary and annotations that restate the body rank like back matter (document-only: kept
+    and stored with the retrieval index)."""
+    return set(document_memo(tables, "commentary_pages", lambda: _commentary_pages(tables)))
+
+
+def _commentary_pages(tables: DocTables) -> set[int]:
     reg, ranges = tables.object_registry, section_ranges(tables)
     if reg is None or reg.empty or ranges.empty:
         return set()
@@ -294,10 +325,9 @@ def _normalise(values: dict[int, float]) -> dict[int, float]:
 
 
 def _reasons(
-    page, index: PageIndex, qset, bm25, phrase_hits, window, toc, scope_note, scope_pages
+    page, matched: list[str], qset, bm25, phrase_hits, window, toc, scope_note, scope_pages
 ) -> list[str]:
     out = []
-    matched = index.matched_terms(page, qset)
     if bm25 > 0:
         out.append(f"keywords: {len(matched)}/{len(qset)} terms on the page ({', '.join(matched[:8])})")
     if window[0] > 0:

@@ -12,6 +12,7 @@ import re
 
 import pandas as pd
 
+from docintel.retrieval.bm25 import document_memo
 from docintel.schema.document import DocTables
 
 
@@ -28,7 +29,7 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     if toc.empty or not target:
         return toc.iloc[0:0]
     key = norm_id(target)
-    ids, nums = _toc_norm(toc, "ids"), _toc_norm(toc, "nums")
+    ids, nums = _toc_norm(tables, "ids"), _toc_norm(tables, "nums")
     hit = toc[(ids == key) | (nums == key)]
     if len(hit):
         # a row read off a contents page ("2.2.2 Complex Type NameIDType ......... 13") lists the
@@ -41,7 +42,7 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
         hit = toc[ids == f"{dotted[1]}({dotted[2]})"]
     if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
         # a section named, not numbered ("see the Flightcrew Training section")
-        titles = _toc_norm(toc, "titles")
+        titles = _toc_norm(tables, "titles")
         name = re.sub(r"\W+", " ", key).strip()
         hit = toc[titles == name]
         if hit.empty:
@@ -58,7 +59,7 @@ def find_labelled(tables: DocTables, label: str, target: str) -> pd.DataFrame:
     keys = {
         norm_id(f"{lab} {target}") for lab in (label, re.sub(r"(?i)s$", "", label))
     }  # "Articles 12 to 22"
-    hit = toc[_toc_norm(toc, "ids").isin(keys)]
+    hit = toc[_toc_norm(tables, "ids").isin(keys)]
     return hit[[not contents_row(tables, r) for r in hit.itertuples(index=False)]].head(1)
 
 
@@ -85,21 +86,29 @@ def _leader_lines(tables: DocTables) -> set[tuple[int, int]]:
     if hit is None or hit[0] is not ldf:
         if len(_LEADERS) >= 8:
             _LEADERS.pop(next(iter(_LEADERS)))
-        dotted = ldf[ldf["text"].astype(str).str.contains(_LEADER_TITLE)]
+        # a scan of every line: document-only, so kept (and stored) with the retrieval index
         hit = _LEADERS[id(ldf)] = (
             ldf,
-            set(zip(dotted["page"].astype(int), dotted["line"].astype(int), strict=True)),
+            document_memo(tables, "leader_lines", lambda: _scan_leader_lines(ldf)),
         )
     return hit[1]
 
 
+def _scan_leader_lines(ldf: pd.DataFrame) -> set[tuple[int, int]]:
+    dotted = ldf[ldf["text"].astype(str).str.contains(_LEADER_TITLE)]
+    return set(zip(dotted["page"].astype(int), dotted["line"].astype(int), strict=True))
+
+
 #: id(toc_df) -> (toc_df, {"ids" | "nums" | "titles": the column as find_sections compares it}).
 _TOC_NORM: dict[int, tuple[pd.DataFrame, dict]] = {}
+_TOC_COLUMNS = {"ids": "toc_id", "nums": "number", "titles": "title"}
 
 
-def _toc_norm(toc: pd.DataFrame, what: str) -> pd.Series:
-    """toc_df's ids, numbers (:func:`norm_id`) or titles (words only, lower case), computed once
-    per toc_df object: a reference resolved per ask no longer maps the whole toc each time."""
+def _toc_norm(tables: DocTables, what: str) -> pd.Series:
+    """toc_df's ids, numbers (:func:`norm_id`) or titles (words only, lower case): document-only,
+    so kept (and stored) with the retrieval index; a reference resolved per ask no longer maps
+    the whole toc each time."""
+    toc = tables.toc_df
     hit = _TOC_NORM.get(id(toc))
     if hit is None or hit[0] is not toc:
         if len(_TOC_NORM) >= 8:
@@ -107,11 +116,18 @@ def _toc_norm(toc: pd.DataFrame, what: str) -> pd.Series:
         hit = _TOC_NORM[id(toc)] = (toc, {})
     cols = hit[1]
     if what not in cols:
-        if what == "titles":
-            cols[what] = toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower())
-        else:
-            cols[what] = toc["toc_id" if what == "ids" else "number"].map(norm_id)
+        values = document_memo(tables, "toc_norm", lambda: toc_norm_values(toc))[what]
+        cols[what] = pd.Series(values, index=toc.index, name=_TOC_COLUMNS[what])
     return cols[what]
+
+
+def toc_norm_values(toc: pd.DataFrame) -> dict[str, list[str]]:
+    """The columns :func:`_toc_norm` serves, as lists."""
+    return {
+        "titles": toc["title"].fillna("").map(lambda t: re.sub(r"\W+", " ", t).strip().lower()).tolist(),
+        "ids": toc["toc_id"].map(norm_id).tolist(),
+        "nums": toc["number"].map(norm_id).tolist(),
+    }
 
 
 def find_titled(tables: DocTables, kind, target: str) -> pd.DataFrame:
@@ -140,14 +156,51 @@ def find_objects(tables: DocTables, ref_type: str, target: str | None) -> pd.Dat
     if reg.empty:
         return reg
     types = (ref_type, *(t for t in BACK_MATTER if t != ref_type)) if ref_type in BACK_MATTER else (ref_type,)
-    cand = reg[reg["object_type"].isin(types)]
-    if target:
-        ids = cand["object_id"].map(norm_id)
-        hit = cand[ids == norm_id(target)]
-        panel = re.fullmatch(r"(.*[0-9])[a-z]", str(target)) if ref_type in ("figure", "table") else None
-        cand = cand[ids == norm_id(panel.group(1))] if hit.empty and panel else hit  # "Figure 3b": 3's panel
-    order = cand["object_type"].map({t: i for i, t in enumerate(types)})
-    return cand.assign(_o=order).sort_values("_o", kind="stable").drop(columns="_o")
+    # the rows of each type in registry order, then by type: a stable sort by the type's rank
+    by_type, ids = _registry_rows(reg)
+    if not target:
+        return reg.iloc[[i for t in types for i in by_type.get(t, ())]]
+    at = _rows_with_id(by_type, ids, types, norm_id(target))
+    panel = re.fullmatch(r"(.*[0-9])[a-z]", str(target)) if ref_type in ("figure", "table") else None
+    if not at and panel:  # "Figure 3b": 3's panel
+        at = _rows_with_id(by_type, ids, types, norm_id(panel.group(1)))
+    return reg.iloc[at]
+
+
+def _rows_with_id(by_type: dict, ids: dict, types: tuple, key: str) -> list[int]:
+    return [i for t in types for i in by_type.get(t, ()) if ids[t][i] == key]
+
+
+#: id(object_registry) -> (the frame, {type: its row positions}, {type: {position: norm_id(id)}}).
+_REG_ROWS: dict[int, tuple] = {}
+
+
+def _registry_rows(reg: pd.DataFrame) -> tuple[dict, dict]:
+    """The registry's row positions by object type, and each type's ids as :func:`norm_id`
+    compares them (mapped once per type), once per registry object: a reference resolved per
+    ask no longer filters and sorts the registry."""
+    hit = _REG_ROWS.get(id(reg))
+    if hit is None or hit[0] is not reg:
+        if len(_REG_ROWS) >= 8:
+            _REG_ROWS.pop(next(iter(_REG_ROWS)))
+        by_type: dict = {}
+        for i, t in enumerate(reg["object_type"].tolist()):
+            by_type.setdefault(t, []).append(i)
+        hit = _REG_ROWS[id(reg)] = (reg, by_type, _LazyIds(reg, by_type))
+    return hit[1], hit[2]
+
+
+class _LazyIds(dict):
+    """type -> {row position: norm_id(object_id)}, mapped on first use of the type."""
+
+    def __init__(self, reg: pd.DataFrame, by_type: dict) -> None:
+        super().__init__()
+        self._reg, self._by_type = reg, by_type
+
+    def __missing__(self, t):
+        at = self._by_type.get(t, [])
+        value = self[t] = dict(zip(at, self._reg["object_id"].iloc[at].map(norm_id).tolist(), strict=True))
+        return value
 
 
 @functools.cache

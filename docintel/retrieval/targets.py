@@ -22,40 +22,69 @@ _ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
 MAX_CAPTION_LINES = 16
 
 
-#: id(line_df) -> (line_df, its evidence lines, their page * 10**6 + line keys): one filter and
-#: sort per document, not per target; every region is then a slice found by binary search.
-_EVIDENCE: dict[int, tuple[pd.DataFrame, pd.DataFrame, np.ndarray, dict]] = {}
+#: id(line_df) -> [line_df, its evidence lines (None until a caller needs the whole frame), their
+#: page * 10**6 + line keys, numpy columns, the evidence rows' positions in line_df (None when
+#: line_df is not in reading order)]: one filter per document, not per target; every region is
+#: then a slice found by binary search, taken from line_df itself.
+_EVIDENCE: dict[int, list] = {}
 #: id(cell_df) -> (cell_df, object_key -> positions of its cells): one grouping per document.
 _CELLS: dict[int, tuple[pd.DataFrame, dict]] = {}
 _LINE = 10**6
 
 
-def _evidence(tables: DocTables) -> tuple[pd.DataFrame, np.ndarray]:
+def _evidence_entry(tables: DocTables) -> list:
     ldf = tables.line_df
     hit = _EVIDENCE.get(id(ldf))
     if hit is None or hit[0] is not ldf:
         if len(_EVIDENCE) >= 8:
             _EVIDENCE.pop(next(iter(_EVIDENCE)))
-        kept = ldf[~ldf["role"].isin(NON_EVIDENCE_ROLES)]
-        keys = kept["page"].to_numpy(np.int64) * _LINE + kept["line"].to_numpy(np.int64)
+        at = np.flatnonzero(~ldf["role"].isin(NON_EVIDENCE_ROLES).to_numpy(dtype=bool))
+        kept = None
+        keys = ldf["page"].to_numpy(np.int64)[at] * _LINE + ldf["line"].to_numpy(np.int64)[at]
         if len(keys) > 1 and not bool((np.diff(keys) > 0).all()):  # not already in reading order
-            kept = kept.sort_values(["page", "line"])
+            kept = ldf[~ldf["role"].isin(NON_EVIDENCE_ROLES)].sort_values(["page", "line"])
             keys = kept["page"].to_numpy(np.int64) * _LINE + kept["line"].to_numpy(np.int64)
-        hit = _EVIDENCE[id(ldf)] = (ldf, kept, keys, {})
-    return hit[1], hit[2]
+            at = None
+        hit = _EVIDENCE[id(ldf)] = [ldf, kept, keys, {}, at]
+    return hit
+
+
+def _evidence(tables: DocTables) -> tuple[pd.DataFrame, np.ndarray]:
+    """The evidence lines (the whole frame) and their keys."""
+    entry = _evidence_entry(tables)
+    if entry[1] is None:
+        ldf = entry[0]
+        entry[1] = ldf[~ldf["role"].isin(NON_EVIDENCE_ROLES)]
+    return entry[1], entry[2]
+
+
+def _keys(tables: DocTables) -> np.ndarray:
+    return _evidence_entry(tables)[2]
+
+
+def _rows(tables: DocTables, lo: int, hi: int) -> pd.DataFrame:
+    """Evidence lines ``lo:hi`` (in reading order): a slice of the whole frame once it is built,
+    else the same rows taken from line_df."""
+    entry = _evidence_entry(tables)
+    if entry[1] is not None or entry[4] is None:
+        return _evidence(tables)[0].iloc[lo:hi]
+    return entry[0].iloc[entry[4][lo:hi]]
 
 
 def _evidence_column(tables: DocTables, name: str) -> np.ndarray:
     """One column of :func:`evidence_lines` as a numpy array (once per line_df object)."""
-    _evidence(tables)
-    arrays = _EVIDENCE[id(tables.line_df)][3]
+    entry = _evidence_entry(tables)
+    arrays = entry[3]
     if name not in arrays:
-        arrays[name] = _EVIDENCE[id(tables.line_df)][1][name].to_numpy()
+        if entry[1] is None and entry[4] is not None:
+            arrays[name] = entry[0][name].to_numpy()[entry[4]]
+        else:
+            arrays[name] = _evidence(tables)[0][name].to_numpy()
     return arrays[name]
 
 
 def _page_bounds(tables: DocTables, page: int) -> tuple[int, int]:
-    keys = _evidence(tables)[1]
+    keys = _keys(tables)
     lo = int(np.searchsorted(keys, page * _LINE, side="left"))
     return lo, max(lo, int(np.searchsorted(keys, page * _LINE + _LINE - 1, side="right")))
 
@@ -67,7 +96,7 @@ def indexed_line_terms(tables: DocTables):
     from docintel.retrieval.bm25 import cached_index
 
     index = cached_index(tables)
-    keys = _evidence(tables)[1]
+    keys = _keys(tables)
     if index is None or (len(keys) > 1 and not bool((np.diff(keys) > 0).all())):
         return None
     by_page: dict[int, dict | None] = {}
@@ -92,10 +121,10 @@ def evidence_lines(tables: DocTables) -> pd.DataFrame:
 def evidence_between(tables: DocTables, start: tuple[int, int], end: tuple[int, int]) -> pd.DataFrame:
     """The evidence lines from (page, line) ``start`` to ``end``, both included (a slice of
     :func:`evidence_lines`: the rows a ``page * 10**6 + line`` range mask selects, in order)."""
-    lines, keys = _evidence(tables)
+    keys = _keys(tables)
     lo = int(np.searchsorted(keys, start[0] * _LINE + start[1], side="left"))
     hi = int(np.searchsorted(keys, end[0] * _LINE + end[1], side="right"))
-    return lines.iloc[lo : max(lo, hi)]
+    return _rows(tables, lo, max(lo, hi))
 
 
 def evidence_page(tables: DocTables, page: int) -> pd.DataFrame:
@@ -105,9 +134,9 @@ def evidence_page(tables: DocTables, page: int) -> pd.DataFrame:
 
 def evidence_after(tables: DocTables, page: int, line: int, n: int) -> pd.DataFrame:
     """The ``n`` evidence lines after (page, line), in reading order."""
-    lines, keys = _evidence(tables)
+    keys = _keys(tables)
     lo = int(np.searchsorted(keys, page * _LINE + line, side="right"))
-    return lines.iloc[lo : lo + n]
+    return _rows(tables, lo, min(lo + n, len(keys)))
 
 
 def object_cells(tables: DocTables, key) -> pd.DataFrame:
