@@ -63,7 +63,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
         rows = rows_of.take(pos)
         pl = usable.iloc[pos] if has_caption else None
         # the pymupdf page only for a page with a caption or an equation label (loading one costs)
-        page = doc[int(page_no) - 1] if pl is not None else None
+        page = tables_free.CachedPage(doc[int(page_no) - 1]) if pl is not None else None
         for r in rows if pl is not None else ():
             m = caption_match(pl, r, body)
             if m is None:
