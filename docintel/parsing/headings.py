@@ -324,37 +324,58 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
     return [g if len(g) == 1 else sorted(g, key=_X0) for g in groups]
 
 
+def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[dict]]:
+    """The candidate lines (no furniture, not rotated) of each page as dicts, in frame order.
+
+    From whole columns once (``DataFrame.to_dict("records")`` boxes every value one by one);
+    a missing column is -9 and a missing text its ``str()``, as the per-line readers expect.
+    """
+    keep = np.flatnonzero(~line_df["role"].isin(_FURNITURE).to_numpy(bool) & ~feats["rotated"].to_numpy(bool))
+    cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
+    vals = [line_df[c].iloc[keep].tolist() for c in cols]
+    vals += [feats[f].iloc[keep].tolist() for f in ("boldfrac", "italfrac", "lead")]
+    texts, column = vals[2], vals[9]
+    for k in np.flatnonzero(line_df["column"].iloc[keep].isna().to_numpy()).tolist():
+        column[k] = -9
+    vals[2] = [t if type(t) is str else str(t) for t in texts]
+    by_page: dict[int, list[dict]] = {}
+    page_list = None
+    last = None
+    for p, line, text, x0, y0, x1, y1, size, font, col, bf, itf, lead in zip(*vals, strict=True):
+        if p != last:  # a page's lines are mostly contiguous: one dict lookup per run
+            page_list = by_page.setdefault(int(p), [])
+            last = p
+        page_list.append(
+            {
+                "page": p,
+                "line": line,
+                "text": text,
+                "x0": x0,
+                "y0": y0,
+                "x1": x1,
+                "y1": y1,
+                "size": size,
+                "font": font,
+                "column": col,
+                "bf": bf,
+                "itf": itf,
+                "lead": lead,
+            }
+        )
+    return by_page
+
+
 def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
     """Every line group that could be a heading, with its typography and numbering."""
     out: list[Candidate] = []
-    keep_rows = ~line_df["role"].isin(_FURNITURE) & ~feats["rotated"]
-    cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
-    # records from column lists: DataFrame.to_dict("records") boxes every value one by one
-    sub = line_df.loc[keep_rows, cols]
-    columns = [sub[c].tolist() for c in cols] + [
-        feats.loc[keep_rows, f].tolist() for f in ("boldfrac", "italfrac", "lead")
-    ]
-    names = [*cols, "bf", "itf", "lead"]
-    recs = [dict(zip(names, vals, strict=False)) for vals in zip(*columns, strict=True)]  # same lengths
-    by_page: dict[int, list[dict]] = {}
-    no_column = sub["column"].isna().tolist()
-    for r, na in zip(recs, no_column, strict=True):
-        if na:
-            r["column"] = -9
-        r["text"] = str(r["text"])
-        by_page.setdefault(int(r["page"]), []).append(r)
-    for page_no, pl in by_page.items():
+    for page_no, pl in _page_records(line_df, feats).items():
         geo = _PageGeo(pl)
         for frags in _baseline_groups(pl):
             if len(frags) == 1:  # most lines: alone on their baseline, one segment, no artefact
-                start = _starts_paragraph(frags[0], geo)
-                c = _candidate(page_no, frags, [], geo, start)
-                c.extra["para_start"] = start
-                c.extra["table_row"] = False  # one piece on the baseline
-                out.append(c)
+                out.append(_single(page_no, frags[0], geo))
                 continue
             keep, dropped = [], []
-            for r in frags if len(frags) > 1 else ():
+            for r in frags:
                 # a fragment contained in a wider one on the same baseline is a duplicate artefact
                 dup = any(
                     o is not r
@@ -364,7 +385,7 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
                     for o in frags
                 )
                 (dropped if dup else keep).append(r)
-            segs = _segments(keep) if len(frags) > 1 else [frags]
+            segs = _segments(keep)
             bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= BOLD_MIN_FRACTION)
             for seg in segs:
                 start = _starts_paragraph(seg[0], geo)
@@ -451,6 +472,45 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
             run_in = not column_start
             head = [r for r in head if r["bf"] >= REGULAR_MAX_FRACTION and r["x0"] < reg["x0"]]
     return _candidate_from(page_no, head, dropped, run_in=run_in)
+
+
+def _single(page_no: int, r: dict, geo: _PageGeo) -> Candidate:
+    """:func:`_candidate` of a line alone on its baseline, with its ``para_start`` / ``table_row``.
+
+    The same steps as ``_candidate(page_no, [r], [], geo, start)`` then the two extra keys,
+    inlined for the line that is not a run-in heading (most lines of a document).
+    """
+    start = _starts_paragraph(r, geo)
+    bf = r["bf"]
+    if bf < BOLD_MIN_FRACTION and isinstance(r["lead"], str) and start:
+        c = _candidate(page_no, [r], [], geo, start)
+        c.extra["para_start"] = start
+        c.extra["table_row"] = False  # one piece on the baseline
+        return c
+    raw = r["text"]
+    n = len(raw)
+    text, m = raw.strip(), max(n, 1)
+    itf = r["itf"] * n / m
+    kind, num, title = split_number(text)
+    line = int(r["line"])
+    return Candidate(
+        page_no,
+        line,
+        [line],
+        text,
+        float(r["size"]),
+        bf * n / m >= BOLD_MIN_FRACTION,
+        float(r["x0"]),
+        float(r["y0"]),
+        float(r["x1"]),
+        float(r["y1"]),
+        str(r["font"]),
+        False,
+        kind,
+        num,
+        title,
+        {"italic": itf >= ITALIC_MIN_FRACTION, "para_start": start, "table_row": False},
+    )
 
 
 def _respace(lead: str, text: str) -> str:
