@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from docintel.parsing import clauses, figures, frame_rows, tables_captioned, tables_free
+from docintel.parsing import clauses, figures, frame_rows, gcpause, tables_captioned, tables_free
 from docintel.parsing.backmatter import appendices, bibliography
 from docintel.parsing.captions import CAPTION, caption_match, caption_object, kind_of
 from docintel.parsing.headings import body_size
@@ -23,6 +23,11 @@ _FURNITURE = ("header", "footer", "page_number", "toc_entry")
 
 def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     """Return (object_registry, cell_df, line_df with caption / table / formula roles and object_key)."""
+    with gcpause.paused():  # rows and cells as Python objects: see gcpause
+        return _build_objects(doc, line_df, page_df, toc_df, doc_id)
+
+
+def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     line_df = line_df.copy()
     # role / object_key as object columns while the readers mark lines: a write into pandas'
     # Arrow-backed str column rebuilds the whole column, O(lines) per caption, table or figure

@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from docintel.parsing import contents_page, provisions, toc_sources
+from docintel.parsing import contents_page, gcpause, provisions, toc_sources
 from docintel.parsing.headings import (
     LARGER_BY_PT,
     Candidate,
@@ -204,6 +204,13 @@ def build_toc(
     doc, line_df: pd.DataFrame, page_df: pd.DataFrame, doc_id: str
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Return (toc_df, line_df with heading / title / toc_entry roles marked)."""
+    with gcpause.paused():  # a Candidate per line: the collector would walk every live object
+        return _build_toc(doc, line_df, page_df, doc_id)
+
+
+def _build_toc(
+    doc, line_df: pd.DataFrame, page_df: pd.DataFrame, doc_id: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     line_df = line_df.copy()
     for col in ("role", "section_id", "object_key"):
         if col not in line_df.columns:
