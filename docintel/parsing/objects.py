@@ -44,6 +44,7 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     body = body_size(usable[usable["role"] == "body"]) if len(usable) else 10.0
     # rows as namedtuples once; a page's frame and pymupdf page only for the few caption / equation lines
     positions = usable.groupby("page").indices
+    all_rows = line_df.groupby("page").indices  # every line of a page, for the figure marks
     # headings an outline or contents page names stay headings even when drawn inside a graphic
     primary = toc_df[toc_df["source"] != "heading_detection"] if len(toc_df) else toc_df
     vouched = set(zip(primary["page_start"], primary["line_start"], strict=False)) if len(primary) else set()
@@ -85,7 +86,9 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
                 sides[side] += 1
                 above_first = (side or max(("below", "above"), key=sides.get)) == "above"
             if kind == "figure":
-                bb = figures.figure_box(line_df, page, page_no, drawn, block, cap, key, vouched)
+                bb = figures.figure_box(
+                    line_df, page, page_no, drawn, block, cap, key, vouched, rows=all_rows[page_no]
+                )
             else:
                 bb = tables_captioned.table_box(
                     line_df, page, page_no, pl, block, cap, key, body, row, cells, doc_id, above_first

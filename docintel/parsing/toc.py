@@ -266,7 +266,12 @@ def _mark_heading_like(
 ) -> None:
     """Set ``extra["heading_like"]`` on every candidate: typography, then the stack and section rules."""
     cover = _cover_pages(line_df, body)
+    larger = body + LARGER_BY_PT
     for c in cands:
+        # plain body type, unnumbered: looks_like_heading's first test says no (most candidates)
+        if c.kind is None and not c.bold and c.size < larger and not c.extra.get("italic", False):
+            c.extra["heading_like"] = False
+            continue
         c.extra["heading_like"] = (
             c.page not in cover
             and c.page not in contents_pages
