@@ -212,17 +212,17 @@ def span_features(
         italfrac[ix] = np.where(tot > 0, (n * arr[None, :, 5]).sum(axis=1) / np.maximum(tot, 1), 0.0)
         rotated[ix] = rot.astype(bool) | tall
         # a bold lead-in inside one line ("Acknowledgements We thank ..."): the run-in heading text
-        for row_i, line_i in enumerate(ix):
-            if 0.0 < bfrac[row_i] < BOLD_MIN_FRACTION:
-                order = sorted(np.flatnonzero(inside[row_i]), key=lambda k: arr[k, 0])
-                head = []
-                for k in order:
-                    if not arr[k, 3]:
-                        break
-                    head.append(texts[k])
-                text = "".join(head).strip()
-                if len(text) >= 3 and len(head) < len(order):
-                    lead[line_i] = text
+        # (the lines partly in bold, found by one mask; in page order as before)
+        for row_i in np.flatnonzero((bfrac > 0.0) & (bfrac < BOLD_MIN_FRACTION)).tolist():
+            order = sorted(np.flatnonzero(inside[row_i]), key=lambda k: arr[k, 0])
+            head = []
+            for k in order:
+                if not arr[k, 3]:
+                    break
+                head.append(texts[k])
+            text = "".join(head).strip()
+            if len(text) >= 3 and len(head) < len(order):
+                lead[ix[row_i]] = text
     return pd.DataFrame(
         {"boldfrac": boldfrac, "italfrac": italfrac, "rotated": rotated, "lead": lead}, index=line_df.index
     )
@@ -428,6 +428,22 @@ class _PageGeo:
         self.recs = recs
         self.order = sorted(range(len(recs)), key=lambda i: (recs[i]["y1"], i))
         self.y1 = [recs[i]["y1"] for i in self.order]
+        self._tops: tuple[list, list] | None = None  # (y0, x0) of the lines by top edge, on first use
+        self._scan = False
+
+    def left_edge_below(self, y: float, below: float, x0: float) -> bool:
+        """Any line with ``y < y0 < y + below`` and its left edge within 2 pt of ``x0``."""
+        if self._tops is None:
+            tops = sorted((r["y0"], r["x0"]) for r in self.recs)
+            if any(t != t for t, _ in tops):  # a NaN top: no order to bisect, scan every line
+                tops = None
+            self._tops = ([t for t, _ in tops], [x for _, x in tops]) if tops is not None else ([], [])
+            self._scan = tops is None
+        if self._scan:
+            return any(y < o["y0"] < y + below and abs(o["x0"] - x0) <= 2 for o in self.recs)
+        ys, xs = self._tops
+        lo, hi = bisect.bisect_right(ys, y), bisect.bisect_left(ys, y + below)
+        return any(abs(xs[k] - x0) <= 2 for k in range(lo, hi))
 
 
 def _starts_paragraph(r: dict, geo: _PageGeo) -> bool:
@@ -448,7 +464,6 @@ def _starts_paragraph(r: dict, geo: _PageGeo) -> bool:
 
 def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGeo, starts: bool) -> Candidate:
     """``starts``: :func:`_starts_paragraph` of ``head[0]``, computed by the caller."""
-    page_lines = geo.recs
     first = head[0]
     run_in = False
     if (
@@ -465,10 +480,7 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
         if nb:
             reg = nb[0]
             # regular text whose left edge other lines below share is another column, not a run-in
-            column_start = any(
-                reg["y1"] < o["y0"] < reg["y1"] + 3 * reg["size"] and abs(o["x0"] - reg["x0"]) <= 2
-                for o in page_lines
-            )
+            column_start = geo.left_edge_below(reg["y1"], 3 * reg["size"], reg["x0"])
             run_in = not column_start
             head = [r for r in head if r["bf"] >= REGULAR_MAX_FRACTION and r["x0"] < reg["x0"]]
     return _candidate_from(page_no, head, dropped, run_in=run_in)

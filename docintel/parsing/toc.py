@@ -373,17 +373,22 @@ def _mark_roles(
 ) -> None:
     """Mark heading, title and contents-entry lines in ``line_df``'s role column (in place)."""
     key = list(zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=False))
+    # the roles as a Python array, written back in one column assignment: a ``.loc`` write into
+    # pandas' Arrow-backed str column rebuilds the whole column each time
+    role = line_df["role"].to_numpy(dtype=object, copy=True)
     # a provision's line stays body text: it has a number, not heading typography
     heading_lines = {
         (e["page_start"], ln) for e in entries if e["source"] != "provision" for ln in e["lines"]
     }
-    line_df.loc[[k in heading_lines for k in key], "role"] = "heading"
+    role[np.fromiter((k in heading_lines for k in key), bool, len(key))] = "heading"
     if title_c is not None:
         tl = {(title_c.page, ln) for ln in title_c.lines}
-        line_df.loc[[k in tl for k in key], "role"] = "title"
+        role[np.fromiter((k in tl for k in key), bool, len(key))] = "title"
     if len(contents):
         cl = set(zip(contents["page"], contents["line"], strict=False))
-        on_cp = line_df["page"].isin(contents_pages) & line_df["role"].eq("body")
-        lone_numbers = on_cp & line_df["text"].str.match(r"^\s*[0-9.]+\s*$")
-        is_entry = pd.Series([k in cl for k in key], index=line_df.index) | lone_numbers
-        line_df.loc[is_entry, "role"] = "toc_entry"
+        on_cp = line_df["page"].isin(contents_pages).to_numpy() & (role == "body")
+        lone_numbers = on_cp & line_df["text"].str.match(r"^\s*[0-9.]+\s*$").to_numpy(
+            dtype=bool, na_value=False
+        )
+        role[np.fromiter((k in cl for k in key), bool, len(key)) | lone_numbers] = "toc_entry"
+    line_df["role"] = pd.Series(role, index=line_df.index, dtype=line_df["role"].dtype)
