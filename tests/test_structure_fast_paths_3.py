@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 
+import numpy as np
 import pandas as pd
 import pymupdf
 import pytest
@@ -101,3 +102,36 @@ def test_flat_rects_keep_what_the_full_walk_keeps():
     )
     assert tables_cells.horizontal_rules(cp, clip) == tables_cells.horizontal_rules(page, clip)
     assert len(tables_cells.horizontal_rules(page, clip)) == len(want) == 2
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_inside_pairs_equal_the_lines_by_spans_test(seed):
+    rnd = random.Random(seed)
+    grid = [float(v) for v in range(0, 200, 5)]  # coarse: centres tie with the boxes' 1 pt slack
+    arr = np.array(
+        [
+            [rnd.choice(grid) + rnd.choice([0, 1, -1]), rnd.choice(grid) + rnd.choice([0, 1, -1]), 3, 1, 0, 0]
+            for _ in range(rnd.choice([0, 1, 40, 120]))
+        ],
+        dtype=float,
+    ).reshape(-1, 6)
+    if seed % 3 == 0 and len(arr):
+        arr[rnd.randrange(len(arr)), 1] = np.nan  # a NaN centre passes no test
+    box = []
+    for _ in range(rnd.choice([1, 8, 30])):
+        x0, y0 = rnd.choice(grid), rnd.choice(grid)
+        box.append([x0, y0, x0 + rnd.choice([5.0, 40.0]), y0 + rnd.choice([0.0, 8.0])])
+    box = np.array(box)
+    if seed % 4 == 1:
+        box[0, 1] = np.nan
+    inside = (
+        (arr[None, :, 0] >= box[:, None, 0] - 1)
+        & (arr[None, :, 0] <= box[:, None, 2] + 1)
+        & (arr[None, :, 1] >= box[:, None, 1] - 1)
+        & (arr[None, :, 1] <= box[:, None, 3] + 1)
+    )
+    line, span, starts = headings._inside_pairs(arr, box)
+    want_line, want_span = np.nonzero(inside)
+    assert line.tolist() == want_line.tolist() and span.tolist() == want_span.tolist()
+    for i in range(len(box)):
+        assert span[starts[i] : starts[i + 1]].tolist() == np.flatnonzero(inside[i]).tolist()

@@ -190,31 +190,26 @@ def span_features(
             continue
         arr, texts = got.arr, got.texts
         box = box_all[ix]
-        # spans x lines: which span centres fall inside which line boxes
-        inside = (
-            (arr[None, :, 0] >= box[:, None, 0] - 1)
-            & (arr[None, :, 0] <= box[:, None, 2] + 1)
-            & (arr[None, :, 1] >= box[:, None, 1] - 1)
-            & (arr[None, :, 1] <= box[:, None, 3] + 1)
-        )
-        n = inside * arr[None, :, 2]
-        tot = n.sum(axis=1)
-        bfrac = np.where(tot > 0, (n * arr[None, :, 3]).sum(axis=1) / np.maximum(tot, 1), np.nan)
-        rot = np.where(
-            tot > 0, (n * arr[None, :, 4]).sum(axis=1) / np.maximum(tot, 1) > ROTATED_MIN_FRACTION, False
-        )
+        # (line, span) pairs whose span centre falls inside the line box, line by line
+        at, sp, starts = _inside_pairs(arr, box)
+        # character counts times 0/1 flags: integer sums, exact in any order
+        chars = arr[sp, 2]
+        tot = np.bincount(at, weights=chars, minlength=len(box))
+        sums = [np.bincount(at, weights=chars * arr[sp, c], minlength=len(box)) for c in (3, 4, 5)]
+        bfrac = np.where(tot > 0, sums[0] / np.maximum(tot, 1), np.nan)
+        rot = np.where(tot > 0, sums[1] / np.maximum(tot, 1) > ROTATED_MIN_FRACTION, False)
         bfrac = np.where(np.isnan(bfrac), fallback_all[ix], bfrac)
         # a rotated line has a tall, narrow box for its text
         tall = long_all[ix] & (
             (box[:, 3] - box[:, 1]) > ROTATED_TALL_RATIO * np.maximum(box[:, 2] - box[:, 0], 1)
         )
         boldfrac[ix] = bfrac
-        italfrac[ix] = np.where(tot > 0, (n * arr[None, :, 5]).sum(axis=1) / np.maximum(tot, 1), 0.0)
+        italfrac[ix] = np.where(tot > 0, sums[2] / np.maximum(tot, 1), 0.0)
         rotated[ix] = rot.astype(bool) | tall
         # a bold lead-in inside one line ("Acknowledgements We thank ..."): the run-in heading text
         # (the lines partly in bold, found by one mask; in page order as before)
         for row_i in np.flatnonzero((bfrac > 0.0) & (bfrac < BOLD_MIN_FRACTION)).tolist():
-            order = sorted(np.flatnonzero(inside[row_i]), key=lambda k: arr[k, 0])
+            order = sorted(sp[starts[row_i] : starts[row_i + 1]].tolist(), key=lambda k: arr[k, 0])
             head = []
             for k in order:
                 if not arr[k, 3]:
@@ -226,6 +221,32 @@ def span_features(
     return pd.DataFrame(
         {"boldfrac": boldfrac, "italfrac": italfrac, "rotated": rotated, "lead": lead}, index=line_df.index
     )
+
+
+def _inside_pairs(arr: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(line, span) index pairs with the span centre inside the line box (1 pt slack), and offsets.
+
+    The pairs are ``np.nonzero`` of the lines x spans test, in its order (line by line, spans
+    ascending); ``starts[i]:starts[i + 1]`` are line i's. Spans are taken per line from their
+    centres sorted by height, so a table page's thousands of spans are not tested against
+    every line; the full test then runs on those pairs only (a NaN never passes it).
+    """
+    n_lines = len(box)
+    by_y = np.argsort(arr[:, 1], kind="stable")
+    cy = arr[by_y, 1]
+    lo = np.searchsorted(cy, box[:, 1] - 1, side="left")
+    hi = np.maximum(np.searchsorted(cy, box[:, 3] + 1, side="right"), lo)
+    counts = hi - lo
+    line = np.repeat(np.arange(n_lines), counts)
+    first = np.cumsum(counts) - counts
+    span = by_y[np.arange(int(counts.sum())) - np.repeat(first, counts) + np.repeat(lo, counts)]
+    x, y = arr[span, 0], arr[span, 1]
+    ok = (x >= box[line, 0] - 1) & (x <= box[line, 2] + 1) & (y >= box[line, 1] - 1) & (y <= box[line, 3] + 1)
+    line, span = line[ok], span[ok]
+    order = np.lexsort((span, line))
+    line, span = line[order], span[order]
+    starts = np.searchsorted(line, np.arange(n_lines + 1), side="left")
+    return line, span, starts
 
 
 def body_size(line_df: pd.DataFrame) -> float:
