@@ -167,6 +167,13 @@ def bibliography(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) ->
                 if r.page == cur["page"]:
                     cur.update(x0=min(cur["x0"], r.x0), x1=max(cur["x1"], r.x1), y1=max(cur["y1"], r.y1))
                 cur["_idx"].append(r.Index)
-    for o in out:
-        line_df.loc[o.pop("_idx"), "object_key"] = o["object_key"]
+    # one write for every entry's lines (a write per entry costs a pass over the column each);
+    # a line in two entries keeps the later one's key, as writing them in turn did
+    if not line_df.index.is_unique:
+        for o in out:
+            line_df.loc[o.pop("_idx"), "object_key"] = o["object_key"]
+        return out
+    key_of = {i: o["object_key"] for o in out for i in o.pop("_idx")}
+    if key_of:
+        line_df.loc[list(key_of), "object_key"] = list(key_of.values())
     return out

@@ -59,8 +59,15 @@ def _claim_ocr_figure_text(line_df: pd.DataFrame, page_no: int, box: tuple, key:
     line_df.loc[mine, "object_key"] = key
 
 
-def figure_box(line_df, page, page_no, drawn: dict, block: pd.DataFrame, cap: tuple, key: str, vouched: set):
-    """A figure's box from the page's graphics around its caption; marks the text drawn in it."""
+def figure_box(
+    line_df, page, page_no, drawn: dict, block: pd.DataFrame, cap: tuple, key: str, vouched: set, rows=None
+):
+    """A figure's box from the page's graphics around its caption; marks the text drawn in it.
+
+    ``rows``: positions of the page's lines in ``line_df`` (all of them, any role), when the
+    caller has them: the figure's text is then marked on that page's frame and written back,
+    not looked for by masks over every line of the document.
+    """
     if page_no not in drawn:  # one page's graphics serve all its figure captions
         drawn[page_no] = _graphics(page)
     bb, art = _figure_region(drawn[page_no], cap)
@@ -72,9 +79,32 @@ def figure_box(line_df, page, page_no, drawn: dict, block: pd.DataFrame, cap: tu
             bb = pic
             _claim_ocr_figure_text(line_df, page_no, pic, key)
     if art is not None:
-        graphics.mark_figure_text(line_df, page_no, art, key, exclude=block.index)
-        graphics.mark_figure_headings(line_df, page_no, art, key, vouched)
+        if rows is None or not line_df.index.is_unique:
+            graphics.mark_figure_text(line_df, page_no, art, key, exclude=block.index)
+            graphics.mark_figure_headings(line_df, page_no, art, key, vouched)
+        else:
+            _mark_on_page(line_df, rows, page_no, art, key, block.index, vouched)
     return bb
+
+
+def _mark_on_page(line_df, rows, page_no: int, art: tuple, key: str, exclude, vouched: set) -> None:
+    """:func:`graphics.mark_figure_text` and ``mark_figure_headings`` on the page's own rows.
+
+    Both select the page's lines first, so on a frame of that page alone they mark the same
+    lines; the two columns they write are copied back where a value changed.
+    """
+    sub = line_df.iloc[rows]
+    cols = [line_df.columns.get_loc(c) for c in ("role", "object_key")]
+    before = [sub.iloc[:, c].to_numpy(copy=True) for c in cols]
+    graphics.mark_figure_text(sub, page_no, art, key, exclude=exclude)
+    graphics.mark_figure_headings(sub, page_no, art, key, vouched)
+    for c, old in zip(cols, before, strict=True):
+        new = sub.iloc[:, c].to_numpy()
+        changed = np.flatnonzero(
+            np.fromiter((a is not b and a != b for a, b in zip(old, new, strict=True)), bool, len(new))
+        )
+        if len(changed):
+            line_df.iloc[np.asarray(rows)[changed], c] = new[changed]
 
 
 def equations(line_df: pd.DataFrame, pl: pd.DataFrame, rows: list, page, seen: set[str]) -> list[dict]:

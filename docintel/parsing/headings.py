@@ -190,42 +190,63 @@ def span_features(
             continue
         arr, texts = got.arr, got.texts
         box = box_all[ix]
-        # spans x lines: which span centres fall inside which line boxes
-        inside = (
-            (arr[None, :, 0] >= box[:, None, 0] - 1)
-            & (arr[None, :, 0] <= box[:, None, 2] + 1)
-            & (arr[None, :, 1] >= box[:, None, 1] - 1)
-            & (arr[None, :, 1] <= box[:, None, 3] + 1)
-        )
-        n = inside * arr[None, :, 2]
-        tot = n.sum(axis=1)
-        bfrac = np.where(tot > 0, (n * arr[None, :, 3]).sum(axis=1) / np.maximum(tot, 1), np.nan)
-        rot = np.where(
-            tot > 0, (n * arr[None, :, 4]).sum(axis=1) / np.maximum(tot, 1) > ROTATED_MIN_FRACTION, False
-        )
+        # (line, span) pairs whose span centre falls inside the line box, line by line
+        at, sp, starts = _inside_pairs(arr, box)
+        # character counts times 0/1 flags: integer sums, exact in any order
+        chars = arr[sp, 2]
+        tot = np.bincount(at, weights=chars, minlength=len(box))
+        sums = [np.bincount(at, weights=chars * arr[sp, c], minlength=len(box)) for c in (3, 4, 5)]
+        bfrac = np.where(tot > 0, sums[0] / np.maximum(tot, 1), np.nan)
+        rot = np.where(tot > 0, sums[1] / np.maximum(tot, 1) > ROTATED_MIN_FRACTION, False)
         bfrac = np.where(np.isnan(bfrac), fallback_all[ix], bfrac)
         # a rotated line has a tall, narrow box for its text
         tall = long_all[ix] & (
             (box[:, 3] - box[:, 1]) > ROTATED_TALL_RATIO * np.maximum(box[:, 2] - box[:, 0], 1)
         )
         boldfrac[ix] = bfrac
-        italfrac[ix] = np.where(tot > 0, (n * arr[None, :, 5]).sum(axis=1) / np.maximum(tot, 1), 0.0)
+        italfrac[ix] = np.where(tot > 0, sums[2] / np.maximum(tot, 1), 0.0)
         rotated[ix] = rot.astype(bool) | tall
         # a bold lead-in inside one line ("Acknowledgements We thank ..."): the run-in heading text
-        for row_i, line_i in enumerate(ix):
-            if 0.0 < bfrac[row_i] < BOLD_MIN_FRACTION:
-                order = sorted(np.flatnonzero(inside[row_i]), key=lambda k: arr[k, 0])
-                head = []
-                for k in order:
-                    if not arr[k, 3]:
-                        break
-                    head.append(texts[k])
-                text = "".join(head).strip()
-                if len(text) >= 3 and len(head) < len(order):
-                    lead[line_i] = text
+        # (the lines partly in bold, found by one mask; in page order as before)
+        for row_i in np.flatnonzero((bfrac > 0.0) & (bfrac < BOLD_MIN_FRACTION)).tolist():
+            order = sorted(sp[starts[row_i] : starts[row_i + 1]].tolist(), key=lambda k: arr[k, 0])
+            head = []
+            for k in order:
+                if not arr[k, 3]:
+                    break
+                head.append(texts[k])
+            text = "".join(head).strip()
+            if len(text) >= 3 and len(head) < len(order):
+                lead[ix[row_i]] = text
     return pd.DataFrame(
         {"boldfrac": boldfrac, "italfrac": italfrac, "rotated": rotated, "lead": lead}, index=line_df.index
     )
+
+
+def _inside_pairs(arr: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(line, span) index pairs with the span centre inside the line box (1 pt slack), and offsets.
+
+    The pairs are ``np.nonzero`` of the lines x spans test, in its order (line by line, spans
+    ascending); ``starts[i]:starts[i + 1]`` are line i's. Spans are taken per line from their
+    centres sorted by height, so a table page's thousands of spans are not tested against
+    every line; the full test then runs on those pairs only (a NaN never passes it).
+    """
+    n_lines = len(box)
+    by_y = np.argsort(arr[:, 1], kind="stable")
+    cy = arr[by_y, 1]
+    lo = np.searchsorted(cy, box[:, 1] - 1, side="left")
+    hi = np.maximum(np.searchsorted(cy, box[:, 3] + 1, side="right"), lo)
+    counts = hi - lo
+    line = np.repeat(np.arange(n_lines), counts)
+    first = np.cumsum(counts) - counts
+    span = by_y[np.arange(int(counts.sum())) - np.repeat(first, counts) + np.repeat(lo, counts)]
+    x, y = arr[span, 0], arr[span, 1]
+    ok = (x >= box[line, 0] - 1) & (x <= box[line, 2] + 1) & (y >= box[line, 1] - 1) & (y <= box[line, 3] + 1)
+    line, span = line[ok], span[ok]
+    order = np.lexsort((span, line))
+    line, span = line[order], span[order]
+    starts = np.searchsorted(line, np.arange(n_lines + 1), side="left")
+    return line, span, starts
 
 
 def body_size(line_df: pd.DataFrame) -> float:
@@ -324,37 +345,58 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
     return [g if len(g) == 1 else sorted(g, key=_X0) for g in groups]
 
 
+def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[dict]]:
+    """The candidate lines (no furniture, not rotated) of each page as dicts, in frame order.
+
+    From whole columns once (``DataFrame.to_dict("records")`` boxes every value one by one);
+    a missing column is -9 and a missing text its ``str()``, as the per-line readers expect.
+    """
+    keep = np.flatnonzero(~line_df["role"].isin(_FURNITURE).to_numpy(bool) & ~feats["rotated"].to_numpy(bool))
+    cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
+    vals = [line_df[c].iloc[keep].tolist() for c in cols]
+    vals += [feats[f].iloc[keep].tolist() for f in ("boldfrac", "italfrac", "lead")]
+    texts, column = vals[2], vals[9]
+    for k in np.flatnonzero(line_df["column"].iloc[keep].isna().to_numpy()).tolist():
+        column[k] = -9
+    vals[2] = [t if type(t) is str else str(t) for t in texts]
+    by_page: dict[int, list[dict]] = {}
+    page_list = None
+    last = None
+    for p, line, text, x0, y0, x1, y1, size, font, col, bf, itf, lead in zip(*vals, strict=True):
+        if p != last:  # a page's lines are mostly contiguous: one dict lookup per run
+            page_list = by_page.setdefault(int(p), [])
+            last = p
+        page_list.append(
+            {
+                "page": p,
+                "line": line,
+                "text": text,
+                "x0": x0,
+                "y0": y0,
+                "x1": x1,
+                "y1": y1,
+                "size": size,
+                "font": font,
+                "column": col,
+                "bf": bf,
+                "itf": itf,
+                "lead": lead,
+            }
+        )
+    return by_page
+
+
 def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
     """Every line group that could be a heading, with its typography and numbering."""
     out: list[Candidate] = []
-    keep_rows = ~line_df["role"].isin(_FURNITURE) & ~feats["rotated"]
-    cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
-    # records from column lists: DataFrame.to_dict("records") boxes every value one by one
-    sub = line_df.loc[keep_rows, cols]
-    columns = [sub[c].tolist() for c in cols] + [
-        feats.loc[keep_rows, f].tolist() for f in ("boldfrac", "italfrac", "lead")
-    ]
-    names = [*cols, "bf", "itf", "lead"]
-    recs = [dict(zip(names, vals, strict=False)) for vals in zip(*columns, strict=True)]  # same lengths
-    by_page: dict[int, list[dict]] = {}
-    no_column = sub["column"].isna().tolist()
-    for r, na in zip(recs, no_column, strict=True):
-        if na:
-            r["column"] = -9
-        r["text"] = str(r["text"])
-        by_page.setdefault(int(r["page"]), []).append(r)
-    for page_no, pl in by_page.items():
+    for page_no, pl in _page_records(line_df, feats).items():
         geo = _PageGeo(pl)
         for frags in _baseline_groups(pl):
             if len(frags) == 1:  # most lines: alone on their baseline, one segment, no artefact
-                start = _starts_paragraph(frags[0], geo)
-                c = _candidate(page_no, frags, [], geo, start)
-                c.extra["para_start"] = start
-                c.extra["table_row"] = False  # one piece on the baseline
-                out.append(c)
+                out.append(_single(page_no, frags[0], geo))
                 continue
             keep, dropped = [], []
-            for r in frags if len(frags) > 1 else ():
+            for r in frags:
                 # a fragment contained in a wider one on the same baseline is a duplicate artefact
                 dup = any(
                     o is not r
@@ -364,7 +406,7 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
                     for o in frags
                 )
                 (dropped if dup else keep).append(r)
-            segs = _segments(keep) if len(frags) > 1 else [frags]
+            segs = _segments(keep)
             bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= BOLD_MIN_FRACTION)
             for seg in segs:
                 start = _starts_paragraph(seg[0], geo)
@@ -407,6 +449,22 @@ class _PageGeo:
         self.recs = recs
         self.order = sorted(range(len(recs)), key=lambda i: (recs[i]["y1"], i))
         self.y1 = [recs[i]["y1"] for i in self.order]
+        self._tops: tuple[list, list] | None = None  # (y0, x0) of the lines by top edge, on first use
+        self._scan = False
+
+    def left_edge_below(self, y: float, below: float, x0: float) -> bool:
+        """Any line with ``y < y0 < y + below`` and its left edge within 2 pt of ``x0``."""
+        if self._tops is None:
+            tops = sorted((r["y0"], r["x0"]) for r in self.recs)
+            if any(t != t for t, _ in tops):  # a NaN top: no order to bisect, scan every line
+                tops = None
+            self._tops = ([t for t, _ in tops], [x for _, x in tops]) if tops is not None else ([], [])
+            self._scan = tops is None
+        if self._scan:
+            return any(y < o["y0"] < y + below and abs(o["x0"] - x0) <= 2 for o in self.recs)
+        ys, xs = self._tops
+        lo, hi = bisect.bisect_right(ys, y), bisect.bisect_left(ys, y + below)
+        return any(abs(xs[k] - x0) <= 2 for k in range(lo, hi))
 
 
 def _starts_paragraph(r: dict, geo: _PageGeo) -> bool:
@@ -427,7 +485,6 @@ def _starts_paragraph(r: dict, geo: _PageGeo) -> bool:
 
 def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGeo, starts: bool) -> Candidate:
     """``starts``: :func:`_starts_paragraph` of ``head[0]``, computed by the caller."""
-    page_lines = geo.recs
     first = head[0]
     run_in = False
     if (
@@ -444,13 +501,49 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
         if nb:
             reg = nb[0]
             # regular text whose left edge other lines below share is another column, not a run-in
-            column_start = any(
-                reg["y1"] < o["y0"] < reg["y1"] + 3 * reg["size"] and abs(o["x0"] - reg["x0"]) <= 2
-                for o in page_lines
-            )
+            column_start = geo.left_edge_below(reg["y1"], 3 * reg["size"], reg["x0"])
             run_in = not column_start
             head = [r for r in head if r["bf"] >= REGULAR_MAX_FRACTION and r["x0"] < reg["x0"]]
     return _candidate_from(page_no, head, dropped, run_in=run_in)
+
+
+def _single(page_no: int, r: dict, geo: _PageGeo) -> Candidate:
+    """:func:`_candidate` of a line alone on its baseline, with its ``para_start`` / ``table_row``.
+
+    The same steps as ``_candidate(page_no, [r], [], geo, start)`` then the two extra keys,
+    inlined for the line that is not a run-in heading (most lines of a document).
+    """
+    start = _starts_paragraph(r, geo)
+    bf = r["bf"]
+    if bf < BOLD_MIN_FRACTION and isinstance(r["lead"], str) and start:
+        c = _candidate(page_no, [r], [], geo, start)
+        c.extra["para_start"] = start
+        c.extra["table_row"] = False  # one piece on the baseline
+        return c
+    raw = r["text"]
+    n = len(raw)
+    text, m = raw.strip(), max(n, 1)
+    itf = r["itf"] * n / m
+    kind, num, title = split_number(text)
+    line = int(r["line"])
+    return Candidate(
+        page_no,
+        line,
+        [line],
+        text,
+        float(r["size"]),
+        bf * n / m >= BOLD_MIN_FRACTION,
+        float(r["x0"]),
+        float(r["y0"]),
+        float(r["x1"]),
+        float(r["y1"]),
+        str(r["font"]),
+        False,
+        kind,
+        num,
+        title,
+        {"italic": itf >= ITALIC_MIN_FRACTION, "para_start": start, "table_row": False},
+    )
 
 
 def _respace(lead: str, text: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from docintel.parsing import clauses, figures, frame_rows, tables_captioned, tables_free
+from docintel.parsing import clauses, figures, frame_rows, gcpause, tables_captioned, tables_free
 from docintel.parsing.backmatter import appendices, bibliography
 from docintel.parsing.captions import CAPTION, caption_match, caption_object, kind_of
 from docintel.parsing.headings import body_size
@@ -23,6 +23,11 @@ _FURNITURE = ("header", "footer", "page_number", "toc_entry")
 
 def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     """Return (object_registry, cell_df, line_df with caption / table / formula roles and object_key)."""
+    with gcpause.paused():  # rows and cells as Python objects: see gcpause
+        return _build_objects(doc, line_df, page_df, toc_df, doc_id)
+
+
+def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     line_df = line_df.copy()
     # role / object_key as object columns while the readers mark lines: a write into pandas'
     # Arrow-backed str column rebuilds the whole column, O(lines) per caption, table or figure
@@ -39,6 +44,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     body = body_size(usable[usable["role"] == "body"]) if len(usable) else 10.0
     # rows as namedtuples once; a page's frame and pymupdf page only for the few caption / equation lines
     positions = usable.groupby("page").indices
+    all_rows = line_df.groupby("page").indices  # every line of a page, for the figure marks
     # headings an outline or contents page names stay headings even when drawn inside a graphic
     primary = toc_df[toc_df["source"] != "heading_detection"] if len(toc_df) else toc_df
     vouched = set(zip(primary["page_start"], primary["line_start"], strict=False)) if len(primary) else set()
@@ -63,7 +69,7 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
         rows = rows_of.take(pos)
         pl = usable.iloc[pos] if has_caption else None
         # the pymupdf page only for a page with a caption or an equation label (loading one costs)
-        page = doc[int(page_no) - 1] if pl is not None else None
+        page = tables_free.CachedPage(doc[int(page_no) - 1]) if pl is not None else None
         for r in rows if pl is not None else ():
             m = caption_match(pl, r, body)
             if m is None:
@@ -80,7 +86,9 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
                 sides[side] += 1
                 above_first = (side or max(("below", "above"), key=sides.get)) == "above"
             if kind == "figure":
-                bb = figures.figure_box(line_df, page, page_no, drawn, block, cap, key, vouched)
+                bb = figures.figure_box(
+                    line_df, page, page_no, drawn, block, cap, key, vouched, rows=all_rows[page_no]
+                )
             else:
                 bb = tables_captioned.table_box(
                     line_df, page, page_no, pl, block, cap, key, body, row, cells, doc_id, above_first

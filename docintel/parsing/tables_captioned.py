@@ -101,7 +101,8 @@ def table_box(
     The table is looked for below its caption, then above it (``above_first``: the other way round).
     """
     tc, tb = [], None
-    page = tables_free.CachedPage(page)  # the readers below share one get_drawings / words
+    if not isinstance(page, tables_free.CachedPage):  # the readers below share one get_drawings / words
+        page = tables_free.CachedPage(page)
     for above in (True, False) if above_first else (False, True):
         clip = _table_clip(pl, cap, page.rect.width, page.rect.height, above=above, body=body)
         # a ruled grid delimits itself: long cell text must not end its region

@@ -85,16 +85,25 @@ def _col_of(p: Phrase, cols: list[tuple[float, float]]) -> int:
     return min(range(len(cols)), key=lambda i: abs((cols[i][0] + cols[i][1]) / 2 - xc))
 
 
+def _flat_rects(page) -> list[tuple]:
+    """The page's drawings at most 2 pt high (``max(0, height) <= 2``), their rects in drawing order."""
+    memo = getattr(page, "_memo", None)
+    if memo is not None and "flat_rects" in memo:
+        return memo["flat_rects"]
+    out = [d["rect"] for d in page.get_cdrawings() if max(0, d["rect"][3] - d["rect"][1]) <= 2]
+    if memo is not None:
+        memo["flat_rects"] = out
+    return out
+
+
 def horizontal_rules(page, clip) -> list[float]:
     """y of horizontal rules crossing most of ``clip`` (booktabs lines, ruled row separators)."""
     ys = []
     width = clip[2] - clip[0]
     # get_cdrawings' plain tuples; height / width as pymupdf's Rect gives them (never negative)
-    for d in page.get_cdrawings():
-        x0, y0, x1, y1 = d["rect"]
+    for x0, y0, x1, y1 in _flat_rects(page):
         if (
-            max(0, y1 - y0) <= 2
-            and max(0, x1 - x0) >= 0.5 * width
+            max(0, x1 - x0) >= 0.5 * width
             and x0 <= clip[2]
             and x1 >= clip[0]
             and clip[1] - 3 <= y0 <= clip[3] + 3
@@ -214,16 +223,17 @@ def _rule_edges(page) -> list[tuple]:
                 (ax, ay), (bx, by) = it[1], it[2]
                 edges.append((float(ax), float(ay), float(bx), float(by)))
             elif it[0] == "re":
-                x0, y0, x1, y1 = (float(v) for v in it[1])
+                x0, y0, x1, y1 = map(float, it[1])
                 if x1 < x0:
                     x0, x1 = x1, x0
                 if y1 < y0:
                     y0, y1 = y1, y0
-                w, h = max(0, x1 - x0), max(0, y1 - y0)
-                if w < 2 or h < 2:  # a rule drawn as a thin filled rectangle
+                # max(0, width) < 2, without the call: also true for a NaN width
+                thin_w, thin_h = not x1 - x0 >= 2, not y1 - y0 >= 2
+                if thin_w or thin_h:  # a rule drawn as a thin filled rectangle
                     edges.append(
                         ((x0 + x1) / 2, y0, (x0 + x1) / 2, y1)
-                        if w < 2
+                        if thin_w
                         else (x0, (y0 + y1) / 2, x1, (y0 + y1) / 2)
                     )
                 else:
@@ -310,9 +320,10 @@ def ruled_cells(page, clip) -> tuple[list[dict], tuple | None]:
     r_out = 0
     for i in range(len(ys) - 1):
         row = []
-        in_row = (ys[i] <= cy) & (cy <= ys[i + 1])
+        # the row's words once; each cell keeps those in its column (ascending word order, as a mask)
+        at = np.flatnonzero((ys[i] <= cy) & (cy <= ys[i + 1]))
         for j in range(len(xs) - 1):
-            ws = [words[k] for k in np.flatnonzero(in_row & in_col[j])]
+            ws = [words[k] for k in at[in_col[j][at]].tolist()] if len(at) else []
             ws.sort(key=lambda w: (round(w[1]), w[0]))
             row.append((" ".join(w[4] for w in ws), (xs[j], ys[i], xs[j + 1], ys[i + 1])))
         if not any(t for t, _ in row):

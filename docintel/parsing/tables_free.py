@@ -44,13 +44,32 @@ RULED_MIN_DRAWINGS = 4
 TITLE_GAP_LINES = 2.5
 
 
+#: The attribute of a pymupdf Document holding its pages' memos (page index -> dict).
+_DOC_MEMO = "_docintel_page_memo"
+
+
+def _page_memo(page) -> dict:
+    """The memo dict shared by every :class:`CachedPage` of one page of one open document.
+
+    The text layer and drawings of a page do not change while a document is parsed, so the
+    caption reorder, the captioned-table and figure readers and the uncaptioned-table pass
+    read them once between them (they each wrap ``doc[n]`` anew). A page without a parent
+    document (a test double) gets a memo of its own.
+    """
+    doc, number = getattr(page, "parent", None), getattr(page, "number", None)
+    store = getattr(doc, "__dict__", None) if number is not None else None
+    if store is None:
+        return {}
+    return store.setdefault(_DOC_MEMO, {}).setdefault(number, {})
+
+
 class CachedPage:
-    """The page methods the cell readers call, each computed once per page."""
+    """The page methods the cell readers call, each computed once per page (and per document)."""
 
     def __init__(self, page) -> None:
         self._page = page
         self.rect = page.rect
-        self._memo: dict = {}
+        self._memo: dict = _page_memo(page)
 
     def get_drawings(self):
         if "d" not in self._memo:
@@ -62,6 +81,12 @@ class CachedPage:
         if "cd" not in self._memo:
             self._memo["cd"] = self._page.get_cdrawings()
         return self._memo["cd"]
+
+    def get_image_info(self):
+        """``page.get_image_info()`` (no hashes, no xrefs), read once."""
+        if "img" not in self._memo:
+            self._memo["img"] = self._page.get_image_info()
+        return self._memo["img"]
 
     def get_text(self, kind: str = "text", **kw):
         if kw:

@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from docintel.parsing import contents_page, provisions, toc_sources
+from docintel.parsing import contents_page, gcpause, provisions, toc_sources
 from docintel.parsing.headings import (
     LARGER_BY_PT,
     Candidate,
@@ -204,6 +204,13 @@ def build_toc(
     doc, line_df: pd.DataFrame, page_df: pd.DataFrame, doc_id: str
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Return (toc_df, line_df with heading / title / toc_entry roles marked)."""
+    with gcpause.paused():  # a Candidate per line: the collector would walk every live object
+        return _build_toc(doc, line_df, page_df, doc_id)
+
+
+def _build_toc(
+    doc, line_df: pd.DataFrame, page_df: pd.DataFrame, doc_id: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     line_df = line_df.copy()
     for col in ("role", "section_id", "object_key"):
         if col not in line_df.columns:
@@ -259,7 +266,12 @@ def _mark_heading_like(
 ) -> None:
     """Set ``extra["heading_like"]`` on every candidate: typography, then the stack and section rules."""
     cover = _cover_pages(line_df, body)
+    larger = body + LARGER_BY_PT
     for c in cands:
+        # plain body type, unnumbered: looks_like_heading's first test says no (most candidates)
+        if c.kind is None and not c.bold and c.size < larger and not c.extra.get("italic", False):
+            c.extra["heading_like"] = False
+            continue
         c.extra["heading_like"] = (
             c.page not in cover
             and c.page not in contents_pages
@@ -361,17 +373,22 @@ def _mark_roles(
 ) -> None:
     """Mark heading, title and contents-entry lines in ``line_df``'s role column (in place)."""
     key = list(zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=False))
+    # the roles as a Python array, written back in one column assignment: a ``.loc`` write into
+    # pandas' Arrow-backed str column rebuilds the whole column each time
+    role = line_df["role"].to_numpy(dtype=object, copy=True)
     # a provision's line stays body text: it has a number, not heading typography
     heading_lines = {
         (e["page_start"], ln) for e in entries if e["source"] != "provision" for ln in e["lines"]
     }
-    line_df.loc[[k in heading_lines for k in key], "role"] = "heading"
+    role[np.fromiter((k in heading_lines for k in key), bool, len(key))] = "heading"
     if title_c is not None:
         tl = {(title_c.page, ln) for ln in title_c.lines}
-        line_df.loc[[k in tl for k in key], "role"] = "title"
+        role[np.fromiter((k in tl for k in key), bool, len(key))] = "title"
     if len(contents):
         cl = set(zip(contents["page"], contents["line"], strict=False))
-        on_cp = line_df["page"].isin(contents_pages) & line_df["role"].eq("body")
-        lone_numbers = on_cp & line_df["text"].str.match(r"^\s*[0-9.]+\s*$")
-        is_entry = pd.Series([k in cl for k in key], index=line_df.index) | lone_numbers
-        line_df.loc[is_entry, "role"] = "toc_entry"
+        on_cp = line_df["page"].isin(contents_pages).to_numpy() & (role == "body")
+        lone_numbers = on_cp & line_df["text"].str.match(r"^\s*[0-9.]+\s*$").to_numpy(
+            dtype=bool, na_value=False
+        )
+        role[np.fromiter((k in cl for k in key), bool, len(key)) | lone_numbers] = "toc_entry"
+    line_df["role"] = pd.Series(role, index=line_df.index, dtype=line_df["role"].dtype)
