@@ -13,6 +13,7 @@ import re
 
 from docintel import __version__
 from docintel.generation import refdetect
+from docintel.generation.offline.compose import compose
 from docintel.generation.offline.pointers import (
     AROUND_AFTER,
     AROUND_TYPES,
@@ -21,7 +22,13 @@ from docintel.generation.offline.pointers import (
     cites_a_stated_value,
     directives_in_section,
 )
-from docintel.generation.offline.scoring import Window, pick_windows, question_terms, score_lines
+from docintel.generation.offline.scoring import (
+    Window,
+    pick_windows,
+    question_terms,
+    read_as_pointed,
+    score_lines,
+)
 from docintel.generation.offline.tablerows import is_table_passage, view_table
 from docintel.generation.text import clip, content_stems, join_lines, normalize
 from docintel.schema.answer import Citation, ExternalReference, PendingReference, ReferenceAwareAnswer
@@ -94,10 +101,12 @@ class OfflineBackend:
             windows = self._list_windows(grouped, primary)
         else:
             windows = pick_windows(grouped, primary, max_windows=self.max_windows, max_lines=self.max_lines)
-        pieces = [pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi)]  # named: answers
+        pieces = [
+            pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
+        ]  # named: answers
         pieces += [self._window_piece(passages, grouped, w) for w in windows]
         for pi in pulled:
-            pieces += self._pulled_pieces(passages, grouped, pi)
+            pieces += self._pulled_pieces(passages, grouped, pi, terms)
 
         hits = set().union(*(set(pc.info.get("hits", [])) for pc in pieces)) if pieces else set()
         # phrases repeat their words, so only word/number terms set how many hits are needed
@@ -132,7 +141,7 @@ class OfflineBackend:
         conditions = list(dict.fromkeys(c.text for c in refdetect.detect_conditions(cond_scope)))[:10]
 
         answer = ReferenceAwareAnswer(
-            answer=self._compose(pieces, conditions, externals, pending),
+            answer=compose(pieces, conditions, externals, pending),
             citations=[c for pc in pieces for c in self._citations(pc)][:20],
             pending_references=pending,
             external_references=externals,
@@ -220,9 +229,13 @@ class OfflineBackend:
         }
         return Piece(passages[w.passage], lines, join_lines(ln.text for ln in lines), seed.ln, info)
 
-    def _pulled_pieces(self, passages: list[Passage], grouped: list, pi: int) -> list[Piece]:
+    def _pulled_pieces(
+        self, passages: list[Passage], grouped: list, pi: int, terms: list | None = None
+    ) -> list[Piece]:
         """A pulled-in passage always contributes: its table row(s), its best windows, or its
-        opening lines (the start of a referenced section is what the pointer meant)."""
+        opening lines (the start of a referenced section is what the pointer meant). A long
+        target is read with the words of the sentence that pointed at it as well as the
+        question's (``read_as_pointed``)."""
         p = passages[pi]
         if not p.lines:
             return []
@@ -239,6 +252,7 @@ class OfflineBackend:
             seed = max(rows, key=lambda r: r.context).pos
             ws = [Window(pi, 0, len(rows) - 1, seed, 0.0, set().union(*(r.hits for r in rows)))]
         else:
+            grouped = read_as_pointed(passages, grouped, pi, terms)
             ws = pick_windows(
                 grouped, [pi], max_windows=self.ref_windows, max_lines=self.ref_lines, min_ratio=0.3
             )
@@ -364,44 +378,6 @@ class OfflineBackend:
                 )  # fmt: skip
             )
         return out
-
-    @staticmethod
-    def _compose(pieces: list[Piece], conditions: list[str], externals: list, pending: list) -> str:
-        parts = []
-        for pc in pieces:
-            p = pc.passage
-            text = clip(pc.text, 1200)
-            if p.retrieved_via in PULLED:
-                label = (
-                    "Definition"
-                    if p.retrieved_via == "definition"
-                    else f"From {p.reference_text or 'the referenced text'}"
-                )
-                why = ""
-                if p.reference_text and p.referenced_from:
-                    why = f"; pulled in because of '{p.reference_text}' on page {p.referenced_from[0]}, line {p.referenced_from[1]}"
-                text = f"{label} (page {pc.lines[0].page}{why}): {text}"
-            parts.append(text)
-        parts += [f"Condition: {c}." for c in conditions]
-        if externals:
-            parts.append("Relies on documents outside this PDF (named, not fetched): "
-                         + "; ".join(e.name for e in externals) + ".")  # fmt: skip
-        # a pointer written in a pulled-in target (not in the first hop's lines) is the next hop's
-        primary = {(ln.page, ln.line) for pc in pieces if pc.passage.retrieved_via not in PULLED
-                   for ln in pc.passage.lines}  # fmt: skip
-        pulled = {(ln.page, ln.line) for pc in pieces if pc.passage.retrieved_via in PULLED
-                  for ln in pc.passage.lines}  # fmt: skip
-        nested = [r for r in pending if (r.origin_page, r.origin_line) in pulled - primary]
-        first = [r for r in pending if r not in nested]
-
-        def listed(refs: list) -> str:
-            return "; ".join(f"{r.raw_text} (page {r.origin_page}, line {r.origin_line})" for r in refs)
-
-        if first:
-            parts.append(f"Not yet followed: {listed(first)}; the complete answer may be there.")
-        if nested:
-            parts.append(f"Further pointers in the pulled-in text, not followed: {listed(nested)}.")
-        return clip("\n".join(parts), 4000)
 
     @staticmethod
     def _not_found(question: ParsedQuestion, terms: list) -> ReferenceAwareAnswer:
