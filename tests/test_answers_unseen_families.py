@@ -108,3 +108,22 @@ def test_a_section_the_toc_numbers_is_not_called_another_instruments(run):  # no
     )
     result, _, _ = run([passage(1, 1, 5)], a1)
     assert result.answer.answer_completeness == "partial"
+
+
+# -- questions in other languages ----------------------------------------------------------
+
+
+def test_a_spanish_question_searches_its_content_words_not_its_articles():
+    from docintel.questions import parse_question
+
+    q = parse_question("¿Cuándo debe el empleador completar y firmar la Sección 2?")
+    assert {"el", "la", "debe", "cuándo"}.isdisjoint(q.keywords)
+    assert {"empleador", "firmar"} <= set(q.keywords)
+    assert all(" el " not in f" {p} " for p in q.phrases)
+
+
+def test_an_english_question_keeps_a_word_one_other_language_shares():
+    from docintel.questions import parse_question
+
+    q = parse_question("What does the La Jolla station report?")
+    assert {"la", "jolla", "station"} <= set(q.keywords)  # one Spanish word does not make it Spanish
