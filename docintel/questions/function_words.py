@@ -13,34 +13,39 @@ from collections.abc import Iterable
 
 from docintel.text import STOP_WORDS
 
+
+def _words(block: str) -> frozenset[str]:
+    return frozenset(block.split())
+
+
 #: Articles, pronouns, prepositions, conjunctions, auxiliaries and question words per language.
 #: Words that are also English words or codes ("de" in the CSF's DE.DP, "die", "para" for
 #: paragraph, "son", "come") are left out, and English function words ("in", "was") do not count.
 FUNCTION_WORDS: dict[str, frozenset[str]] = {
-    "es": frozenset(
+    "es": _words(
         """el la los las lo un una unos unas del al que qué y o en por con sobre
         se su sus es está están ser debe deben tiene tienen tengo cuándo cuál cuáles cómo
         dónde quién quiénes cuánto cuánta cuántos cuántas le les mi mis tu nos este esta estos
-        estas ese esa antes después""".split()
-    ),  # noqa: SIM905
-    "fr": frozenset(
+        estas ese esa antes después"""
+    ),
+    "fr": _words(
         """le la les un une des du au aux et ou en dans par pour avec sans sur que
         qui quoi quel quelle quels quelles est sont doit doivent peut il elle ils elles ce cette
-        ces son sa ses leur leurs comment quand où combien pourquoi ne pas""".split()
-    ),  # noqa: SIM905
-    "de": frozenset(
+        ces son sa ses leur leurs comment quand où combien pourquoi ne pas"""
+    ),
+    "de": _words(
         """der das den dem des ein eine einen einem einer und oder in im mit von
         für auf aus bei nach zu zum zur ist sind wird werden muss müssen kann wie wann wo was
-        welche welcher welches wer warum sich nicht""".split()
-    ),  # noqa: SIM905
-    "pt": frozenset(
+        welche welcher welches wer warum sich nicht"""
+    ),
+    "pt": _words(
         """os as um uma do da dos das no na nos nas ao aos que e ou em por com sem
-        sobre se seu sua é são deve devem tem quando qual quais como onde quem quanto""".split()
-    ),  # noqa: SIM905
-    "it": frozenset(
+        sobre se seu sua é são deve devem tem quando qual quais como onde quem quanto"""
+    ),
+    "it": _words(
         """il lo gli la le un una del della dei degli delle al alla che e o in con
-        per su si è sono deve devono quando quale quali quanto""".split()
-    ),  # noqa: SIM905
+        per su si è sono deve devono quando quale quali quanto"""
+    ),
 }
 #: Words of one language a question must hold for that language's list to apply.
 MIN_HITS = 2

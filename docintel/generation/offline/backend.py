@@ -54,6 +54,8 @@ def asks_for_sources(question: str) -> bool:
     return bool(_WANTS_SOURCES.search(question))
 
 
+#: Lines of a pulled-in table (no row selected) given whole; a longer one is read by windows.
+TABLE_WHOLE = 48
 #: Lines a list answer quotes in all, shared by its passages (each gets at least half a window).
 LIST_LINES = 40
 
@@ -247,7 +249,9 @@ class OfflineBackend:
                 info = {"page": lines[0].page, "lines": [lines[0].line, lines[-1].line], "table": True,
                         "aligned": view.aligned, "hits": hits or ["(pulled in)"], "retrieved_via": p.retrieved_via}  # fmt: skip
                 return [Piece(p, lines, view.text, view.row_lines[0], info)]
-        if len(p.lines) <= self.ref_whole:  # short targets (definitions, a paragraph) are used whole
+        # short targets (definitions, a paragraph) are used whole, and so is a table up to
+        # TABLE_WHOLE lines that no row selector narrows: "as shown in Table 1" means the table
+        if len(p.lines) <= self.ref_whole or (is_table_passage(p) and len(p.lines) <= TABLE_WHOLE):
             rows = grouped[pi]
             seed = max(rows, key=lambda r: r.context).pos
             ws = [Window(pi, 0, len(rows) - 1, seed, 0.0, set().union(*(r.hits for r in rows)))]
