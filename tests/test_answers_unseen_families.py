@@ -127,3 +127,14 @@ def test_an_english_question_keeps_a_word_one_other_language_shares():
 
     q = parse_question("What does the La Jolla station report?")
     assert {"la", "jolla", "station"} <= set(q.keywords)  # one Spanish word does not make it Spanish
+
+
+def test_citations_are_shared_round_robin_so_a_long_table_does_not_crowd_out_targets():
+    from docintel.generation.offline.backend import _fair_citations
+
+    def cites(page: int, n: int) -> list[Citation]:
+        return [Citation(page=page, line_start=i, line_end=i, quote=f"row {i}") for i in range(1, n + 1)]
+
+    picked = _fair_citations([cites(1, 2), cites(5, 30), cites(9, 3)], 6)
+    assert [(c.page, c.line_start) for c in picked] == [(1, 1), (1, 2), (5, 1), (5, 2), (9, 1), (9, 2)]
+    assert len(_fair_citations([cites(1, 30)], 20)) == 20

@@ -144,7 +144,7 @@ class OfflineBackend:
 
         answer = ReferenceAwareAnswer(
             answer=compose(pieces, conditions, externals, pending),
-            citations=[c for pc in pieces for c in self._citations(pc)][:20],
+            citations=_fair_citations([self._citations(pc) for pc in pieces], MAX_CITATIONS),
             pending_references=pending,
             external_references=externals,
             conditions=conditions,
@@ -390,6 +390,24 @@ class OfflineBackend:
             answer=f"The evidence provided does not answer the question: no retrieved line matches {clip(wanted, 300)}.",
             answer_completeness="not_found",
         )
+
+
+#: Citations an answer holds (``ReferenceAwareAnswer.citations``).
+MAX_CITATIONS = 20
+
+
+def _fair_citations(per_piece: list[list[Citation]], limit: int) -> list[Citation]:
+    """At most ``limit`` citations, in piece order, taken round-robin: every piece's first run
+    before any piece's second, so a table cited run by run does not crowd out the targets after
+    it (each target then keeps a cited line, and its completeness check sees it)."""
+    picked: set[tuple[int, int]] = set()
+    depth = 0
+    while len(picked) < limit and any(depth < len(cs) for cs in per_piece):
+        for i, cs in enumerate(per_piece):
+            if depth < len(cs) and len(picked) < limit:
+                picked.add((i, depth))
+        depth += 1
+    return [c for i, cs in enumerate(per_piece) for j, c in enumerate(cs) if (i, j) in picked]
 
 
 def _dedupe(lines: list[EvidenceLine]) -> list[EvidenceLine]:
