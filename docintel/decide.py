@@ -39,7 +39,6 @@ from docintel.schema.answer import (
 )
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion, Passage
-from docintel.schema.kinds import HEADING_ROLES
 from docintel.schema.loop import (
     CallInfo,
     Decision,
@@ -57,11 +56,6 @@ from docintel.schema.trace import Trace
 #: target whose heading and most lines were retrieved and still follows one that only grazes
 #: the window (a section whose first line closes the page).
 ALREADY_IN_EVIDENCE = 0.6
-#: Kinds of pointer that may name another instrument's unit ("§ 1316.47", "Art. I", "Schedule
-#: A"); a table, figure, equation or note this document lacks is a parse's miss, not another's.
-PROVISIONS = ("section", "appendix", "annex", "clause", "article", "chapter", "part", "unknown")
-#: Roles of a line that labels its region (a heading, a caption).
-LABEL_ROLES = HEADING_ROLES | {"caption"}
 #: Why a loop that found nothing to add gives up partial, as the user reads it.
 NOTHING_ADDED = "no reference target could be retrieved; answer kept from the previous pass"
 
@@ -150,18 +144,6 @@ class _Loop:
             self._own_ids = facts.own_ids(self.tables)
         return self._own_ids
 
-    @staticmethod
-    def labels_itself(ref: PendingReference, res: Resolution) -> bool:
-        """The pointer is its target's own label: written on the target's first line or on a
-        heading or caption inside it ("Table 1: ..." under the table). A pointer written inside
-        the region on a body line ("Subtract line 14" in line 14's window) still points."""
-        at = (ref.origin_page, ref.origin_line)
-        for p in res.passages:
-            for i, ln in enumerate(p.lines):
-                if (ln.page, ln.line) == at:
-                    return i == 0 or ln.role in LABEL_ROLES
-        return False
-
     def report(self, ref: PendingReference, ref_type: str, reason: str) -> None:
         """Record ``ref`` as unresolved for ``reason`` (once per reference text)."""
         if not any(u.raw_text == ref.raw_text for u in self.unresolved):
@@ -187,18 +169,9 @@ class _Loop:
         named = {e.name.lower() for e in externals}
         for ref in answer.pending_references:
             res = self.resolve(ref, allow_llm=False)
-            if (
-                res.status == "unresolved"
-                and res.method == "none"
-                and res.target
-                and res.ref_type in PROVISIONS
-            ):
+            if facts.may_be_elsewhere(res):
                 res = self.resolve(ref, allow_llm=True)  # what pass 2 would try, asked now
-                if (
-                    res.status == "unresolved"
-                    and res.method == "none"
-                    and not facts.numbers(self.tables, res.target)
-                ):
+                if facts.may_be_elsewhere(res) and not facts.numbers(self.tables, res.target):
                     self.trace.event("triage", reference=ref.raw_text, verdict="not_in_document")
                     self.report(ref, res.ref_type, NOT_IN_DOCUMENT)
                     continue
@@ -219,7 +192,7 @@ class _Loop:
                 self.trace.event("triage", reference=ref.raw_text, verdict="external")
                 continue
             target = _evidence_keys(res.passages)
-            if res.status == "resolved" and self.labels_itself(ref, res):
+            if res.status == "resolved" and facts.labels_itself(ref, res):
                 self.trace.event("triage", reference=ref.raw_text, verdict="names_itself", target=res.target)
                 continue  # a heading naming its own section or object is not a pointer elsewhere
             if (

@@ -1,6 +1,7 @@
 """What the tables say about one pointer of the loop: split from ``decide.py`` (same behaviour).
 
-Whether a pointer is the label its own heading line opens with, whether any section or object
+Whether a pointer is the label its own heading line opens with or its target's own label,
+whether it may be another instrument's unit, whether any section or object
 of the document carries its number, the publication ids the document is (so that it is not
 named as an external reference to itself), and an author-year citation's entry in the
 reference list; and the resolution of a pending reference, the tables first, then a backend's
@@ -20,6 +21,35 @@ from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion
 from docintel.schema.kinds import HEADING_ROLES
 from docintel.schema.loop import Resolution
+
+#: Kinds of pointer that may name another instrument's unit ("§ 1316.47", "Art. I", "Schedule
+#: A"); a table, figure, equation or note this document lacks is a parse's miss, not another's.
+PROVISIONS = ("section", "appendix", "annex", "clause", "article", "chapter", "part", "unknown")
+#: Roles of a line that labels its region (a heading, a caption).
+LABEL_ROLES = HEADING_ROLES | {"caption"}
+
+
+def may_be_elsewhere(res: Resolution) -> bool:
+    """A numbered provision-like pointer the tables matched nowhere (perhaps another
+    instrument's unit; :func:`numbers` then tells whether this document numbers it)."""
+    return (
+        res.status == "unresolved"
+        and res.method == "none"
+        and bool(res.target)
+        and res.ref_type in PROVISIONS
+    )
+
+
+def labels_itself(ref: PendingReference, res: Resolution) -> bool:
+    """The pointer is its target's own label: written on the target's first line or on a
+    heading or caption inside it ("Table 1: ..." under the table). A pointer written inside
+    the region on a body line ("Subtract line 14" in line 14's window) still points."""
+    at = (ref.origin_page, ref.origin_line)
+    for p in res.passages:
+        for i, ln in enumerate(p.lines):
+            if (ln.page, ln.line) == at:
+                return i == 0 or ln.role in LABEL_ROLES
+    return False
 
 
 def own_ids(tables: DocTables) -> set[str]:
@@ -109,4 +139,12 @@ def resolve_with(
     return picked or res
 
 
-__all__ = ["author_year", "numbers", "opens_heading", "own_ids", "resolve_with"]
+__all__ = [
+    "author_year",
+    "labels_itself",
+    "may_be_elsewhere",
+    "numbers",
+    "opens_heading",
+    "own_ids",
+    "resolve_with",
+]
