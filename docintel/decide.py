@@ -11,26 +11,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from docintel.errors import LLMError, LLMOutputError
-from docintel.generation.completeness import earn
+from docintel.errors import LLMOutputError
+from docintel.generation.finish import (
+    BUDGET_EXHAUSTED,
+    NESTED_NOT_FOLLOWED,
+    NOT_IN_DOCUMENT,
+    earn_completeness,
+    finish,
+)
 from docintel.generation.offline.backend import asks_for_sources
 from docintel.generation.protocol import LLMBackend
 from docintel.generation.refdetect import AUTHOR_YEAR
 from docintel.generation.validator import check_generation
 from docintel.questions.parse import answer_shape
-from docintel.refscan import memo, references_in
-from docintel.retrieval import best_passage, count_tokens, retrieve, suggested_top_k
-from docintel.retrieval.named import named_regions
-from docintel.retrieval.overview import Overview, member_passages, overview_passages
-from docintel.retrieval.resolve import model_brief, model_may_help, resolve_in_tables, section_resolution
-from docintel.retrieval.targets import (
-    definition_passages,
-    extend_to_sentence_end,
-    listed_object_passages,
-    to_passages,
-    unread_pages_warning,
-)
-from docintel.retrieval.windows import citation_entry, cited_line
+from docintel.refscan import memo
+from docintel.retrieval import count_tokens, firstpass
+from docintel.retrieval import pointerfacts as facts
+from docintel.retrieval.firstpass import same_page_targets
+from docintel.retrieval.named import named_first_hop
+from docintel.retrieval.overview import Overview, overview_passages
+from docintel.retrieval.targets import unread_pages_warning
 from docintel.schema.answer import (
     ExternalReference,
     PendingReference,
@@ -39,7 +39,6 @@ from docintel.schema.answer import (
 )
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion, Passage
-from docintel.schema.kinds import HEADING_ROLES, OFF_PAGE_REF_TYPES
 from docintel.schema.loop import (
     CallInfo,
     Decision,
@@ -59,10 +58,6 @@ from docintel.schema.trace import Trace
 ALREADY_IN_EVIDENCE = 0.6
 #: Why a loop that found nothing to add gives up partial, as the user reads it.
 NOTHING_ADDED = "no reference target could be retrieved; answer kept from the previous pass"
-BUDGET_EXHAUSTED = "loop budget exhausted"
-#: Why a pointer inside a followed target was not followed: reported, but the answer the first
-#: hop's pointers asked for is there (the target's own pointers are the next hop's business).
-NESTED_NOT_FOLLOWED = "loop budget exhausted (a pointer inside a followed target)"
 
 
 def decide_next_pass(answer: ReferenceAwareAnswer, loop_count: int, max_loops: int = 1) -> Decision:
@@ -92,26 +87,8 @@ def resolve_pending(
     backend: LLMBackend | None = None,
     max_lines: int = 40,
 ) -> Resolution:
-    """Resolve one pending reference: the tables first (deterministic), then, for a relative or
-    unnumbered section reference, the backend's pick among the toc's sections."""
-    res = resolve_in_tables(ref, tables, question=question, max_lines=max_lines)
-    if backend is None or not model_may_help(res):
-        return res
-    brief = model_brief(tables, ref)
-    if brief is None:
-        return res
-    try:
-        toc_id = backend.resolve_reference(ref.raw_text, *brief)
-    except LLMError as exc:  # a failed resolver call leaves the reference unresolved, not the ask failed
-        return Resolution(ref, "unresolved", "llm", "section", reason=f"LLM resolver failed: {exc}"[:300])
-    if not toc_id:
-        return res
-    method = "offline_rules" if backend.kind == "rules" else "llm"
-    picked = section_resolution(
-        tables, ref, str(toc_id), question=question, max_lines=max_lines, method=method,
-        reason=f"{backend.name} chose section {toc_id}",
-    )  # fmt: skip
-    return picked or res
+    """Resolve one pending reference (:func:`docintel.retrieval.pointerfacts.resolve_with`)."""
+    return facts.resolve_with(ref, tables, question=question, backend=backend, max_lines=max_lines)
 
 
 @dataclass
@@ -156,7 +133,7 @@ class _Loop:
                 max_lines=self.max_lines,
             )
         if res.status == "unresolved" and ref.ref_type == "bib":
-            res = _author_year(self.tables, ref) or res
+            res = facts.author_year(self.tables, ref, AUTHOR_YEAR) or res
         self.resolutions[key] = res
         return res
 
@@ -164,25 +141,21 @@ class _Loop:
     def own_ids(self) -> set[str]:
         """The publication ids this document is (its DOI, its running headers), read once."""
         if getattr(self, "_own_ids", None) is None:
-            from docintel.identifiers.own import own_ids
-
-            ln = self.tables.line_df
-            cols = (ln["page"], ln["role"], ln["text"]) if len(ln) else ((), (), ())
-            self._own_ids = own_ids(
-                (int(p), str(r or ""), str(t or "")) for p, r, t in zip(*cols, strict=True)
-            )
+            self._own_ids = facts.own_ids(self.tables)
         return self._own_ids
 
-    def opens_heading(self, ref: PendingReference) -> bool:
-        """The reference is the label a heading line opens with (the section names itself)."""
-        ln = self.tables.line_df
-        if ln is None or ln.empty:
-            return False
-        row = ln[(ln["page"] == ref.origin_page) & (ln["line"] == ref.origin_line)]
-        if row.empty or row["role"].iloc[0] not in HEADING_ROLES:
-            return False
-        text = " ".join(str(row["text"].iloc[0]).split()).lower()
-        return text.startswith(" ".join(ref.raw_text.split()).lower())
+    def report(self, ref: PendingReference, ref_type: str, reason: str) -> None:
+        """Record ``ref`` as unresolved for ``reason`` (once per reference text)."""
+        if not any(u.raw_text == ref.raw_text for u in self.unresolved):
+            self.unresolved.append(
+                UnresolvedReference(
+                    raw_text=ref.raw_text,
+                    ref_type=ref_type,
+                    origin_page=ref.origin_page,
+                    origin_line=ref.origin_line,
+                    reason=reason,
+                )  # fmt: skip
+            )
 
     def triage(self, answer: ReferenceAwareAnswer, passages: list[Passage]) -> ReferenceAwareAnswer:
         """Drop pending references whose target is already in the evidence; externals are named.
@@ -196,7 +169,13 @@ class _Loop:
         named = {e.name.lower() for e in externals}
         for ref in answer.pending_references:
             res = self.resolve(ref, allow_llm=False)
-            if res.status == "unresolved" and self.opens_heading(ref):
+            if facts.may_be_elsewhere(res):
+                res = self.resolve(ref, allow_llm=True)  # what pass 2 would try, asked now
+                if facts.may_be_elsewhere(res) and not facts.numbers(self.tables, res.target):
+                    self.trace.event("triage", reference=ref.raw_text, verdict="not_in_document")
+                    self.report(ref, res.ref_type, NOT_IN_DOCUMENT)
+                    continue
+            if res.status == "unresolved" and facts.opens_heading(self.tables, ref):
                 # "Subpart D—Notification ..." (a heading the toc lacks) is its own label; a heading
                 # that names a provision found elsewhere ("Clause 5.6" over a drafting note) points
                 self.trace.event("triage", reference=ref.raw_text, verdict="names_itself")
@@ -213,7 +192,7 @@ class _Loop:
                 self.trace.event("triage", reference=ref.raw_text, verdict="external")
                 continue
             target = _evidence_keys(res.passages)
-            if res.status == "resolved" and (ref.origin_page, ref.origin_line) in target:
+            if res.status == "resolved" and facts.labels_itself(ref, res):
                 self.trace.event("triage", reference=ref.raw_text, verdict="names_itself", target=res.target)
                 continue  # a heading naming its own section or object is not a pointer elsewhere
             if (
@@ -345,7 +324,7 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None, first_hop: list[Passage
     else:
         # a caller's passages, else the regions the question names, else keyword retrieval
         first = first_hop or _named_first_hop(loop) or first_passages(tables, q, trace, top_k)
-        passages = _same_page_targets(loop, first)
+        passages = same_page_targets(first, lambda ref: loop.resolve(ref, allow_llm=False), trace)
     loop.first_keys = _evidence_keys(passages)
     loop_count = 0
     while True:
@@ -386,110 +365,35 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None, first_hop: list[Passage
 
 
 def first_passages(tables: DocTables, q: ParsedQuestion, trace: Trace, top_k: int | None) -> list[Passage]:
-    """Pass-1 evidence: the registry's captions for a listing question about an object type,
-    else the best window of each of the top-k pages (top-1 by default), to a sentence end."""
-    with trace.stage("retrieval"):
-        if top_k is None:  # top-1 by default; listing questions get one page per listed object page
-            top_k = suggested_top_k(q, tables)
-        candidates = retrieve(q, tables, top_k=top_k)
-    trace.record("top_k", top_k)
-    trace.record("candidates", [c.model_dump() for c in candidates[:10]])
-    listed = _listed_objects(tables, q, trace)
-    if listed:
-        return listed
-    members = member_passages(tables, q)
-    if members:  # "the four Tiers": the headings "Tier 1: ..." to "Tier 4: ..." are the list
-        trace.event("list_path", series=[p.note for p in members])
-        return members
-    chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
-    sources = asks_for_sources(q.text)
-    passages = []
-    for c in chosen:  # a question asking which source says it keeps the page's citing line
-        cited = cited_line(tables, q, c.page) if sources else None
-        window = best_passage(tables, q, c.page, include_lines=[cited] if cited else None)
-        passages.append(extend_to_sentence_end(tables, window))
-    passages = [p for p in passages if p.lines]
-    return passages + definition_passages(tables, q, passages)
-
-
-def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
-    """The answer as the user gets it: external references named in its text, and every
-    reference still pending reported unresolved (the answer is then partial)."""
-    names = [e.name for e in answer.external_references if e.name.lower() not in answer.answer.lower()]
-    if names:  # externals are always named in the answer text, whatever the backend wrote
-        text = answer.answer.rstrip() + " External reference(s), not fetched: " + "; ".join(names) + "."
-        answer = answer.model_copy(update={"answer": text})
-    if answer.answer_completeness == "references_unresolved" or loop.unresolved:
-        keep: list[PendingReference] = []
-        for ref in answer.pending_references:
-            nested = loop.nested(ref)
-            if not nested:
-                keep.append(ref)
-            if not any(u.raw_text == ref.raw_text for u in loop.unresolved):
-                loop.unresolved.append(
-                    UnresolvedReference(
-                        raw_text=ref.raw_text,
-                        ref_type=ref.ref_type,
-                        origin_page=ref.origin_page,
-                        origin_line=ref.origin_line,
-                        reason=NESTED_NOT_FOLLOWED if nested else BUDGET_EXHAUSTED,
-                    )
-                )
-        # pointers inside the followed targets are reported (unresolved, a warning) but do not
-        # make the answer partial: the pointers of the first hop were followed
-        later = [u for u in loop.unresolved if u.reason == NESTED_NOT_FOLLOWED]
-        if later:
-            loop.warnings.append(
-                "not followed (loop budget), found in the followed targets: "
-                + "; ".join(f"{u.raw_text} (page {u.origin_page})" for u in later)
-            )
-        first_order = keep or any(u.reason != NESTED_NOT_FOLLOWED for u in loop.unresolved)
-        earned = answer.answer_completeness in ("references_unresolved", "complete") and not first_order
-        answer = answer.model_copy(
-            update={"pending_references": keep, "answer_completeness": "complete" if earned else "partial"}
-        )
-        if earned and loop.passes and loop.passes[-1].decision == "give_up_partial":
-            loop.passes[-1].decision = "return_to_user"
-    return answer
-
-
-def _earn_completeness(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
-    """ "complete" only when earned (:func:`generation.completeness.earn`)."""
-    followed = [r for r in loop.resolutions.values() if r.pass_no is not None]
-    unresolved = [u for u in loop.unresolved if u.reason != NESTED_NOT_FOLLOWED]
-    answer, loop.reasons, warnings = earn(answer, followed, unresolved, loop.reasons)
-    loop.warnings.extend(warnings)
-    return answer
+    """Pass-1 evidence (:func:`docintel.retrieval.firstpass.first_passages`); a question asking
+    which source says it keeps each page's citing line."""
+    return firstpass.first_passages(tables, q, trace, top_k, sources=asks_for_sources(q.text))
 
 
 def _named_first_hop(loop: _Loop) -> list[Passage]:
-    """The regions the question names ("What does Section 5(A) say?"), whole, when they
-    resolve (:mod:`docintel.retrieval.named`); [] sends the question to keyword retrieval."""
-    with loop.trace.stage("retrieval"):
-        found = named_regions(loop.tables, loop.q, max_lines=loop.max_lines)
-    passages = [p for res in found if res.status == "resolved" for p in res.passages]
-    for res in found:  # earned like any followed target (pass 0: named in the question)
-        if res.status == "resolved" and res.passages:
-            res.pass_no = 0
-            loop.resolutions[_ref_key(res.ref)] = res
-    if found:
-        loop.trace.event(
-            "named_in_question",
-            used=bool(passages),
-            regions=[{"reference": r.ref.raw_text, "status": r.status, "target": r.target,
-                      "pages": r.target_pages, "cut": r.cut, "reason": r.reason} for r in found],
-        )  # fmt: skip
-    loop.warnings += [
-        f"cut by the budget: {'; '.join(r.cut)}" for r in found if r.status == "resolved" and r.cut
-    ]
-    for res in found:  # named but not found: the answer cannot be complete about it
-        if res.status == "unresolved":
-            detail = f"the question names {res.ref.raw_text}, which this document's tables do not hold"
-            loop.warnings.append(f"{detail}: answered from the best-matching passage")
-            loop.reasons.append(
-                PartialReason(code="reference_unresolved", reference=res.ref.raw_text, detail=detail)
-            )
+    """The regions the question names, whole (:func:`docintel.retrieval.named.named_first_hop`);
+    those that resolved are recorded as followed in pass 0."""
+    passages, followed, warnings, reasons = named_first_hop(
+        loop.tables, loop.q, loop.trace, max_lines=loop.max_lines
+    )
+    for res in followed:
+        res.pass_no = 0
+        loop.resolutions[_ref_key(res.ref)] = res
+    loop.warnings += warnings
+    loop.reasons += reasons
     return passages
+
+
+def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
+    """:func:`docintel.generation.finish.finish` on the loop's state."""
+    return finish(answer, loop.unresolved, loop.warnings, loop.passes, loop.nested)
+
+
+def _earn_completeness(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
+    """ "complete" only when earned (:func:`docintel.generation.finish.earn_completeness`)."""
+    followed = [r for r in loop.resolutions.values() if r.pass_no is not None]
+    answer, loop.reasons = earn_completeness(answer, followed, loop.unresolved, loop.reasons, loop.warnings)
+    return answer
 
 
 def _overview(loop: _Loop) -> Overview | None:
@@ -504,77 +408,13 @@ def _overview(loop: _Loop) -> Overview | None:
     return ov if used else None
 
 
-def _listed_objects(tables: DocTables, q: ParsedQuestion, trace: Trace) -> list[Passage]:
-    """A listing question about a registered object type is answered from the registry."""
-    otype, keys, passages = listed_object_passages(tables, q)
-    if passages:
-        trace.event("list_path", object_type=otype, objects=keys)
-    return passages
-
-
-def _same_page_targets(loop: _Loop, passages: list[Passage]) -> list[Passage]:
-    """Pointers in the pass-1 window whose target sits on a page already retrieved ("as shown
-    in Table 1" with Table 1 on the same page) are part of that page: add their lines now,
-    so a second pass is spent only on targets elsewhere."""
-    pages = {p.page for p in passages}
-    lines = [ln for p in passages for ln in p.lines]
-    if not lines:
-        return passages
-    have = _evidence_keys(passages)
-    added: list[Passage] = []
-    for r in references_in(lines):
-        if r.ref_type in OFF_PAGE_REF_TYPES:
-            continue
-        ref = PendingReference(
-            raw_text=r.raw_text[:200], ref_type="unknown", origin_page=r.page, origin_line=r.line
-        )
-        res = loop.resolve(ref, allow_llm=False)
-        if res.status != "resolved" or not res.passages or {p.page for p in res.passages} - pages:
-            continue
-        if (ref.origin_page, ref.origin_line) in _evidence_keys(res.passages):
-            continue  # a caption naming its own table is not a pointer elsewhere
-        for p in res.passages:
-            if not _evidence_keys([p]) <= have:
-                added.append(
-                    p.model_copy(
-                        update={
-                            "retrieved_via": "primary",
-                            "referenced_from": None,
-                            "reference_text": None,
-                            "note": f"on the retrieved page, pointed to by '{ref.raw_text}' (line {ref.origin_line})",
-                        }
-                    )
-                )
-                have |= _evidence_keys([p])
-        loop.trace.event(
-            "same_page_target",
-            reference=ref.raw_text,
-            target=res.target,
-            pages=sorted({p.page for p in res.passages}),
-        )
-    return passages + added
-
-
-def _author_year(tables: DocTables, ref: PendingReference) -> Resolution | None:
-    """An author-year citation ("Hendrycks and Gimpel, 2016") resolved to its entry in the
-    document's reference list (author-year lists are not registered objects)."""
-    m = AUTHOR_YEAR.match(ref.raw_text.strip("()[] "))
-    if not m:
-        return None
-    rows = citation_entry(tables, m["name"], m["year"])
-    if rows.empty:
-        return None
-    note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
-    passages = to_passages(rows, tables.doc_id, retrieved_via="reference", ref=ref, note=note)
-    return Resolution(
-        ref, "resolved", "reference_list", "bib", target=f"{m['name']} {m['year']}",
-        target_pages=sorted({p.page for p in passages}), passages=passages,
-        reason=f"reference list: the entry of {m['name']} ({m['year']})",
-    )  # fmt: skip
-
-
-def evidence_token_count(passages: list[Passage]) -> int:
-    return count_tokens("\n".join(p.text for p in passages))
-
-
-__all__ = ["ALREADY_IN_EVIDENCE", "decide_next_pass", "first_passages", "run_loop"]
+__all__ = [
+    "ALREADY_IN_EVIDENCE",
+    "BUDGET_EXHAUSTED",
+    "NESTED_NOT_FOLLOWED",
+    "NOTHING_ADDED",
+    "decide_next_pass",
+    "first_passages",
+    "resolve_pending",
+    "run_loop",
+]

@@ -1,8 +1,9 @@
 """``answer_completeness`` earned, not asserted: the checks behind a final "complete".
 
 An answer keeps "complete" only when it cites the evidence it states, every reference the
-loop resolved contributed evidence beyond its heading, and no reference is left pending or
-unresolved. Otherwise it becomes "partial" with one :class:`PartialReason` per failed check,
+loop resolved contributed evidence beyond its heading (or, for a container such as "the
+Appendix", a pointer written beside it did: "Tables 14 and 15 in the Appendix"), and no
+reference is left pending or unresolved. Otherwise it becomes "partial" with one :class:`PartialReason` per failed check,
 so the user (``ask`` prints them) and a caller (``ask --json``: ``completeness_reasons``)
 read why. Deterministic, from the answer, the evidence and the resolutions alone.
 """
@@ -40,6 +41,28 @@ def _ends_open(passages: Sequence[Passage]) -> bool:
     return str(last.text).rstrip().endswith(":")
 
 
+#: Lines around a container pointer ("Appendix D provides the tables below:") within which the
+#: pointers written next to it ("Table D-1 ...", "Tables 14 and 15 in the Appendix") say which
+#: part of the container was meant.
+NEIGHBOUR_LINES = 3
+
+
+def _answered_by_neighbours(res: Resolution, resolutions: Sequence[Resolution]) -> bool:
+    """A target that gave only its heading (a container: an appendix, a chapter) is answered
+    when a pointer written beside it (same page, within :data:`NEIGHBOUR_LINES` lines) was
+    followed to a target with body lines: the named part stands for its container."""
+    page, line = res.ref.origin_page, res.ref.origin_line
+    return any(
+        other is not res
+        and other.status == "resolved"
+        and other.ref.raw_text != res.ref.raw_text
+        and other.ref.origin_page == page
+        and abs(other.ref.origin_line - line) <= NEIGHBOUR_LINES
+        and _body_keys(other.passages)
+        for other in resolutions
+    )
+
+
 def completeness_reasons(
     answer: ReferenceAwareAnswer,
     resolutions: Sequence[Resolution],
@@ -58,6 +81,8 @@ def completeness_reasons(
             continue
         body = _body_keys(res.passages)
         label = f"'{res.ref.raw_text}' -> {res.target}"
+        if not body and _answered_by_neighbours(res, resolutions):
+            continue
         if not body:
             out.append(PartialReason(code="target_heading_only", reference=res.ref.raw_text,
                                      detail=f"{label} gave only its heading"))  # fmt: skip

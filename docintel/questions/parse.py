@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from docintel.errors import UsageError
+from docintel.questions.function_words import foreign_function_words
 from docintel.schema.evidence import AnswerShape, ParsedQuestion, Scope, ScopeKind
 from docintel.text import QUESTION_WORDS, STOP_WORDS, is_content, is_number, normalize, words
 
@@ -127,8 +128,9 @@ def _keywords(text: str) -> list[str]:
     ws = words(text)
     if ws and ws[0] in _IMPERATIVES:  # "List all the checklists": "list" is the ask, not the topic
         ws = ws[1:]
+    foreign = foreign_function_words(ws)
     for w in ws:
-        if is_content(w) and not is_number(w) and w not in QUESTION_WORDS and w not in typed:
+        if is_content(w) and not is_number(w) and w not in QUESTION_WORDS and w not in typed | foreign:
             seen.setdefault(w, None)
     return list(seen)
 
@@ -152,10 +154,17 @@ def _phrases(text: str) -> list[str]:
         out.setdefault((m.group(1) or m.group(2)).strip().lower(), None)
     for m in _HYPHENATED.finditer(text):
         out.setdefault(m.group(0).lower(), None)
+    foreign = foreign_function_words(words(text))
     for chunk in re.split(r"[,;:?!()\[\]\"]|\.(?:\s|$)", text):
         run: list[str] = []
         for w in [*words(chunk), ""]:
-            if w and w not in STOP_WORDS and w not in QUESTION_WORDS and not is_number(w) and len(w) > 1:
+            if (
+                w
+                and w not in STOP_WORDS
+                and w not in QUESTION_WORDS | foreign
+                and not is_number(w)
+                and len(w) > 1
+            ):
                 run.append(w)
                 continue
             if len(run) >= 2:

@@ -23,9 +23,10 @@ from docintel.retrieval.resolve import resolve_in_tables
 from docintel.retrieval.targets import section_lines, section_passages
 from docintel.schema.answer import PendingReference
 from docintel.schema.document import DocTables
-from docintel.schema.evidence import ParsedQuestion
+from docintel.schema.evidence import ParsedQuestion, Passage
 from docintel.schema.kinds import OFF_PAGE_REF_TYPES
-from docintel.schema.loop import Resolution
+from docintel.schema.loop import PartialReason, Resolution
+from docintel.schema.trace import Trace
 
 #: Regions of one question taken as its first hop, at most.
 MAX_NAMED = 4
@@ -89,3 +90,33 @@ def _whole_section(tables: DocTables, q: ParsedQuestion, res: Resolution, max_li
     if passages:
         res.passages = passages
         res.reason += f"; the toc section starting there ('{sec['title']}', pages {sec['page_start']}-{sec['page_end']})"
+
+
+def named_first_hop(
+    tables: DocTables, q: ParsedQuestion, trace: Trace, *, max_lines: int = 40
+) -> tuple[list[Passage], list[Resolution], list[str], list[PartialReason]]:
+    """The regions the question names ("What does Section 5(A) say?"), whole, when they
+    resolve; [] sends the question to keyword retrieval. Returns the passages, the regions that
+    resolved (the ask records them as followed in pass 0), the warnings and the reasons."""
+    with trace.stage("retrieval"):
+        found = named_regions(tables, q, max_lines=max_lines)
+    passages = [p for res in found if res.status == "resolved" for p in res.passages]
+    # earned like any followed target (pass 0: named in the question)
+    followed = [res for res in found if res.status == "resolved" and res.passages]
+    if found:
+        trace.event(
+            "named_in_question",
+            used=bool(passages),
+            regions=[{"reference": r.ref.raw_text, "status": r.status, "target": r.target,
+                      "pages": r.target_pages, "cut": r.cut, "reason": r.reason} for r in found],
+        )  # fmt: skip
+    warnings = [f"cut by the budget: {'; '.join(r.cut)}" for r in found if r.status == "resolved" and r.cut]
+    reasons: list[PartialReason] = []
+    for res in found:  # named but not found: the answer cannot be complete about it
+        if res.status == "unresolved":
+            detail = f"the question names {res.ref.raw_text}, which this document's tables do not hold"
+            warnings.append(f"{detail}: answered from the best-matching passage")
+            reasons.append(
+                PartialReason(code="reference_unresolved", reference=res.ref.raw_text, detail=detail)
+            )
+    return passages, followed, warnings, reasons

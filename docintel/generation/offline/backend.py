@@ -13,6 +13,7 @@ import re
 
 from docintel import __version__
 from docintel.generation import refdetect
+from docintel.generation.offline.compose import compose
 from docintel.generation.offline.pointers import (
     AROUND_AFTER,
     AROUND_TYPES,
@@ -21,7 +22,13 @@ from docintel.generation.offline.pointers import (
     cites_a_stated_value,
     directives_in_section,
 )
-from docintel.generation.offline.scoring import Window, pick_windows, question_terms, score_lines
+from docintel.generation.offline.scoring import (
+    Window,
+    pick_windows,
+    question_terms,
+    read_as_pointed,
+    score_lines,
+)
 from docintel.generation.offline.tablerows import is_table_passage, view_table
 from docintel.generation.text import clip, content_stems, join_lines, normalize
 from docintel.schema.answer import Citation, ExternalReference, PendingReference, ReferenceAwareAnswer
@@ -47,6 +54,8 @@ def asks_for_sources(question: str) -> bool:
     return bool(_WANTS_SOURCES.search(question))
 
 
+#: Lines of a pulled-in table (no row selected) given whole; a longer one is read by windows.
+TABLE_WHOLE = 48
 #: Lines a list answer quotes in all, shared by its passages (each gets at least half a window).
 LIST_LINES = 40
 
@@ -94,10 +103,12 @@ class OfflineBackend:
             windows = self._list_windows(grouped, primary)
         else:
             windows = pick_windows(grouped, primary, max_windows=self.max_windows, max_lines=self.max_lines)
-        pieces = [pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi)]  # named: answers
+        pieces = [
+            pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
+        ]  # named: answers
         pieces += [self._window_piece(passages, grouped, w) for w in windows]
         for pi in pulled:
-            pieces += self._pulled_pieces(passages, grouped, pi)
+            pieces += self._pulled_pieces(passages, grouped, pi, terms)
 
         hits = set().union(*(set(pc.info.get("hits", [])) for pc in pieces)) if pieces else set()
         # phrases repeat their words, so only word/number terms set how many hits are needed
@@ -132,8 +143,8 @@ class OfflineBackend:
         conditions = list(dict.fromkeys(c.text for c in refdetect.detect_conditions(cond_scope)))[:10]
 
         answer = ReferenceAwareAnswer(
-            answer=self._compose(pieces, conditions, externals, pending),
-            citations=[c for pc in pieces for c in self._citations(pc)][:20],
+            answer=compose(pieces, conditions, externals, pending),
+            citations=_fair_citations([self._citations(pc) for pc in pieces], MAX_CITATIONS),
             pending_references=pending,
             external_references=externals,
             conditions=conditions,
@@ -220,9 +231,13 @@ class OfflineBackend:
         }
         return Piece(passages[w.passage], lines, join_lines(ln.text for ln in lines), seed.ln, info)
 
-    def _pulled_pieces(self, passages: list[Passage], grouped: list, pi: int) -> list[Piece]:
+    def _pulled_pieces(
+        self, passages: list[Passage], grouped: list, pi: int, terms: list | None = None
+    ) -> list[Piece]:
         """A pulled-in passage always contributes: its table row(s), its best windows, or its
-        opening lines (the start of a referenced section is what the pointer meant)."""
+        opening lines (the start of a referenced section is what the pointer meant). A long
+        target is read with the words of the sentence that pointed at it as well as the
+        question's (``read_as_pointed``)."""
         p = passages[pi]
         if not p.lines:
             return []
@@ -234,11 +249,14 @@ class OfflineBackend:
                 info = {"page": lines[0].page, "lines": [lines[0].line, lines[-1].line], "table": True,
                         "aligned": view.aligned, "hits": hits or ["(pulled in)"], "retrieved_via": p.retrieved_via}  # fmt: skip
                 return [Piece(p, lines, view.text, view.row_lines[0], info)]
-        if len(p.lines) <= self.ref_whole:  # short targets (definitions, a paragraph) are used whole
+        # short targets (definitions, a paragraph) are used whole, and so is a table up to
+        # TABLE_WHOLE lines that no row selector narrows: "as shown in Table 1" means the table
+        if len(p.lines) <= self.ref_whole or (is_table_passage(p) and len(p.lines) <= TABLE_WHOLE):
             rows = grouped[pi]
             seed = max(rows, key=lambda r: r.context).pos
             ws = [Window(pi, 0, len(rows) - 1, seed, 0.0, set().union(*(r.hits for r in rows)))]
         else:
+            grouped = read_as_pointed(passages, grouped, pi, terms)
             ws = pick_windows(
                 grouped, [pi], max_windows=self.ref_windows, max_lines=self.ref_lines, min_ratio=0.3
             )
@@ -366,50 +384,30 @@ class OfflineBackend:
         return out
 
     @staticmethod
-    def _compose(pieces: list[Piece], conditions: list[str], externals: list, pending: list) -> str:
-        parts = []
-        for pc in pieces:
-            p = pc.passage
-            text = clip(pc.text, 1200)
-            if p.retrieved_via in PULLED:
-                label = (
-                    "Definition"
-                    if p.retrieved_via == "definition"
-                    else f"From {p.reference_text or 'the referenced text'}"
-                )
-                why = ""
-                if p.reference_text and p.referenced_from:
-                    why = f"; pulled in because of '{p.reference_text}' on page {p.referenced_from[0]}, line {p.referenced_from[1]}"
-                text = f"{label} (page {pc.lines[0].page}{why}): {text}"
-            parts.append(text)
-        parts += [f"Condition: {c}." for c in conditions]
-        if externals:
-            parts.append("Relies on documents outside this PDF (named, not fetched): "
-                         + "; ".join(e.name for e in externals) + ".")  # fmt: skip
-        # a pointer written in a pulled-in target (not in the first hop's lines) is the next hop's
-        primary = {(ln.page, ln.line) for pc in pieces if pc.passage.retrieved_via not in PULLED
-                   for ln in pc.passage.lines}  # fmt: skip
-        pulled = {(ln.page, ln.line) for pc in pieces if pc.passage.retrieved_via in PULLED
-                  for ln in pc.passage.lines}  # fmt: skip
-        nested = [r for r in pending if (r.origin_page, r.origin_line) in pulled - primary]
-        first = [r for r in pending if r not in nested]
-
-        def listed(refs: list) -> str:
-            return "; ".join(f"{r.raw_text} (page {r.origin_page}, line {r.origin_line})" for r in refs)
-
-        if first:
-            parts.append(f"Not yet followed: {listed(first)}; the complete answer may be there.")
-        if nested:
-            parts.append(f"Further pointers in the pulled-in text, not followed: {listed(nested)}.")
-        return clip("\n".join(parts), 4000)
-
-    @staticmethod
     def _not_found(question: ParsedQuestion, terms: list) -> ReferenceAwareAnswer:
         wanted = ", ".join(t.key for t in terms[:6]) or question.text
         return ReferenceAwareAnswer(
             answer=f"The evidence provided does not answer the question: no retrieved line matches {clip(wanted, 300)}.",
             answer_completeness="not_found",
         )
+
+
+#: Citations an answer holds (``ReferenceAwareAnswer.citations``).
+MAX_CITATIONS = 20
+
+
+def _fair_citations(per_piece: list[list[Citation]], limit: int) -> list[Citation]:
+    """At most ``limit`` citations, in piece order, taken round-robin: every piece's first run
+    before any piece's second, so a table cited run by run does not crowd out the targets after
+    it (each target then keeps a cited line, and its completeness check sees it)."""
+    picked: set[tuple[int, int]] = set()
+    depth = 0
+    while len(picked) < limit and any(depth < len(cs) for cs in per_piece):
+        for i, cs in enumerate(per_piece):
+            if depth < len(cs) and len(picked) < limit:
+                picked.add((i, depth))
+        depth += 1
+    return [c for i, cs in enumerate(per_piece) for j, c in enumerate(cs) if (i, j) in picked]
 
 
 def _dedupe(lines: list[EvidenceLine]) -> list[EvidenceLine]:

@@ -13,6 +13,9 @@ How a line scores (every number is reported in the call record, ``CallInfo.detai
 * line score = sum of the weights of the distinct terms on the line; context score =
   line score + 0.5 x (scores of the previous and next line of the same passage), so a
   line inside a relevant paragraph beats an isolated hit.
+* A long pulled-in target is scored again on its own with the content words of the sentence
+  that pointed at it added as word terms (``read_as_pointed``): "the bitwise exclusive-or,
+  defined in Section 1.5" reads Section 1.5 for "exclusive-or", not only for the question's words.
 * A window grows from a seed line to sentence boundaries (at most 8 lines back, 6 forward,
   never forward into a heading nor back past one).
 """
@@ -304,3 +307,38 @@ def merge_windows(windows: list[Window], grouped: list[list[ScoredLine]]) -> lis
     return sorted(
         merged, key=lambda w: (grouped[w.passage][w.start].ln.page, grouped[w.passage][w.start].ln.line)
     )
+
+
+#: Words of a pointing sentence that name the pointer, not what it points at.
+_POINTER_WORDS = {"see", "section", "chapter", "part", "table", "figure", "appendix", "annex", "describ",
+                  "defin", "list", "shown", "refer", "abov", "below", "follow", "accord", "specifi"}  # fmt: skip
+
+
+def _origin_text(passages: list[Passage], origin: tuple[int, int]) -> str:
+    """The line a pointer was written on and its neighbours (its sentence, roughly)."""
+    for p in passages:
+        for i, ln in enumerate(p.lines):
+            if (ln.page, ln.line) == tuple(origin):
+                return join_lines(x.text for x in p.lines[max(0, i - 1) : i + 2])
+    return ""
+
+
+def read_as_pointed(
+    passages: list[Passage], grouped: list[list[ScoredLine]], pi: int, terms: list[Term] | None
+) -> list[list[ScoredLine]]:
+    """``grouped`` with passage ``pi`` (a pulled-in target) scored on its own, the question's
+    terms plus the content words of the sentence that pointed at it (see the module docstring).
+    Unchanged when the pointing line is not in the evidence or adds no word."""
+    p = passages[pi]
+    origin = _origin_text(passages, p.referenced_from) if p.referenced_from else ""
+    terms = list(terms or [])
+    have = {t.key for t in terms}
+    ref_words = content_stems(p.reference_text or "")
+    extra = sorted(content_stems(origin) - ref_words - have)
+    extra = [w for w in extra if not w[0].isdigit() and not any(w.startswith(x) for x in _POINTER_WORDS)]
+    if not extra:
+        return grouped
+    rows = score_lines([p], terms + [Term(w, "word", 1.0) for w in extra])[0][0]
+    for r in rows:
+        r.passage = pi
+    return [rows if i == pi else g for i, g in enumerate(grouped)]

@@ -1,0 +1,110 @@
+"""The offline answer's text: its pieces in order, then conditions, externals and pointers.
+
+The answer field holds at most :data:`ANSWER_CHARS` characters. Its closing notes (conditions,
+documents named outside the PDF, pointers not followed) are kept whole, and consecutive pieces
+pulled in for one reference share one label ("From Section 5 (pages 6, 7; pulled in because
+of ...): a ... b") instead of repeating it. The pieces share what is left (``fair_shares``):
+each gets a floor first, then the rest goes to them in order, so a pulled-in target listed
+after long first-hop windows is shortened, not cut off (the target is often the answer).
+"""
+
+from __future__ import annotations
+
+from docintel.generation.offline.pointers import Piece
+from docintel.generation.text import clip
+from docintel.schema.kinds import PULLED_VIA
+
+#: The answer field's limit (``ReferenceAwareAnswer.answer``).
+ANSWER_CHARS = 4000
+#: The longest text one piece gives.
+PIECE_CHARS = 1200
+#: What joins two pieces of one reference.
+JOIN = " ... "
+
+
+def fair_shares(lengths: list[int], budget: int) -> list[int]:
+    """Characters each text may keep so the total fits ``budget``: every text is first given
+    up to a floor (half an equal share), then what is left goes to the texts in order, so the
+    first hop and the first targets stay whole and a later target is shortened, never dropped."""
+    budget = max(0, budget)
+    if sum(lengths) <= budget or not lengths:
+        return list(lengths)
+    floor = budget // (2 * len(lengths))
+    shares = [min(n, floor) for n in lengths]
+    left = budget - sum(shares)
+    for i, n in enumerate(lengths):
+        more = min(n - shares[i], left)
+        shares[i] += more
+        left -= more
+    return shares
+
+
+def _source(pc: Piece) -> tuple:
+    """What a pulled-in piece came from (() for the first hop's own windows)."""
+    p = pc.passage
+    if p.retrieved_via not in PULLED_VIA:
+        return ()
+    return (p.retrieved_via, p.reference_text, tuple(p.referenced_from or ()))
+
+
+def _label(pc: Piece, pages: list[int]) -> str:
+    """The label a run of pieces pulled in for one reference opens with."""
+    p = pc.passage
+    what = (
+        "Definition"
+        if p.retrieved_via == "definition"
+        else f"From {p.reference_text or 'the referenced text'}"
+    )
+    where = f"page {pages[0]}" if len(pages) == 1 else "pages " + ", ".join(map(str, pages))
+    why = ""
+    if p.reference_text and p.referenced_from:
+        page, line = p.referenced_from
+        why = f"; pulled in because of '{p.reference_text}' on page {page}, line {line}"
+    return f"{what} ({where}{why}): "
+
+
+def _notes(pieces: list[Piece], conditions: list[str], externals: list, pending: list) -> list[str]:
+    notes = [f"Condition: {c}." for c in conditions]
+    if externals:
+        notes.append("Relies on documents outside this PDF (named, not fetched): "
+                     + "; ".join(e.name for e in externals) + ".")  # fmt: skip
+    # a pointer written in a pulled-in target (not in the first hop's lines) is the next hop's
+    primary = {(ln.page, ln.line) for pc in pieces if pc.passage.retrieved_via not in PULLED_VIA
+               for ln in pc.passage.lines}  # fmt: skip
+    pulled = {(ln.page, ln.line) for pc in pieces if pc.passage.retrieved_via in PULLED_VIA
+              for ln in pc.passage.lines}  # fmt: skip
+    nested = [r for r in pending if (r.origin_page, r.origin_line) in pulled - primary]
+    first = [r for r in pending if r not in nested]
+
+    def listed(refs: list) -> str:
+        return "; ".join(f"{r.raw_text} (page {r.origin_page}, line {r.origin_line})" for r in refs)
+
+    if first:
+        notes.append(f"Not yet followed: {listed(first)}; the complete answer may be there.")
+    if nested:
+        notes.append(f"Further pointers in the pulled-in text, not followed: {listed(nested)}.")
+    return notes
+
+
+def compose(pieces: list[Piece], conditions: list[str], externals: list, pending: list) -> str:
+    """The answer text (see the module docstring)."""
+    notes = _notes(pieces, conditions, externals, pending)
+    runs: list[list[Piece]] = []
+    for pc in pieces:
+        if runs and _source(pc) and _source(pc) == _source(runs[-1][0]):
+            runs[-1].append(pc)
+        else:
+            runs.append([pc])
+    labels = [_label(r[0], sorted({pc.lines[0].page for pc in r})) if _source(r[0]) else "" for r in runs]
+    texts = [[clip(pc.text, PIECE_CHARS) for pc in r] for r in runs]
+    flat = [t for ts in texts for t in ts]
+    fixed = sum(len(n) + 1 for n in notes) + sum(len(lb) + 1 for lb in labels) + len(JOIN) * len(flat)
+    shares = iter(fair_shares([len(t) for t in flat], ANSWER_CHARS - fixed))
+    parts = []
+    for label, ts in zip(labels, texts, strict=True):
+        kept = []
+        for t in ts:
+            share = next(shares)
+            kept.append(t if len(t) <= share else clip(t, share))
+        parts.append(label + JOIN.join(k for k in kept if k))
+    return clip("\n".join(p for p in parts + notes if p), ANSWER_CHARS)

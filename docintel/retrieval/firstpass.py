@@ -1,0 +1,111 @@
+"""Pass-1 evidence: what the first hop reads before any pointer is followed.
+
+Split from ``decide.py`` (same behaviour): the best window of each chosen page (or the
+registry's captions for a listing question, or a list's members), and the targets of
+pointers in those windows that sit on a page already retrieved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from docintel.refscan import references_in
+from docintel.retrieval.overview import member_passages
+from docintel.retrieval.passage import best_passage
+from docintel.retrieval.rank import retrieve, suggested_top_k
+from docintel.retrieval.targets import definition_passages, extend_to_sentence_end, listed_object_passages
+from docintel.retrieval.windows import cited_line
+from docintel.schema.answer import PendingReference
+from docintel.schema.document import DocTables
+from docintel.schema.evidence import ParsedQuestion, Passage
+from docintel.schema.kinds import OFF_PAGE_REF_TYPES
+from docintel.schema.loop import Resolution
+from docintel.schema.trace import Trace
+
+
+def _evidence_keys(passages: list[Passage]) -> set[tuple[int, int]]:
+    return {(ln.page, ln.line) for p in passages for ln in p.lines}
+
+
+def first_passages(
+    tables: DocTables, q: ParsedQuestion, trace: Trace, top_k: int | None, *, sources: bool = False
+) -> list[Passage]:
+    """Pass-1 evidence (``sources``: the question asks which source says it): the registry's captions for a listing question about an object type,
+    else the best window of each of the top-k pages (top-1 by default), to a sentence end."""
+    with trace.stage("retrieval"):
+        if top_k is None:  # top-1 by default; listing questions get one page per listed object page
+            top_k = suggested_top_k(q, tables)
+        candidates = retrieve(q, tables, top_k=top_k)
+    trace.record("top_k", top_k)
+    trace.record("candidates", [c.model_dump() for c in candidates[:10]])
+    listed = listed_objects(tables, q, trace)
+    if listed:
+        return listed
+    members = member_passages(tables, q)
+    if members:  # "the four Tiers": the headings "Tier 1: ..." to "Tier 4: ..." are the list
+        trace.event("list_path", series=[p.note for p in members])
+        return members
+    chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
+    passages = []
+    for c in chosen:  # a question asking which source says it keeps the page's citing line
+        cited = cited_line(tables, q, c.page) if sources else None
+        window = best_passage(tables, q, c.page, include_lines=[cited] if cited else None)
+        passages.append(extend_to_sentence_end(tables, window))
+    passages = [p for p in passages if p.lines]
+    return passages + definition_passages(tables, q, passages)
+
+
+def listed_objects(tables: DocTables, q: ParsedQuestion, trace: Trace) -> list[Passage]:
+    """A listing question about a registered object type is answered from the registry."""
+    otype, keys, passages = listed_object_passages(tables, q)
+    if passages:
+        trace.event("list_path", object_type=otype, objects=keys)
+    return passages
+
+
+def same_page_targets(
+    passages: list[Passage], resolve: Callable[[PendingReference], Resolution], trace: Trace
+) -> list[Passage]:
+    """Pointers in the pass-1 window (``resolve``: the loop's deterministic resolver) whose target sits on a page already retrieved ("as shown
+    in Table 1" with Table 1 on the same page) are part of that page: add their lines now,
+    so a second pass is spent only on targets elsewhere."""
+    pages = {p.page for p in passages}
+    lines = [ln for p in passages for ln in p.lines]
+    if not lines:
+        return passages
+    have = _evidence_keys(passages)
+    added: list[Passage] = []
+    for r in references_in(lines):
+        if r.ref_type in OFF_PAGE_REF_TYPES:
+            continue
+        ref = PendingReference(
+            raw_text=r.raw_text[:200], ref_type="unknown", origin_page=r.page, origin_line=r.line
+        )
+        res = resolve(ref)
+        if res.status != "resolved" or not res.passages or {p.page for p in res.passages} - pages:
+            continue
+        if (ref.origin_page, ref.origin_line) in _evidence_keys(res.passages):
+            continue  # a caption naming its own table is not a pointer elsewhere
+        for p in res.passages:
+            if not _evidence_keys([p]) <= have:
+                added.append(
+                    p.model_copy(
+                        update={
+                            "retrieved_via": "primary",
+                            "referenced_from": None,
+                            "reference_text": None,
+                            "note": f"on the retrieved page, pointed to by '{ref.raw_text}' (line {ref.origin_line})",
+                        }
+                    )
+                )
+                have |= _evidence_keys([p])
+        trace.event(
+            "same_page_target",
+            reference=ref.raw_text,
+            target=res.target,
+            pages=sorted({p.page for p in res.passages}),
+        )
+    return passages + added
+
+
+__all__ = ["first_passages", "listed_objects", "same_page_targets"]
