@@ -92,12 +92,22 @@ def test_a_container_answered_by_the_pointer_beside_it_is_not_heading_only():
 
 
 def test_a_provision_no_unit_of_the_document_carries_is_reported_not_partial(run):  # noqa: F811
-    a1 = answer(completeness="references_unresolved", pending_references=[pending("§ 1316.47", 2, "section")])
+    a1 = answer(completeness="references_unresolved", pending_references=[pending("Art. I", 2, "section")])
     result, fake, _ = run([passage(1, 1, 5)], a1)
     (u,) = result.unresolved
-    assert u.raw_text == "§ 1316.47" and "no unit of this document" in u.reason
+    assert u.raw_text == "Art. I" and "no unit of this document" in u.reason
     assert result.answer.answer_completeness == "complete" and len(fake.calls) == 1
-    assert any("§ 1316.47" in w for w in result.warnings)
+    assert any("Art. I" in w for w in result.warnings)
+
+
+def test_a_decimal_provision_of_another_part_is_named_external(run):  # noqa: F811
+    # "§ 1316.47": the fixture numbers no unit with part 1316, so the resolver reads it as
+    # another document's (``refparts``) and the answer names it, complete, without a second pass
+    a1 = answer(completeness="references_unresolved", pending_references=[pending("§ 1316.47", 2, "section")])
+    result, fake, _ = run([passage(1, 1, 5)], a1)
+    assert not result.unresolved and len(fake.calls) == 1
+    assert result.answer.answer_completeness == "complete"
+    assert any("1316.47" in e.name for e in result.answer.external_references)
 
 
 def test_a_section_the_toc_numbers_is_not_called_another_instruments(run):  # noqa: F811

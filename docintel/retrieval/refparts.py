@@ -3,7 +3,8 @@
 A guide cites a rule's provisions by the rule's own numbers ("§ 164.308(a)(1)" in a guide to the
 HIPAA Security Rule, "§ 160.103" in part 164 of the rule, "Section 3542.3" of a code): a decimal
 id whose first number (the part) is not one the document numbers its own units with. The
-document's parts are the first numbers of its toc rows ("4.1", "§ 1308.11"), of its provision
+document's parts are the first numbers of its toc rows ("4.1", "§ 1308.11"; a whole-number
+section "2" too: "2.9" is then a sub-section the parse missed, not another work's), of its provision
 headings ("§ 164.502 Uses and ...", ``refunits``), of its numbered heading lines ("3.2 The
 Method") and of its objects numbered per chapter ("Table 3.5", a caption "Abbildung 4.20:"). Nothing here reads a name: "of the HIPAA Security Rule" is not what makes 164.308
 another document's, the guide's own numbering (1 to 6) is. The resolver asks this only after the
@@ -22,6 +23,8 @@ from docintel.schema.kinds import FURNITURE_ROLES
 _PART_PATH = re.compile(r"^([0-9]+)\.[0-9]+[a-z]?$")
 #: A toc id, number or title opening with a decimal id ("4.1", "§ 1308.11", "Sec. 2.3").
 _DOTTED = re.compile(r"^\s*(?:\u00a7+\s*|(?i:sec(?:tion)?s?\.?)\s*)?([0-9]+)\.[0-9]")
+#: A toc id or number that is a whole number ("2", "§ 7"): a part its decimal ids would open with.
+_WHOLE = re.compile(r"^\s*(?:\u00a7+\s*|(?i:sec(?:tion)?s?\.?)\s*)?([0-9]+)\.?\s*$")
 #: A numbered heading line: a decimal id, then a capitalized title ("3.2 The Method").
 _NUMBERED = re.compile(r"^\s*([0-9]+)\.[0-9]+(?:\.[0-9]+)*\.?\s+[A-Z\u00c0-\u00de]")
 _LEADERS = re.compile(r"(?:\.\s?){4,}")
@@ -42,6 +45,12 @@ def own_parts(tables: DocTables) -> frozenset[str]:
     for col in ("toc_id", "number", "title"):
         if col in toc:
             parts.update(m.group(1) for v in toc[col].dropna().astype(str) if (m := _DOTTED.match(v)))
+    for col in (
+        "toc_id",
+        "number",
+    ):  # a section "2" the toc numbers owns "Section 2.9" (a missed sub-heading)
+        if col in toc:
+            parts.update(m.group(1) for v in toc[col].dropna().astype(str) if (m := _WHOLE.match(v)))
     heads, _ = provision_heads(tables)
     parts.update(m.group(1) for _, _, sid in heads if (m := _DOTTED.match(sid)))
     reg = tables.object_registry
