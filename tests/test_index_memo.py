@@ -174,3 +174,23 @@ def test_page_sets_survive_the_stored_form_when_not_empty(artifacts, nist_pdf):
     for key, (module, compute, _) in _PAGE_SETS.items():
         assert read[key] == getattr(module, compute)(edited), key
     _fresh_process()
+
+
+def test_the_documents_own_ids_are_scanned_once_and_stored(artifacts, nist_pdf):
+    from docintel.retrieval import pointerfacts
+
+    tables = parse(nist_pdf, out_dir=artifacts, layout="never")
+    index = ensure_index(tables)
+    value = pointerfacts.own_ids(tables)
+    assert value == pointerfacts.scan_own_ids(tables) and isinstance(value, set)
+    assert index.dirty and index.memo["own_ids"] == value
+    _store_index(tables, index)
+    assert _stored(tables).memo["own_ids"] == value
+    _fresh_process()
+    again = parse(nist_pdf, out_dir=artifacts, layout="never")
+    ensure_index(again)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(
+            pointerfacts, "scan_own_ids", lambda t: pytest.fail("the lines were scanned on a stored index")
+        )
+        assert pointerfacts.own_ids(again) == value

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from docintel.errors import LLMError
+from docintel.retrieval.bm25 import document_memo
 from docintel.retrieval.resolve import model_brief, model_may_help, resolve_in_tables, section_resolution
 from docintel.retrieval.targets import to_passages
 from docintel.retrieval.windows import citation_entry
@@ -53,7 +54,13 @@ def labels_itself(ref: PendingReference, res: Resolution) -> bool:
 
 
 def own_ids(tables: DocTables) -> set[str]:
-    """The publication ids this document is (its DOI, its running headers)."""
+    """The publication ids this document is (its DOI, its running headers): a scan of every
+    line, document-only, so kept (and stored) with the retrieval index."""
+    return document_memo(tables, "own_ids", lambda: scan_own_ids(tables))
+
+
+def scan_own_ids(tables: DocTables) -> set[str]:
+    """:func:`own_ids` computed from the lines."""
     from docintel.identifiers.own import own_ids as ids
 
     ln = tables.line_df
