@@ -165,7 +165,7 @@ def ensure_index(tables: DocTables):
     kept in memory, else read from the cache entry's ``retrieval_index`` sidecar, else built once
     and stored there (a read-only or full cache only costs the rebuild next time)."""
     from docintel.parsing import store
-    from docintel.retrieval import bm25, passage, reflines
+    from docintel.retrieval import bm25, passage, pointerfacts, reflines
 
     index = bm25.cached_index(tables)
     if index is not None and "budget" in index.memo:
@@ -184,6 +184,7 @@ def ensure_index(tables: DocTables):
     # the lines that name a target (the reference grammar over every line): document-only, so
     # computed once with the index and stored with it, never per ask
     reflines.labelled_index(tables)
+    pointerfacts.own_ids(tables)  # the ids the document is (a scan of every line), likewise
     _store_index(tables, index, key)
     return index
 
