@@ -13,6 +13,7 @@ import pandas as pd
 
 from docintel.parsing.refpatterns import find_references
 from docintel.retrieval.refnames import contents_row
+from docintel.retrieval.refunits import citing_section
 from docintel.schema.document import DocTables
 
 
@@ -28,11 +29,10 @@ def relative_sections(tables: DocTables, raw_text: str, origin: tuple[int, int])
         or not str(rows[0]["label"] or "").lower().endswith("s")
     ):
         return None
-    toc, lines = tables.toc_df, tables.line_df
-    if toc.empty or "section_id" not in lines:
+    toc = tables.toc_df
+    if toc.empty or "section_id" not in tables.line_df:
         return None
-    at = lines.loc[(lines["page"] == origin[0]) & (lines["line"] == origin[1]), "section_id"]
-    sid = at.iloc[0] if len(at) and isinstance(at.iloc[0], str) else None
+    sid = citing_section(tables, origin)
     kids = toc[(toc["parent_id"] == sid) & toc["page_start"].notna() & toc["line_start"].notna()]
     if sid is None or kids.empty:
         return None

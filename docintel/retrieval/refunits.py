@@ -34,8 +34,7 @@ def enclosing_paragraph(tables: DocTables, target: str, origin: tuple[int, int])
     toc, lines = tables.toc_df, tables.line_df
     if toc.empty or "section_id" not in lines:
         return None
-    at = lines.loc[(lines["page"] == origin[0]) & (lines["line"] == origin[1]), "section_id"]
-    sid = at.iloc[0] if len(at) and isinstance(at.iloc[0], str) else None
+    sid = citing_section(tables, origin)
     rows = toc.set_index("toc_id", drop=False)
     if not rows.index.is_unique:
         rows = rows[~rows.index.duplicated()]
@@ -76,6 +75,13 @@ _PROVISION = re.compile(
 )
 #: id(line_df) -> (line_df, [(page, line, id) of the provision headings], {(page, line): position}).
 _HEADS: dict[int, tuple] = {}
+
+
+def citing_section(tables: DocTables, origin: tuple[int, int]) -> str | None:
+    """The toc id of the section the line at ``origin`` (page, line) sits in, if any."""
+    lines = tables.line_df
+    at = lines.loc[(lines["page"] == origin[0]) & (lines["line"] == origin[1]), "section_id"]
+    return at.iloc[0] if len(at) and isinstance(at.iloc[0], str) else None
 
 
 def _evidence(tables: DocTables) -> pd.DataFrame:
