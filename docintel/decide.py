@@ -212,8 +212,16 @@ class _Loop:
         completeness = answer.answer_completeness
         if completeness == "references_unresolved" and not keep:
             completeness = "complete"
+        text, restate = answer.answer, getattr(self.backend, "restate", None)
+        still = {(r.raw_text, r.origin_page, r.origin_line) for r in keep}  # one pointer, many targets
+        settled = [
+            r for r in answer.pending_references if (r.raw_text, r.origin_page, r.origin_line) not in still
+        ]
+        if settled and restate is not None:  # a backend whose text lists the pointers it left
+            text = restate(text, settled)
         return answer.model_copy(
             update={
+                "answer": text,
                 "pending_references": keep,
                 "external_references": externals,
                 "answer_completeness": completeness,

@@ -148,3 +148,48 @@ def test_citations_are_shared_round_robin_so_a_long_table_does_not_crowd_out_tar
     picked = _fair_citations([cites(1, 2), cites(5, 30), cites(9, 3)], 6)
     assert [(c.page, c.line_start) for c in picked] == [(1, 1), (1, 2), (5, 1), (5, 2), (9, 1), (9, 2)]
     assert len(_fair_citations([cites(1, 30)], 20)) == 20
+
+
+# -- the text's notes on pointers not followed, after the triage -----------------------------
+
+
+def test_a_pointer_the_triage_settles_leaves_the_not_followed_note():
+    from docintel.generation.offline.compose import restate
+
+    a, b = pending("Clause 5.6", 34, "clause", page=4), pending("Table 2", 9, "table", page=7)
+    text = (
+        "From page 4: the Recipient shall ...\n"
+        "Not yet followed: Clause 5.6 (page 4, line 34); Table 2 (page 7, line 9); "
+        "the complete answer may be there."
+    )
+    one = restate(text, [a])
+    assert one.endswith("Not yet followed: Table 2 (page 7, line 9); the complete answer may be there.")
+    assert "Clause 5.6" not in one
+    assert restate(text, [a, b]) == "From page 4: the Recipient shall ..."
+    assert restate(text, []) == text
+    nested = (
+        "From page 4: x\nFurther pointers in the pulled-in text, not followed: Clause 5.6 (page 4, line 34)."
+    )
+    assert restate(nested, [a]) == "From page 4: x"
+
+
+def test_the_loop_restates_a_backend_text_after_its_triage(run):  # noqa: F811
+    # "§ 1316.47" is settled by the triage (another document's, named external): a backend whose
+    # text lists the pointers it left is asked to take it out of its "not yet followed" note
+    from docintel.generation.backends.fakes import FakeBackend
+    from docintel.generation.offline.compose import restate
+
+    class Restating(FakeBackend):
+        def restate(self, text, settled):
+            return restate(text, settled)
+
+    text = (
+        "The rule applies.\nNot yet followed: § 1316.47 (page 1, line 2); the complete answer may be there."
+    )
+    a1 = answer(text, "references_unresolved", pending_references=[pending("§ 1316.47", 2, "section")])
+    result, _, _ = run([passage(1, 1, 5)], a1, backend=Restating([a1]))
+    assert result.answer.answer_completeness == "complete"
+    assert result.answer.answer.startswith("The rule applies.")
+    assert "Not yet followed" not in result.answer.answer
+    plain, _, _ = run([passage(1, 1, 5)], a1)  # a backend without it keeps its own text
+    assert "Not yet followed" in plain.answer.answer

@@ -13,7 +13,7 @@ import re
 
 from docintel import __version__
 from docintel.generation import refdetect
-from docintel.generation.offline.compose import compose
+from docintel.generation.offline.compose import compose, restate
 from docintel.generation.offline.pointers import (
     AROUND_AFTER,
     AROUND_TYPES,
@@ -81,6 +81,11 @@ class OfflineBackend:
         self.ignored_options = sorted(options)  # e.g. a model name given to every backend
 
     # -- protocol -------------------------------------------------------------------------
+    def restate(self, text: str, settled: list) -> str:
+        """This backend's answer text without the pointers the loop settled after it was written
+        (:func:`docintel.generation.offline.compose.restate`)."""
+        return restate(text, settled)
+
     def generate(
         self,
         question: ParsedQuestion,

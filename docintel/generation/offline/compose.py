@@ -10,6 +10,8 @@ after long first-hop windows is shortened, not cut off (the target is often the 
 
 from __future__ import annotations
 
+import re
+
 from docintel.generation.offline.pointers import Piece
 from docintel.generation.text import clip
 from docintel.schema.kinds import PULLED_VIA
@@ -76,14 +78,52 @@ def _notes(pieces: list[Piece], conditions: list[str], externals: list, pending:
     nested = [r for r in pending if (r.origin_page, r.origin_line) in pulled - primary]
     first = [r for r in pending if r not in nested]
 
-    def listed(refs: list) -> str:
-        return "; ".join(f"{r.raw_text} (page {r.origin_page}, line {r.origin_line})" for r in refs)
-
     if first:
-        notes.append(f"Not yet followed: {listed(first)}; the complete answer may be there.")
+        notes.append(f"{_FIRST[0]}{_listed(first)}{_FIRST[1]}")
     if nested:
-        notes.append(f"Further pointers in the pulled-in text, not followed: {listed(nested)}.")
+        notes.append(f"{_NESTED[0]}{_listed(nested)}{_NESTED[1]}")
     return notes
+
+
+#: The two notes on pointers not followed, as (opening, close) around the listed pointers.
+_FIRST = ("Not yet followed: ", "; the complete answer may be there.")
+_NESTED = ("Further pointers in the pulled-in text, not followed: ", ".")
+
+
+def _entry(ref) -> str:
+    return f"{ref.raw_text} (page {ref.origin_page}, line {ref.origin_line})"
+
+
+def _listed(refs: list) -> str:
+    """The pointers once each ("figures 1 through 9" is one pointer with nine targets)."""
+    return "; ".join(dict.fromkeys(_entry(r) for r in refs))
+
+
+def restate(text: str, settled: list) -> str:
+    """``text`` with the pointers in ``settled`` (references the loop's triage no longer holds
+    pending: their target is in the evidence, another document's, or the pointer names itself)
+    taken out of its notes on pointers not followed; a note left with none is dropped. The
+    notes were written before the triage ran; without this the answer would list as "not yet
+    followed" a pointer whose target it already holds."""
+    gone = {_entry(r) for r in settled}
+    for opening, close in (_FIRST, _NESTED):
+        m = re.search(re.escape(opening) + f"((?:{_ENTRY})(?:; (?:{_ENTRY}))*)" + re.escape(close), text)
+        if m is None:
+            continue
+        entries = re.findall(f"({_ENTRY})(?:; |$)", m.group(1))
+        kept = [e for e in entries if e not in gone]
+        if len(kept) == len(entries):
+            continue
+        at, end = m.span()
+        if kept:
+            text = f"{text[:at]}{opening}{'; '.join(kept)}{close}{text[end:]}"
+        else:  # the whole note goes, with the line break before it
+            text = text[: at - 1 if at and text[at - 1] == "\n" else at] + text[end:]
+    return text
+
+
+#: One listed pointer: its text, then where it is written.
+_ENTRY = r".*?\(page \d+, line \d+\)"
 
 
 def compose(pieces: list[Piece], conditions: list[str], externals: list, pending: list) -> str:
