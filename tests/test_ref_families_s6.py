@@ -91,6 +91,18 @@ def build(lines: list[dict], toc: list[dict]) -> DocTables:
     return DocTables(doc_id="d", **built)
 
 
+def build_rows(body: list[tuple], rows: list[tuple]) -> DocTables:
+    """Tables from lines (page, line, text, role, section_id) and toc rows (toc_id, number,
+    title, level, parent_id, page, line), each row a heading on its page."""
+    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
+    toc = [
+        {"toc_id": i, "number": n, "title": t, "level": lv, "parent_id": p, "page_start": pg,
+         "line_start": ls, "page_end": pg, "source": "heading"}
+        for i, n, t, lv, p, pg, ls in rows
+    ]  # fmt: skip
+    return build(lines, toc)
+
+
 def _rule() -> DocTables:
     """Two provisions of a rule, each with its (a) and (b); (a) of the first has an (1)."""
     body = [
@@ -103,17 +115,11 @@ def _rule() -> DocTables:
         (2, 3, "(b) Uses are limited as stated in paragraph (a) of this section.", "list_item", "1.20(b)"),
         (3, 1, "Matrix: Scope 1.10(a)(1) Required", "table", None),
     ]
-    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
     rows = [("1.10", "1.10", "Scope", 1, None, 1, 1), ("1.10(a)", "(a)", "", 2, "1.10", 1, 2),
             ("1.10(a)(1)", "(1)", "", 3, "1.10(a)", 1, 3), ("1.10(b)", "(b)", "", 2, "1.10", 1, 4),
             ("1.20", "1.20", "Uses", 1, None, 2, 1), ("1.20(a)", "(a)", "", 2, "1.20", 2, 2),
             ("1.20(b)", "(b)", "", 2, "1.20", 2, 3)]  # fmt: skip
-    toc = [
-        {"toc_id": i, "number": n, "title": t, "level": lv, "parent_id": p, "page_start": pg,
-         "line_start": ls, "page_end": pg, "source": "heading"}
-        for i, n, t, lv, p, pg, ls in rows
-    ]  # fmt: skip
-    return build(lines, toc)
+    return build_rows(body, rows)
 
 
 def _ref(raw: str, page: int, line: int) -> PendingReference:
@@ -147,16 +153,10 @@ def _regulation() -> DocTables:
         (2, 3, "(a) the purposes, as set out in paragraph 1;", "list_item", "A15(a)"),
         (2, 4, "Paragraph 3 applies to copies.", "body", "A15"),
     ]
-    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
     rows = [("S1", "1", "SECTION 1", 1, None, 1, 1), ("A14", None, "Article 14", 2, "S1", 1, 2),
             ("A14(a)", "(a)", "", 3, "A14", 1, 5), ("A15", None, "Article 15", 2, "S1", 2, 1),
             ("A15(a)", "(a)", "", 3, "A15", 2, 3)]  # fmt: skip
-    toc = [
-        {"toc_id": i, "number": n, "title": t, "level": lv, "parent_id": p, "page_start": pg,
-         "line_start": ls, "page_end": pg, "source": "heading"}
-        for i, n, t, lv, p, pg, ls in rows
-    ]  # fmt: skip
-    return build(lines, toc)
+    return build_rows(body, rows)
 
 
 def test_a_numbered_paragraph_is_the_one_of_the_article_it_is_written_in():

@@ -10,7 +10,7 @@ import pytest
 from docintel.parsing.refpatterns import find_references
 from docintel.retrieval.refparts import foreign_part, own_parts
 from docintel.retrieval.resolve import resolve_in_tables
-from tests.test_ref_families_s6 import Q, _ref, build
+from tests.test_ref_families_s6 import Q, _ref, build, build_rows
 
 
 def kinds(text: str) -> list[tuple[str, str | None, str | None]]:
@@ -46,16 +46,10 @@ def _guide() -> object:
         (2, 2, "2.1 Security Management Process (§ 164.308(a)(1))", "heading", "2.1"),
         (2, 3, "164.308(a)(1)(ii)(A) – Risk Analysis", "table", "2.1"),
     ]
-    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
     rows = [("1", "1", "Introduction", 1, None, 1, 1), ("1.1", "1.1", "Purpose", 2, "1", 1, 2),
             ("2", "2", "Safeguards", 1, None, 2, 1),
             ("2.1", "2.1", "Security Management Process (§ 164.308(a)(1))", 2, "2", 2, 2)]  # fmt: skip
-    toc = [
-        {"toc_id": i, "number": n, "title": t, "level": lv, "parent_id": p, "page_start": pg,
-         "line_start": ls, "page_end": pg, "source": "heading"}
-        for i, n, t, lv, p, pg, ls in rows
-    ]  # fmt: skip
-    return build(lines, toc)
+    return build_rows(body, rows)
 
 
 def test_a_guide_citing_a_rule_by_its_part_number_points_outside():
@@ -172,15 +166,9 @@ def _manual() -> object:
         (3, 1, "2 Maintenance", "heading", "2"),
         (3, 2, "The following sections are none.", "body", "2"),
     ]
-    lines = [{"page": p, "line": ln, "text": t, "role": r, "section_id": s} for p, ln, t, r, s in body]
     rows = [("1", "1", "Overview", 1, None, 1, 1), ("1.1", "1.1", "Parts", 2, "1", 1, 3),
             ("1.2", "1.2", "Use", 2, "1", 2, 1), ("2", "2", "Maintenance", 1, None, 3, 1)]  # fmt: skip
-    toc = [
-        {"toc_id": i, "number": n, "title": t, "level": lv, "parent_id": p, "page_start": pg,
-         "line_start": ls, "page_end": pg, "source": "heading"}
-        for i, n, t, lv, p, pg, ls in rows
-    ]  # fmt: skip
-    return build(lines, toc)
+    return build_rows(body, rows)
 
 
 def test_relative_sections_are_read_from_the_toc_around_the_reference():
