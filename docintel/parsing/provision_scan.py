@@ -253,30 +253,18 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                 }
             )
             continue
-        m = _NUMPAR.match(text)
+        m = _NUMPAR.match(text) or _LETTER.match(text)  # "2. The controller ...", "B. Under ..."
         if m:
-            out.append(
-                {
-                    **base,
-                    "scheme": "par",
-                    "labs": [m.group("lab")],
-                    "rest": m.group("rest"),
-                    "title": title_of(m.group("rest"), lead),  # "1. Availability. The Services ..."
-                    "dot": True,
-                }
-            )
-            continue
-        m = _LETTER.match(text)
-        if m:
-            out.append(
-                {
-                    **base,
-                    "scheme": "par",
-                    "labs": [m.group("lab")],
-                    "rest": m.group("rest"),
-                    "title": title_of(m.group("rest"), lead),
-                }
-            )
+            row = {
+                **base,
+                "scheme": "par",
+                "labs": [m.group("lab")],
+                "rest": m.group("rest"),
+                "title": title_of(m.group("rest"), lead),  # "1. Availability. The Services ..."
+            }
+            if m.re is _NUMPAR:
+                row["dot"] = True
+            out.append(row)
             continue
         m = _PAR.match(text)
         # the text opens with a word or a quoted term ("(1) \u2018personal data\u2019 means ...")
