@@ -192,3 +192,21 @@ def test_the_documents_own_ids_are_scanned_once_and_stored(artifacts, nist_pdf):
             pointerfacts, "scan_own_ids", lambda t: pytest.fail("the lines were scanned on a stored index")
         )
         assert pointerfacts.own_ids(again) == value
+
+
+def test_the_documents_own_parts_are_scanned_once_and_stored(artifacts, nist_pdf):
+    from docintel.retrieval import refparts
+
+    tables = parse(nist_pdf, out_dir=artifacts, layout="never")
+    index = ensure_index(tables)
+    value = refparts.own_parts(tables)  # asked when a reference found nothing: computed then
+    assert value == refparts.scan_parts(tables) and isinstance(value, frozenset) and value
+    assert index.dirty
+    _store_index(tables, index)
+    assert _stored(tables).memo["own_parts"] == value
+    _fresh_process()
+    again = parse(nist_pdf, out_dir=artifacts, layout="never")
+    ensure_index(again)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(refparts, "scan_parts", lambda t: pytest.fail("the lines were scanned on a stored index"))
+        assert refparts.own_parts(again) == value

@@ -42,17 +42,18 @@ _MAGIC = b"DOCINTEL-INDEX\n"
 #: memo entries written with the index (document-only values derived by passage.py, lookup.py:
 #: the toc titles, ids and numbers as compared and the lines ending in dot leaders, rank.py: the listing, back-matter and
 #: commentary pages, firsthop.py: the overview and preamble pages, reflines.py: the lines
-#: that name a target, by label and id, and pointerfacts.py: the publication ids the document is).
+#: that name a target, by label and id, pointerfacts.py: the publication ids the document is, and
+#: refparts.py: the parts its own decimal ids open with).
 PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles", "listing_pages", "overview_pages", "labelled",
                   "back_matter_pages", "commentary_pages", "preamble_pages", "leader_lines", "toc_norm",
-                  "own_ids")  # fmt: skip
+                  "own_ids", "own_parts")  # fmt: skip
 #: the memo entries that are sets of pages (stored sorted)
 _PAGE_SETS = ("listing_pages", "overview_pages", "back_matter_pages", "commentary_pages", "preamble_pages")
 #: The code whose output the index and its memo hold (relative to the package; ``parsing/ref*.py``,
 #: the reference grammar reflines runs, is added by :func:`fingerprint`).
 FINGERPRINTED = ("text.py", "schema/kinds.py", "refscan.py", "retrieval/bm25.py", "retrieval/passage.py",
                  "retrieval/lookup.py", "retrieval/refnames.py", "retrieval/rank.py", "retrieval/firsthop.py", "retrieval/reflines.py", "retrieval/targets.py",
-                 "retrieval/pointerfacts.py", "identifiers/__init__.py", "identifiers/base.py", "identifiers/codes.py",
+                 "retrieval/pointerfacts.py", "retrieval/refparts.py", "retrieval/refunits.py", "identifiers/__init__.py", "identifiers/base.py", "identifiers/codes.py",
                  "identifiers/kinds.py", "identifiers/own.py", "identifiers/pubs.py")  # fmt: skip
 #: The int32 arrays of the stored index, in file order (see :meth:`PageIndex.to_bytes`).
 _ARRAYS = ("post_off", "post_page", "post_tf", "lpost_off", "lpost_page", "lpost_pos", "pt_off", "pt_ids",
@@ -339,6 +340,7 @@ _ENCODE = {
     "labelled": _encode_labelled,
     "leader_lines": lambda v: sorted(list(at) for at in v),
     "own_ids": sorted,
+    "own_parts": sorted,
     **{k: sorted for k in _PAGE_SETS},
 }
 _DECODE = {
@@ -346,6 +348,7 @@ _DECODE = {
     "labelled": _decode_labelled,
     "leader_lines": lambda v: {(int(p), int(ln)) for p, ln in v},
     "own_ids": set,
+    "own_parts": frozenset,
     **{k: (lambda v: {int(p) for p in v}) for k in _PAGE_SETS},
 }
 
