@@ -1,4 +1,4 @@
-"""Pause Python's cyclic garbage collector for one structure stage.
+"""Pause Python's cyclic garbage collector for one stage (or the whole PyMuPDF parse).
 
 The structure stages allocate hundreds of thousands of small objects (a dict and a
 ``Candidate`` per line, namedtuples, pandas intermediates) while the page stage's objects

@@ -14,6 +14,7 @@ from docintel.parsing import (
     crossrefs,
     escalate,
     furniture,
+    gcpause,
     headings,
     heldpages,
     layout,
@@ -53,7 +54,18 @@ def parse_with_pymupdf(
     A page that raises is recorded in page_df.error and the rest still parses.
     ``pages_only`` stops after the page stage (lines, signals, furniture, labels, escalation, OCR)
     with empty section/object/reference tables: for the page-level tests and benchmark.
+
+    Python's cyclic collector is paused for the whole parse (:mod:`gcpause`): the page stage
+    allocates dicts and lists per line and span while every earlier page's stay alive, so its
+    passes walk a growing heap (~0.14x the image-free floor on three long NIST SPs) for a few
+    hundred to two thousand cyclic objects a parse (counted on the same SPs), left to the
+    collector's next passes once it is enabled again.
     """
+    with gcpause.paused():
+        return _parse(doc, doc_id, layout_mode, ocr_mode, eager_refs, progress, pages_only)
+
+
+def _parse(doc, doc_id, layout_mode, ocr_mode, eager_refs, progress, pages_only) -> DocTables:
     spans: dict[int, headings.PageSpans | None] = {}  # what heading detection needs of each page's dict
     links: dict[int, list] = {}  # each page's native links with their anchor text
     held: dict[int, dict] = {}  # the words and drawings of the pages a table reader looks at (heldpages)
