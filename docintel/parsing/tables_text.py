@@ -29,7 +29,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from docintel.parsing import captions, tables_cells, tables_free
+from docintel.parsing import captions, frame_rows, tables_cells, tables_free
 
 #: A vertical gap over this many line pitches between baselines starts a new logical row.
 ROW_GAP_LINES = 1.45
@@ -288,12 +288,13 @@ def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = Non
         return line_df
     body = float(line_df["size"].median())
     positions = line_df.groupby("page").indices
+    by_page: dict = {}  # page -> its caption rows (``itertuples`` rows, in frame order)
+    for r in frame_rows.rows(maybe):
+        by_page.setdefault(r.page, []).append(r)
     new_pages: dict[int, pd.DataFrame] = {}
     for page_no in sorted(maybe["page"].unique()):
         pl = line_df.iloc[positions[page_no]]
-        caps = [
-            r for r in maybe[maybe["page"] == page_no].itertuples() if captions.caption_match(pl, r, body)
-        ]
+        caps = [r for r in by_page[page_no] if captions.caption_match(pl, r, body)]
         if not caps:
             continue
         page = tables_free.CachedPage(doc[int(page_no) - 1])  # one get_drawings / words per page
@@ -357,7 +358,9 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
     if not inside.any():
         return pl
     old = pl[inside]
-    recs = old.to_dict("records")
+    # the old lines' values column by column (``tolist`` gives the Python values ``to_dict`` would)
+    names = list(old.columns)
+    values = [old.iloc[:, k].tolist() for k in range(old.shape[1])]
     bx = old[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
     rows = []
     for ps in pieces:
@@ -366,11 +369,15 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
             hit = np.flatnonzero(
                 (bx[:, 0] <= cx + 1) & (bx[:, 2] >= cx - 1) & (bx[:, 1] <= cy + 1) & (bx[:, 3] >= cy - 1)
             )
-            base = recs[int(hit[0]) if len(hit) else 0]  # the line the phrase came from: its style
+            k = int(hit[0]) if len(hit) else 0  # the line the phrase came from: its style
+            base = dict(zip(names, [v[k] for v in values], strict=True))
             rows.append({**base, "text": p.text, "x0": p.x0, "y0": p.y0, "x1": p.x1, "y1": p.y1})
     first = int(old["line"].min())
     before = pl[~inside & (pl["line"] < first).to_numpy()]
     after = pl[~inside & (pl["line"] > first).to_numpy()]
     out = pd.concat([before, pd.DataFrame(rows, columns=pl.columns), after], ignore_index=True)
     out["line"] = range(1, len(out) + 1)
-    return out.astype({c: pl[c].dtype for c in pl.columns if c in ("line", "page")})
+    for c in ("line", "page"):  # what ``astype`` of the two columns gives, without copying the frame
+        if c in out.columns and out[c].dtype != pl[c].dtype:
+            out[c] = out[c].astype(pl[c].dtype)
+    return out
