@@ -63,6 +63,6 @@ def test_table_pages_are_held_and_the_objects_stage_reads_them(monkeypatch):
     found = parse_with_pymupdf(_pdf(), "gen", layout_mode="never", ocr_mode="never").object_registry
     assert list(found["object_key"]) == ["table:u1"]
     # served words that hold nothing: the uncaptioned-table reader finds no cells (it read them)
-    monkeypatch.setattr(tables_text, "held_page", lambda page, tp, cd: {"words": [], "cd": cd})
+    monkeypatch.setattr(tables_text, "held_page", lambda page, tp, cd, words=None: {"words": [], "cd": cd})
     blind = parse_with_pymupdf(_pdf(), "gen", layout_mode="never", ocr_mode="never").object_registry
     assert blind.empty

@@ -104,14 +104,18 @@ def _classify_link(anchor: str, line_text: str, target_page: int | None, bib_pag
     return "unknown", a or None, None
 
 
-def page_links(page, links: list[dict] | None = None, *, textpage=None) -> list[tuple[dict, str]]:
+def page_links(
+    page, links: list[dict] | None = None, *, textpage=None, words: list | None = None
+) -> list[tuple[dict, str]]:
     """The page's native links (``get_links()``, or ``links`` when the caller has them), each with
     its anchor text: the words whose centres lie under the link rectangle (``get_textbox`` is
-    ~100x slower). ``textpage``: read the words from it (the page stage's own text page)."""
+    ~100x slower). ``textpage``: read the words from it (the page stage's own text page);
+    ``words``: that text page's ``get_text("words")`` when the caller already read it."""
     links = page.get_links() if links is None else links
     if not links:
         return []
-    words = page.get_text("words", textpage=textpage)
+    if words is None:
+        words = page.get_text("words", textpage=textpage)
     wtext = [w[4] for w in words]
     box = np.array([w[:4] for w in words], dtype=float).reshape(-1, 4)
     centre = np.column_stack(((box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2))

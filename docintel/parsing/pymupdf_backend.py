@@ -159,18 +159,23 @@ def _parse_page(
             textpage=tp,
             page_dict=page_dict,
         )
-        # on failure the cross-reference stage reads this page again (and records what fails)
-        with contextlib.suppress(Exception):
-            links[page_no] = crossrefs.page_links(page, prow["_links"], textpage=tp)
-        cdrawings = prow.pop("_cdrawings", None)
-        if held is not None and (
+        hold = held is not None and (
             any(r.get("role") == "table" for r in rows)
             or tables_text.has_table_caption(r["text"] for r in rows)
-        ):
+        )
+        words = None  # one get_text("words") serves the link anchors and the held page
+        if hold or prow["_links"]:
+            with contextlib.suppress(Exception):  # (each reads it again itself on failure)
+                words = page.get_text("words", textpage=tp)
+        # on failure the cross-reference stage reads this page again (and records what fails)
+        with contextlib.suppress(Exception):
+            links[page_no] = crossrefs.page_links(page, prow["_links"], textpage=tp, words=words)
+        cdrawings = prow.pop("_cdrawings", None)
+        if hold:
             # on failure the text-table reader reads the page itself
             with contextlib.suppress(Exception):
-                held[page_no] = tables_text.held_page(page, tp, cdrawings)
-        del tp, page_dict
+                held[page_no] = tables_text.held_page(page, tp, cdrawings, words=words)
+        del tp, page_dict, words
         spans[page_no] = headings.page_spans(sig.pop("_page_dict"))
         if sig["_gutters"]:
             seen_gutters[tuple((round(a), round(b)) for a, b in sig["_gutters"])] += 1

@@ -258,13 +258,14 @@ def has_table_caption(texts) -> bool:
 HELD_MAX_DRAWINGS = 5000
 
 
-def held_page(page, textpage, cdrawings: list | None) -> dict:
+def held_page(page, textpage, cdrawings: list | None, words: list | None = None) -> dict:
     """What :func:`reorder_lines` reads of a page, from the page stage's text page and drawings.
 
     ``textpage`` holds the page's text as ``get_text("words")`` reads it (the fast path's flags
-    are ``TEXTFLAGS_WORDS``); ``cdrawings``: the page's ``get_cdrawings()``, None when not at hand.
+    are ``TEXTFLAGS_WORDS``); ``cdrawings``: the page's ``get_cdrawings()``, None when not at hand;
+    ``words``: that text page's words when the caller already read them (the link anchors').
     """
-    held = {"words": page.get_text("words", textpage=textpage)}
+    held = {"words": page.get_text("words", textpage=textpage) if words is None else words}
     if cdrawings is not None and len(cdrawings) <= HELD_MAX_DRAWINGS:
         held["cd"] = cdrawings
     return held
