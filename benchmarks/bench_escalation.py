@@ -17,12 +17,13 @@ Asserts nothing.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-NIST = REPO.parent / "shared" / "corpus" / "nist" / "pdfs"
+NIST = Path(os.environ.get("DOCINTEL_SHARED", REPO.parent / "shared")) / "corpus" / "nist" / "pdfs"
 DEFAULT = ["sp800-60v2r1", "sp800-161", "sp800-82r2", "sp800-34r1", "sp800-53r3", "sp800-37r1", "sp800-30r1",
            "sp800-61r2"]  # fmt: skip
 

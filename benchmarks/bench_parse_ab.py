@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-NIST = REPO.parent / "shared" / "corpus" / "nist" / "pdfs"
+NIST = Path(os.environ.get("DOCINTEL_SHARED", REPO.parent / "shared")) / "corpus" / "nist" / "pdfs"
 DEFAULT = [NIST / "sp800-53r3.pdf", NIST / "sp800-82r2.pdf", NIST / "sp800-60v2r1.pdf"]
 
 _CHILD = """

@@ -22,7 +22,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-SHARED = REPO.parent / "shared"
+SHARED = Path(os.environ.get("DOCINTEL_SHARED", REPO.parent / "shared"))
 
 DEFAULT_PDFS = [
     SHARED / "eval/pdfs/attention_1706.03762v7.pdf",
