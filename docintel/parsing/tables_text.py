@@ -349,20 +349,21 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
     )
     if not looks_like_text_table(cells) or tables_cells.ruled_cells(page, box)[1] is not None:
         return pl  # a ruled grid is read by its rules (``tables_cells``), lines as they are
+    xy = pl[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)  # (float64 columns: the same comparisons)
     inside = (
-        (pl["y0"] >= box[1] - 1).to_numpy()
-        & (pl["y1"] <= box[3] + 1).to_numpy()
-        & (pl["x0"] >= box[0] - 1).to_numpy()
-        & (pl["x1"] <= box[2] + 1).to_numpy()
+        (xy[:, 1] >= box[1] - 1)
+        & (xy[:, 3] <= box[3] + 1)
+        & (xy[:, 0] >= box[0] - 1)
+        & (xy[:, 2] <= box[2] + 1)
         & ~pl["role"].isin(["header", "footer", "page_number"]).to_numpy()
     )
-    if not inside.any():
+    pos = np.flatnonzero(inside)
+    if not len(pos):
         return pl
-    old = pl[inside]
-    # the old lines' values column by column (``tolist`` gives the Python values ``to_dict`` would)
-    names = list(old.columns)
-    values = [old.iloc[:, k].tolist() for k in range(old.shape[1])]
-    bx = old[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
+    # the page's values column by column (``tolist`` gives the Python values ``to_dict`` would)
+    names = list(pl.columns)
+    values = [pl.iloc[:, k].tolist() for k in range(pl.shape[1])]
+    bx = xy[pos]
     rows = []
     for ps in pieces:
         for p in ps:
@@ -370,12 +371,13 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
             hit = np.flatnonzero(
                 (bx[:, 0] <= cx + 1) & (bx[:, 2] >= cx - 1) & (bx[:, 1] <= cy + 1) & (bx[:, 3] >= cy - 1)
             )
-            k = int(hit[0]) if len(hit) else 0  # the line the phrase came from: its style
+            k = int(pos[int(hit[0]) if len(hit) else 0])  # the line the phrase came from: its style
             base = dict(zip(names, [v[k] for v in values], strict=True))
             rows.append({**base, "text": p.text, "x0": p.x0, "y0": p.y0, "x1": p.x1, "y1": p.y1})
-    first = int(old["line"].min())
-    before = pl[~inside & (pl["line"] < first).to_numpy()]
-    after = pl[~inside & (pl["line"] > first).to_numpy()]
+    line = pl["line"].to_numpy()
+    first = int(line[pos].min())
+    before = pl.iloc[np.flatnonzero(~inside & (line < first))]
+    after = pl.iloc[np.flatnonzero(~inside & (line > first))]
     out = pd.concat([before, pd.DataFrame(rows, columns=pl.columns), after], ignore_index=True)
     out["line"] = range(1, len(out) + 1)
     for c in ("line", "page"):  # what ``astype`` of the two columns gives, without copying the frame
