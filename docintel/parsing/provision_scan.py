@@ -22,12 +22,17 @@ _DEC = re.compile(rf"^{_KW}?\[?(?P<num>[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{1,4}})\]?
 _KWNUM = re.compile(
     rf"^{_KW}(?P<num>[0-9]{{1,3}}[a-z]?|[IVXLC]{{1,7}})\b\.?(?:\s*[:.\u2014\u2013-])?\s*(?P<rest>.*)$"
 )
-_SS = re.compile(r"^\u00a7\s*(?P<num>[0-9]+(?:\.[0-9]+)+[a-z]?)\.?\s+(?P<rest>.*)$")
+#: "\u00a7 1308.13 ...", and a statute's or a German-style contract's "\u00a7 2 Definitions."
+_SS = re.compile(r"^\u00a7\s*(?P<num>[0-9]+(?:\.[0-9]+)*[a-z]?)\.?\s+(?P<rest>.*)$")
 _PAR = re.compile(r"^(?P<labs>(?:\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)){1,4})\s+(?P<rest>\S.*)$")
 #: "2. GRANT OF RIGHTS": a one-level number is a provision only with a title in capitals
 _TOP = re.compile(r"^(?P<num>[0-9]{1,2})\.\s+(?P<rest>[A-Z][A-Z0-9 ,;:'\u2019&/-]{3,}(?:[.:]\s*.*)?)$")
 #: "B. Under Patent Rights: ...": a capital letter and a stop opens a lettered paragraph
 _LETTER = re.compile(r"^(?P<lab>[A-Z])\.\s+(?P<rest>[\"\u201c\u2018(\[]?[A-Z].*)$")
+#: "a) the fee ...", "1) ...", "ii. the expenses": a list label in the closing-bracket or the
+#: stop style (a lower letter, a lower roman number or a digit), read as the label "(a)"
+_HALF = re.compile(r"^(?P<lab>[a-z]{1,2}|[ivx]{1,4}|[0-9]{1,2}|[A-Z])\)\s+(?P<rest>\S.*)$")
+_LOWDOT = re.compile(r"^(?P<lab>[a-z]|[ivx]{2,4})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Za-z].*)$")
 #: "2. The controller shall ...": a numbered paragraph of an article (kept only under one)
 _NUMPAR = re.compile(r"^(?P<lab>[0-9]{1,2})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Z].*)$")
 #: A line holding only a label ("H.", "(a)", "1.1"), its text set on the same baseline
@@ -44,6 +49,8 @@ _SKIP_ROLES = {
     "figure_text",
     "caption",
 }
+#: A section-sign line this much larger than the median body line is set as a heading.
+BIGGER_BY_PT = 0.8
 _KW_FAMILY = {"sec.": "section", "art.": "article"}
 _KW_RANK = {
     "article": 0,
@@ -110,7 +117,7 @@ def _para_starts(c: dict[str, list]) -> list[bool]:
 
 #: What one of _DEC, _KWNUM, _SS, _TOP, _LETTER, _PAR needs at the start (one test, not six).
 _MAY_PROVISION = re.compile(
-    r"[0-9\[(\u00a7]|[A-Z]\.\s|(?:Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE"
+    r"[0-9\[(\u00a7]|[A-Z][.)]\s|[a-z]{1,4}[.)]\s|(?:Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE"
     r"|Regulation|Line)\s"
 )
 _AND_OR = re.compile(r"[;,]\s+(?:and|or)$")
@@ -142,6 +149,12 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
         else [False] * len(lines)
     )
     starts = _para_starts(cols)
+    # a section-sign heading set larger than the body type (an eCFR print's "\u00a7 164.502 Uses
+    # ..." in 10 pt over 8.8 pt text) is vouched for by its typography, as a bold one is
+    sizes = lines.loc[lines["role"].isin(("body", "list_item")), "size"].dropna()
+    body = float(sizes.median()) if len(sizes) else 0.0
+    big = [bool(body) and float(z or 0) >= body + BIGGER_BY_PT for z in cols["size"]]
+    styled = [b or g for b, g in zip(bolds, big, strict=True)]
     # rows (namedtuples) only for the lines that open a paragraph outside the skipped roles
     recs = frame_rows.Rows(lines)
     out = []
@@ -223,8 +236,8 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
         if m:
             num = tuple(int(x) for x in re.findall(r"[0-9]+", m.group("num")))
             title = title_of(m.group("rest"), lead, alone)
-            if bolds[i] and not title:
-                title = bold_title(m.group("rest"), i, cols, bolds)
+            if styled[i] and not title:
+                title = bold_title(m.group("rest"), i, cols, styled)
             out.append(
                 {
                     **base,
@@ -234,7 +247,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                     "kw": "\u00a7",
                     "title": title,
                     "rest": m.group("rest"),
-                    "bold": bolds[i],
+                    "bold": styled[i],
                 }
             )
             continue
@@ -264,7 +277,20 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             }
             if m.re is _NUMPAR:
                 row["dot"] = True
+                row["num"], row["printed"] = (int(m.group("lab")),), m.group("lab")
             out.append(row)
+            continue
+        m = _HALF.match(text) or _LOWDOT.match(text)  # "a) the fee ...", "ii. the expenses ..."
+        if m:
+            out.append(
+                {
+                    **base,
+                    "scheme": "par",
+                    "labs": [m.group("lab")],
+                    "rest": m.group("rest"),
+                    "title": title_of(m.group("rest"), lead, alone),
+                }
+            )
             continue
         m = _PAR.match(text)
         # the text opens with a word or a quoted term ("(1) \u2018personal data\u2019 means ...")
