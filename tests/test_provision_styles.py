@@ -120,3 +120,70 @@ def test_titled_numbered_paragraphs_of_an_article_stay_its_paragraphs():
     ids = _ids(_toc([rows]))
     assert {"Article 1(1)", "Article 1(2)", "Article 2(1)", "Article 2(2)"} <= set(ids)
     assert "1" not in ids and "2" not in ids
+
+
+def _tight(pages):
+    """Lines set at a 1.25 leading (their boxes overlap), as a word processor sets them."""
+    toc = parse_with_pymupdf(
+        build_pdf(pages, step=lambda size, x: size * 1.25), "gen", layout_mode="never", ocr_mode="never"
+    ).toc_df
+    return toc.set_index("toc_id")
+
+
+SUPPLY = [
+    [
+        ("SUPPLY AGREEMENT", "hebo", 14, "c"),
+        ("ARTICLE 5", "hebo", 10),
+        ("TERM AND TERMINATION", "hebo", 10),
+        _p("5.1 The term of this Agreement begins on the Effective Date and continues for three"),
+        _p("years unless terminated earlier under this Article 5."),
+        _p("5.2 Either party may terminate this Agreement for material breach by the other party"),
+        _p("5.3 Termination does not affect accrued rights"),
+        _p("5.4 Sections 6 and 7 survive termination or expiry of this Agreement under"),
+        _p("5.5 of the Schedule, which applies to every termination or expiry of this Agreement."),
+        ("ARTICLE 6", "hebo", 10),
+        ("CONFIDENTIALITY", "hebo", 10),
+        _p("6.1 Each party shall keep the other party's Confidential Information secret and use it"),
+        _p("only for this Agreement."),
+        _p("6.2 The duty in Section 6.1 lasts five years."),
+        ("Section 7 Miscellaneous", "hebo", 10),
+        _p("(a) Notices must be in writing."),
+        _p("(b) This Agreement is governed by the laws of England."),
+    ]
+]
+
+
+def test_clause_numbers_glued_under_a_heading_or_an_unstopped_line_are_clauses():
+    toc = _tight(SUPPLY)
+    assert {"5.1", "5.2", "5.3", "5.4", "6.1", "6.2"} <= set(toc.index)
+    assert toc.loc["5.3", "parent_id"] == "Article 5" and toc.loc["6.1", "parent_id"] == "Article 6"
+    assert "5.5" not in toc.index  # "... under" / "5.5 of the Schedule": a reference wrapped
+
+
+def test_a_label_over_its_left_aligned_title_in_tight_leading_is_one_row():
+    toc = _tight(SUPPLY)
+    assert toc.loc["Article 5", "title"] == "TERM AND TERMINATION"
+    assert "TERM AND TERMINATION" not in toc.loc[toc.index != "Article 5", "title"].tolist()
+
+
+def test_a_section_heading_with_its_title_keys_its_paragraphs():
+    toc = _tight(SUPPLY)
+    assert toc.loc["Section 7", "title"] == "Miscellaneous"
+    assert {"Section 7(a)", "Section 7(b)"} <= set(toc.index)
+
+
+def test_a_chain_steps_over_numbers_printed_again_in_an_appendix():
+    rows = [("3.13 SYSTEM AND COMMUNICATIONS PROTECTION", "hebo", 11)]
+    for k in range(1, 8):
+        rows += [
+            _p(f"3.13.{k}", 90),
+            _p(f"Protect the communications of organizational system number {k}.", 126),
+        ]
+    rows += [("3.14 SYSTEM AND INFORMATION INTEGRITY", "hebo", 11)]
+    rows += [_p("3.14.1 Identify and correct system flaws in a timely manner."), _p(BODY)]
+    appendix = [("APPENDIX F DISCUSSION", "hebo", 11)]
+    for k in (3, 4):
+        appendix += [_p(f"3.13.{k} Protect the communications of organizational system number {k}.")]
+        appendix += [_p("DISCUSSION"), _p(BODY), _p(BODY)]
+    ids = set(_toc([rows, appendix])["toc_id"])
+    assert {f"3.13.{k}" for k in range(1, 8)} <= ids

@@ -12,11 +12,23 @@ from __future__ import annotations
 LISTING_RUN = 5
 
 
-def drop_listings(cands: list[dict]) -> list[dict]:
+def drop_listings(cands: list[dict], known: list[dict] | None = None) -> list[dict]:
     """Drop runs of numbered lines that follow each other line by line ("SEC. 101. Definitions."
-    / "SEC. 102. ..." in a bill's table of contents): provisions have bodies between them."""
+    / "SEC. 102. ..." in a bill's table of contents): provisions have bodies between them.
+
+    ``known``: per scope, the heading numbers and their positions; a number printed twice keeps
+    its copy under its own heading ("3.7.3" between the headings 3.7 and 3.8) over a copy with a
+    body elsewhere (the requirement repeated in an appendix's discussion)."""
     numbered = [c for c in cands if c["scheme"] not in ("par", "def")]
     gone: set[int] = set()
+
+    def in_place(c: dict) -> bool:
+        have = known[c.get("seg", 0)] if known else {}
+        if c["scheme"] != "dec" or len(c["num"]) < 2 or c["num"][:-1] not in have:
+            return True
+        par = c["num"][:-1]
+        nxt = have.get(par[:-1] + (par[-1] + 1,))
+        return have[par] < (c["page"], c["line"]) and (nxt is None or (c["page"], c["line"]) < nxt)
 
     # a number printed twice: the copy with no body under it (a contents line) is not the provision
     def key(c: dict) -> tuple:
@@ -30,7 +42,8 @@ def drop_listings(cands: list[dict]) -> list[dict]:
     for i, c in enumerate(numbered):
         copies.setdefault(key(c), []).append(i)
     for ix in copies.values():
-        if len(ix) > 1 and not all(bare(i) for i in ix):
+        placed = [i for i in ix if in_place(numbered[i])] or ix
+        if len(ix) > 1 and not all(bare(i) for i in placed):
             gone |= {id(numbered[i]) for i in ix if bare(i)}
     run: list[dict] = []
     for c in numbered + [None]:
@@ -58,11 +71,15 @@ def accept_chains(
     known: dict[tuple, tuple[int, int]],
     parts: list[tuple[int, int]] = (),
     signs: list[tuple] = (),
+    printed: set[tuple] = frozenset(),
 ) -> list[dict]:
     """Decimal / section-sign candidates the sequence vouches for (see the module doc).
 
     ``parts``: positions of "Part N" / "Chapter N" headings; any keyword chain may restart at 1
-    after one ("SECTION 1" of each chapter of a regulation).
+    after one ("SECTION 1" of each chapter of a regulation). ``printed``: every decimal number
+    that opens a paragraph somewhere, the copies :func:`drop_listings` dropped too; a chain may
+    step over numbers printed elsewhere ("3.13.2" then "3.13.5" when 3.13.3 and 3.13.4 were
+    read as a listing here and are printed again in an appendix).
     """
     accepted: list[dict] = []
     known = dict(known)
@@ -110,7 +127,10 @@ def accept_chains(
                         continue
                     v = c["num"][-1]
                     first_ok = v <= 2 or (ppos is not None and v <= 3) or scheme == "ss"
-                    if (cur is None and first_ok) or (cur is not None and cur < v <= cur + 2):
+                    skipped = cur is not None and all(parent + (k,) in printed for k in range(cur + 1, v - 1))
+                    if (cur is None and first_ok) or (
+                        cur is not None and cur < v and (v <= cur + 2 or skipped)
+                    ):
                         chain.append(c)
                         cur = v
                 if ppos is not None or len(chain) >= 2:

@@ -37,6 +37,7 @@ _LOWDOT = re.compile(r"^(?P<lab>[a-z]|[ivx]{2,4})\.\s+(?P<rest>[\"\u201c\u2018(]
 _NUMPAR = re.compile(r"^(?P<lab>[0-9]{1,2})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Z].*)$")
 #: A line holding only a label ("H.", "(a)", "1.1"), its text set on the same baseline
 _BARE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,4}[.)]|[0-9]{1,3}(?:\.[0-9]{1,3})+\.?)$")
+_GLUED = re.compile(r"^[0-9]{1,3}(?:\.[0-9]{1,3}){1,4}\.?\s+[A-Z][a-z]")
 _OPEN = re.compile(r"^[\"\u201c\u2018'\[(]?[A-Z\u00c0-\u024f]")
 _SKIP_ROLES = {
     "header",
@@ -111,8 +112,32 @@ def _para_starts(c: dict[str, list]) -> list[bool]:
                 or y0[i] < y0[i - 1] - 1  # a new column
                 or x0[i] < x0[i - 1] - 2
                 or (x0[i] > c["x1"][i - 1] and y0[i] <= y1[i - 1])  # a line of the next column
+                or (not _REF_END.search(t) and (roles[i - 1] in ("heading", "title") or _short(c, i - 1)))
             )
     return out
+
+
+#: A line ending in a reference word: a number opening the next line goes on with it ("... under
+#: Section" / "5.3 of this Agreement"), it opens no provision.
+_REF_END = re.compile(
+    r"\b(?:[Ss]ections?|[Cc]lauses?|[Aa]rticles?|[Pp]aragraphs?|[Rr]ules?|[Ss]ubsections?|[Pp]arts?"
+    r"|[Ll]ines?|[Ss]chedules?|of|in|under|and|or|to|with|by|see|per|at|from|than)$"
+)
+#: A line ending this many of its font sizes short of the longest of its neighbours in the same
+#: column ends its paragraph, stop or no stop ("5.3 Termination does not affect accrued rights").
+SHORT_BY = 4.0
+
+
+def _short(c: dict[str, list], j: int) -> bool:
+    """Whether line ``j`` ends well short of the lines around it in its column."""
+    pages, x0, x1 = c["page"], c["x0"], c["x1"]
+    size = max(float(c["size"][j] or 0), 4.0)
+    near = [
+        x1[k]
+        for k in range(max(j - 2, 0), min(j + 3, len(pages)))
+        if k != j and pages[k] == pages[j] and abs(x0[k] - x0[j]) <= 3 * size
+    ]
+    return bool(near) and x1[j] < max(near) - SHORT_BY * size
 
 
 #: What one of _DEC, _KWNUM, _SS, _TOP, _LETTER, _PAR needs at the start (one test, not six).
@@ -163,8 +188,18 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     lead_of = dict(zip(leads.index.tolist(), leads.tolist(), strict=True)) if leads is not None else None
     absorbed = joined = -1
     for i, start in enumerate(starts):
-        if not start or roles[i] in _SKIP_ROLES or i == absorbed:
+        if roles[i] in _SKIP_ROLES or i == absorbed:
             continue
+        if not start:
+            # a clause number glued to the line above ("... by the other party" / "5.3 Termination
+            # ..."): only a decimal number opening a capitalized sentence, the chain vouches for it
+            g = _GLUED.match(str(texts[i]).lstrip())
+            if (
+                not g
+                or _REF_END.search(str(texts[i - 1]).rstrip())
+                or str(texts[i - 1]).rstrip().endswith("-")
+            ):
+                continue
         text = " ".join(str(texts[i]).split())
         bare = _BARE.match(text) and i + 1 < len(starts)
         d = DEFINED.match(text) if text[:1] in "\"\u201c\u2018'" and i != joined else None

@@ -60,7 +60,8 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
                 tuple(int(x) for x in n.strip().rstrip(".").split(".")),
                 (e["page_start"], e["line_start"] or 0),
             )
-    cands = drop_listings(cands)
+    printed = {c["num"] for c in cands if c["scheme"] == "dec"}
+    cands = drop_listings(cands, known)
     # "1. Services. The Consultant ...": a numbered paragraph with a run-in title is also read as
     # a top-level clause; where the chain of such clauses vouches for it, the clause replaces it
     promoted = {
@@ -85,7 +86,7 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
     ]
     good_c = []
     for k, seg_known in enumerate(known):
-        good_c += accept_chains([c for c in cands if c["seg"] == k], seg_known, parts, signs)
+        good_c += accept_chains([c for c in cands if c["seg"] == k], seg_known, parts, signs, printed)
     good = {id(c) for c in good_c}
     # a promoted clause the chain kept stands for its paragraph reading; one it dropped is gone
     twins = {k for k, c in promoted.items() if id(c) in good}
