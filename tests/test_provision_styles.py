@@ -11,8 +11,8 @@ from .synthetic_pdf import build_pdf
 BODY = "and the parties agree that this provision binds their successors and permitted assigns."
 
 
-def _p(text: str, x: float = 72, size: float = 10) -> tuple:
-    return (text, "helv", size, x)
+def _p(text: str, x: float = 72, size: float = 10, f: str = "helv") -> tuple:
+    return (text, f, size, x)
 
 
 def _toc(pages):
@@ -187,3 +187,55 @@ def test_a_chain_steps_over_numbers_printed_again_in_an_appendix():
         appendix += [_p("DISCUSSION"), _p(BODY), _p(BODY)]
     ids = set(_toc([rows, appendix])["toc_id"])
     assert {f"3.13.{k}" for k in range(1, 8)} <= ids
+
+
+def test_a_lone_label_over_its_text_is_a_paragraph_row():
+    rows = [
+        ("LICENSE AGREEMENT", "hebo", 14, "c"),
+        _p("1.1. Grant. The Licensor grants the Licensee a non-exclusive licence to use the Software."),
+        _p("(a)", 90),
+        _p("The licence is personal to the Licensee and may not be transferred.", 108),
+        _p("1.2. Restrictions. The Licensee shall not copy the Software except as allowed."),
+        _p(BODY),
+    ]
+    toc = _tight([rows])
+    assert toc.loc["1.1(a)", "parent_id"] == "1.1"
+
+
+def test_tax_instruction_line_headings_with_their_titles_are_line_rows():
+    rows = [("2025 Instructions for Form 1040", "hebo", 14, "c")]
+    for lab, title in (
+        ("1a", "Total Amount From Form(s) W-2, Box 1"),
+        ("1b", "Household Employee Wages"),
+        ("2a", "Tax-Exempt Interest"),
+    ):
+        rows += [_p(f"Line {lab}. {title}", f="hebo"), _p("Enter the total amount from Form(s) W-2, box 1.")]
+    rows += [_p("Line 16. Tax", f="hebo"), _p("Include in the total on line 16 any of these taxes.")]
+    toc = _tight([rows])
+    assert toc.loc["Line 1a", "title"] == "Total Amount From Form(s) W-2, Box 1"
+    assert toc.loc["Line 16", "title"] == "Tax"
+
+
+def test_statute_sections_titled_in_sentence_case_under_their_parts():
+    rows = [("PART I", "hebo", 11, "c"), ("PRELIMINARY", "hebo", 11, "c")]
+    rows += [_p("1. Short title. This Act may be cited as the Example Act."), _p(BODY)]
+    rows += [
+        _p("2. Interpretation. In this Act, unless the context otherwise requires, words have"),
+        _p(BODY),
+    ]
+    rows += [_p("3. Licence required. No person shall operate without a licence."), _p(BODY)]
+    rows += [_p("(1) An application must be made in writing.", 90), _p("(2) The Minister may refuse it.", 90)]
+    toc = _tight([rows])
+    assert toc.loc["1", "title"] == "Short title" and toc.loc["3", "title"] == "Licence required"
+    assert toc.loc["3(2)", "parent_id"] == "3"
+
+
+def test_sentence_case_steps_of_a_manual_are_no_clauses():
+    rows = [("Installing the tool", "hebo", 14)]
+    rows += [
+        _p("1. Open the installer. A window appears."),
+        _p("2. Accept the licence. The files are copied."),
+    ]
+    rows += [_p("3. Restart the computer. The tool is ready.")]
+    ids = set(_tight([rows]).index)
+    assert not {"1", "2", "3"} & ids

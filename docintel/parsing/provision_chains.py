@@ -96,9 +96,22 @@ def accept_chains(
                 continue
             # bills number sections by title: SEC. 101 ... then SEC. 201 under TITLE II
             first = v <= 2 or v % 100 == 1 or _titled_pair(pool, i)
+            # instructions explain only some lines ("Line 2a" then "Line 16"), an excerpt of rules
+            # skips rules: a bold titled number after a bold titled one is vouched by its typography
+            styled = (
+                cur is not None
+                and c.get("bold")
+                and c["title"]
+                and chain[-1].get("bold")
+                and chain[-1]["title"]
+            )
             if (cur is None and first) or (
                 cur is not None
-                and (cur < v <= cur + 2 or (v > cur and v % 100 == 1) or (v == cur and sub > cur_sub))
+                and (
+                    cur < v <= cur + 2
+                    or (v > cur and (v % 100 == 1 or styled))
+                    or (v == cur and sub > cur_sub)
+                )
             ):
                 chain.append(c)
                 cur, cur_sub = v, sub

@@ -50,7 +50,7 @@ def _page_lines(line_df: pd.DataFrame, pages: set[int]) -> dict[int, list[dict]]
 
 #: "Article 57 Tasks": a keyword label with its title on the same line
 RUN_IN = re.compile(
-    r"^(?P<kw>Article|ARTICLE|Art\.|Rule|RULE|Regulation|REGULATION|Clause|CLAUSE|Section|SECTION|Sec\.|SEC\.)\s+"
+    r"^(?P<kw>Article|ARTICLE|Art\.|Rule|RULE|Regulation|REGULATION|Clause|CLAUSE|Section|SECTION|Sec\.|SEC\.|Line)\s+"
     r"(?P<num>[0-9]{1,3}[a-z]?|[IVXLC]{1,7})\.?\s+(?P<title>[A-Z].{1,100})$"
 )
 

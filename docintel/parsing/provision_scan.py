@@ -37,6 +37,8 @@ _LOWDOT = re.compile(r"^(?P<lab>[a-z]|[ivx]{2,4})\.\s+(?P<rest>[\"\u201c\u2018(]
 _NUMPAR = re.compile(r"^(?P<lab>[0-9]{1,2})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Z].*)$")
 #: A line holding only a label ("H.", "(a)", "1.1"), its text set on the same baseline
 _BARE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,4}[.)]|[0-9]{1,3}(?:\.[0-9]{1,3})+\.?)$")
+#: A short run-in title in sentence case: "Short title. This Act ...", "Term of agreement. The ..."
+_SENTENCE_TITLE = re.compile(r"^(?P<t>[A-Z][a-z]+(?:[ -][A-Za-z][a-z]*){0,4})\.\s+(?=[A-Z\"\u201c(])")
 _GLUED = re.compile(r"^[0-9]{1,3}(?:\.[0-9]{1,3}){1,4}\.?\s+[A-Z][a-z]")
 _OPEN = re.compile(r"^[\"\u201c\u2018'\[(]?[A-Z\u00c0-\u024f]")
 _SKIP_ROLES = {
@@ -165,6 +167,19 @@ def _stacked_label(r, n) -> bool:
     )
 
 
+def _text_below(r, n) -> bool:
+    """A parenthesized label alone on its line, its text starting on the next line at or right of
+    it ("(a)" over "The licence is personal ..."): one paragraph labelled "(a)"."""
+    return (
+        _PAREN_BARE.match(str(r.text).strip()) is not None
+        and n.page == r.page
+        and _BARE.match(str(n.text).strip()) is None
+        and _OPEN.match(str(n.text).strip()) is not None
+        and n.x0 >= r.x0 - 1
+        and -0.5 * float(r.size) <= n.y0 - r.y1 <= 1.5 * max(float(r.size), 4.0)
+    )
+
+
 def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     lines = line_df.sort_values(["page", "line"])[_COLS]
     cols = {c: lines[c].tolist() for c in _COLS}
@@ -215,6 +230,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             continue  # no provision pattern can match this text
         r = recs.take((i,))[0]
         alone = i + 1 >= len(starts) or starts[i + 1] or pages[i + 1] != r.page
+        alone = alone or (bolds[i] and not bolds[i + 1])  # a bold line over plain text is its own
         if bare:
             n = recs.take((i + 1,))[0]  # "H." then "“Recipient” means ..." on its baseline
             if n.page == r.page and abs(n.y0 - r.y0) <= 0.3 * max(float(r.size), 4.0) and n.x0 > r.x1:
@@ -224,6 +240,10 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             elif _stacked_label(r, n):
                 text = text + " ".join(str(n.text).split())  # "(3)" over "(i) Standard: ..."
                 absorbed = i + 1
+                alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
+            elif _text_below(r, n):
+                text = text + " " + " ".join(str(n.text).split())  # "(a)" over "The licence is ..."
+                joined = i + 1
                 alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
         base = {"page": int(r.page), "line": int(r.line), "text": text, "idx": r.Index}
         lead = lead_of.get(r.Index) if lead_of is not None else None
@@ -264,6 +284,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                         "printed": raw,
                         "title": title,
                         "rest": m.group("rest"),
+                        "bold": styled[i],
                     }
                 )
             continue
@@ -313,6 +334,9 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             if m.re is _NUMPAR:
                 row["dot"] = True
                 row["num"], row["printed"] = (int(m.group("lab")),), m.group("lab")
+                s = _SENTENCE_TITLE.match(m.group("rest")) if not row["title"] else None
+                if s:  # "1. Short title. This Act ...": a title in sentence case, vouched for later
+                    row["weak_title"] = s.group("t")
             out.append(row)
             continue
         m = _HALF.match(text) or _LOWDOT.match(text)  # "a) the fee ...", "ii. the expenses ..."

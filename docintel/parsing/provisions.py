@@ -65,9 +65,13 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
     # "1. Services. The Consultant ...": a numbered paragraph with a run-in title is also read as
     # a top-level clause; where the chain of such clauses vouches for it, the clause replaces it
     promoted = {
-        id(c): {**c, "scheme": "dec", "kw": "", "promoted": True, "dot": False}
+        id(c): {
+            **c,
+            **{"scheme": "dec", "kw": "", "promoted": True, "dot": False},
+            **{"title": c["title"] or c.get("weak_title"), "weak": not c["title"]},
+        }
         for c in cands
-        if c.get("dot") and c["title"]
+        if c.get("dot") and (c["title"] or c.get("weak_title"))
     }
     cands += list(promoted.values())
     provision_labels.number_labels(entries)
@@ -87,6 +91,16 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
     good_c = []
     for k, seg_known in enumerate(known):
         good_c += accept_chains([c for c in cands if c["seg"] == k], seg_known, parts, signs, printed)
+    # a clause titled in sentence case ("1. Short title.") needs the document to number its clauses
+    # so: a Title Case clause in the same chain, or a sub-clause "1.1" of it
+    sure = {(c["seg"], c["num"][0]) for c in good_c if c["scheme"] == "dec" and not c.get("weak")}
+    strong = {c["seg"] for c in good_c if c.get("promoted") and not c.get("weak")}
+    subs = {
+        (s, n)
+        for s, n in sure
+        if any(c["seg"] == s and c.get("num", ())[:1] == (n,) and len(c.get("num", ())) > 1 for c in good_c)
+    }
+    good_c = [c for c in good_c if not c.get("weak") or c["seg"] in strong or (c["seg"], c["num"][0]) in subs]
     good = {id(c) for c in good_c}
     # a promoted clause the chain kept stands for its paragraph reading; one it dropped is gone
     twins = {k for k, c in promoted.items() if id(c) in good}
