@@ -239,3 +239,14 @@ def test_sentence_case_steps_of_a_manual_are_no_clauses():
     rows += [_p("3. Restart the computer. The tool is ready.")]
     ids = set(_tight([rows]).index)
     assert not {"1", "2", "3"} & ids
+
+
+def test_one_line_requirements_in_a_run_under_their_heading_are_no_listing():
+    rows = [("3.1 ACCESS CONTROL", "hebo", 11), _p("Derived Security Requirements:", 90, 8)]
+    rows += [
+        _p(f"3.1.{k} Control the use of organizational system feature number {k}.", 90) for k in range(1, 8)
+    ]
+    rows += [("3.2 AWARENESS AND TRAINING", "hebo", 11)]
+    rows += [_p("3.2.1 Ensure that managers and users of systems are made aware of the risks."), _p(BODY)]
+    ids = set(_toc([rows])["toc_id"])
+    assert {f"3.1.{k}" for k in range(1, 8)} <= ids

@@ -23,12 +23,7 @@ def drop_listings(cands: list[dict], known: list[dict] | None = None) -> list[di
     gone: set[int] = set()
 
     def in_place(c: dict) -> bool:
-        have = known[c.get("seg", 0)] if known else {}
-        if c["scheme"] != "dec" or len(c["num"]) < 2 or c["num"][:-1] not in have:
-            return True
-        par = c["num"][:-1]
-        nxt = have.get(par[:-1] + (par[-1] + 1,))
-        return have[par] < (c["page"], c["line"]) and (nxt is None or (c["page"], c["line"]) < nxt)
+        return _under_heading(c, known) is not False
 
     # a number printed twice: the copy with no body under it (a contents line) is not the provision
     def key(c: dict) -> tuple:
@@ -50,10 +45,23 @@ def drop_listings(cands: list[dict], known: list[dict] | None = None) -> list[di
         if c is not None and run and c["page"] == run[-1]["page"] and c["line"] == run[-1]["line"] + 1:
             run.append(c)
             continue
-        if len(run) >= LISTING_RUN:
+        # one-line requirements under their own heading ("3.1.11" ... "3.1.22" between the
+        # headings 3.1 and 3.2) are provisions, not a listing
+        if len(run) >= LISTING_RUN and not all(_under_heading(x, known) for x in run):
             gone |= {id(x) for x in run}
         run = [c] if c is not None else []
     return [c for c in cands if id(c) not in gone]
+
+
+def _under_heading(c: dict, known: list[dict] | None) -> bool | None:
+    """Whether decimal ``c`` lies between its parent's heading and the next one's; None when
+    the document has no heading for its parent."""
+    have = known[c.get("seg", 0)] if known else {}
+    if c["scheme"] != "dec" or len(c["num"]) < 2 or c["num"][:-1] not in have:
+        return None
+    par = c["num"][:-1]
+    nxt = have.get(par[:-1] + (par[-1] + 1,))
+    return have[par] < (c["page"], c["line"]) and (nxt is None or (c["page"], c["line"]) < nxt)
 
 
 def _titled_pair(pool: list[dict], i: int) -> bool:
