@@ -250,3 +250,11 @@ def test_one_line_requirements_in_a_run_under_their_heading_are_no_listing():
     rows += [_p("3.2.1 Ensure that managers and users of systems are made aware of the risks."), _p(BODY)]
     ids = set(_toc([rows])["toc_id"])
     assert {f"3.1.{k}" for k in range(1, 8)} <= ids
+
+
+def test_a_title_case_list_on_consecutive_lines_is_no_clauses():
+    rows = [("1.2 Malaria Zones", "hebo", 12), _p("The country is divided into three zones of transmission:")]
+    rows += [_p("1. Hyperendemic Zone. Transmission all year."), _p("2. Mesoendemic Zone. Seasonal peaks.")]
+    rows += [_p("3. Epidemic Zone. Rare outbreaks."), _p(BODY)]
+    ids = set(_tight([rows]).index)
+    assert not {"1", "2", "3"} & ids

@@ -73,6 +73,14 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
         for c in cands
         if c.get("dot") and (c["title"] or c.get("weak_title"))
     }
+    # three or more on consecutive lines are a list ("1. Hiperendémica" / "2. Mesoendémica ..."):
+    # clauses have bodies
+    pos = {(c["page"], c["line"]) for c in promoted.values()}
+    for k, c in list(promoted.items()):
+        p, ln = c["page"], c["line"]
+        near = sum((p, ln + d) in pos for d in (-2, -1, 1, 2))
+        if ((p, ln - 1) in pos or (p, ln + 1) in pos) and near >= 2:
+            del promoted[k]
     cands += list(promoted.values())
     provision_labels.number_labels(entries)
     parts = sorted(
