@@ -12,11 +12,18 @@ from __future__ import annotations
 LISTING_RUN = 5
 
 
-def drop_listings(cands: list[dict]) -> list[dict]:
+def drop_listings(cands: list[dict], known: list[dict] | None = None) -> list[dict]:
     """Drop runs of numbered lines that follow each other line by line ("SEC. 101. Definitions."
-    / "SEC. 102. ..." in a bill's table of contents): provisions have bodies between them."""
+    / "SEC. 102. ..." in a bill's table of contents): provisions have bodies between them.
+
+    ``known``: per scope, the heading numbers and their positions; a number printed twice keeps
+    its copy under its own heading ("3.7.3" between the headings 3.7 and 3.8) over a copy with a
+    body elsewhere (the requirement repeated in an appendix's discussion)."""
     numbered = [c for c in cands if c["scheme"] not in ("par", "def")]
     gone: set[int] = set()
+
+    def in_place(c: dict) -> bool:
+        return _under_heading(c, known) is not False
 
     # a number printed twice: the copy with no body under it (a contents line) is not the provision
     def key(c: dict) -> tuple:
@@ -30,17 +37,31 @@ def drop_listings(cands: list[dict]) -> list[dict]:
     for i, c in enumerate(numbered):
         copies.setdefault(key(c), []).append(i)
     for ix in copies.values():
-        if len(ix) > 1 and not all(bare(i) for i in ix):
+        placed = [i for i in ix if in_place(numbered[i])] or ix
+        if len(ix) > 1 and not all(bare(i) for i in placed):
             gone |= {id(numbered[i]) for i in ix if bare(i)}
     run: list[dict] = []
     for c in numbered + [None]:
         if c is not None and run and c["page"] == run[-1]["page"] and c["line"] == run[-1]["line"] + 1:
             run.append(c)
             continue
-        if len(run) >= LISTING_RUN:
+        # one-line requirements under their own heading ("3.1.11" ... "3.1.22" between the
+        # headings 3.1 and 3.2) are provisions, not a listing
+        if len(run) >= LISTING_RUN and not all(_under_heading(x, known) for x in run):
             gone |= {id(x) for x in run}
         run = [c] if c is not None else []
     return [c for c in cands if id(c) not in gone]
+
+
+def _under_heading(c: dict, known: list[dict] | None) -> bool | None:
+    """Whether decimal ``c`` lies between its parent's heading and the next one's; None when
+    the document has no heading for its parent."""
+    have = known[c.get("seg", 0)] if known else {}
+    if c["scheme"] != "dec" or len(c["num"]) < 2 or c["num"][:-1] not in have:
+        return None
+    par = c["num"][:-1]
+    nxt = have.get(par[:-1] + (par[-1] + 1,))
+    return have[par] < (c["page"], c["line"]) and (nxt is None or (c["page"], c["line"]) < nxt)
 
 
 def _titled_pair(pool: list[dict], i: int) -> bool:
@@ -58,11 +79,15 @@ def accept_chains(
     known: dict[tuple, tuple[int, int]],
     parts: list[tuple[int, int]] = (),
     signs: list[tuple] = (),
+    printed: set[tuple] = frozenset(),
 ) -> list[dict]:
     """Decimal / section-sign candidates the sequence vouches for (see the module doc).
 
     ``parts``: positions of "Part N" / "Chapter N" headings; any keyword chain may restart at 1
-    after one ("SECTION 1" of each chapter of a regulation).
+    after one ("SECTION 1" of each chapter of a regulation). ``printed``: every decimal number
+    that opens a paragraph somewhere, the copies :func:`drop_listings` dropped too; a chain may
+    step over numbers printed elsewhere ("3.13.2" then "3.13.5" when 3.13.3 and 3.13.4 were
+    read as a listing here and are printed again in an appendix).
     """
     accepted: list[dict] = []
     known = dict(known)
@@ -79,9 +104,22 @@ def accept_chains(
                 continue
             # bills number sections by title: SEC. 101 ... then SEC. 201 under TITLE II
             first = v <= 2 or v % 100 == 1 or _titled_pair(pool, i)
+            # instructions explain only some lines ("Line 2a" then "Line 16"), an excerpt of rules
+            # skips rules: a bold titled number after a bold titled one is vouched by its typography
+            styled = (
+                cur is not None
+                and c.get("bold")
+                and c["title"]
+                and chain[-1].get("bold")
+                and chain[-1]["title"]
+            )
             if (cur is None and first) or (
                 cur is not None
-                and (cur < v <= cur + 2 or (v > cur and v % 100 == 1) or (v == cur and sub > cur_sub))
+                and (
+                    cur < v <= cur + 2
+                    or (v > cur and (v % 100 == 1 or styled))
+                    or (v == cur and sub > cur_sub)
+                )
             ):
                 chain.append(c)
                 cur, cur_sub = v, sub
@@ -110,7 +148,10 @@ def accept_chains(
                         continue
                     v = c["num"][-1]
                     first_ok = v <= 2 or (ppos is not None and v <= 3) or scheme == "ss"
-                    if (cur is None and first_ok) or (cur is not None and cur < v <= cur + 2):
+                    skipped = cur is not None and all(parent + (k,) in printed for k in range(cur + 1, v - 1))
+                    if (cur is None and first_ok) or (
+                        cur is not None and cur < v and (v <= cur + 2 or skipped)
+                    ):
                         chain.append(c)
                         cur = v
                 if ppos is not None or len(chain) >= 2:

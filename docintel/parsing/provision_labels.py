@@ -50,7 +50,7 @@ def _page_lines(line_df: pd.DataFrame, pages: set[int]) -> dict[int, list[dict]]
 
 #: "Article 57 Tasks": a keyword label with its title on the same line
 RUN_IN = re.compile(
-    r"^(?P<kw>Article|ARTICLE|Art\.|Rule|RULE|Regulation|REGULATION|Clause|CLAUSE)\s+"
+    r"^(?P<kw>Article|ARTICLE|Art\.|Rule|RULE|Regulation|REGULATION|Clause|CLAUSE|Section|SECTION|Sec\.|SEC\.|Line)\s+"
     r"(?P<num>[0-9]{1,3}[a-z]?|[IVXLC]{1,7})\.?\s+(?P<title>[A-Z].{1,100})$"
 )
 
@@ -140,8 +140,12 @@ def number_labels(entries: list[dict]) -> None:
         m = RUN_IN.match(title)
         if m and not e.get("number"):
             kw = m.group("kw").lower()
-            e["number"], e["kw"] = m.group("num"), kw.rstrip(".")
-            e["toc_id"], e["title"] = f"{KW_IDS[kw]} {m.group('num')}", m.group("title").strip()
+            e["number"], e["kw"] = (
+                m.group("num"),
+                {"sec.": "section", "art.": "article"}.get(kw, kw.rstrip(".")),
+            )
+            name = KW_IDS.get(kw, "Section")  # "Section 7 Miscellaneous": its paragraphs are "Section 7(a)"
+            e["toc_id"], e["title"] = f"{name} {m.group('num')}", m.group("title").strip()
             continue
         m = PART_DASH.match(title)
         if m and not e.get("number"):
@@ -159,7 +163,8 @@ def _title_like(rec: dict, label: dict, prev: dict, first: bool, edges: dict[int
     if (_NOT_TITLE.match(t) or t.endswith((",", ";")) or not opens) and not wrapped:
         return False
     size = max(float(label["size"]), 4.0)
-    if not 0 <= rec["y0"] - prev["y1"] <= 3.0 * size:
+    # line boxes of tightly set lines overlap (a box is ~1.4 font sizes tall, the leading 1.2)
+    if not -0.5 * size <= rec["y0"] - prev["y1"] <= 3.0 * size:
         return False
     if abs(float(rec["size"]) - float(label["size"])) > 0.25 * size + 2:
         return False

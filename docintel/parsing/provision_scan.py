@@ -22,16 +22,24 @@ _DEC = re.compile(rf"^{_KW}?\[?(?P<num>[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{1,4}})\]?
 _KWNUM = re.compile(
     rf"^{_KW}(?P<num>[0-9]{{1,3}}[a-z]?|[IVXLC]{{1,7}})\b\.?(?:\s*[:.\u2014\u2013-])?\s*(?P<rest>.*)$"
 )
-_SS = re.compile(r"^\u00a7\s*(?P<num>[0-9]+(?:\.[0-9]+)+[a-z]?)\.?\s+(?P<rest>.*)$")
+#: "\u00a7 1308.13 ...", and a statute's or a German-style contract's "\u00a7 2 Definitions."
+_SS = re.compile(r"^\u00a7\s*(?P<num>[0-9]+(?:\.[0-9]+)*[a-z]?)\.?\s+(?P<rest>.*)$")
 _PAR = re.compile(r"^(?P<labs>(?:\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)){1,4})\s+(?P<rest>\S.*)$")
 #: "2. GRANT OF RIGHTS": a one-level number is a provision only with a title in capitals
 _TOP = re.compile(r"^(?P<num>[0-9]{1,2})\.\s+(?P<rest>[A-Z][A-Z0-9 ,;:'\u2019&/-]{3,}(?:[.:]\s*.*)?)$")
 #: "B. Under Patent Rights: ...": a capital letter and a stop opens a lettered paragraph
 _LETTER = re.compile(r"^(?P<lab>[A-Z])\.\s+(?P<rest>[\"\u201c\u2018(\[]?[A-Z].*)$")
+#: "a) the fee ...", "1) ...", "ii. the expenses": a list label in the closing-bracket or the
+#: stop style (a lower letter, a lower roman number or a digit), read as the label "(a)"
+_HALF = re.compile(r"^(?P<lab>[a-z]{1,2}|[ivx]{1,4}|[0-9]{1,2}|[A-Z])\)\s+(?P<rest>\S.*)$")
+_LOWDOT = re.compile(r"^(?P<lab>[a-z]|[ivx]{2,4})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Za-z].*)$")
 #: "2. The controller shall ...": a numbered paragraph of an article (kept only under one)
 _NUMPAR = re.compile(r"^(?P<lab>[0-9]{1,2})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Z].*)$")
 #: A line holding only a label ("H.", "(a)", "1.1"), its text set on the same baseline
 _BARE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,4}[.)]|[0-9]{1,3}(?:\.[0-9]{1,3})+\.?)$")
+#: A short run-in title in sentence case: "Short title. This Act ...", "Term of agreement. The ..."
+_SENTENCE_TITLE = re.compile(r"^(?P<t>[A-Z][a-z]+(?:[ -][A-Za-z][a-z]*){0,4})\.\s+(?=[A-Z\"\u201c(])")
+_GLUED = re.compile(r"^[0-9]{1,3}(?:\.[0-9]{1,3}){1,4}\.?\s+[A-Z][a-z]")
 _OPEN = re.compile(r"^[\"\u201c\u2018'\[(]?[A-Z\u00c0-\u024f]")
 _SKIP_ROLES = {
     "header",
@@ -44,6 +52,8 @@ _SKIP_ROLES = {
     "figure_text",
     "caption",
 }
+#: A section-sign line this much larger than the median body line is set as a heading.
+BIGGER_BY_PT = 0.8
 _KW_FAMILY = {"sec.": "section", "art.": "article"}
 _KW_RANK = {
     "article": 0,
@@ -104,13 +114,37 @@ def _para_starts(c: dict[str, list]) -> list[bool]:
                 or y0[i] < y0[i - 1] - 1  # a new column
                 or x0[i] < x0[i - 1] - 2
                 or (x0[i] > c["x1"][i - 1] and y0[i] <= y1[i - 1])  # a line of the next column
+                or (not _REF_END.search(t) and (roles[i - 1] in ("heading", "title") or _short(c, i - 1)))
             )
     return out
 
 
+#: A line ending in a reference word: a number opening the next line goes on with it ("... under
+#: Section" / "5.3 of this Agreement"), it opens no provision.
+_REF_END = re.compile(
+    r"\b(?:[Ss]ections?|[Cc]lauses?|[Aa]rticles?|[Pp]aragraphs?|[Rr]ules?|[Ss]ubsections?|[Pp]arts?"
+    r"|[Ll]ines?|[Ss]chedules?|of|in|under|and|or|to|with|by|see|per|at|from|than)$"
+)
+#: A line ending this many of its font sizes short of the longest of its neighbours in the same
+#: column ends its paragraph, stop or no stop ("5.3 Termination does not affect accrued rights").
+SHORT_BY = 4.0
+
+
+def _short(c: dict[str, list], j: int) -> bool:
+    """Whether line ``j`` ends well short of the lines around it in its column."""
+    pages, x0, x1 = c["page"], c["x0"], c["x1"]
+    size = max(float(c["size"][j] or 0), 4.0)
+    near = [
+        x1[k]
+        for k in range(max(j - 2, 0), min(j + 3, len(pages)))
+        if k != j and pages[k] == pages[j] and abs(x0[k] - x0[j]) <= 3 * size
+    ]
+    return bool(near) and x1[j] < max(near) - SHORT_BY * size
+
+
 #: What one of _DEC, _KWNUM, _SS, _TOP, _LETTER, _PAR needs at the start (one test, not six).
 _MAY_PROVISION = re.compile(
-    r"[0-9\[(\u00a7]|[A-Z]\.\s|(?:Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE"
+    r"[0-9\[(\u00a7]|[A-Z][.)]\s|[a-z]{1,4}[.)]\s|(?:Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE"
     r"|Regulation|Line)\s"
 )
 _AND_OR = re.compile(r"[;,]\s+(?:and|or)$")
@@ -133,6 +167,19 @@ def _stacked_label(r, n) -> bool:
     )
 
 
+def _text_below(r, n) -> bool:
+    """A parenthesized label alone on its line, its text starting on the next line at or right of
+    it ("(a)" over "The licence is personal ..."): one paragraph labelled "(a)"."""
+    return (
+        _PAREN_BARE.match(str(r.text).strip()) is not None
+        and n.page == r.page
+        and _BARE.match(str(n.text).strip()) is None
+        and _OPEN.match(str(n.text).strip()) is not None
+        and n.x0 >= r.x0 - 1
+        and -0.5 * float(r.size) <= n.y0 - r.y1 <= 1.5 * max(float(r.size), 4.0)
+    )
+
+
 def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     lines = line_df.sort_values(["page", "line"])[_COLS]
     cols = {c: lines[c].tolist() for c in _COLS}
@@ -142,6 +189,12 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
         else [False] * len(lines)
     )
     starts = _para_starts(cols)
+    # a section-sign heading set larger than the body type (an eCFR print's "\u00a7 164.502 Uses
+    # ..." in 10 pt over 8.8 pt text) is vouched for by its typography, as a bold one is
+    sizes = lines.loc[lines["role"].isin(("body", "list_item")), "size"].dropna()
+    body = float(sizes.median()) if len(sizes) else 0.0
+    big = [bool(body) and float(z or 0) >= body + BIGGER_BY_PT for z in cols["size"]]
+    styled = [b or g for b, g in zip(bolds, big, strict=True)]
     # rows (namedtuples) only for the lines that open a paragraph outside the skipped roles
     recs = frame_rows.Rows(lines)
     out = []
@@ -150,8 +203,18 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     lead_of = dict(zip(leads.index.tolist(), leads.tolist(), strict=True)) if leads is not None else None
     absorbed = joined = -1
     for i, start in enumerate(starts):
-        if not start or roles[i] in _SKIP_ROLES or i == absorbed:
+        if roles[i] in _SKIP_ROLES or i == absorbed:
             continue
+        if not start:
+            # a clause number glued to the line above ("... by the other party" / "5.3 Termination
+            # ..."): only a decimal number opening a capitalized sentence, the chain vouches for it
+            g = _GLUED.match(str(texts[i]).lstrip())
+            if (
+                not g
+                or _REF_END.search(str(texts[i - 1]).rstrip())
+                or str(texts[i - 1]).rstrip().endswith("-")
+            ):
+                continue
         text = " ".join(str(texts[i]).split())
         bare = _BARE.match(text) and i + 1 < len(starts)
         d = DEFINED.match(text) if text[:1] in "\"\u201c\u2018'" and i != joined else None
@@ -167,6 +230,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             continue  # no provision pattern can match this text
         r = recs.take((i,))[0]
         alone = i + 1 >= len(starts) or starts[i + 1] or pages[i + 1] != r.page
+        alone = alone or (bolds[i] and not bolds[i + 1])  # a bold line over plain text is its own
         if bare:
             n = recs.take((i + 1,))[0]  # "H." then "“Recipient” means ..." on its baseline
             if n.page == r.page and abs(n.y0 - r.y0) <= 0.3 * max(float(r.size), 4.0) and n.x0 > r.x1:
@@ -176,6 +240,10 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             elif _stacked_label(r, n):
                 text = text + " ".join(str(n.text).split())  # "(3)" over "(i) Standard: ..."
                 absorbed = i + 1
+                alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
+            elif _text_below(r, n):
+                text = text + " " + " ".join(str(n.text).split())  # "(a)" over "The licence is ..."
+                joined = i + 1
                 alone = i + 2 >= len(starts) or starts[i + 2] or pages[i + 2] != r.page
         base = {"page": int(r.page), "line": int(r.line), "text": text, "idx": r.Index}
         lead = lead_of.get(r.Index) if lead_of is not None else None
@@ -216,6 +284,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                         "printed": raw,
                         "title": title,
                         "rest": m.group("rest"),
+                        "bold": styled[i],
                     }
                 )
             continue
@@ -223,8 +292,8 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
         if m:
             num = tuple(int(x) for x in re.findall(r"[0-9]+", m.group("num")))
             title = title_of(m.group("rest"), lead, alone)
-            if bolds[i] and not title:
-                title = bold_title(m.group("rest"), i, cols, bolds)
+            if styled[i] and not title:
+                title = bold_title(m.group("rest"), i, cols, styled)
             out.append(
                 {
                     **base,
@@ -234,7 +303,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                     "kw": "\u00a7",
                     "title": title,
                     "rest": m.group("rest"),
-                    "bold": bolds[i],
+                    "bold": styled[i],
                 }
             )
             continue
@@ -264,7 +333,23 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             }
             if m.re is _NUMPAR:
                 row["dot"] = True
+                row["num"], row["printed"] = (int(m.group("lab")),), m.group("lab")
+                s = _SENTENCE_TITLE.match(m.group("rest")) if not row["title"] else None
+                if s:  # "1. Short title. This Act ...": a title in sentence case, vouched for later
+                    row["weak_title"] = s.group("t")
             out.append(row)
+            continue
+        m = _HALF.match(text) or _LOWDOT.match(text)  # "a) the fee ...", "ii. the expenses ..."
+        if m:
+            out.append(
+                {
+                    **base,
+                    "scheme": "par",
+                    "labs": [m.group("lab")],
+                    "rest": m.group("rest"),
+                    "title": title_of(m.group("rest"), lead, alone),
+                }
+            )
             continue
         m = _PAR.match(text)
         # the text opens with a word or a quoted term ("(1) \u2018personal data\u2019 means ...")

@@ -37,6 +37,8 @@ def title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     cand = m.group("t") if m else (rest if alone and not dangling else "")
     words = cand.split()
     long_words = [w for w in words if len(w) > 3]
+    if not long_words and alone and len(words) == 1 and words[0].isalpha():
+        long_words = words  # "Line 16. Tax" on a line of its own
     # a line ending in a stop is a title only in full Title Case: "This Agreement starts on the
     # Effective Date." is a one-line sentence
     need = 1.0 if stopped and not m else TITLE_CASE_MIN_FRACTION

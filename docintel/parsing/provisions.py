@@ -29,7 +29,8 @@ import pandas as pd
 
 from docintel.parsing import provision_forms, provision_labels
 from docintel.parsing.provision_chains import accept_chains, drop_listings
-from docintel.parsing.provision_scan import candidates, par_types
+from docintel.parsing.provision_scan import candidates, par_types, roman_value
+from docintel.text import to_roman
 
 
 def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series | None = None) -> list[dict]:
@@ -59,7 +60,28 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
                 tuple(int(x) for x in n.strip().rstrip(".").split(".")),
                 (e["page_start"], e["line_start"] or 0),
             )
-    cands = drop_listings(cands)
+    printed = {c["num"] for c in cands if c["scheme"] == "dec"}
+    cands = drop_listings(cands, known)
+    # "1. Services. The Consultant ...": a numbered paragraph with a run-in title is also read as
+    # a top-level clause; where the chain of such clauses vouches for it, the clause replaces it
+    promoted = {
+        id(c): {
+            **c,
+            **{"scheme": "dec", "kw": "", "promoted": True, "dot": False},
+            **{"title": c["title"] or c.get("weak_title"), "weak": not c["title"]},
+        }
+        for c in cands
+        if c.get("dot") and (c["title"] or c.get("weak_title"))
+    }
+    # three or more on consecutive lines are a list ("1. Hiperendémica" / "2. Mesoendémica ..."):
+    # clauses have bodies
+    pos = {(c["page"], c["line"]) for c in promoted.values()}
+    for k, c in list(promoted.items()):
+        p, ln = c["page"], c["line"]
+        near = sum((p, ln + d) in pos for d in (-2, -1, 1, 2))
+        if ((p, ln - 1) in pos or (p, ln + 1) in pos) and near >= 2:
+            del promoted[k]
+    cands += list(promoted.values())
     provision_labels.number_labels(entries)
     parts = sorted(
         (e["page_start"], e["line_start"] or 0)
@@ -76,8 +98,21 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
     ]
     good_c = []
     for k, seg_known in enumerate(known):
-        good_c += accept_chains([c for c in cands if c["seg"] == k], seg_known, parts, signs)
+        good_c += accept_chains([c for c in cands if c["seg"] == k], seg_known, parts, signs, printed)
+    # a clause titled in sentence case ("1. Short title.") needs the document to number its clauses
+    # so: a Title Case clause in the same chain, or a sub-clause "1.1" of it
+    sure = {(c["seg"], c["num"][0]) for c in good_c if c["scheme"] == "dec" and not c.get("weak")}
+    strong = {c["seg"] for c in good_c if c.get("promoted") and not c.get("weak")}
+    subs = {
+        (s, n)
+        for s, n in sure
+        if any(c["seg"] == s and c.get("num", ())[:1] == (n,) and len(c.get("num", ())) > 1 for c in good_c)
+    }
+    good_c = [c for c in good_c if not c.get("weak") or c["seg"] in strong or (c["seg"], c["num"][0]) in subs]
     good = {id(c) for c in good_c}
+    # a promoted clause the chain kept stands for its paragraph reading; one it dropped is gone
+    twins = {k for k, c in promoted.items() if id(c) in good}
+    cands = [c for c in cands if id(c) not in twins and not (c.get("promoted") and id(c) not in good)]
     # "Article 24" / "SECTION 1" over their title lines: one provision with that title
     absorbed = provision_labels.join_titles(entries, [c for c in good_c if c["scheme"] == "kw"], line_df)
     cands = [c for c in cands if (c["page"], c["line"]) not in absorbed]
@@ -149,7 +184,7 @@ def _assign(stream: list) -> list[dict]:
     kw_level: dict[str, int] = {}  # keyword -> level of its provisions so far (one level per keyword)
     in_part = False  # the last heading opens a part ("TITLE I", "CHAPTER IV"): its sections go under it
     def_of: tuple[str, int | None] = ("", None)  # (owner, level) of the open list of definitions
-    for kind, _pos, x in stream:
+    for k, (kind, _pos, x) in enumerate(stream):
         n = x.get("number") if kind == "e" else None
         n = n.strip() if isinstance(n, str) else None
         if kind == "e" and x.get("kind") == "paragraph" and n:
@@ -171,6 +206,8 @@ def _assign(stream: list) -> list[dict]:
                 sib_level[num[:-1]] = x["level"]
             continue
         c = x
+        if c.get("promoted") and kw_owner:
+            c = {**c, "scheme": "par", "dot": True}  # under an article "1. Scope. ..." is its paragraph 1
         if c["scheme"] == "def":  # a definition: a row under the open provision, its points under it
             if def_of[0] != owner or def_of[1] is None:
                 def_of = (owner, ctx_level + 1)
@@ -187,7 +224,7 @@ def _assign(stream: list) -> list[dict]:
         if c["scheme"] == "par":
             path_ok = True
             for i, lab in enumerate(c["labs"]):
-                if i == 0 and _continue(par, lab):
+                if i == 0 and _continue(par, lab, _roman_next(stream, k, lab)):
                     continue
                 used = {p[0] for p in par}
                 first = next((t for t, v in par_types(lab) if v == 1 and t not in used), None)
@@ -210,6 +247,10 @@ def _assign(stream: list) -> list[dict]:
             parent = nodes.get(c["num"][:-1])
             # under its parent; else level with its previous sibling ("§ 1308.13" after "§ 1308.12")
             level = parent[0] + 1 if parent else sib_level.get(c["num"][:-1], head_level + 1)
+            if c["scheme"] == "ss" and c["num"][:-1] in sib_level:
+                # "\u00a7 164.502" takes the level of the section headings before it ("\u00a7 164.501"
+                # under its subpart), not one below the part number "164"
+                level = sib_level[c["num"][:-1]]
             sib_level[c["num"][:-1]] = level
             if kw_stack and not parent:
                 level = kw_stack[-1][1] + 1
@@ -232,9 +273,38 @@ def _assign(stream: list) -> list[dict]:
     return out
 
 
-def _continue(par: list[list], lab: str) -> bool:
-    """Continue an open paragraph level with ``lab`` ('(b)' after '(a)'), closing deeper ones."""
+#: How far ahead :func:`_roman_next` looks for the label that tells "(i)" the letter from "(i)" one.
+LOOKAHEAD = 40
+
+
+def _roman_next(stream: list, k: int, lab: str) -> bool:
+    """Whether ambiguous "(i)" / "(v)" / "(x)" at ``stream[k]`` is a roman number: the next
+    paragraph label that continues it is its roman successor ("(ii)") before its letter
+    successor ("(j)"): "(h)" then "(i)", "(ii)" opens a roman level under (h)."""
+    if lab not in ("i", "v", "x", "I", "V", "X"):
+        return False
+    rv = roman_value(lab.lower())
+    roman = to_roman(rv + 1, upper=lab.isupper())
+    letter = chr(ord(lab) + 1)
+    for kind, _pos, x in stream[k + 1 : k + 1 + LOOKAHEAD]:
+        if kind == "e" and x.get("kind") != "paragraph":
+            return False  # a heading closes the list
+        labs = x.get("labs") if kind == "c" else [str(x.get("number") or "").strip("()")]
+        if not labs:
+            continue
+        if labs[0] == roman:
+            return True
+        if labs[0] == letter:
+            return False
+    return False
+
+
+def _continue(par: list[list], lab: str, roman: bool = False) -> bool:
+    """Continue an open paragraph level with ``lab`` ('(b)' after '(a)'), closing deeper ones;
+    ``roman``: read an ambiguous label as a roman number only ("(i)" before "(ii)")."""
     types = par_types(lab)
+    if roman:
+        types = [(t, v) for t, v in types if t in ("roman", "uroman")]
     for depth in range(len(par) - 1, -1, -1):
         for t, v in types:
             if par[depth][0] == t and par[depth][1] < v <= par[depth][1] + 2:
