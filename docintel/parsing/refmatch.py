@@ -18,11 +18,13 @@ import re
 from dataclasses import dataclass, field
 
 from docintel.parsing.refkinds import DIRECTION_WORDS, KINDS, SELECTOR_WORDS, Kind
-from docintel.parsing.refnumbering import id_regex, shape, split_targets
+from docintel.parsing.refnumbering import WORD_VALUE, id_regex, shape, split_targets
 from docintel.parsing.refprecision import AUTHOR_YEAR, drop
 from docintel.parsing.refprefilter import applicable
 from docintel.parsing.refrules import (
     BRACKET_RULES,
+    CONTROL_ID,
+    CONTROL_RULES,
     DEFINITION_PREFIX,
     EXTERNAL_RULES,
     PATH_RULES,
@@ -52,6 +54,7 @@ RULES: list[RefPattern] = [
     *BRACKET_RULES,
     *KIND_RULES,
     *PATH_RULES,
+    *CONTROL_RULES,
     *RELATIVE_RULES,
     _SELECTOR_ONLY,
 ]
@@ -201,6 +204,7 @@ def _kind_mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
     ids, multi, expanded = split_targets(kept, _ID_RX[kind.name], _plural(label, kind))
     if not ids:
         return None
+    ids = [WORD_VALUE.get(i.lower(), i) for i in ids]  # "Chapter Three" is chapter 3
     return Mention(m.start(), end, rule, m, kind.ref_type, kind.name, label, ids, multi, expanded, sub)
 
 
@@ -238,6 +242,14 @@ def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
         return Mention(
             m.start(), m.end(), rule, m, "bib", "bibliography", "[]", ids, multi, expanded, family="bib"
         )
+    if rule.name == "control":
+        ids = []  # "AC-2 (1) (2)": AC-2(1) and AC-2(2); "AC- 3" as "AC-3"
+        for one in re.finditer(CONTROL_ID, raw):
+            base = re.sub(r"[\s\u00a0]", "", re.match(r"[A-Z]{2}-[\s\u00a0]?[0-9]+", one.group(0)).group(0))
+            enh = re.findall(r"\(([0-9]{1,2})\)", one.group(0))
+            ids.extend([f"{base}({e})" for e in enh] or [base])
+        multi = "list" if len(ids) > 1 else None
+        return Mention(m.start(), m.end(), rule, m, "section", "control", "", ids, multi)
     if rule.name == "appendix_unnumbered":
         kind = kind_of_label(g["label"]) or KIND_BY_NAME["appendix"]
         return Mention(
@@ -359,7 +371,11 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
             and nxt is not None
             and nxt.family == "absolute"
             and re.fullmatch(r",?[ \t\u00a0]*", gap)
-            and (nxt.kind in _SECTIONISH or nxt.kind in ("appendix", "annex") or nxt.kind in _FORM_PARTS)
+            and (
+                nxt.kind in _SECTIONISH
+                or nxt.kind in ("appendix", "annex", "control")
+                or nxt.kind in _FORM_PARTS
+            )
         ):
             m = _external_part(nxt, m, text)  # "Public Law 104-106, Sec. 5125(b)"
             k += 1
@@ -396,7 +412,7 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
             if sc:
                 m.scope = re.sub(r"\s+", " ", sc.group("scope"))
             pre = DEFINITION_PREFIX.search(text[max(0, m.start - 60) : m.start])
-            if pre and m.ref_type == "section":
+            if pre and m.ref_type == "section" and m.kind != "control":  # "defined in AU-2": the control
                 m.ref_type = "definition"
                 m.start = m.start - (len(text[max(0, m.start - 60) : m.start]) - pre.start())
         if m.direction == "self" and out and out[-1].scope and m.start < out[-1].end + 12:

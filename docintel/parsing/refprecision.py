@@ -50,11 +50,49 @@ def _in_url(text: str, start: int, end: int) -> bool:
     return bool(re.search(r"://|www\.|/", around))
 
 
+#: Where a control id is said to be one: the word around it, its catalogue, a bracket.
+_CONTROL_CONTEXT = re.compile(r"(?i:\bcontrols?\b|\benhancements?\b|800-53|\[)")
+_CONTROL_HEADING = re.compile(r"[ \t\u00a0]+[A-Z][A-Za-z]")
+
+
+def _not_a_control(m: re.Match, text: str) -> bool:
+    """ "PM-10" of an air-quality report, "PE-12" of a parts list: a lone id is a control only where
+    the text says so (the word control or enhancement, SP 800-53, a bracket, within 80 characters),
+    where it is one of a list or carries an enhancement ("AC-2(3)"), or where it opens its line
+    before a title (the control's own heading, "AC-3 ACCESS ENFORCEMENT")."""
+    raw = m.group("targets")
+    if "(" in raw or len(re.findall(r"[A-Z]{2}-", raw)) > 1 or text.strip() == m.group(0):
+        return False  # (the id alone: a reference's own text read again by the resolver)
+    line_start = (
+        m.start() == 0
+        or text[: m.start()].rstrip(" \t\u00a0").endswith("\n")
+        or not text[: m.start()].strip()
+    )
+    if line_start and _CONTROL_HEADING.match(text[m.end() : m.end() + 4]):
+        return False
+    return not _CONTROL_CONTEXT.search(text[max(0, m.start() - 80) : m.end() + 80])
+
+
 def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
     """Shapes that look like a reference but are not one (by the text around them)."""
     before = text[m.start() - 1] if m.start() else " "
     if _in_url(text, m.start(), m.end()):
         return True
+    if rule.name == "control":
+        return _not_a_control(m, text)
+    if (
+        rule.family == "absolute"
+        and before == "-"
+        and "label" in m.groupdict()
+        and m.group("label")[:1].isalpha()
+    ):
+        return True  # "multi-task 93.0", "two-step 3": a compound word, not a label
+    if (
+        rule.name == "task"
+        and m.group("label").lower().endswith("s")
+        and not re.search(r"[,\-\u2013]|\s(?:and|or|to|through)\s", m.group("targets"))
+    ):
+        return True  # "Tasks" / "1. The supervisory ...": a heading, then a paragraph's number
     if rule.name == "bib_numeric":
         ids = re.findall(r"[0-9]+", m.group("targets"))
         ends = re.fullmatch(r"\s*([0-9]+)\s*[\u2013\-]\s*([0-9]+)\s*", m.group("targets"))

@@ -28,6 +28,7 @@ from docintel.retrieval.lookup import (
     find_titled,
 )
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
+from docintel.retrieval.refcontrols import control_lines
 from docintel.retrieval.refparts import foreign_part
 from docintel.retrieval.refrelative import relative_sections
 from docintel.retrieval.refunits import enclosing_paragraph, unlisted_provision_paragraph
@@ -165,6 +166,9 @@ def resolve_in_tables(
         if ref_type in ("section", "definition")
         else None
     )
+    if ref_type == "section" and readings[0][1] and _grammar_kind(ref.raw_text) == "control":
+        why = f"control {readings[0][1]} is not printed in this document: the control catalogue's (SP 800-53)"
+        return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
     if part is not None:  # "§ 164.308(a)(1)" in a guide numbered 1 to 6: the rule's, not the guide's
         why = f"part {part} is not one this document numbers its units with: another document's"
         return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
@@ -252,6 +256,17 @@ def _own_label(raw_text: str) -> str | None:
     return kind.name if kind is not None and kind.own_label else None
 
 
+def control_resolution(tables: DocTables, ref, target: str, sub, ctx) -> Resolution | None:
+    """A control id ("AC-2", "AC-2(3)"): the control's own entry where the document prints it
+    (:func:`refcontrols.control_lines`), else None (named as the catalogue's by the caller)."""
+    rows, how = control_lines(tables, target, sub, (ref.origin_page, ref.origin_line), ctx["max_lines"])
+    if rows is None:
+        return None
+    note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
+    passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
+    return _found(ref, "offline_rules", "section", target, sub, passages, how)
+
+
 def _by_own_label(tables: DocTables, ref_type: str, kind: str, target: str, sub, ctx) -> Resolution | None:
     """A form's line, a filing's item, an instruction's step: the line or toc title that opens with
     the label and the id ("Line 16.", "Item 7. Management's ...", "Step 2: ..."), else the nearest
@@ -319,6 +334,8 @@ def _from_tables(
             if secs is not None:
                 ids = ",".join(secs["toc_id"].astype(str).head(MAX_TARGETS))
                 return _sections_found(tables, secs.head(MAX_TARGETS), ref_type, ids, sub, ctx, common)
+        if target and _grammar_kind(ref.raw_text) == "control":
+            return control_resolution(tables, ref, str(target), sub, ctx)
         own = _own_label(ref.raw_text)
         if own and target:
             return _by_own_label(tables, ref_type, own, str(target), sub, ctx)
