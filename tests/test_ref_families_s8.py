@@ -47,6 +47,24 @@ CASES = [
     ("liability under Rule 10b-5 and", [("rule", S, "10b-5", None)]),
     ("excluded under Rule 14a-8(i)(7)", [("rule", S, "14a-8", "paragraph (i)(7)")]),
     ("E, Section 300j-4(d)(1)). Systems", [("section", S, "300j-4", "paragraph (d)(1)")]),
+    ("MSRB Rule G-17 applies", [("rule", S, "G-17", None)]),
+    ("Rule 3-05 of Regulation S-X", [("rule", S, "3-05", None)]),
+    ("Rules 4-6 apply", [("rule", S, "4", None), ("rule", S, "5", None), ("rule", S, "6", None)]),
+    ("Rule 15c3-3 requires", [("rule", S, "15c3-3", None)]),
+    # a body's rule named by its acronym (kept; "the HIPAA Security Rule" is a name, below)
+    ("suitable under FINRA Rule 2111 and", [("rule", S, "2111", None)]),
+    ("FINRA Rules 2111 and 2090", [("rule", S, "2111", None), ("rule", S, "2090", None)]),
+    # contracts, statutes: the other sub-units of a unit after a full id ("Section 3(a) and (b)")
+    ("pursuant to Sections 5.1(a) and (b)", [("section", S, "5.1", "paragraph (a)"), ("section", S, "5.1", "paragraph (b)")]),
+    ("Article 6(1)(a) through (c)", [
+        ("article", S, "6", "paragraph (1)(a)"), ("article", S, "6", "paragraph (1)(b)"),
+        ("article", S, "6", "paragraph (1)(c)"),
+    ]),
+    ("Section 3(a) and (2)", [("section", S, "3", "paragraph (a)")]),  # another shape: a new list
+    # contracts: a provision of an attachment is the attachment's, numbered on its own
+    ("as set out in paragraph 2 of Schedule 3", [("schedule", "appendix", "3", "paragraph 2")]),
+    ("Section 4.2 of Exhibit B", [("exhibit", "appendix", "B", "Section 4.2")]),
+    ("Article 3 of Annex II", [("annex", "annex", "II", "Article 3")]),
     # bills and contracts: a sub-unit hyphenated over a line end, a subclause
     ("to the program under sub- section (c); and", [("subsection", S, "(c)", None)]),
     ("as provided in subclause (B)(ii)", [("subsection", S, "(B)", "paragraph (ii)")]),
@@ -66,6 +84,8 @@ NOT_REFERENCES = [
     "in chapter one we",  # a spelled number is capitalized as a label's id is printed
     "Section Two-thirds of the",
     "Tasks\n1. The supervisory authority",  # a heading, then a paragraph's number
+    "the CPR Rules 1998 apply",  # a title's year, even after an acronym
+    "the HIPAA Security Rule 5",  # a named rule set, then a heading's number
 ]
 
 
@@ -152,3 +172,15 @@ def test_a_task_is_the_heading_that_opens_it_not_the_nearest_mention():
     ]
     res = resolve_in_tables(_ref("Task 1-3", 5, 2), build(rows, []), question=Q)
     assert res.status == "resolved" and res.target_pages == [1]
+
+
+def test_a_body_rule_the_document_does_not_print_is_that_bodys():
+    rows = [
+        {"page": 1, "line": 1, "text": "Rule 10. Scope", "role": "heading"},
+        {"page": 1, "line": 2, "text": "Members follow FINRA Rule 2111 and Rule 10.", "role": "body"},
+    ]
+    tables = build(rows, [])
+    assert resolve_in_tables(_ref("FINRA Rule 2111", 1, 2), tables, question=Q).status == "external"
+    rows.append({"page": 2, "line": 1, "text": "Rule 2111. Suitability", "role": "heading"})
+    res = resolve_in_tables(_ref("FINRA Rule 2111", 1, 2), build(rows, []), question=Q)
+    assert res.status == "resolved" and res.target_pages == [2]  # the rule book prints it: its own

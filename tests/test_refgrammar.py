@@ -280,7 +280,10 @@ CASES = [
     ("this Section applies", []),  # a self-reference: only with relative=True
     ("The Section on privacy is long", []),
     ("IR-4 incident handling", []),
-    ("controls AC-2 and IR-4", [("section", "AC-2", None), ("section", "IR-4", None)]),  # catalogue controls (s8)
+    (
+        "controls AC-2 and IR-4",
+        [("section", "AC-2", None), ("section", "IR-4", None)],
+    ),  # catalogue controls (s8)
     ("mandatory access control [MAC], accountability", []),
     ("a field-programmable gate array [FPGA], a digital", []),
     ("[800-82] Risk Tolerance", []),

@@ -257,9 +257,10 @@ KINDS: tuple[Kind, ...] = (
         "section",
         (("en", r"rules?"), ("fr", r"r[èe]gles?")),
         dotted=("r",),
-        numbering=("rule_hyphen", "decimal_paren"),
-        example="Rule 5.2, Rule 12(b)(6), R. 3.1, Rules 4 to 7, Rule 10b-5 (one rule, not a range), Rule"
-        " 14a-8(i)(7) (a rule book's provisions; never 'Rules 1998', a year)",
+        numbering=("rule_hyphen", "letter_decimal", "chapter_hyphen", "decimal_paren"),
+        example="Rule 5.2, Rule 12(b)(6), R. 3.1, Rules 4 to 7, Rule 10b-5 and Rule 3-05 (one rule, not a range),"
+        " Rule 14a-8(i)(7), Rule G-17, FINRA Rule 2111 (the body's acronym kept in the reference: a rule book's"
+        " provisions; never 'Rules 1998', a year)",
     ),
     Kind(
         "regulation",

@@ -38,8 +38,8 @@ FORMS: dict[str, str] = {
     # "4.02(c)", "25.1309(b)", "8(1)", "1308.11", "552a(b)(1)", "409A", "105.12A(B)(1)" (a capital
     # letter closing the number is part of it: a contract's "Section 2A", a statute's "§ 105.12A")
     "decimal_paren": r"[0-9]{1,5}(?:\.[0-9]{1,4})*(?:[a-z]|[A-Z](?![a-z]))?" + PAREN + "*" + _END,
-    # "10b-5", "14a-8(i)(7)": a rule numbered within its section (one id, not the range 10b to 5)
-    "rule_hyphen": r"[0-9]{1,3}[a-z]{1,2}-[0-9]{1,3}" + PAREN + "*" + _END,
+    # "10b-5", "14a-8(i)(7)", "15c3-3": a rule numbered within its section (one id, not the range 10b to 5)
+    "rule_hyphen": r"[0-9]{1,3}[a-z]{1,2}[0-9]{0,2}-[0-9]{1,3}" + PAREN + "*" + _END,
     # "5.F", "3.A" (contract numbering: a number then a letter)
     "num_letter": r"[0-9]{1,3}(?:\.[0-9]{1,3})*\.[A-Z]\b(?!\.?[A-Za-z0-9])",
     # "3.1.2" (a requirement or a bracketed section: at least one dot, or a plain number)
@@ -170,3 +170,32 @@ def split_targets(text: str, id_rx: re.Pattern, plural: bool) -> tuple[list[str]
     if len(toks) == 1 and multi is None:
         return ids, None, True
     return ids, multi, expanded
+
+
+#: A parenthesized id continuing a list after a full one: "Section 3(a) and (b)", "5.1(a), (b) or (c)",
+#: "6(1)(a) through (c)" (the sub-paragraphs of the same unit).
+_MORE_PAREN = re.compile(
+    r"(?:[ \t\u00a0]*,[ \t\u00a0]*(?:(?:and|or)[ \t\u00a0]+)?|[ \t\u00a0]+(?P<word>and|or|through|to)[ \t\u00a0]+)"
+    r"\((?P<tag>[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\)(?![\w(])"
+)
+
+
+def _tag_class(tag: str) -> str:
+    return "numeric" if tag.isdigit() else "upper" if tag.isupper() else "lower"
+
+
+def more_parens(text: str, pos: int, last: str) -> tuple[list[str], int]:
+    """(ids, end) of the bare parenthesized ids that continue ``last`` ("3(a)") from ``pos``:
+    "and (b)" gives "3(b)"; "through (d)" the run "3(b)", "3(c)", "3(d)". A tag of another
+    shape ("(a) and (2)") ends the list."""
+    head = re.fullmatch(r"(.*)\(([A-Za-z0-9]{1,4})\)", last or "")
+    out: list[str] = []
+    while head is not None:
+        m = _MORE_PAREN.match(text, pos)
+        if m is None or _tag_class(m.group("tag")) != _tag_class(head.group(2)):
+            break
+        tag = m.group("tag")
+        run = _range(head.group(2), tag) if m.group("word") in ("through", "to") else None
+        out.extend(f"{head.group(1)}({t})" for t in (run[1:] if run else [tag]))
+        pos, head = m.end(), re.fullmatch(r"(.*)\(([A-Za-z0-9]{1,4})\)", f"{head.group(1)}({tag})")
+    return out, pos

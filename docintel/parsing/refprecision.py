@@ -25,6 +25,9 @@ _LEAD_WORDS = {
     "satisfy", "satisfies", "invoke", "invokes", "cite", "cites", "cited", "comply", "complies", "governs",
     "contrary", "and/or", "both", "either", "all", "only", "new", "current", "existing", "proposed", "amended",
 }  # fmt: skip
+#: The acronym of a body whose rules a document cites ("FINRA Rule 2111", "MSRB Rule G-17").
+#: (not a word of an upper-case heading: "LEGISLATION, EXECUTIVE ORDERS, AND REGULATIONS")
+_ACRONYM = re.compile(r"(?!(?:AND|OR|NOR|THE|OF|FOR|TO|IN|ON|BY|AT|AS|IS|NOT|ALL|ANY|NEW)\b)[A-Z]{2,6}")
 _OWN_LABEL = {"item", "line", "box", "worksheet", "step", "recital"}
 _NOTE_ITSELF = re.compile(r"[\s\u00a0]*(?:[:.\u2013\u2014]|to[\s\u00a0])")
 AUTHOR_YEAR = re.compile(r"[A-Z][a-z]+(?:\s+(?:et\s+al\.?|[A-Z][a-z]+))?\s*(?:19|20)[0-9]{2}[a-z]?")
@@ -116,10 +119,22 @@ def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
         # "Notes 12 and 13, respectively." opening a line is a pointer
         return bool(_NOTE_ITSELF.match(text[m.end() : m.end() + 20]))
     if rule.name in ("rule", "regulation"):
-        if re.fullmatch(r"(?:1[89]|20)[0-9]{2}|[0-9]{4,}", m.group("targets")):
-            return True  # "the Civil Procedure Rules 1998": a title's year; "Rules\n2224": a line number
         word = re.search(r"\b([A-Za-z/]+)[\s\u00a0]+$", text[max(0, m.start() - 30) : m.start()])
-        if word and len(m.group("label")) > 2 and word.group(1).lower() not in _LEAD_WORDS:
+        # "FINRA Rule 2010" (a body's rule), "Rule 2111. Suitability" (a rule book's heading)
+        body = word is not None and _ACRONYM.fullmatch(word.group(1)) and not m.group("label").isupper()
+        heading = not text[: m.start()].strip() and re.match(
+            r"[.:][ \t\u00a0]+[A-Z]", text[m.end() : m.end() + 3]
+        )
+        number = re.fullmatch(r"(?:1[89]|20)[0-9]{2}|[0-9]{4,}", m.group("targets"))
+        # "the Civil Procedure Rules 1998", "the CPR Rules 1998": a title's year; "Rules\n2224": a line number
+        if number and (not (body or heading) or m.group("label").endswith("s")):
+            return True
+        if (
+            word
+            and len(m.group("label")) > 2
+            and word.group(1).lower() not in _LEAD_WORDS
+            and not body  # "FINRA Rule 2111": the body's rule (kept)
+        ):
             return True  # "the HIPAA Security Rule" + a heading's number: a named rule set, not rule 4
         if len(m.group("label")) == 2 and re.search(
             r"\b[A-Z]\.[\s\u00a0]*$", text[max(0, m.start() - 4) : m.start()]

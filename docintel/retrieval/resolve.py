@@ -169,6 +169,9 @@ def resolve_in_tables(
     if ref_type == "section" and readings[0][1] and _grammar_kind(ref.raw_text) == "control":
         why = f"control {readings[0][1]} is not printed in this document: the control catalogue's (SP 800-53)"
         return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
+    if ref_type == "section" and _BODY_RULE.match(ref.raw_text or ""):
+        why = "a rule of the body named before it, not printed in this document: that body's rule set"
+        return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
     if part is not None:  # "§ 164.308(a)(1)" in a guide numbered 1 to 6: the rule's, not the guide's
         why = f"part {part} is not one this document numbers its units with: another document's"
         return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
@@ -239,7 +242,9 @@ def _grammar_kind(raw_text: str) -> str | None:
 
 
 #: a reference's opening label word, with its abbreviation dot (group 1) and without (group 2)
-_LABEL_WORD = re.compile(r"\s*(([^\W\d_]+)\.?)")
+_LABEL_WORD = re.compile(r"\s*(?:[A-Z]{2,6}\s+(?=[A-Z][a-z]))?(([^\W\d_]+)\.?)")  # ("FINRA Rule": Rule)
+#: A rule of a body named by its acronym ("FINRA Rule 2111", "SEC Rule 10b-5"): the body's rule set.
+_BODY_RULE = re.compile(r"\s*[A-Z]{2,6}\s+(?:Rules?|Regulations?)\b")
 
 
 def _named_unit(raw_text: str) -> str | None:
