@@ -184,3 +184,47 @@ def test_a_body_rule_the_document_does_not_print_is_that_bodys():
     rows.append({"page": 2, "line": 1, "text": "Rule 2111. Suitability", "role": "heading"})
     res = resolve_in_tables(_ref("FINRA Rule 2111", 1, 2), build(rows, []), question=Q)
     assert res.status == "resolved" and res.target_pages == [2]  # the rule book prints it: its own
+
+
+def _unlisted_section():
+    """A rule section the toc misses: its heading, then (a) with a nested roman (i), then (b) ...
+    (i) lettered; then the next section's heading and its own (e)."""
+    texts = [
+        "§ 5.14 Other requirements.",
+        "(a) Standard: scope.",
+        "(1) First.",
+        "(i) A nested roman item, not paragraph (i).",
+        *[f"({c}) Paragraph {c} of 5.14." for c in "bcdefgh"],
+        "(i) Lettered paragraph (i) of 5.14.",
+        "(1) Its first item.",
+        "(2) Its second item.",
+        "(i) Documentation of the second item.",
+        "§ 5.16 Next section.",
+        "(e) Paragraph e of 5.16.",
+    ]
+    rows = [{"page": 1, "line": k, "text": t, "role": "heading" if t.startswith("§") else "body"}
+            for k, t in enumerate(texts, 1)]  # fmt: skip
+    return build(rows, [])
+
+
+def test_a_paragraph_of_a_provision_the_toc_misses_is_read_under_its_heading():
+    tables = _unlisted_section()
+    res = resolve_in_tables(_ref("§ 5.14(e)", 1, 20), tables, question=Q)
+    texts = [ln.text for p in res.passages for ln in p.lines]
+    assert texts[0].startswith("§ 5.14") and texts[1] == "(e) Paragraph e of 5.14."
+    res = resolve_in_tables(_ref("§ 5.14(i)(2)(i)", 1, 20), tables, question=Q)
+    texts = [ln.text for p in res.passages for ln in p.lines]
+    assert texts[1] == "(i) Documentation of the second item."  # lettered (i), its (2), its roman (i)
+
+
+def test_a_chapter_label_alone_brings_the_section_its_title_opens():
+    rows = [
+        {"page": 1, "line": 1, "text": "Chapter Two describes the method.", "role": "body"},
+        {"page": 2, "line": 1, "text": "CHAPTER TWO", "role": "heading"},
+        {"page": 2, "line": 2, "text": "THE METHOD", "role": "heading"},
+        {"page": 2, "line": 3, "text": "The method has three steps.", "role": "body"},
+    ]
+    toc = [{"toc_id": "2", "number": "2", "title": "THE METHOD", "level": 1, "parent_id": None,
+            "page_start": 2, "line_start": 2, "page_end": 2, "source": "heading"}]  # fmt: skip
+    res = resolve_in_tables(_ref("Chapter Two", 1, 1), build(rows, toc), question=Q)
+    assert any(ln.text == "The method has three steps." for p in res.passages for ln in p.lines)

@@ -31,7 +31,7 @@ from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
 from docintel.retrieval.refcontrols import control_lines
 from docintel.retrieval.refparts import foreign_part
 from docintel.retrieval.refrelative import relative_sections
-from docintel.retrieval.refunits import enclosing_paragraph, unlisted_provision_paragraph
+from docintel.retrieval.refunits import enclosing_paragraph, tagged_region, unlisted_provision_paragraph
 from docintel.retrieval.targets import (
     object_passages,
     page_passages,
@@ -226,7 +226,7 @@ def _resolve_one(
     """One target: from the tables, else from the line that names it (:mod:`.reflines`)."""
     res = _from_tables(tables, ref_type, target, sub, ctx)
     if res is None and target and ref_type not in ("external", "bib", "page"):
-        res = _from_lines(tables, ref_type, str(target), ctx)
+        res = _from_lines(tables, ref_type, str(target), {**ctx, "sub": sub})
     return res
 
 
@@ -319,9 +319,28 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
     if at is None:
         return None
     rows = reflines.region_from(tables, at[0], at[1], ctx["max_lines"])
+    sub = ctx.get("sub")
+    if len(rows) <= 2 and not sub:  # "CHAPTER TWO" alone, its title the toc's next row: that section
+        secs = _section_after(tables, at)
+        if not secs.empty:
+            common = {"ref": ref, "note": note, "retrieved_via": "reference"}
+            return _sections_found(tables, secs, ref_type, target, None, ctx, common)
+    tagged = tagged_region(tables, at, sub, ctx["max_lines"])
+    if tagged is not None:  # "§ 164.514(e)" under a heading the toc misses: its (e)
+        rows, how = tagged, f"{how} and its {sub}"
     passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
     why = f"{how} on page {at[0]}, line {at[1]} (not in toc_df or object_registry)"
-    return _found(ref, "offline_rules", ref_type, target, None, passages, why)
+    return _found(ref, "offline_rules", ref_type, target, sub if tagged is not None else None, passages, why)
+
+
+def _section_after(tables: DocTables, at: tuple[int, int]) -> pd.DataFrame:
+    """The toc row starting on the labelled line or on one of the two lines after it (a chapter's
+    label printed alone above its title), not a contents entry."""
+    toc = tables.toc_df
+    if toc.empty:
+        return toc.iloc[0:0]
+    hit = toc[(toc["page_start"] == at[0]) & toc["line_start"].between(at[1], at[1] + 2)]
+    return hit.head(1)
 
 
 def _from_tables(
