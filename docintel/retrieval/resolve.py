@@ -320,7 +320,7 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
         return None
     rows = reflines.region_from(tables, at[0], at[1], ctx["max_lines"])
     sub = ctx.get("sub")
-    if len(rows) <= 2 and not sub:  # "CHAPTER TWO" alone, its title the toc's next row: that section
+    if len(rows) <= 2 and not sub and ref_type == "section":  # "CHAPTER TWO", its title the next toc row
         secs = _section_after(tables, at)
         if not secs.empty:
             common = {"ref": ref, "note": note, "retrieved_via": "reference"}
@@ -340,7 +340,11 @@ def _section_after(tables: DocTables, at: tuple[int, int]) -> pd.DataFrame:
     if toc.empty:
         return toc.iloc[0:0]
     hit = toc[(toc["page_start"] == at[0]) & toc["line_start"].between(at[1], at[1] + 2)]
-    return hit.head(1)
+    if len(hit) < 2:
+        return hit
+    # the row that holds the chapter (the label's own row may be one line, the title's first section smaller)
+    ends = hit["page_end"].fillna(hit["page_start"]) * 10**6 + hit["line_end"].fillna(10**5)
+    return hit.loc[[ends.idxmax()]]
 
 
 def _from_tables(
