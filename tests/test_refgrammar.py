@@ -198,7 +198,10 @@ CASES = [
     # --- external publications (named, never fetched)
     ("specified in [SP 800-90]", [("external", "SP 800-90", None)]),
     ("see SP 800-161", [("external", "SP 800-161", None)]),
-    ("NIST SP 800-53 Rev. 4 AC-4, CA-3", [("external", "NIST SP 800-53 Rev. 4", None)]),
+    (
+        "NIST SP 800-53 Rev. 4 AC-4, CA-3",
+        [("external", "NIST SP 800-53 Rev. 4", "AC-4, CA-3")],
+    ),  # its controls
     ("NIST SP 800-63-3 was", [("external", "NIST SP 800-63-3", None)]),
     ("SP 800-57 Part 1 gives", [("external", "SP 800-57 Part 1", None)]),
     ("conforms to ISO 27001", [("external", "ISO 27001", None)]),
@@ -277,7 +280,10 @@ CASES = [
     ("this Section applies", []),  # a self-reference: only with relative=True
     ("The Section on privacy is long", []),
     ("IR-4 incident handling", []),
-    ("controls AC-2 and IR-4", []),
+    (
+        "controls AC-2 and IR-4",
+        [("section", "AC-2", None), ("section", "IR-4", None)],
+    ),  # catalogue controls (s8)
     ("mandatory access control [MAC], accountability", []),
     ("a field-programmable gate array [FPGA], a digital", []),
     ("[800-82] Risk Tolerance", []),

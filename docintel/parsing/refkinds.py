@@ -34,9 +34,12 @@ class Kind:
     #: the id means something only with its label: "line 16" of a form is not section 16, so
     #: the resolver matches the label and id together (a "Line 16." heading), never the bare number
     own_label: bool = False
+    #: an own-label target is the labelled line nearest the reference ("step 2": a document has
+    #: several numbered lists); False: the first heading that carries it (a document's one "Task 1-3")
+    nearest: bool = True
 
 
-_SEC_NUM = ("num_letter", "decimal_paren", "letter_decimal", "roman", "letter")
+_SEC_NUM = ("num_letter", "rule_hyphen", "decimal_paren", "letter_decimal", "roman", "letter", "word")
 _OBJ_NUM = ("chapter_hyphen", "decimal", "letter_decimal", "roman")
 _TABLE_NUM = ("chapter_hyphen", "number4", "decimal", "letter_decimal", "roman")
 _BACK_NUM = ("letter_decimal", "letter", "decimal", "roman")
@@ -160,7 +163,7 @@ KINDS: tuple[Kind, ...] = (
             ("it", r"articol[oi]"),
         ),
         dotted=("arts", "art"),
-        numbering=("decimal_paren", "roman"),
+        numbering=("decimal_paren", "roman", "word"),
         example="Article 8(1), Art. 5, Articles 12 to 22, l'article 5, artículo 5, articolo 3",
     ),
     Kind(
@@ -174,15 +177,23 @@ KINDS: tuple[Kind, ...] = (
             ("it", r"capitol[oi]"),
         ),
         dotted=("chap", "ch", "kap"),
-        numbering=("decimal", "roman", "letter"),
-        example="Chapter 3, Ch. 2, chapitre IV, Kapitel 5, capítulo 2",
+        numbering=("decimal", "roman", "letter", "word"),
+        example="Chapter 3, Ch. 2, chapitre IV, Kapitel 5, capítulo 2, Chapter Three (a number spelled out is"
+        " its digit: target 3)",
     ),
     Kind(
         "subsection",
         "section",
-        (("en", r"sub-?sections?|subparagraphs?|sub-?paragraphs?"), ("de", r"unterabschnitte?n?")),
+        (
+            # "sub- section (c)": a bill hyphenates the word over a line end
+            (
+                "en",
+                r"sub-?sections?|sub-?paragraphs?|sub-?clauses?|sub-\s+(?:sections?|paragraphs?|clauses?)",
+            ),
+            ("de", r"unterabschnitte?n?"),
+        ),
         numbering=("decimal_paren", "paren"),
-        example="subsection (b), Subsection 2.3.1, subparagraph (A)",
+        example="subsection (b), Subsection 2.3.1, subparagraph (A), subclause (B)(ii), sub- section (c)",
     ),
     Kind(
         "subpart",
@@ -196,7 +207,7 @@ KINDS: tuple[Kind, ...] = (
         "section",
         (("en", r"parts?"), ("fr", r"partie"), ("de", r"teile?"), ("es", r"partes?")),
         dotted=("pt",),
-        numbering=("decimal_paren", "roman"),
+        numbering=("decimal_paren", "roman", "word"),
         example="Part II, part 164, Parts 1 and 2, parte 3, Pt.4 (class rules: 'Pt.4 Ch.8 Sec.1'; never 'pt' without"
         " its period, '12 pt'; not 'Part B': a letter after 'part' is mostly a name)",
     ),
@@ -246,9 +257,10 @@ KINDS: tuple[Kind, ...] = (
         "section",
         (("en", r"rules?"), ("fr", r"r[èe]gles?")),
         dotted=("r",),
-        numbering=("decimal_paren",),
-        example="Rule 5.2, Rule 12(b)(6), R. 3.1, Rules 4 to 7 (a rule book's provisions; never 'Rules 1998',"
-        " a year)",
+        numbering=("rule_hyphen", "letter_decimal", "chapter_hyphen", "decimal_paren"),
+        example="Rule 5.2, Rule 12(b)(6), R. 3.1, Rules 4 to 7, Rule 10b-5 and Rule 3-05 (one rule, not a range),"
+        " Rule 14a-8(i)(7), Rule G-17, FINRA Rule 2111 (the body's acronym kept in the reference: a rule book's"
+        " provisions; never 'Rules 1998', a year)",
     ),
     Kind(
         "regulation",
@@ -297,6 +309,15 @@ KINDS: tuple[Kind, ...] = (
         numbering=("decimal",),
         own_label=True,
         example="Step 2, steps 3 through 5, go to step 6 (an instruction's or an algorithm's steps)",
+    ),
+    Kind(
+        "task",
+        "section",
+        (("en", r"tasks?"),),
+        numbering=("letter_decimal", "chapter_hyphen", "decimal"),
+        own_label=True,
+        nearest=False,
+        example="Task 1-3, TASK P-3, Task 4 (a process guide's numbered tasks: the heading that opens the task)",
     ),
     Kind(
         "recital",

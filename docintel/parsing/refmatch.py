@@ -18,11 +18,13 @@ import re
 from dataclasses import dataclass, field
 
 from docintel.parsing.refkinds import DIRECTION_WORDS, KINDS, SELECTOR_WORDS, Kind
-from docintel.parsing.refnumbering import id_regex, shape, split_targets
+from docintel.parsing.refnumbering import WORD_VALUE, id_regex, more_parens, shape, split_targets
 from docintel.parsing.refprecision import AUTHOR_YEAR, drop
 from docintel.parsing.refprefilter import applicable
 from docintel.parsing.refrules import (
     BRACKET_RULES,
+    CONTROL_ID,
+    CONTROL_RULES,
     DEFINITION_PREFIX,
     EXTERNAL_RULES,
     PATH_RULES,
@@ -52,6 +54,7 @@ RULES: list[RefPattern] = [
     *BRACKET_RULES,
     *KIND_RULES,
     *PATH_RULES,
+    *CONTROL_RULES,
     *RELATIVE_RULES,
     _SELECTOR_ONLY,
 ]
@@ -63,6 +66,8 @@ _SUBUNITS = {"paragraph", "subsection", "clause", "subpart"}
 #: Schedule B", "Part II of Schedule D", "box 1 in Part III", "Item 7 of Part II".
 _FORM_PARTS = {"line", "box", "step", "worksheet", "item", "part"}
 _CONTAINERS = {"schedule", "worksheet", "exhibit", "attachment", "appendix", "annex", "part"}
+#: Attachments numbered on their own: a provision "of" one is the attachment's.
+_BACK = {"schedule", "exhibit", "attachment", "appendix", "annex"}
 _OF_IN = LazyRegex(r"^[\s\u00a0]+(?:of|in|on)[\s\u00a0]+(?:the[\s\u00a0]+)?$")
 #: A class society's compound reference ("Pt.4 Ch.1 Sec.2", "Ch.3 Sec.2 [1.2.3]"): outer units then
 #: inner ones, read as one reference to the innermost, the outer path as its scope.
@@ -82,6 +87,10 @@ _ACRONYM = LazyRegex(
 _OF_ACRONYM = LazyRegex(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|THIS\b)[A-Z]{3,6})\b"
     r"(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
+)
+#: The acronym of the body whose rule follows ("FINRA Rule 2111", "SEC Rule 10b-5").
+_BODY = LazyRegex(
+    r"(?<![\w.])(?!(?:AND|OR|NOR|THE|OF|FOR|TO|IN|ON|BY|AT|AS|IS|NOT|ALL|ANY|NEW)\b)([A-Z]{2,6})[ \t\u00a0]+$"
 )
 #: Legislation a section is cited in after a comma ("sec. 264, Pub. L. 104-191"): the Act's section.
 _LAW_KINDS = {"public_law", "stat", "eu_act", "exec_order"}
@@ -201,7 +210,22 @@ def _kind_mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
     ids, multi, expanded = split_targets(kept, _ID_RX[kind.name], _plural(label, kind))
     if not ids:
         return None
-    return Mention(m.start(), end, rule, m, kind.ref_type, kind.name, label, ids, multi, expanded, sub)
+    ids = [WORD_VALUE.get(i.lower(), i) for i in ids]  # "Chapter Three" is chapter 3
+    start, scope = m.start(), None
+    body = (
+        _BODY.search(text[max(0, start - 8) : start])
+        if kind.name in ("rule", "regulation") and not label.isupper()
+        else None
+    )
+    if body is not None:  # "FINRA Rule 2111": the reference opens at the body that makes the rule
+        start, scope = start - (len(text[max(0, start - 8) : start]) - body.start()), body.group(1)
+    if kind.name in _SECTIONISH | {"rule", "regulation"} and sub is None and "(" in ids[-1]:
+        more, end2 = more_parens(text, end, ids[-1])  # "Section 3(a) and (b)": 3(a) and 3(b)
+        if more:
+            ids, end, multi = [*ids, *more], end2, multi or "list"
+    return Mention(
+        start, end, rule, m, kind.ref_type, kind.name, label, ids, multi, expanded, sub, scope=scope
+    )
 
 
 def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
@@ -238,6 +262,14 @@ def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
         return Mention(
             m.start(), m.end(), rule, m, "bib", "bibliography", "[]", ids, multi, expanded, family="bib"
         )
+    if rule.name == "control":
+        ids = []  # "AC-2 (1) (2)": AC-2(1) and AC-2(2); "AC- 3" as "AC-3"
+        for one in re.finditer(CONTROL_ID, raw):
+            base = re.sub(r"[\s\u00a0]", "", re.match(r"[A-Z]{2}-[\s\u00a0]?[0-9]+", one.group(0)).group(0))
+            enh = re.findall(r"\(([0-9]{1,2})\)", one.group(0))
+            ids.extend([f"{base}({e})" for e in enh] or [base])
+        multi = "list" if len(ids) > 1 else None
+        return Mention(m.start(), m.end(), rule, m, "section", "control", "", ids, multi)
     if rule.name == "appendix_unnumbered":
         kind = kind_of_label(g["label"]) or KIND_BY_NAME["appendix"]
         return Mention(
@@ -311,7 +343,7 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
             k += 1
         elif (
             m.family == "absolute"
-            and m.kind in _FORM_PARTS
+            and (m.kind in _FORM_PARTS or m.kind in _SECTIONISH and nxt is not None and nxt.kind in _BACK)
             and len(m.ids) == 1
             and nxt is not None
             and nxt.family == "absolute"
@@ -319,7 +351,9 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
             and nxt.kind != m.kind
             and _OF_IN.match(gap)
         ):
-            sub = text[m.start : m.end].strip()  # "line 5a of Schedule B": Schedule B, its line 5a
+            # "line 5a of Schedule B": Schedule B, its line 5a; "paragraph 2 of Schedule 3", "Section 4.2
+            # of Exhibit B": the attachment's own numbering, not the body's paragraph 2 or Section 4.2
+            sub = text[m.start : m.end].strip()
             m = Mention(m.start, nxt.end, nxt.rule, nxt.m, nxt.ref_type, nxt.kind, nxt.label, nxt.ids,
                         nxt.multi, nxt.expanded, sub)  # fmt: skip
             k += 1
@@ -359,7 +393,11 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
             and nxt is not None
             and nxt.family == "absolute"
             and re.fullmatch(r",?[ \t\u00a0]*", gap)
-            and (nxt.kind in _SECTIONISH or nxt.kind in ("appendix", "annex") or nxt.kind in _FORM_PARTS)
+            and (
+                nxt.kind in _SECTIONISH
+                or nxt.kind in ("appendix", "annex", "control")
+                or nxt.kind in _FORM_PARTS
+            )
         ):
             m = _external_part(nxt, m, text)  # "Public Law 104-106, Sec. 5125(b)"
             k += 1
@@ -396,7 +434,7 @@ def _compose(text: str, ms: list[Mention]) -> list[Mention]:
             if sc:
                 m.scope = re.sub(r"\s+", " ", sc.group("scope"))
             pre = DEFINITION_PREFIX.search(text[max(0, m.start - 60) : m.start])
-            if pre and m.ref_type == "section":
+            if pre and m.ref_type == "section" and m.kind != "control":  # "defined in AU-2": the control
                 m.ref_type = "definition"
                 m.start = m.start - (len(text[max(0, m.start - 60) : m.start]) - pre.start())
         if m.direction == "self" and out and out[-1].scope and m.start < out[-1].end + 12:

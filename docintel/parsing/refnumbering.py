@@ -19,6 +19,12 @@ _END = r"(?![A-Za-z0-9]|[\u00c0-\u024f]|[./][A-Za-z0-9])"
 #: (the look-behind keeps a roman id from matching empty: "Part 4, Chapter 1" read "Part 4," before)
 _ROMAN_UP = r"(?=[IVXLC])(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})(?<=[IVXLC])"
 _ROMAN_LOW = r"(?=[ivxlc])(?:c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})(?<=[ivxlc])"
+#: Numbers spelled out as a label's id ("Chapter Three"), in value order; their value by word.
+_WORDS = ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve",
+          "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen", "Twenty")  # fmt: skip
+WORD_VALUE = {w.lower(): str(i) for i, w in enumerate(_WORDS, 1)}
+#: longest first, so "Seventeen" is not read "Seven"
+NUMBER_WORDS = sorted(_WORDS, key=len, reverse=True)
 PAREN = r"(?:\((?:[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\))"
 
 #: Numbering forms: name -> regex of one id (longer forms first inside each kind).
@@ -29,8 +35,11 @@ FORMS: dict[str, str] = {
     "decimal": r"[0-9]{1,3}(?:\.[0-9]{1,3})*[a-z]?" + _END,
     # "1041" (a statistical abstract's tables run past 999; a year is never a table's number)
     "number4": r"(?!(?:1[89]|20)[0-9]{2})[0-9]{4}" + _END,
-    # "4.02(c)", "25.1309(b)", "8(1)", "1308.11", "552a(b)(1)"
-    "decimal_paren": r"[0-9]{1,5}(?:\.[0-9]{1,4})*[a-z]?" + PAREN + "*" + _END,
+    # "4.02(c)", "25.1309(b)", "8(1)", "1308.11", "552a(b)(1)", "409A", "105.12A(B)(1)" (a capital
+    # letter closing the number is part of it: a contract's "Section 2A", a statute's "§ 105.12A")
+    "decimal_paren": r"[0-9]{1,5}(?:\.[0-9]{1,4})*(?:[a-z]|[A-Z](?![a-z]))?" + PAREN + "*" + _END,
+    # "10b-5", "14a-8(i)(7)", "15c3-3": a rule numbered within its section (one id, not the range 10b to 5)
+    "rule_hyphen": r"[0-9]{1,3}[a-z]{1,2}[0-9]{0,2}-[0-9]{1,3}" + PAREN + "*" + _END,
     # "5.F", "3.A" (contract numbering: a number then a letter)
     "num_letter": r"[0-9]{1,3}(?:\.[0-9]{1,3})*\.[A-Z]\b(?!\.?[A-Za-z0-9])",
     # "3.1.2" (a requirement or a bracketed section: at least one dot, or a plain number)
@@ -39,6 +48,9 @@ FORMS: dict[str, str] = {
     "letter_decimal": r"[A-Z](?:[.\-\u2013][0-9]{1,3})+" + _END,
     # "7", "1A", "9B" (a filing's items: a capital letter may follow the number)
     "item": r"[0-9]{1,2}[A-Z]?(?![\-\u2013][0-9])" + _END,  # not "22-10-01B" (a list's own code)
+    # "Three", "THREE": a number spelled out ("Chapter Three", "Part Two", "Article Five"); capitalized,
+    # as a label's number is printed ("in chapter one" is prose)
+    "word": r"\b(?:" + "|".join(f"{w}|{w.upper()}" for w in NUMBER_WORDS) + r")\b(?![\-\u2013][A-Za-z])",
     "roman": r"\b" + _ROMAN_UP + r"\b(?![\u2019'][a-z]|\.[A-Za-z0-9])",
     "letter": r"\b[A-Z](?![A-Za-z0-9']|\u2019|\.[A-Za-z0-9])",
     # "(a)", "(q)(1)", "(a)(1)(i)(A)"
@@ -158,3 +170,32 @@ def split_targets(text: str, id_rx: re.Pattern, plural: bool) -> tuple[list[str]
     if len(toks) == 1 and multi is None:
         return ids, None, True
     return ids, multi, expanded
+
+
+#: A parenthesized id continuing a list after a full one: "Section 3(a) and (b)", "5.1(a), (b) or (c)",
+#: "6(1)(a) through (c)" (the sub-paragraphs of the same unit).
+_MORE_PAREN = re.compile(
+    r"(?:[ \t\u00a0]*,[ \t\u00a0]*(?:(?:and|or)[ \t\u00a0]+)?|[ \t\u00a0]+(?P<word>and|or|through|to)[ \t\u00a0]+)"
+    r"\((?P<tag>[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\)(?![\w(])"
+)
+
+
+def _tag_class(tag: str) -> str:
+    return "numeric" if tag.isdigit() else "upper" if tag.isupper() else "lower"
+
+
+def more_parens(text: str, pos: int, last: str) -> tuple[list[str], int]:
+    """(ids, end) of the bare parenthesized ids that continue ``last`` ("3(a)") from ``pos``:
+    "and (b)" gives "3(b)"; "through (d)" the run "3(b)", "3(c)", "3(d)". A tag of another
+    shape ("(a) and (2)") ends the list."""
+    head = re.fullmatch(r"(.*)\(([A-Za-z0-9]{1,4})\)", last or "")
+    out: list[str] = []
+    while head is not None:
+        m = _MORE_PAREN.match(text, pos)
+        if m is None or _tag_class(m.group("tag")) != _tag_class(head.group(2)):
+            break
+        tag = m.group("tag")
+        run = _range(head.group(2), tag) if m.group("word") in ("through", "to") else None
+        out.extend(f"{head.group(1)}({t})" for t in (run[1:] if run else [tag]))
+        pos, head = m.end(), re.fullmatch(r"(.*)\(([A-Za-z0-9]{1,4})\)", f"{head.group(1)}({tag})")
+    return out, pos

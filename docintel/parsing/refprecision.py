@@ -25,6 +25,9 @@ _LEAD_WORDS = {
     "satisfy", "satisfies", "invoke", "invokes", "cite", "cites", "cited", "comply", "complies", "governs",
     "contrary", "and/or", "both", "either", "all", "only", "new", "current", "existing", "proposed", "amended",
 }  # fmt: skip
+#: The acronym of a body whose rules a document cites ("FINRA Rule 2111", "MSRB Rule G-17").
+#: (not a word of an upper-case heading: "LEGISLATION, EXECUTIVE ORDERS, AND REGULATIONS")
+_ACRONYM = re.compile(r"(?!(?:AND|OR|NOR|THE|OF|FOR|TO|IN|ON|BY|AT|AS|IS|NOT|ALL|ANY|NEW)\b)[A-Z]{2,6}")
 _OWN_LABEL = {"item", "line", "box", "worksheet", "step", "recital"}
 _NOTE_ITSELF = re.compile(r"[\s\u00a0]*(?:[:.\u2013\u2014]|to[\s\u00a0])")
 AUTHOR_YEAR = re.compile(r"[A-Z][a-z]+(?:\s+(?:et\s+al\.?|[A-Z][a-z]+))?\s*(?:19|20)[0-9]{2}[a-z]?")
@@ -50,11 +53,49 @@ def _in_url(text: str, start: int, end: int) -> bool:
     return bool(re.search(r"://|www\.|/", around))
 
 
+#: Where a control id is said to be one: the word around it, its catalogue, a bracket.
+_CONTROL_CONTEXT = re.compile(r"(?i:\bcontrols?\b|\benhancements?\b|800-53|\[)")
+_CONTROL_HEADING = re.compile(r"[ \t\u00a0]+[A-Z][A-Za-z]")
+
+
+def _not_a_control(m: re.Match, text: str) -> bool:
+    """ "PM-10" of an air-quality report, "PE-12" of a parts list: a lone id is a control only where
+    the text says so (the word control or enhancement, SP 800-53, a bracket, within 80 characters),
+    where it is one of a list or carries an enhancement ("AC-2(3)"), or where it opens its line
+    before a title (the control's own heading, "AC-3 ACCESS ENFORCEMENT")."""
+    raw = m.group("targets")
+    if "(" in raw or len(re.findall(r"[A-Z]{2}-", raw)) > 1 or text.strip() == m.group(0):
+        return False  # (the id alone: a reference's own text read again by the resolver)
+    line_start = (
+        m.start() == 0
+        or text[: m.start()].rstrip(" \t\u00a0").endswith("\n")
+        or not text[: m.start()].strip()
+    )
+    if line_start and _CONTROL_HEADING.match(text[m.end() : m.end() + 4]):
+        return False
+    return not _CONTROL_CONTEXT.search(text[max(0, m.start() - 80) : m.end() + 80])
+
+
 def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
     """Shapes that look like a reference but are not one (by the text around them)."""
     before = text[m.start() - 1] if m.start() else " "
     if _in_url(text, m.start(), m.end()):
         return True
+    if rule.name == "control":
+        return _not_a_control(m, text)
+    if (
+        rule.family == "absolute"
+        and before == "-"
+        and "label" in m.groupdict()
+        and m.group("label")[:1].isalpha()
+    ):
+        return True  # "multi-task 93.0", "two-step 3": a compound word, not a label
+    if (
+        rule.name == "task"
+        and m.group("label").lower().endswith("s")
+        and not re.search(r"[,\-\u2013]|\s(?:and|or|to|through)\s", m.group("targets"))
+    ):
+        return True  # "Tasks" / "1. The supervisory ...": a heading, then a paragraph's number
     if rule.name == "bib_numeric":
         ids = re.findall(r"[0-9]+", m.group("targets"))
         ends = re.fullmatch(r"\s*([0-9]+)\s*[\u2013\-]\s*([0-9]+)\s*", m.group("targets"))
@@ -78,10 +119,22 @@ def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
         # "Notes 12 and 13, respectively." opening a line is a pointer
         return bool(_NOTE_ITSELF.match(text[m.end() : m.end() + 20]))
     if rule.name in ("rule", "regulation"):
-        if re.fullmatch(r"(?:1[89]|20)[0-9]{2}|[0-9]{4,}", m.group("targets")):
-            return True  # "the Civil Procedure Rules 1998": a title's year; "Rules\n2224": a line number
         word = re.search(r"\b([A-Za-z/]+)[\s\u00a0]+$", text[max(0, m.start() - 30) : m.start()])
-        if word and len(m.group("label")) > 2 and word.group(1).lower() not in _LEAD_WORDS:
+        # "FINRA Rule 2010" (a body's rule), "Rule 2111. Suitability" (a rule book's heading)
+        body = word is not None and _ACRONYM.fullmatch(word.group(1)) and not m.group("label").isupper()
+        heading = not text[: m.start()].strip() and re.match(
+            r"[.:][ \t\u00a0]+[A-Z]", text[m.end() : m.end() + 3]
+        )
+        number = re.fullmatch(r"(?:1[89]|20)[0-9]{2}|[0-9]{4,}", m.group("targets"))
+        # "the Civil Procedure Rules 1998", "the CPR Rules 1998": a title's year; "Rules\n2224": a line number
+        if number and (not (body or heading) or m.group("label").endswith("s")):
+            return True
+        if (
+            word
+            and len(m.group("label")) > 2
+            and word.group(1).lower() not in _LEAD_WORDS
+            and not body  # "FINRA Rule 2111": the body's rule (kept)
+        ):
             return True  # "the HIPAA Security Rule" + a heading's number: a named rule set, not rule 4
         if len(m.group("label")) == 2 and re.search(
             r"\b[A-Z]\.[\s\u00a0]*$", text[max(0, m.start() - 4) : m.start()]

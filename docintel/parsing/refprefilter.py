@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import re
 
+from docintel.identifiers.kinds import CONTROL_FAMILIES
 from docintel.parsing.refkinds import DIRECTION_WORDS, KINDS, Kind
 from docintel.parsing.refrules import RefPattern
 
@@ -69,6 +70,7 @@ def _rule_needs() -> dict[str, tuple[str, ...]]:
         appendix_unnumbered=("appendix", "annex", "schedule"),
         selector_only=("row", "col", "line", "item", "entr", "step", "cell"),
         provision_path=(")",),
+        control=tuple(f"{fam.lower()}-" for fam in CONTROL_FAMILIES),
     )
     return needs
 

@@ -8,7 +8,9 @@ from docintel.parsing.refmatch import KIND_BY_NAME, Mention, kind_of_label, labe
 from docintel.parsing.refnumbering import PAREN
 
 _CHAIN = re.compile(
-    r"^(?P<head>[0-9][0-9.]*[a-z]?|\((?:[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\))(?P<rest>" + PAREN + r"*)$"
+    r"^(?P<head>[0-9][0-9.]*(?:[a-z]{1,2}-[0-9]+|[A-Za-z])?|\((?:[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\))(?P<rest>"
+    + PAREN
+    + r"*)$"
 )
 _SUBUNIT_KINDS = ("paragraph", "subsection", "clause")
 
@@ -47,6 +49,8 @@ def _targets(mt: Mention, text: str) -> list[tuple[str | None, str | None]]:
         psub = None
         if kind == "equation":
             tid = tid.strip("()")
+        elif kind == "control" and "(" in tid:  # "AC-2(3)": control AC-2, its enhancement (3)
+            tid, psub = tid.split("(", 1)[0], "enhancement (" + tid.split("(", 1)[1]
         elif "(" in tid:
             tid, psub = _split_chain(kind, tid)
         sub = "; ".join(s for s in (psub, mt.sub) if s) or None

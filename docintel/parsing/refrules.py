@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from docintel.identifiers.kinds import CONTROL_FAMILIES
 from docintel.parsing.refkinds import KINDS, SELECTOR_WORDS, Kind
 from docintel.parsing.refnumbering import PAREN, SEP, id_regex
 
@@ -195,6 +196,22 @@ PATH_RULES: list[RefPattern] = [
           "164.308(a)(1), 2.05(b): a provision path without a label (the section, its lettered paragraph"
           " first: never '1.5(2)' or '0.25(a)', arithmetic)",
           kind="section"),
+]  # fmt: skip
+
+#: One control id of a security control catalogue: a family's two letters, its number, its
+#: enhancements ("AC-2", "AC-2(3)", "AC-2 (1) (2)", "SI-3(2)").
+CONTROL_ID = (
+    r"(?:" + "|".join(CONTROL_FAMILIES) + r")-[\s\u00a0]?[0-9]{1,2}(?![0-9]|\.[0-9])"
+    r"(?:[\s\u00a0]?\([0-9]{1,2}\))*"
+)
+#: A control id, or a list of them ("Related controls: AC-3, AC-18, PM-9."): the label is the
+#: id's own family prefix, so the rule has no label word; ``refprecision`` keeps it only where
+#: the text says it is a control (see ``drop``).
+CONTROL_RULES: list[RefPattern] = [
+    _rule("control", "section",
+          r"(?<![A-Za-z0-9.\-/])(?P<targets>" + CONTROL_ID + r"(?:" + SEP + CONTROL_ID + r")*)(?![\w\-]|\.[0-9])",
+          "AC-2, AC-2(3), Related controls: AC-3, PM-9 (a control of a catalogue: the document's own where it"
+          " prints the control's heading, else the catalogue's)", kind="control"),
 ]  # fmt: skip
 
 #: Pointers without a number: relative to where they are written, or named by title.

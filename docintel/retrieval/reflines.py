@@ -33,6 +33,8 @@ LIST_SHARE = 0.3
 
 
 _OWN_LABEL = {k.name for k in KINDS if k.own_label}
+#: Own-label kinds whose target is the labelled line nearest the reference ("step 2").
+_NEAREST = {k.name for k in KINDS if k.own_label and k.nearest}
 #: Kinds whose target may be a line opening with its id alone ("6. If ..." for "go to step 6").
 MARKED_KINDS = ("step", "item", "recital", "line", "box")
 #: Kinds whose marker may stand without a delimiter before a capitalized caption: a form prints
@@ -90,7 +92,7 @@ def _scan_labelled(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, i
                 and _SELF.match(text[row["end"] :])
             ):
                 keys = [("kind:" + row["kind"], norm_id(row["ref_target"]))]
-                if row["kind"] not in _OWN_LABEL:  # "Line 16." is no heading of section 16
+                if row["kind"] not in _OWN_LABEL and row["kind"] != "control":  # "Line 16." is no section 16
                     keys.append((row["ref_type"], norm_id(row["ref_target"])))
                 for key in keys:
                     rank = 0 if role in _STOP_ROLES else 1 if not text[row["end"] :].strip(" .:") else 2
@@ -150,7 +152,7 @@ def labelled_line(
         found = [
             at for at in labelled_index(tables).get((key[0], norm_id(panel.group(1))), []) if at != origin
         ]
-    if kind in _OWN_LABEL and found:  # "step 2" is the nearest Step 2: a document has several lists
+    if kind in _NEAREST and found:  # "step 2" is the nearest Step 2: a document has several lists
         return min(found, key=lambda at: abs(at[0] * 10**6 + at[1] - (origin[0] * 10**6 + origin[1])))
     return found[0] if found else None
 

@@ -147,3 +147,61 @@ def unlisted_provision_paragraph(
             if k == len(tags):
                 break
     return found if found != tuple(origin) else None
+
+
+#: Lines read after a labelled heading to find the paragraph a reference's sub-selector names.
+TAGGED_SPAN = 600
+_TAG = re.compile(r"\(([A-Za-z0-9]{1,4})\)")
+
+
+def tagged_region(
+    tables: DocTables, at: tuple[int, int], sub: str | None, max_lines: int
+) -> pd.DataFrame | None:
+    """The heading line at ``at`` and, under it, the paragraph ``sub`` names ("paragraph (e)",
+    "paragraph (b)(2)": the line opening "(b)", then the "(2)" after it), up to the next heading
+    of the same label ("§ 164.516 ..." after "§ 164.514 ..."); None when ``sub`` names no tag or
+    the provision prints no such paragraph. For a provision the toc misses: "§ 164.514(e)" is
+    its (e), not the first lines under its heading."""
+    from docintel.retrieval.targets import evidence_after
+
+    tags = _TAG.findall(sub or "")
+    if not tags:
+        return None
+    after = evidence_after(tables, at[0], at[1] - 1, TAGGED_SPAN)
+    texts = [str(t).strip() for t in after["text"].tolist()]
+    if not texts:
+        return None
+    label = re.match(r"[^\w\s]+|[A-Za-z]+", texts[0])
+    end = next((k for k in range(1, len(texts)) if label and texts[k].startswith(label.group(0))), len(texts))
+    pos, prev = 0, None
+    for t in tags:
+        # walk the level's run up to the tag ("(a)", "(b)", ... "(i)"): a lettered "(i)" comes after
+        # "(h)", never the first roman "(i)" nested under "(a)(1)"
+        for step in _run_to(t, prev):
+            nxt = next((k for k in range(pos + 1, end) if texts[k].startswith(f"({step})")), None)
+            if nxt is None:
+                return None if prev is None else _cut(after, pos, end, max_lines)
+            pos = nxt
+        prev = t
+    return _cut(after, pos, end, max_lines)
+
+
+def _run_to(tag: str, prev: str | None) -> list[str]:
+    """The ids of a level from its first to ``tag``: "e" -> a b c d e; "3" -> 1 2 3; a roman tag
+    under a number ("(2)(iii)") -> i ii iii; the tag alone when its run cannot be told."""
+    from docintel.parsing.refnumbering import roman_value
+    from docintel.text import to_roman
+
+    if tag.isdigit():
+        return [str(i) for i in range(1, int(tag) + 1)] if int(tag) <= 60 else [tag]
+    roman = roman_value(tag.lower()) if prev is not None and prev.isdigit() else None
+    if roman and tag.islower():
+        return [to_roman(i, False) for i in range(1, roman + 1)]
+    if len(tag) == 1 and tag.isalpha():
+        first = "a" if tag.islower() else "A"
+        return [chr(c) for c in range(ord(first), ord(tag) + 1)]
+    return [tag]
+
+
+def _cut(after: pd.DataFrame, pos: int, end: int, max_lines: int) -> pd.DataFrame:
+    return pd.concat([after.iloc[:1], after.iloc[pos : min(end, pos + max(max_lines - 1, 4))]])

@@ -28,9 +28,10 @@ from docintel.retrieval.lookup import (
     find_titled,
 )
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
+from docintel.retrieval.refcontrols import control_lines
 from docintel.retrieval.refparts import foreign_part
 from docintel.retrieval.refrelative import relative_sections
-from docintel.retrieval.refunits import enclosing_paragraph, unlisted_provision_paragraph
+from docintel.retrieval.refunits import enclosing_paragraph, tagged_region, unlisted_provision_paragraph
 from docintel.retrieval.targets import (
     object_passages,
     page_passages,
@@ -165,6 +166,12 @@ def resolve_in_tables(
         if ref_type in ("section", "definition")
         else None
     )
+    if ref_type == "section" and readings[0][1] and _grammar_kind(ref.raw_text) == "control":
+        why = f"control {readings[0][1]} is not printed in this document: the control catalogue's (SP 800-53)"
+        return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
+    if ref_type == "section" and _BODY_RULE.match(ref.raw_text or ""):
+        why = "a rule of the body named before it, not printed in this document: that body's rule set"
+        return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
     if part is not None:  # "§ 164.308(a)(1)" in a guide numbered 1 to 6: the rule's, not the guide's
         why = f"part {part} is not one this document numbers its units with: another document's"
         return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
@@ -219,7 +226,7 @@ def _resolve_one(
     """One target: from the tables, else from the line that names it (:mod:`.reflines`)."""
     res = _from_tables(tables, ref_type, target, sub, ctx)
     if res is None and target and ref_type not in ("external", "bib", "page"):
-        res = _from_lines(tables, ref_type, str(target), ctx)
+        res = _from_lines(tables, ref_type, str(target), {**ctx, "sub": sub})
     return res
 
 
@@ -235,7 +242,9 @@ def _grammar_kind(raw_text: str) -> str | None:
 
 
 #: a reference's opening label word, with its abbreviation dot (group 1) and without (group 2)
-_LABEL_WORD = re.compile(r"\s*(([^\W\d_]+)\.?)")
+_LABEL_WORD = re.compile(r"\s*(?:[A-Z]{2,6}\s+(?=[A-Z][a-z]))?(([^\W\d_]+)\.?)")  # ("FINRA Rule": Rule)
+#: A rule of a body named by its acronym ("FINRA Rule 2111", "SEC Rule 10b-5"): the body's rule set.
+_BODY_RULE = re.compile(r"\s*[A-Z]{2,6}\s+(?:Rules?|Regulations?)\b")
 
 
 def _named_unit(raw_text: str) -> str | None:
@@ -250,6 +259,17 @@ def _own_label(raw_text: str) -> str | None:
     """The kind when its id means something only with its label ("line 16", "Step 2", "Item 7A")."""
     kind = KIND_BY_NAME.get(_grammar_kind(raw_text) or "")
     return kind.name if kind is not None and kind.own_label else None
+
+
+def control_resolution(tables: DocTables, ref, target: str, sub, ctx) -> Resolution | None:
+    """A control id ("AC-2", "AC-2(3)"): the control's own entry where the document prints it
+    (:func:`refcontrols.control_lines`), else None (named as the catalogue's by the caller)."""
+    rows, how = control_lines(tables, target, sub, (ref.origin_page, ref.origin_line), ctx["max_lines"])
+    if rows is None:
+        return None
+    note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
+    passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
+    return _found(ref, "offline_rules", "section", target, sub, passages, how)
 
 
 def _by_own_label(tables: DocTables, ref_type: str, kind: str, target: str, sub, ctx) -> Resolution | None:
@@ -299,9 +319,32 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
     if at is None:
         return None
     rows = reflines.region_from(tables, at[0], at[1], ctx["max_lines"])
+    sub = ctx.get("sub")
+    if len(rows) <= 2 and not sub and ref_type == "section":  # "CHAPTER TWO", its title the next toc row
+        secs = _section_after(tables, at)
+        if not secs.empty:
+            common = {"ref": ref, "note": note, "retrieved_via": "reference"}
+            return _sections_found(tables, secs, ref_type, target, None, ctx, common)
+    tagged = tagged_region(tables, at, sub, ctx["max_lines"])
+    if tagged is not None:  # "§ 164.514(e)" under a heading the toc misses: its (e)
+        rows, how = tagged, f"{how} and its {sub}"
     passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
     why = f"{how} on page {at[0]}, line {at[1]} (not in toc_df or object_registry)"
-    return _found(ref, "offline_rules", ref_type, target, None, passages, why)
+    return _found(ref, "offline_rules", ref_type, target, sub if tagged is not None else None, passages, why)
+
+
+def _section_after(tables: DocTables, at: tuple[int, int]) -> pd.DataFrame:
+    """The toc row starting on the labelled line or on one of the two lines after it (a chapter's
+    label printed alone above its title), not a contents entry."""
+    toc = tables.toc_df
+    if toc.empty:
+        return toc.iloc[0:0]
+    hit = toc[(toc["page_start"] == at[0]) & toc["line_start"].between(at[1], at[1] + 2)]
+    if len(hit) < 2:
+        return hit
+    # the row that holds the chapter (the label's own row may be one line, the title's first section smaller)
+    ends = hit["page_end"].fillna(hit["page_start"]) * 10**6 + hit["line_end"].fillna(10**5)
+    return hit.loc[[ends.idxmax()]]
 
 
 def _from_tables(
@@ -319,6 +362,8 @@ def _from_tables(
             if secs is not None:
                 ids = ",".join(secs["toc_id"].astype(str).head(MAX_TARGETS))
                 return _sections_found(tables, secs.head(MAX_TARGETS), ref_type, ids, sub, ctx, common)
+        if target and _grammar_kind(ref.raw_text) == "control":
+            return control_resolution(tables, ref, str(target), sub, ctx)
         own = _own_label(ref.raw_text)
         if own and target:
             return _by_own_label(tables, ref_type, own, str(target), sub, ctx)

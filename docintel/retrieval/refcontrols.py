@@ -1,0 +1,91 @@
+"""A security control named by its id ("AC-2", "AC-2(3)", "Related controls: AC-3, PM-9").
+
+A control catalogue prints each control under a heading that opens with its id ("AC-3" /
+"ACCESS ENFORCEMENT", "AC-3 ACCESS ENFORCEMENT"), in a heading role or bold; its enhancements
+are numbered paragraphs inside it ("(3) The information system ..."). Other documents cite the
+catalogue's controls in prose, tables and mappings: the same id on a table row or in a list is a
+mention, not the control. So a control resolves to its heading line only (the first one: a
+catalogue's supplement repeats a control's heading later), the region running to the next
+control's heading; a document that prints no such heading cites the catalogue (the caller names
+the reference external).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from docintel.retrieval.lookup import norm_id
+from docintel.retrieval.reflines import labelled_index
+from docintel.retrieval.targets import evidence_after
+from docintel.schema.document import DocTables
+
+#: Lines read after a control's heading to find one of its enhancements.
+ENHANCEMENT_SPAN = 400
+_HEAD_ROLES = ("heading", "title")
+#: id(line_df) -> (line_df, control id -> its heading lines): one pass per document.
+_HEADS: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
+def _headings(tables: DocTables) -> dict[str, list[tuple[int, int]]]:
+    """Control id -> (page, line) of the lines that open with it and are headings (a heading
+    role, or bold), in reading order."""
+    hit = _HEADS.get(id(tables.line_df))
+    if hit is None or hit[0] is not tables.line_df:
+        if len(_HEADS) >= 8:
+            _HEADS.pop(next(iter(_HEADS)))
+        hit = _HEADS[id(tables.line_df)] = (tables.line_df, _scan_headings(tables))
+    return hit[1]
+
+
+def _scan_headings(tables: DocTables) -> dict[str, list[tuple[int, int]]]:
+    index = labelled_index(tables)
+    keys = [(k[1], v) for k, v in index.items() if k[0] == "kind:control"]
+    if not keys:
+        return {}
+    ldf = tables.line_df
+    at = {(int(p), int(ln)): (r, b) for p, ln, r, b in zip(
+        ldf["page"].tolist(), ldf["line"].tolist(), ldf["role"].tolist(),
+        ldf["bold"].fillna(False).tolist() if "bold" in ldf else [False] * len(ldf), strict=True,
+    )}  # fmt: skip
+    out: dict[str, list[tuple[int, int]]] = {}
+    for cid, found in keys:
+        heads = [
+            x for x in found if at.get(x, ("", False))[0] in _HEAD_ROLES or bool(at.get(x, ("", False))[1])
+        ]
+        if heads:
+            out[cid] = sorted(heads)
+    return out
+
+
+def control_lines(
+    tables: DocTables, target: str, sub: str | None, origin: tuple[int, int], max_lines: int
+) -> tuple[pd.DataFrame | None, str]:
+    """(lines, reason) of control ``target`` (its enhancement when ``sub`` names one), or
+    (None, "") when the document prints no heading of it."""
+    heads = _headings(tables)
+    mine = [x for x in heads.get(norm_id(target), []) if x != origin]
+    if not mine:
+        return None, ""
+    page, line = mine[0]
+    others = sorted(
+        {x for cid, xs in heads.items() if cid != norm_id(target) for x in xs if x > (page, line)}
+    )
+    after = evidence_after(tables, page, line - 1, ENHANCEMENT_SPAN)
+    if others:  # the region ends at the next control's heading
+        keys = list(zip(after["page"].astype(int), after["line"].astype(int), strict=True))
+        after = after.iloc[: next((k for k, x in enumerate(keys) if x >= others[0]), len(keys))]
+    how = f"control heading on page {page}, line {line}"
+    tag = re.search(r"\(([0-9]{1,2})\)", sub or "")
+    if tag:
+        rx = re.compile(rf"^\s*(?:Control\s+Enhancements?:\s*)?\({tag.group(1)}\)(?:\s|$)")
+        texts = after["text"].astype(str).tolist()
+        pos = next((k for k in range(1, len(texts)) if rx.match(texts[k])), None)
+        if pos is not None:
+            head = after.iloc[: min(2, pos)]
+            row = after.iloc[pos]
+            how += f"; enhancement ({tag.group(1)}) on page {int(row['page'])}, line {int(row['line'])}"
+            body = after.iloc[pos : pos + max(max_lines - len(head), 4)]
+            return pd.concat([head, body]), how
+    return after.head(max_lines), how
