@@ -114,3 +114,49 @@ def test_a_window_ending_on_a_colon_holds_the_list_it_announces():
     assert [ln.line for ln in got.lines] == list(range(1, 9)) and got.line_end == 8
     # a window that ends a sentence is left as it is
     assert through_list(tables, _passage(1, [(2, rows[1][2])])).line_end == 2
+
+
+# -- a definition question's defining sentence opens the answer --------------------------------
+
+
+def test_the_defining_sentence_opens_a_definition_answer_and_its_qualification_follows():
+    from docintel.generation.offline import OfflineBackend
+
+    body = [
+        f"The design change {i} is intended to prevent erroneous MCAS activation and MCAS faults."
+        for i in range(8)
+    ]
+    note = [
+        "8 MCAS is a function of the Speed Trim System",
+        "(STS), which is part of the flight control",
+        "system. The STS provides automatic trim inputs. MCAS is activated only during",
+        "manual flight, with flaps up.",
+    ]
+    window = _passage(2, [(i + 1, t) for i, t in enumerate(body + note)])
+    q = parse_question("What is MCAS and when is it active?")
+    assert q.shape == "definition" and q.defined_term == "MCAS"
+    text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
+    assert text.startswith("8 MCAS is a function of the Speed Trim System")
+    assert "activated only during manual flight" in text
+
+
+# -- a question the document asks is read with its answer -----------------------------------
+
+
+def test_a_window_ending_on_a_question_the_document_asks_runs_on_to_its_answer():
+    from docintel.generation.offline import OfflineBackend
+
+    lines = [
+        "This allows us to answer the following questions:",
+        "1. Question: Does the model need so many",
+        "pre-training steps for high accuracy?",
+        "Answer: Yes, it gains almost 1.0% on the benchmark.",
+        "2. Question: Does masked pre-training converge",
+        "slower than left-to-right pre-training?",
+        "Answer: Yes, by a small margin at first,",
+        "and it overtakes almost at once.",
+    ]
+    window = _passage(16, [(i + 1, t) for i, t in enumerate(lines)])
+    q = parse_question("Does masked pre-training converge slower than left-to-right pre-training?")
+    text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
+    assert "Answer: Yes, by a small margin at first, and it overtakes almost at once." in text
