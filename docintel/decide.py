@@ -27,6 +27,7 @@ from docintel.questions.parse import answer_shape
 from docintel.refscan import memo
 from docintel.retrieval import count_tokens, firstpass
 from docintel.retrieval import pointerfacts as facts
+from docintel.retrieval.covered import ALREADY_IN_EVIDENCE, evidence_keys, target_covered
 from docintel.retrieval.firstpass import same_page_targets
 from docintel.retrieval.named import named_first_hop
 from docintel.retrieval.overview import Overview, overview_passages
@@ -51,11 +52,6 @@ from docintel.schema.loop import (
 from docintel.schema.result import AskResult
 from docintel.schema.trace import Trace
 
-#: A pending reference whose resolved target lines are at least this share already in the
-#: evidence is not worth a pass: the target (Table 1 on the page given) is there. 0.6 keeps a
-#: target whose heading and most lines were retrieved and still follows one that only grazes
-#: the window (a section whose first line closes the page).
-ALREADY_IN_EVIDENCE = 0.6
 #: Why a loop that found nothing to add gives up partial, as the user reads it.
 NOTHING_ADDED = "no reference target could be retrieved; answer kept from the previous pass"
 
@@ -71,8 +67,7 @@ def decide_next_pass(answer: ReferenceAwareAnswer, loop_count: int, max_loops: i
     return "return_to_user"
 
 
-def _evidence_keys(passages: list[Passage]) -> set[tuple[int, int]]:
-    return {(ln.page, ln.line) for p in passages for ln in p.lines}
+_evidence_keys = evidence_keys
 
 
 def _ref_key(ref: PendingReference) -> tuple:
@@ -191,15 +186,10 @@ class _Loop:
                     named.add(name.lower())
                 self.trace.event("triage", reference=ref.raw_text, verdict="external")
                 continue
-            target = _evidence_keys(res.passages)
             if res.status == "resolved" and facts.labels_itself(ref, res):
                 self.trace.event("triage", reference=ref.raw_text, verdict="names_itself", target=res.target)
                 continue  # a heading naming its own section or object is not a pointer elsewhere
-            if (
-                res.status == "resolved"
-                and target
-                and len(target & have) >= ALREADY_IN_EVIDENCE * len(target)
-            ):
+            if res.status == "resolved" and target_covered(res.passages, have):
                 self.trace.event(
                     "triage", reference=ref.raw_text, verdict="already_in_evidence", target=res.target
                 )

@@ -195,6 +195,8 @@ def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:
     pat = pats.get(ref.ref_type)
     if pat is None:
         return False
+    if ref.ref_type in _LABELLED and _BARE_LABEL.match(ref.target):
+        return False  # "Paragraph A", "paragraph (e)": every clause has an "A."; the resolver decides
     rx = re.compile(pat)
     for ln in lines:
         text = nfkc(ln.text)
@@ -206,6 +208,12 @@ def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:
             return True
     return False
 
+
+#: A provision label that repeats under every parent (one letter, or a parenthesized label):
+#: an "A." line in the evidence is some clause's A, not necessarily the one pointed at, so
+#: whether the target is already there is left to the loop's resolver (its lines, not its text).
+_BARE_LABEL = re.compile(r"^(?:[A-Za-z]|\([A-Za-z0-9]{1,4}\))$")
+_LABELLED = frozenset({"section", "clause", "definition"})
 
 #: Object types present in the evidence only through their caption or heading line.
 _CAPTIONED = frozenset({"table", "figure", "appendix", "annex"})

@@ -121,10 +121,20 @@ _ANSWER_TYPE_NOUN = re.compile(
 )
 
 
+#: "get" as the asking verb ("can I get it refunded", "how do I get an extension") names no topic;
+#: written in capitals ("a GET request") it is a name and stays.
+_LIGHT_VERB = re.compile(r"\b(?:get|gets|got|getting)\b")
+
+
+def _light_verbs(text: str) -> set[str]:
+    return set(_LIGHT_VERB.findall(text))
+
+
 def _keywords(text: str) -> list[str]:
     """Content words in order of first appearance, without numbers or question filler."""
     seen: dict[str, None] = {}
     typed = {w for m in _ANSWER_TYPE_NOUN.finditer(text) for w in words(m.group(1))}
+    typed |= _light_verbs(text)
     ws = words(text)
     if ws and ws[0] in _IMPERATIVES:  # "List all the checklists": "list" is the ask, not the topic
         ws = ws[1:]
@@ -154,7 +164,7 @@ def _phrases(text: str) -> list[str]:
         out.setdefault((m.group(1) or m.group(2)).strip().lower(), None)
     for m in _HYPHENATED.finditer(text):
         out.setdefault(m.group(0).lower(), None)
-    foreign = foreign_function_words(words(text))
+    foreign = foreign_function_words(words(text)) | _light_verbs(text)
     for chunk in re.split(r"[,;:?!()\[\]\"]|\.(?:\s|$)", text):
         run: list[str] = []
         for w in [*words(chunk), ""]:

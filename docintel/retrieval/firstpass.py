@@ -7,17 +7,23 @@ pointers in those windows that sit on a page already retrieved.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from docintel.refscan import references_in
 from docintel.retrieval.overview import member_passages
 from docintel.retrieval.passage import best_passage
 from docintel.retrieval.rank import retrieve, suggested_top_k
-from docintel.retrieval.targets import definition_passages, extend_to_sentence_end, listed_object_passages
+from docintel.retrieval.targets import (
+    definition_passages,
+    evidence_after,
+    extend_to_sentence_end,
+    listed_object_passages,
+)
 from docintel.retrieval.windows import cited_line
 from docintel.schema.answer import PendingReference
 from docintel.schema.document import DocTables
-from docintel.schema.evidence import ParsedQuestion, Passage
+from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.schema.kinds import OFF_PAGE_REF_TYPES
 from docintel.schema.loop import Resolution
 from docintel.schema.trace import Trace
@@ -50,9 +56,39 @@ def first_passages(
     for c in chosen:  # a question asking which source says it keeps the page's citing line
         cited = cited_line(tables, q, c.page) if sources else None
         window = best_passage(tables, q, c.page, include_lines=[cited] if cited else None)
-        passages.append(extend_to_sentence_end(tables, window))
+        passages.append(through_list(tables, extend_to_sentence_end(tables, window)))
     passages = [p for p in passages if p.lines]
     return passages + definition_passages(tables, q, passages)
+
+
+#: Lines a window that ends by announcing a list ("... to the extent that processing is
+#: necessary:") is continued by, at most, to hold the list it announces.
+LIST_LINES = 12
+_NEXT_PARAGRAPH = re.compile(r"^\s*(?:\d+|[A-Z])\.\s*$")  # "3." alone: the next numbered paragraph
+_LIST_ENDS = re.compile(r"\.[\"'\u201d)\]]*\s*$")
+
+
+def through_list(tables: DocTables, passage: Passage) -> Passage:
+    """A window whose last line announces a list (ends with ":") continues through the list's
+    items, up to the item that closes with a full stop, the next heading or numbered paragraph,
+    or :data:`LIST_LINES` lines: the items are the answer the announcing line promises."""
+    if not passage.lines or not passage.lines[-1].text.rstrip().endswith(":"):
+        return passage
+    last = passage.lines[-1]
+    extra: list[EvidenceLine] = []
+    for r in evidence_after(tables, last.page, last.line, LIST_LINES).itertuples(index=False):
+        text = str(r.text)
+        if r.role in ("heading", "title", "caption") or _NEXT_PARAGRAPH.match(text):
+            break
+        extra.append(EvidenceLine(page=int(r.page), line=int(r.line), text=text, role=str(r.role or "body")))
+        if _LIST_ENDS.search(text):
+            break
+    if not extra:
+        return passage
+    same = [e.line for e in extra if e.page == passage.page]
+    return passage.model_copy(
+        update={"lines": passage.lines + extra, "line_end": max([passage.line_end, *same])}
+    )
 
 
 def listed_objects(tables: DocTables, q: ParsedQuestion, trace: Trace) -> list[Passage]:

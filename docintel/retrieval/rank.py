@@ -31,6 +31,8 @@ import re
 import pandas as pd
 
 from docintel.retrieval.bm25 import (
+    K1,
+    B,
     PageIndex,
     bigrams,
     document_memo,
@@ -122,7 +124,7 @@ def retrieve(
 
     back = back_matter_pages(tables) | commentary_pages(tables) | preamble_pages(tables)
     listing = listing_pages(tables)
-    bm25 = index.bm25_scores(query)
+    bm25 = keyword_scores(index, query)
     phrases = phrase_scores(index, phrase_bigrams(question))
     windows = window_scores(index, qset)
     toc = toc_scores(tables, index, qset)
@@ -188,6 +190,25 @@ def retrieve(
     for c in candidates[: max(0, top_k)]:
         c.chosen = True
     return candidates
+
+
+def keyword_scores(index: PageIndex, query: list[str]) -> dict[int, float]:
+    """BM25Okapi scores of every page; where they are all zero though a page holds a question
+    term, the same formula with the smoothed idf (:meth:`PageIndex.idf`, always > 0).
+
+    BM25Okapi's idf is zero or below for a term on half the pages or more, and its floor is a
+    share of the mean idf, itself zero or below when every term is that common: in a document of
+    two or three pages (a form) every page then scores nothing and the ranking falls to page
+    order. The smoothed idf keeps a shared term counting by how often each page uses it."""
+    out = index.bm25_scores(query)
+    if any(out.values()) or not index.has_any_text:
+        return out
+    for t in dict.fromkeys(query):
+        idf = index.idf(t)
+        for p, f in index.tf(t).items():
+            norm = 1 - B + B * index.doc_len[p] / index.avgdl
+            out[p] += idf * (f * (K1 + 1) / (f + K1 * norm))
+    return out
 
 
 def _back_matter_below_body(

@@ -14,6 +14,7 @@ import re
 from docintel import __version__
 from docintel.generation import refdetect
 from docintel.generation.offline.compose import compose, restate
+from docintel.generation.offline.defining import definition_first
 from docintel.generation.offline.pointers import (
     AROUND_AFTER,
     AROUND_TYPES,
@@ -108,6 +109,7 @@ class OfflineBackend:
             windows = self._list_windows(grouped, primary)
         else:
             windows = pick_windows(grouped, primary, max_windows=self.max_windows, max_lines=self.max_lines)
+        windows = definition_first(question, grouped, primary, windows)
         pieces = [
             pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
         ]  # named: answers

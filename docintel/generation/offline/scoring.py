@@ -17,7 +17,8 @@ How a line scores (every number is reported in the call record, ``CallInfo.detai
   that pointed at it added as word terms (``read_as_pointed``): "the bitwise exclusive-or,
   defined in Section 1.5" reads Section 1.5 for "exclusive-or", not only for the question's words.
 * A window grows from a seed line to sentence boundaries (at most 8 lines back, 6 forward,
-  never forward into a heading nor back past one).
+  never forward into a heading nor back past one); a sentence that is a question the document
+  asks (an FAQ) is followed by the next one, its answer.
 """
 
 from __future__ import annotations
@@ -157,7 +158,21 @@ def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
         and not ends_sentence(rows[start - 1].ln.text)
     ):
         start -= 1
-    end = seed
+    return start, _answered(rows, _forward(rows, seed, seed))
+
+
+def _answered(rows: list[ScoredLine], end: int) -> int:
+    """A window that ends on a question the document asks (an FAQ, "Question: ... Answer: ...")
+    runs on through the next sentence, its answer."""
+    if not rows[end].ln.text.rstrip().endswith("?") or end + 1 >= len(rows):
+        return end
+    nxt = rows[end + 1].ln
+    if nxt.role in _FURNITURE or nxt.role in HEADING_ROLES or _item_number(nxt.text):
+        return end
+    return _forward(rows, end + 1, end + 1)
+
+
+def _forward(rows: list[ScoredLine], seed: int, end: int) -> int:
     while (
         end + 1 < len(rows)
         and end - seed < FORWARD
@@ -166,7 +181,7 @@ def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
         and rows[end + 1].ln.role not in HEADING_ROLES
     ):
         end += 1
-    return start, end
+    return end
 
 
 #: An enumerated item opening a line: "1.", "2)", "(a)", "(iv)", "Step 3:", a bullet; not a
@@ -245,6 +260,7 @@ def list_span(rows: list[ScoredLine], start: int, end: int) -> tuple[int, int]:
         if rows[tail + 1].ln.role in HEADING_ROLES or _item_number(rows[tail + 1].ln.text):
             break
         tail += 1
+    tail = _answered(rows, tail)
     lead = first - 1 if first > 0 and rows[first - 1].ln.text.rstrip().endswith(":") else first
     new_start, new_end = min(start, lead), max(end, tail)
     if new_end - new_start + 1 > LIST_MAX_LINES:

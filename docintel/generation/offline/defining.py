@@ -1,0 +1,76 @@
+"""The line that defines a definition question's term, read first by the offline answer.
+
+A definition question ("What is MCAS ...?", "What does 'sentence' refer to?") is answered by
+the sentence that says what the term is: "MCAS is a function of the Speed Trim System", "a
+"sentence" can be an arbitrary span of contiguous text", "Business Day means ...", a glossary
+line "PII: ...". Keyword windows rank the lines that use the term most, which are rarely the
+one that defines it (a footnote, a parenthesis in a long paragraph). The defining sentence and
+the one after it (a definition is often qualified next: "MCAS is activated only during manual
+flight") open the answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docintel.generation.offline.scoring import FORWARD, ScoredLine, Window, grow_window
+from docintel.generation.text import ends_sentence, normalize
+from docintel.schema.evidence import ParsedQuestion
+from docintel.schema.kinds import HEADING_ROLES
+
+_QUOTE = "[\"'\u2018\u2019\u201c\u201d\u2015]?"  # U+2015: an opening quote in some fonts' text layer
+_VERB = (
+    rf"(?:is|are|can be|may be|shall be)\s+{_QUOTE}(?:an?\b|the\b|any\b|defined\b|called\b)"
+    r"|is\s+(?:a\s+)?(?:function|type|kind|form|set|part)\s+of\b|means\b|refers?\s+to\b|denotes\b|stands?\s+for\b"
+)
+
+
+def defining_pattern(term: str) -> re.Pattern[str]:
+    """The term (quoted or not, an abbreviation in parentheses after it allowed), then a
+    defining verb; or the term opening a glossary line ("PII: ...", "PII - ...")."""
+    t = re.escape(" ".join(normalize(term).split())).replace(r"\ ", r"[\s\-]+")
+    return re.compile(
+        rf"(?<![\w-]){_QUOTE}{t}{_QUOTE}(?![\w-])\s*(?:\([^)]{{1,40}}\)\s*)?,?\s*(?:{_VERB})"
+        rf"|^\s*(?:\d+\s+)?{_QUOTE}{t}{_QUOTE}\s*(?::|-|\u2013|\u2014)\s+\S",
+        re.I,
+    )
+
+
+def defining_window(grouped: list[list[ScoredLine]], passage_ids: list[int], term: str) -> Window | None:
+    """A window on the first line (in the order of ``passage_ids``) that defines ``term``: its
+    sentence and the next, each within :data:`FORWARD` lines (narrow columns)."""
+    pat = defining_pattern(term)
+    for pi in passage_ids:
+        rows = grouped[pi]
+        for i, r in enumerate(rows):
+            # a definition may wrap: the term at a line's end, the verb on the next line
+            text = normalize(r.ln.text) + (" " + normalize(rows[i + 1].ln.text) if i + 1 < len(rows) else "")
+            m = pat.search(text)
+            if r.ln.role in HEADING_ROLES or not m or m.start() >= len(normalize(r.ln.text)):
+                continue
+            start, end = grow_window(rows, i)
+            limit = min(len(rows) - 1, end + FORWARD)
+            nxt = end + 1  # one more sentence: the definition's qualification
+            while nxt <= limit and rows[nxt].ln.role not in HEADING_ROLES:
+                if ends_sentence(rows[nxt].ln.text):
+                    end = nxt
+                    break
+                end = nxt
+                nxt += 1
+            hits = set().union(*(rows[k].hits for k in range(start, end + 1)))
+            return Window(pi, start, end, i, max(x.context for x in rows[start : end + 1]), hits)
+    return None
+
+
+def definition_first(
+    q: ParsedQuestion, grouped: list[list[ScoredLine]], order: list[int], windows: list[Window]
+) -> list[Window]:
+    """A definition question's defining sentence (in the passages ``order`` names) opens the
+    answer; the keyword windows it overlaps are dropped."""
+    if q.shape != "definition" or not q.defined_term:
+        return windows
+    d = defining_window(grouped, order, q.defined_term)
+    if d is None:
+        return windows
+    rest = [w for w in windows if w.passage != d.passage or w.end < d.start or w.start > d.end]
+    return [d, *rest]

@@ -1,0 +1,162 @@
+"""Session 8 rules for answers on unseen document families: a bare provision label ("A.") in the
+evidence is not the target of "Paragraphs A. and B.", a target is in the evidence only with its
+opening line, "get" is the asking verb, a two-page form still ranks by keywords, and a window
+that announces a list ("... is necessary:") holds the list."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from docintel.generation.refdetect import DetectedRef, target_in_evidence
+from docintel.questions import parse_question
+from docintel.retrieval.covered import target_covered
+from docintel.retrieval.firstpass import through_list
+from docintel.retrieval.rank import retrieve
+from docintel.schema.document import DocTables
+from docintel.schema.evidence import EvidenceLine, Passage
+from docintel.schema.tables import TABLES
+
+
+def _build(rows: list[tuple]) -> DocTables:
+    lines = [{"page": p, "line": ln, "text": t, "role": r} for p, ln, t, r in rows]
+    pages = [{"page": p, "printed_label": str(p)} for p in sorted({ln["page"] for ln in lines})]
+    frame = {"line_df": lines, "page_df": pages}
+    built = {
+        n: TABLES[n].conform(pd.DataFrame(frame[n])) if frame.get(n) else TABLES[n].empty() for n in TABLES
+    }
+    return DocTables(doc_id="d", **built)
+
+
+def _passage(page: int, lines: list[tuple[int, str]], role: str = "body") -> Passage:
+    ev = [EvidenceLine(page=page, line=n, text=t, role=role) for n, t in lines]
+    return Passage(doc_id="d", page=page, line_start=ev[0].line, line_end=ev[-1].line, lines=ev)
+
+
+# -- a bare label in the evidence -----------------------------------------------------------
+
+
+def test_a_bare_letter_label_in_the_evidence_is_not_the_pointed_paragraph():
+    # clause 2.D says "Paragraphs A. and B." (2.A, 2.B, page 2); the window holds clause 3's "A."
+    window = _passage(3, [(3, "D."), (4, "The rights granted in Paragraphs A. and B. allow"), (7, "A."),
+                          (8, "Distribution must be made under this Agreement.")])  # fmt: skip
+    ref = DetectedRef(raw_text="Paragraphs A", ref_type="section", target="A", page=3, line=4)
+    assert not target_in_evidence(ref, [window])
+    lettered = DetectedRef(raw_text="paragraph (e)", ref_type="clause", target="(e)", page=3, line=4)
+    assert not target_in_evidence(lettered, [_passage(3, [(4, "see paragraph (e)"), (5, "(e) Text.")])])
+    # a numbered section's heading in the evidence still is its target
+    numbered = DetectedRef(raw_text="Section 3.2", ref_type="section", target="3.2", page=3, line=4)
+    assert target_in_evidence(numbered, [_passage(3, [(4, "as in Section 3.2."), (5, "3.2 Scope")])])
+
+
+# -- a target is in the evidence with its opening line -------------------------------------
+
+
+def test_a_target_whose_own_row_is_missing_is_not_in_the_evidence():
+    have = {(2, n) for n in range(80, 90)}  # the first hop: line 24's row and what follows it
+    line_22 = _passage(2, [(n, f"row {n}") for n in range(74, 90)])  # opens at 74, reads on to 89
+    assert not target_covered([line_22], have)  # 10 of 16 lines, but not its own row
+    inside = _passage(2, [(n, f"row {n}") for n in range(81, 89)])
+    assert target_covered([inside], have)
+    # two targets: both must be there
+    assert not target_covered([inside, line_22], have)
+    # nearly all of it (the heading just above the window) counts
+    almost = _passage(2, [(n, f"row {n}") for n in range(79, 90)])
+    assert target_covered([almost], have)
+
+
+# -- the question ---------------------------------------------------------------------------
+
+
+def test_get_is_the_asking_verb_but_a_capital_get_is_a_name():
+    assert parse_question("How much of my overpayment can I get refunded?").keywords == [
+        "overpayment",
+        "refunded",
+    ]
+    assert "get" in parse_question("What does a GET request return?").keywords
+
+
+# -- a document of two pages ----------------------------------------------------------------
+
+
+def test_a_two_page_form_ranks_by_keyword_frequency_when_every_term_is_on_every_page():
+    form = _build([
+        (1, 1, "Filing status and income.", "body"),
+        (1, 2, "Changing your choice will not change your refund.", "body"),
+        (1, 3, "Wages, salaries and tips.", "body"),
+        (2, 1, "Refund", "body"),
+        (2, 2, "Refundable credits from Schedule 3.", "body"),
+        (2, 3, "Amount of line 34 you want refunded to you.", "body"),
+        (2, 4, "Amount you owe: subtract line 33 from line 24.", "body"),
+    ])  # fmt: skip
+    top = retrieve(parse_question("How much can I have refunded?"), form)
+    assert top[0].page == 2 and top[0].scores["bm25"] > top[1].scores["bm25"]
+
+
+# -- a window that announces a list ----------------------------------------------------------
+
+
+def test_a_window_ending_on_a_colon_holds_the_list_it_announces():
+    rows = [
+        (1, 1, "2.", "body"),
+        (1, 2, "The controller shall inform the other controllers.", "body"),
+        (1, 3, "3.", "body"),
+        (1, 4, "Paragraphs 1 and 2 shall not apply to the extent that processing is necessary:", "body"),
+        (1, 5, "(a) for exercising the right of freedom of expression;", "list_item"),
+        (1, 6, "(b) for compliance with a legal obligation which requires", "list_item"),
+        (1, 7, "processing by Union law;", "body"),
+        (1, 8, "(c) for archiving purposes in the public interest.", "list_item"),
+        (1, 9, "4.", "body"),
+        (1, 10, "Another paragraph that is not part of the list.", "body"),
+    ]
+    tables = _build(rows)
+    window = _passage(1, [(n, t) for _, n, t, _ in rows[:4]])
+    got = through_list(tables, window)
+    assert [ln.line for ln in got.lines] == list(range(1, 9)) and got.line_end == 8
+    # a window that ends a sentence is left as it is
+    assert through_list(tables, _passage(1, [(2, rows[1][2])])).line_end == 2
+
+
+# -- a definition question's defining sentence opens the answer --------------------------------
+
+
+def test_the_defining_sentence_opens_a_definition_answer_and_its_qualification_follows():
+    from docintel.generation.offline import OfflineBackend
+
+    body = [
+        f"The design change {i} is intended to prevent erroneous MCAS activation and MCAS faults."
+        for i in range(8)
+    ]
+    note = [
+        "8 MCAS is a function of the Speed Trim System",
+        "(STS), which is part of the flight control",
+        "system. The STS provides automatic trim inputs. MCAS is activated only during",
+        "manual flight, with flaps up.",
+    ]
+    window = _passage(2, [(i + 1, t) for i, t in enumerate(body + note)])
+    q = parse_question("What is MCAS and when is it active?")
+    assert q.shape == "definition" and q.defined_term == "MCAS"
+    text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
+    assert text.startswith("8 MCAS is a function of the Speed Trim System")
+    assert "activated only during manual flight" in text
+
+
+# -- a question the document asks is read with its answer -----------------------------------
+
+
+def test_a_window_ending_on_a_question_the_document_asks_runs_on_to_its_answer():
+    from docintel.generation.offline import OfflineBackend
+
+    lines = [
+        "This allows us to answer the following questions:",
+        "1. Question: Does the model need so many",
+        "pre-training steps for high accuracy?",
+        "Answer: Yes, it gains almost 1.0% on the benchmark.",
+        "2. Question: Does masked pre-training converge",
+        "slower than left-to-right pre-training?",
+        "Answer: Yes, by a small margin at first,",
+        "and it overtakes almost at once.",
+    ]
+    window = _passage(16, [(i + 1, t) for i, t in enumerate(lines)])
+    q = parse_question("Does masked pre-training converge slower than left-to-right pre-training?")
+    text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
+    assert "Answer: Yes, by a small margin at first, and it overtakes almost at once." in text
