@@ -380,12 +380,14 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
     if new_rows is None or new_rows.empty:
         return
     cols = ["origin_page", "origin_line", "anchor_text", "source"]
-    known = _cross_ref_keys(tables.cross_ref_df, cols)
     raw = list(zip(*(new_rows[c].tolist() for c in cols), strict=True))
     plain = all(type(v) in (int, str) for key in raw for v in key)  # conform keeps these values as they are
-    if plain and all(key in known for key in raw):
-        return  # nothing new, known before the frame is conformed
+    if plain:
+        here = _keys_on_pages(tables.cross_ref_df, cols, {key[0] for key in raw})
+        if all(key in here for key in raw):
+            return  # nothing new, known before the frame is conformed
     new_rows = CROSS_REF_DF.conform(new_rows)
+    known = _cross_ref_keys(tables.cross_ref_df, cols)
     if all(key in known for key in zip(*(new_rows[c].tolist() for c in cols), strict=True)):
         return  # nothing new (a key with a missing value never matches here: the merge decides)
     merged = pd.concat([tables.cross_ref_df, new_rows], ignore_index=True)
@@ -416,6 +418,16 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
 
 #: (the cross_ref_df object, its row keys): the keys of the frame last appended to, kept while it lives.
 _KEYS: list = [None, frozenset()]
+
+
+def _keys_on_pages(df: pd.DataFrame, cols: list[str], pages: set[int]) -> set:
+    """The ``cols`` tuples (``cols[0]`` is ``origin_page``) of the rows of ``df`` on ``pages``:
+    the only rows a key with one of those origin pages can equal (every learned reference of an
+    ask is checked against them, not against every row of a long document's cross_ref_df)."""
+    import numpy as np
+
+    rows = df.iloc[np.flatnonzero(np.isin(df[cols[0]].to_numpy(), sorted(pages)))]
+    return set(zip(*(rows[c].tolist() for c in cols), strict=True))
 
 
 def _cross_ref_keys(df: pd.DataFrame, cols: list[str]) -> frozenset:
