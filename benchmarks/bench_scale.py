@@ -1,7 +1,7 @@
 """Cost against document length: warm ask and parse on 25..600 pages, beside the raw floors.
 
 Usage: python benchmarks/bench_scale.py [--sizes 25,150,600] [--source PDF ...] [--modes never,auto]
-       [--questions N] [--no-parse] [--baseline TREE] [--per-question]
+       [--questions N] [--repeat R] [--no-parse] [--baseline TREE] [--per-question]
 
 Documents of each size are cut from public-domain NIST publications (default: the longest SPs
 of ../shared/corpus/nist/pdfs, concatenated in order with pymupdf, then cut to the size), so the
@@ -14,6 +14,15 @@ figures are CPU seconds of this process (2 shared cores: read the ratios). Asser
 ``--baseline TREE`` also times the warm ask of another docintel tree (e.g. the branch point,
 ``git archive``d) on the same documents in the same run, each tree in its own child process,
 the two interleaved per size; ``--per-question`` prints every question's warm-ask CPU.
+
+What "warm" is: a process with docintel imported and the document parsed and indexed in the
+cache, asking with the tables and the retrieval index read back from the cache (the in-memory
+index and labelled-line memo dropped before every ask): what ``docintel serve`` does for each
+ask (it reloads the tables per ask) and a CLI ask less its imports. ``--repeat R`` asks the
+questions in R rounds (in order, every round): ``1st`` is round 1 alone (each question's first
+ask on the document, which also stores the references it learned: the figure this bench printed
+before R existed), ``med`` each question's median over the R rounds, ``min`` its minimum (the
+least disturbed by other processes); each column is the median over the questions.
 """
 
 from __future__ import annotations
@@ -30,7 +39,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-NIST = REPO.parent / "shared" / "corpus" / "nist" / "pdfs"
+NIST = Path(os.environ.get("DOCINTEL_SHARED") or REPO.parent / "shared") / "corpus" / "nist" / "pdfs"
 SOURCES = ["sp800-60v2r1.pdf", "sp800-161.pdf", "sp800-53r3.pdf"]
 QUESTIONS = [
     "What is the main contribution described in the introduction?",
@@ -81,9 +90,9 @@ def parse_cpu(path: Path, mode: str, tmp: Path) -> tuple[float, int]:
     return cpu, escalated
 
 
-def ask_cpu(path: Path, tmp: Path, questions: list[str]) -> tuple[float, float, list[float]]:
-    """(median CPU s of a warm ask, CPU s of the first ask, which builds and stores the index,
-    CPU s of each question's warm ask)."""
+def ask_cpu(path: Path, tmp: Path, questions: list[str], repeat: int = 1) -> tuple[float, list[list[float]]]:
+    """(CPU s of the first ask, which builds and stores the index; CPU s of each question's warm
+    ask, one list per round)."""
     from docintel.api import ask, parse
     from docintel.retrieval import bm25, reflines
 
@@ -95,30 +104,48 @@ def ask_cpu(path: Path, tmp: Path, questions: list[str]) -> tuple[float, float, 
     t0 = time.process_time()
     ask(path, questions[0], trace_path=out / "t.json", **kw)
     first = time.process_time() - t0
-    times = []
-    for q in questions:
-        bm25._CACHE.clear()  # and the labelled-line memo: a new process has neither
-        reflines._LABELLED.clear()
-        t0 = time.process_time()
-        ask(path, q, trace_path=out / "t.json", **kw)
-        times.append(time.process_time() - t0)
-    return statistics.median(times), first, times
+    rounds = []
+    for _ in range(max(1, repeat)):
+        times = []
+        for q in questions:
+            bm25._CACHE.clear()  # and the labelled-line memo: a new process has neither
+            reflines._LABELLED.clear()
+            t0 = time.process_time()
+            ask(path, q, trace_path=out / "t.json", **kw)
+            times.append(time.process_time() - t0)
+        rounds.append(times)
+    return first, rounds
 
 
-def ask_tree(tree: Path, path: Path, tmp: Path, questions: list[str]) -> tuple[float, float, list[float]]:
+def summary(rounds: list[list[float]]) -> dict[str, float | list[float]]:
+    """``1st``/``med``/``min`` (median over the questions, see the module docstring) and each
+    question's median over the rounds."""
+    per_q = list(zip(*rounds, strict=True))
+    med = [statistics.median(q) for q in per_q]
+    return {
+        "1st": statistics.median(rounds[0]),
+        "med": statistics.median(med),
+        "min": statistics.median(min(q) for q in per_q),
+        "per_q_med": med,
+    }
+
+
+def ask_tree(
+    tree: Path, path: Path, tmp: Path, questions: list[str], repeat: int = 1
+) -> tuple[float, list[list[float]]]:
     """:func:`ask_cpu` with the docintel of ``tree``, in a child process (its own imports)."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONSAFEPATH": "1", "DOCINTEL_PARSE_WORKER": "0"}
     code = (
         f"import json, sys; sys.path.insert(0, {str(REPO / 'benchmarks')!r});"
         "from pathlib import Path; import bench_scale as b;"  # it puts this tree first on the path:
         f"sys.path[:] = [{str(tree)!r}] + [p for p in sys.path if p != {str(REPO)!r}];"
-        f"print(json.dumps(b.ask_cpu(Path({str(path)!r}), Path({str(tmp)!r}), {questions!r})))"
+        f"print(json.dumps(b.ask_cpu(Path({str(path)!r}), Path({str(tmp)!r}), {questions!r}, {repeat})))"
     )
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
     if out.returncode:
         raise SystemExit(f"Error: the ask in {tree} failed: {out.stderr.strip().splitlines()[-1:]}")
-    warm, first, times = json.loads(out.stdout.strip().splitlines()[-1])
-    return warm, first, times
+    first, rounds = json.loads(out.stdout.strip().splitlines()[-1])
+    return first, rounds
 
 
 def main() -> int:
@@ -132,6 +159,7 @@ def main() -> int:
         "--baseline", type=Path, default=None, help="another docintel tree, timed beside this one"
     )
     ap.add_argument("--per-question", action="store_true", help="print each question's warm-ask CPU")
+    ap.add_argument("--repeat", type=int, default=1, help="rounds of the questions (see the docstring)")
     args = ap.parse_args()
     if args.baseline is not None and not (args.baseline / "docintel").is_dir():
         print(f"Error: no docintel package in baseline tree {args.baseline}", file=sys.stderr)
@@ -145,14 +173,15 @@ def main() -> int:
     sizes = [int(s) for s in args.sizes.split(",")]
     modes = [] if args.no_parse else [m for m in args.modes.split(",") if m]
     questions = QUESTIONS[: max(1, args.questions)]
+    stats = ("1st", "med", "min") if args.repeat > 1 else ("1st",)
+    trees = {"this": REPO} if args.baseline is None else {"this": REPO, "base": args.baseline}
     head = f"{'pages':>6}{'floor':>8}{'no-img':>8}"
     for m in modes:
         head += f"{m + ' s':>10}{'x floor':>8}{'x no-img':>9}{'escal':>6}"
-    head += f"{'ask ms':>9}{'1st ask':>9}{'ask/25p':>8}"
-    if args.baseline is not None:
-        head += f"{'base ms':>9}{'base 1st':>9}{'base/25p':>9}"
+    for t in trees:
+        head += f"{t + ' 1st ask':>14}" + "".join(f"{k + ' ms':>8}{k + '/25p':>9}" for k in stats)
     print(f"sources: {', '.join(s.name for s in sources)}; CPU seconds of this process\n{head}")
-    base = base_b = None
+    small: dict[str, dict] = {}
     per_q: list[str] = []
     with tempfile.TemporaryDirectory(prefix="docintel-bench-scale-") as t:
         tmp = Path(t)
@@ -163,23 +192,24 @@ def main() -> int:
             for m in modes:
                 cpu, esc = parse_cpu(path, m, tmp)
                 row += f"{cpu:>10.2f}{cpu / full:>8.1f}{cpu / noimg:>9.1f}{esc:>6}"
-            if args.baseline is None:
-                warm, first, times = ask_cpu(path, tmp / f"d{n}", questions)
-            else:
-                warm, first, times = ask_tree(REPO, path, tmp / f"d{n}", questions)
-            base = base or warm
-            row += f"{warm * 1000:>9.0f}{first * 1000:>9.0f}{warm / base:>8.2f}"
-            per_q.append(f"{n:>6} p  this: " + " ".join(f"{t * 1000:>7.0f}" for t in times))
-            if args.baseline is not None:
-                warm_b, first_b, times_b = ask_tree(args.baseline, path, tmp / f"b{n}", questions)
-                base_b = base_b or warm_b
-                row += f"{warm_b * 1000:>9.0f}{first_b * 1000:>9.0f}{warm_b / base_b:>9.2f}"
-                per_q.append(f"{n:>6} p  base: " + " ".join(f"{t * 1000:>7.0f}" for t in times_b))
+            for name, tree in trees.items():  # each tree in its own process, interleaved per size
+                first, rounds = ask_tree(tree, path, tmp / f"{name}{n}", questions, args.repeat)
+                got = summary(rounds)
+                small.setdefault(name, got)
+                row += f"{first * 1000:>14.0f}"
+                row += "".join(f"{got[k] * 1000:>8.0f}{got[k] / small[name][k]:>9.2f}" for k in stats)
+                per_q.append(f"{n:>6} p  {name} 1st: " + " ".join(f"{x * 1000:>7.0f}" for x in rounds[0]))
+                if args.repeat > 1:
+                    per_q.append(
+                        f"{n:>6} p  {name} med: " + " ".join(f"{x * 1000:>7.0f}" for x in got["per_q_med"])
+                    )
             print(row, flush=True)
     print(
         "floor: get_text('dict') (images decoded); no-img: the same without TEXT_PRESERVE_IMAGES; "
         "parse: in-process, no cache, --ocr never;\nask: warm, offline backend, tables + index from "
-        f"the cache (memory index dropped), median of {len(questions)} questions; 1st ask builds the index"
+        f"the cache (memory index dropped), median of {len(questions)} questions, {args.repeat} round(s) "
+        "(1st: round 1, as before --repeat; med/min: each question's median/minimum over the rounds);"
+        "\n1st ask: the first ask on the document, which builds and stores the index"
     )
     if args.per_question:
         print("warm-ask CPU ms of each question, in order:")

@@ -1,7 +1,7 @@
 """CLI start-up cost: import time and CPU seconds of short verbs, side by side in one run.
 
 Usage: python benchmarks/bench_startup.py [--pdf PDF] [--repeat N] [--artifacts DIR]
-       [--baseline TREE] [--no-eager] [--ask-only] [--no-server]
+       [--baseline TREE] [--no-eager] [--ask-only] [--no-server] [--autostart]
 
 Columns, measured interleaved (one run of every column per repeat, so a shared machine's load
 falls on all of them alike): ``lazy`` = this tree with the deferred layout import (the
@@ -17,6 +17,13 @@ the server's CPU for that request (``/proc/<pid>/stat`` utime + stime before and
 sum, interleaved with the in-process ask. Then the floors of the libraries
 the cached ask loads, and the cached ask step by step in one process (CPU of each import
 step, the tables' load and the ask itself), for each tree.
+
+``--autostart``: the default's background start, as a person at a terminal meets it (stdin and
+stdout on a pty, ``DOCINTEL_SERVER`` and ``CI`` unset, a fresh socket folder per repeat): the
+first cached ask with no server running (``DOCINTEL_SERVER=off`` beside the default, which starts
+one after answering: CPU of the ask's process, and wall seconds until it exits), the started
+server's own CPU until its imports are done (paid once per idle period, in the background), and
+the next ask through it (client + the server's CPU for that request).
 """
 
 from __future__ import annotations
@@ -138,6 +145,71 @@ class BenchServer:
         self.proc.wait(timeout=30)
 
 
+def tty_run(cmd: list[str], env: dict) -> tuple[float, float]:
+    """(CPU s, wall s) of ``cmd`` with stdin and stdout on a pty (its output drained, dropped)."""
+    import pty
+    import time
+
+    master, slave = pty.openpty()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=subprocess.DEVNULL, env=env)
+        os.close(slave)
+        while True:
+            try:
+                if not os.read(master, 65536):
+                    break
+            except OSError:  # EIO: the process closed the terminal
+                break
+        proc.wait()
+    finally:
+        os.close(master)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"Error: {' '.join(cmd[:5])} ... failed on a pty (exit {proc.returncode})")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def autostart(cmd: list[str], env: dict, rows) -> None:
+    """One repeat of ``--autostart`` into ``rows`` (see the module docstring)."""
+    import time
+
+    folder = tempfile.mkdtemp(prefix="docintel-bench-autostart-")
+    base = {k: v for k, v in env.items() if k not in ("CI", "DOCINTEL_SERVER")}
+    base.update(DOCINTEL_SERVER_DIR=folder, DOCINTEL_SERVER_IDLE="600")
+    status_cmd = [sys.executable, "-m", "docintel", "serve", "--status"]
+    cpu, wall = tty_run(cmd, {**base, "DOCINTEL_SERVER": "off"})
+    rows["first ask, no server (DOCINTEL_SERVER=off): CPU s"]["lazy"].append(cpu)
+    rows["first ask, no server (DOCINTEL_SERVER=off): wall s"]["lazy"].append(wall)
+    cpu, wall = tty_run(cmd, base)
+    rows["first ask, default (starts a server after): CPU s"]["lazy"].append(cpu)
+    rows["first ask, default (starts a server after): wall s"]["lazy"].append(wall)
+    pid = None
+    for _ in range(1200):
+        out = subprocess.run(status_cmd, env=base, capture_output=True, text=True, check=False).stdout
+        m = re.search(r"pid (\d+)", out)
+        if m:
+            pid = int(m.group(1))
+            break
+        time.sleep(0.05)
+    if pid is None:
+        raise SystemExit("Error: the default ask on a pty started no server")
+    last, steady = -1.0, 0
+    while steady < 3:  # its imports are done once its CPU stops moving
+        time.sleep(0.2)
+        now = proc_cpu(pid)
+        steady, last = (steady + 1 if now == last else 0), now
+    rows["the server's start (background, once): CPU s"]["lazy"].append(last)
+    cpu, wall = tty_run(cmd, base)
+    served = proc_cpu(pid) - last
+    rows["next ask, through it: client CPU s"]["lazy"].append(cpu)
+    rows["next ask, through it: client + server CPU s"]["lazy"].append(cpu + served)
+    rows["next ask, through it: wall s"]["lazy"].append(wall)
+    subprocess.run([*status_cmd[:-1], "--stop"], env=base, capture_output=True, check=False)
+
+
 def importtime(cmd_args: list[str], env: dict) -> tuple[float, dict[str, float]]:
     """Total self import time (s) of a run and the share of each top-level package."""
     proc = subprocess.run(
@@ -182,6 +254,9 @@ def main() -> int:
         help="only the cached ask (for many repeats): no other verb, floor or step",
     )
     ap.add_argument("--no-server", action="store_true", help="leave out the ask through `docintel serve`")
+    ap.add_argument(
+        "--autostart", action="store_true", help="also the default's background start on a pty (see above)"
+    )
     args = ap.parse_args()
     if not args.pdf.is_file():
         print(f"Error: no such PDF: {args.pdf}", file=sys.stderr)
@@ -247,6 +322,8 @@ def main() -> int:
                 rows["ask via `docintel serve`: client CPU s"][c].append(client)
                 rows["ask via `docintel serve`: server CPU s (this request)"][c].append(served_cpu)
                 rows["ask via `docintel serve`: client + server CPU s"][c].append(client + served_cpu)
+            if args.autostart and c == "lazy":
+                autostart(verbs["docintel ask PDF Q (cached, offline)"], env, rows)
             if args.ask_only:
                 continue
             code = ladder_code(pdf, art, scratch / f"trace-{c}.json")

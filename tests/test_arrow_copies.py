@@ -86,16 +86,36 @@ def test_a_damaged_parquet_is_still_a_miss_with_copies(artifacts):
     assert again is None and "page_df.parquet checksum mismatch" in problem
 
 
-def test_a_copy_of_other_parquet_bytes_is_rebuilt(artifacts, monkeypatch):
-    """A table rewritten after its copy (learned references appended) has a stale copy: it is
-    decoded from Parquet and the copy is written again from the new bytes."""
+def test_appended_references_rewrite_the_copy_in_the_same_version(artifacts, monkeypatch):
+    """Learned references appended to ``cross_ref_df`` write its copy with the new Parquet (one
+    version), so the next load decodes no Parquet and the next ask stores nothing."""
     tables = parse(PDF, out_dir=artifacts, **FAST)
     store.save_arrow_copies(tables)
     store.append_cross_refs(tables, learned_frame(tables))
-    assert store.missing_arrow_copies(tables) == ["cross_ref_df"]
+    assert store.missing_arrow_copies(tables) == []
+    live = _entry(tables).resolve()
+    decoded = arrow_copies.parquet_table((live / "cross_ref_df.parquet").read_bytes()).to_pandas()
+    with monkeypatch.context() as m:
+        _no_parquet_decoding(m)
+        again, problem = store.load_checked(_entry(tables))
+    assert problem is None and (again.cross_ref_df["anchor_text"] == "Section 9.9").sum() == 1
+    pd.testing.assert_frame_equal(again.cross_ref_df, decoded, check_exact=True)
+    assert store.missing_arrow_copies(again) == []
+
+
+def test_a_copy_of_other_parquet_bytes_is_rebuilt(artifacts, monkeypatch):
+    """A table rewritten without its copy (an entry an older docintel appended to) has a stale
+    copy: it is decoded from Parquet and the copy is written again from the new bytes."""
+    tables = parse(PDF, out_dir=artifacts, **FAST)
+    store.save_arrow_copies(tables)
+    with monkeypatch.context() as m:
+        m.setattr(store, "_write_arrow_copy", lambda *a: None)
+        store.append_cross_refs(tables, learned_frame(tables))
+    tables.manifest["sidecars"] = {}  # what the older append left in memory: nothing current
     fresh, _ = store.load_checked(_entry(tables))
+    assert store.missing_arrow_copies(fresh) == ["cross_ref_df"]
     assert (fresh.cross_ref_df["anchor_text"] == "Section 9.9").sum() == 1
-    assert store.save_arrow_copies(tables)
+    assert store.save_arrow_copies(fresh)
     with monkeypatch.context() as m:
         _no_parquet_decoding(m)
         again, problem = store.load_checked(_entry(tables))

@@ -229,3 +229,75 @@ def test_auto_starts_a_server_and_stop_ends_it(world, tmp_path):
     assert stopped.returncode == 0 and "stopped" in stopped.stdout
     assert cli(world, "serve", "--status", mode="", **env).returncode == 1
     assert not list(folder.glob("*.sock"))
+
+
+def _tty_ask(w, folder: Path, **extra) -> tuple[int, str, str]:
+    """``docintel ask`` with stdin and stdout on a terminal (a pty), as a person runs it; the
+    environment of the other runs, ``DOCINTEL_SERVER`` unset and ``CI`` unset unless given."""
+    import pty
+
+    env = {k: v for k, v in w["env"].items() if k not in ("CI", "DOCINTEL_SERVER")}
+    env.update(DOCINTEL_SERVER_DIR=str(folder), DOCINTEL_SERVER_IDLE="120", **extra)
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "docintel", "ask", str(PDF), Q],
+            stdin=slave,
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=w["base"],
+        )
+        os.close(slave)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the ask closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        err = proc.stderr.read().decode()
+        proc.wait(timeout=300)
+    finally:
+        os.close(master)
+    return proc.returncode, out.decode(errors="replace"), err
+
+
+def _status_when_up(w, env: dict) -> subprocess.CompletedProcess:
+    """``serve --status`` once a server answers it (bounded: the server's own start)."""
+    for _ in range(600):
+        status = cli(w, "serve", "--status", mode="", **env)
+        if status.returncode == 0:
+            return status
+        threading.Event().wait(0.1)
+    return status
+
+
+def test_an_interactive_ask_starts_a_server_for_the_next(world, tmp_path):
+    folder = tmp_path / "run"
+    env = {"DOCINTEL_SERVER_DIR": str(folder), "DOCINTEL_SERVER_IDLE": "120"}
+    code, out, err = _tty_ask(world, folder)
+    assert code == 0 and "loop: ran" in out and "server" not in err  # answered here, silently
+    status = _status_when_up(world, env)  # started after the answer, in the background
+    assert status.returncode == 0 and "0 request(s)" in status.stdout
+    code, out, err = _tty_ask(world, folder)  # the next ask goes to it
+    assert code == 0 and "loop: ran" in out
+    assert served({**world, "env": {**world["env"], **env}}) == 1
+    assert cli(world, "serve", "--stop", mode="", **env).returncode == 0
+
+
+@pytest.mark.parametrize("how", ["ci", "piped", "manual"])
+def test_no_server_starts_for_ci_a_pipe_or_manual(world, tmp_path, how):
+    folder = tmp_path / "run"
+    env = {"DOCINTEL_SERVER_DIR": str(folder), "DOCINTEL_SERVER_IDLE": "120"}
+    if how == "piped":  # stdout captured: a script or a test runner, as every other test here
+        run = cli(world, "ask", str(PDF), Q, mode="", **env)
+        code, out = run.returncode, run.stdout
+    else:
+        extra = {"CI": "true"} if how == "ci" else {"DOCINTEL_SERVER": "manual"}
+        code, out, _ = _tty_ask(world, folder, **extra)
+    assert code == 0 and "loop: ran" in out
+    assert not folder.exists() or not list(folder.iterdir())  # no socket, no start marker
+    assert cli(world, "serve", "--status", mode="", **env).returncode == 1

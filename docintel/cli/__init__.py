@@ -85,16 +85,21 @@ def main(argv: list[str] | None = None) -> int:
     """``docintel ARGV``. The command line's ``ask`` (``argv`` None: ``sys.argv``) goes to a
     running ``docintel serve`` of the same code when one answers (``docintel.cli.server.client``:
     standard library only), else runs here; a call with an explicit ``argv`` always runs here
-    (a program or a test calling ``main`` keeps its own process state)."""
+    (a program or a test calling ``main`` keeps its own process state). An interactive ask
+    that no server answered starts one in the background once it has answered (see
+    ``client.start_after_ask``)."""
     forwardable = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
-    if forwardable and _verb(corpus_argv([a for a in argv if a != "--debug"])) == "ask":
-        from docintel.cli.server.client import forward
+    if not (forwardable and _verb(corpus_argv([a for a in argv if a != "--debug"])) == "ask"):
+        return run(argv)
+    from docintel.cli.server import client
 
-        code = forward(argv)
-        if code is not None:
-            return code
-    return run(argv)
+    code = client.forward(argv)
+    if code is not None:
+        return code
+    code = run(argv)
+    client.start_after_ask()  # only for an interactive ask that no server answered
+    return code
 
 
 def run(argv: list[str]) -> int:

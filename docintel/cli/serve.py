@@ -103,23 +103,28 @@ def run(args) -> int:
 
 
 def _foreground(path: str, idle: float) -> int:
-    from importlib import import_module
-
     from docintel import cli
     from docintel.cli.server.daemon import Server
 
     fp = wire.fingerprint()  # before the imports: a file changed while they load makes it stale
-    for name in WARM:
-        with contextlib.suppress(ImportError):  # the ask will say what is missing
-            import_module(name)
     server = Server(path, cli.run, fp, idle)
     try:
+        # the socket first, the imports after: a second server started meanwhile exits at once
+        # (it finds this one listening), and an ask arriving meanwhile waits for them
         server.bind()
     except RuntimeError as exc:
         raise UsageError(str(exc)) from None
     print(
         f"docintel server: pid {os.getpid()} listening on {path} (idle timeout {idle:.0f} s)", file=sys.stderr
     )
-    server.serve()
+    server.serve(warm=_warm)
     print(f"docintel server: pid {os.getpid()} exits after {server.served} request(s)", file=sys.stderr)
     return 0
+
+
+def _warm() -> None:
+    from importlib import import_module
+
+    for name in WARM:
+        with contextlib.suppress(ImportError):  # the ask will say what is missing
+            import_module(name)

@@ -188,25 +188,32 @@ def save_arrow_copies(tables: DocTables) -> bool:
 
     def write(tmp: Path, manifest: dict) -> None:
         live = _live(Path(tables.manifest["cache_dir"]))
-        for n, file in files.items():
+        for n in files:
             raw = (live / f"{n}.parquet").read_bytes()
             if hashlib.sha256(raw).hexdigest() != sums[n]:
                 continue  # not the bytes the tables in memory came from: no copy
-            data = arrow_copies.to_bytes(arrow_copies.parquet_table(raw))
-            _write_file(tmp / file, data)
-            manifest.setdefault("sidecars", {})[arrow_copies.sidecar(n)] = {
-                "file": file,
-                "key": arrow_copies.KEY,
-                "sha256": hashlib.sha256(data).hexdigest(),
-                "bytes": len(data),
-                "built_from": {n: sums[n]},
-            }
+            _write_arrow_copy(tmp, manifest, n, raw, sums[n])
 
     manifest = _republish(tables, tuple(files.values()), write, require=tuple(names))
     if manifest is None:
         return False
     tables.manifest["sidecars"] = manifest.get("sidecars") or {}
     return True
+
+
+def _write_arrow_copy(tmp: Path, manifest: dict, name: str, parquet: bytes, checksum: str) -> None:
+    """Write into the new version ``tmp`` the Arrow copy of table ``name`` decoded from its
+    Parquet bytes ``parquet`` (whose sha256 is ``checksum``) and record it in ``manifest``."""
+    file = f"{arrow_copies.sidecar(name)}.arrow"
+    data = arrow_copies.to_bytes(arrow_copies.parquet_table(parquet))
+    _write_file(tmp / file, data)
+    manifest.setdefault("sidecars", {})[arrow_copies.sidecar(name)] = {
+        "file": file,
+        "key": arrow_copies.KEY,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "bytes": len(data),
+        "built_from": {name: checksum},
+    }
 
 
 def load(directory: Path, *, source_sha256: str | None = None) -> DocTables | None:
@@ -365,20 +372,22 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
     """Append on-demand (regex/llm) rows to cross_ref_df, in memory and in the cache.
 
     Rows already present (same origin, anchor and source) are not duplicated. The cached entry
-    gets a new version (unchanged tables and sidecars hard-linked, cross_ref_df and manifest
-    rewritten) swapped in atomically, so the manifest's checksums always match the tables next to it.
+    gets a new version (unchanged tables and sidecars hard-linked, cross_ref_df, its Arrow copy
+    and the manifest rewritten) swapped in atomically, so the manifest's checksums always match the tables next to it.
     """
     from docintel.schema.tables import CROSS_REF_DF
 
     if new_rows is None or new_rows.empty:
         return
     cols = ["origin_page", "origin_line", "anchor_text", "source"]
-    known = _cross_ref_keys(tables.cross_ref_df, cols)
     raw = list(zip(*(new_rows[c].tolist() for c in cols), strict=True))
     plain = all(type(v) in (int, str) for key in raw for v in key)  # conform keeps these values as they are
-    if plain and all(key in known for key in raw):
-        return  # nothing new, known before the frame is conformed
+    if plain:
+        here = _keys_on_pages(tables.cross_ref_df, cols, {key[0] for key in raw})
+        if all(key in here for key in raw):
+            return  # nothing new, known before the frame is conformed
     new_rows = CROSS_REF_DF.conform(new_rows)
+    known = _cross_ref_keys(tables.cross_ref_df, cols)
     if all(key in known for key in zip(*(new_rows[c].tolist() for c in cols), strict=True)):
         return  # nothing new (a key with a missing value never matches here: the merge decides)
     merged = pd.concat([tables.cross_ref_df, new_rows], ignore_index=True)
@@ -387,21 +396,38 @@ def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
         return
     tables.cross_ref_df = CROSS_REF_DF.conform(merged)
 
+    copy = f"{arrow_copies.sidecar('cross_ref_df')}.arrow"
+
     def write(tmp: Path, manifest: dict) -> None:
         meta = {"schema_version": SCHEMA_VERSION, "source_sha256": manifest.get("source_sha256")}
         data = _table_bytes(tables.cross_ref_df, "cross_ref_df", meta)
         _write_file(tmp / "cross_ref_df.parquet", data)
-        manifest.setdefault("checksums", {})["cross_ref_df"] = hashlib.sha256(data).hexdigest()
+        checksum = hashlib.sha256(data).hexdigest()
+        manifest.setdefault("checksums", {})["cross_ref_df"] = checksum
         manifest.setdefault("rows", {})["cross_ref_df"] = int(len(tables.cross_ref_df))
+        # its Arrow copy in the same version (the old one is stale now), not in a second
+        # version written by the ask's next `save_arrow_copies`
+        _write_arrow_copy(tmp, manifest, "cross_ref_df", data, checksum)
 
-    manifest = _republish(tables, "cross_ref_df.parquet", write)
+    manifest = _republish(tables, ("cross_ref_df.parquet", copy), write)
     if manifest is not None:
         tables.manifest["checksums"] = manifest["checksums"]
         tables.manifest["rows"] = manifest["rows"]
+        tables.manifest["sidecars"] = manifest.get("sidecars") or {}
 
 
 #: (the cross_ref_df object, its row keys): the keys of the frame last appended to, kept while it lives.
 _KEYS: list = [None, frozenset()]
+
+
+def _keys_on_pages(df: pd.DataFrame, cols: list[str], pages: set[int]) -> set:
+    """The ``cols`` tuples (``cols[0]`` is ``origin_page``) of the rows of ``df`` on ``pages``:
+    the only rows a key with one of those origin pages can equal (every learned reference of an
+    ask is checked against them, not against every row of a long document's cross_ref_df)."""
+    import numpy as np
+
+    rows = df.iloc[np.flatnonzero(np.isin(df[cols[0]].to_numpy(), sorted(pages)))]
+    return set(zip(*(rows[c].tolist() for c in cols), strict=True))
 
 
 def _cross_ref_keys(df: pd.DataFrame, cols: list[str]) -> frozenset:

@@ -311,9 +311,10 @@ class PageIndex:
             raise ValueError(f"retrieval index format {header.get('format')!r}, expected {INDEX_FORMAT}")
         at += 8 + n
         arrays = {}
+        view = memoryview(blob)  # slices of a view: each array copies its bytes once, not twice
         for name, size in zip(_ARRAYS, header["sizes"], strict=True):
             arr = array("i")
-            arr.frombytes(blob[at : at + 4 * size])
+            arr.frombytes(view[at : at + 4 * size])
             arrays[name] = arr
             at += 4 * size
         if at != len(blob):

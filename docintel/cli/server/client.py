@@ -1,8 +1,9 @@
 """The ask client: hand a CLI ``ask`` to a running server of the same code, or say it did not.
 
 Imports the standard library only (socket, json, os, hashlib; ``subprocess`` when it starts a
-server). Every wait is bounded: connect 2 s, the server's first reply 10 s, then a heartbeat
-every second or two (a silent server for :data:`SILENCE` s is taken for dead).
+server; which asks may start one: :func:`mode`, :func:`interactive`). Every wait is bounded:
+connect 2 s, the server's first reply 10 s, then a heartbeat every second or two (a silent
+server for :data:`SILENCE` s is taken for dead).
 """
 
 from __future__ import annotations
@@ -129,13 +130,46 @@ def _ask(path: str, argv: list[str], fp: str) -> int | str | None:
     return None
 
 
+#: ``DOCINTEL_SERVER`` values: never use a server; start one whenever none answers (and wait for
+#: it); use a running one only. Unset (or any other value): use a running one, and after an
+#: interactive ask that none answered start one in the background for the next ask.
+OFF = ("off", "0", "no", "never", "false")
+ALWAYS = ("auto", "on", "1", "yes", "always")
+MANUAL = ("manual",)
+#: A background start is not tried again within this many seconds of the last one (a server
+#: that cannot start, or one still importing, is not started twice).
+START_GUARD = 60.0
+#: Set by :func:`forward` when no server answered an ask that may start one afterwards.
+_START_AFTER: list[str] = []
+
+
+def mode() -> str:
+    """``off``, ``auto``, ``manual`` or ``default`` (unset or unknown) from ``DOCINTEL_SERVER``."""
+    raw = os.environ.get(wire.MODE_ENV, "").strip().lower()
+    return "off" if raw in OFF else "auto" if raw in ALWAYS else "manual" if raw in MANUAL else "default"
+
+
+def interactive() -> bool:
+    """Whether a person is at this ask: stdin and stdout are terminals and ``CI`` is not set
+    (scripts, pipes, redirections, test runners and CI jobs are not)."""
+    if os.environ.get("CI", "").strip():
+        return False
+    try:
+        return os.isatty(0) and os.isatty(1)
+    except OSError:
+        return False
+
+
 def forward(argv: list[str]) -> int | None:
     """The exit code of ``argv`` answered by a server, or ``None``: run it in this process.
 
-    ``DOCINTEL_SERVER=off`` never forwards; unset, a running server of the same code is used;
-    ``auto`` also starts one (in the background, left running) when none answers."""
-    mode = os.environ.get(wire.MODE_ENV, "").strip().lower()
-    if mode in ("off", "0", "no", "never", "false"):
+    ``DOCINTEL_SERVER=off`` never forwards; ``auto`` also starts one (and waits for it) when
+    none answers; otherwise a running server of the same code is used, and when none answered
+    an interactive ask (:func:`interactive`, not with ``manual``), :func:`start_after_ask` starts
+    one in the background once this process has answered."""
+    how = mode()
+    _START_AFTER.clear()
+    if how == "off":
         return None
     path = wire.socket_path()
     try:
@@ -147,7 +181,10 @@ def forward(argv: list[str]) -> int | None:
     got = _ask(path, argv, fp) if present else None
     if isinstance(got, int):
         return got
-    if mode != "auto" or got == "busy":
+    if how != "auto" or got == "busy":
+        # "stale": a server of other code answers; it exits by itself once its own files changed
+        if how == "default" and got is None and interactive():
+            _START_AFTER.append(path)
         return None
     if got == "stale":  # this tree's code changed since that server started: replace it
         stop(path)
@@ -155,6 +192,29 @@ def forward(argv: list[str]) -> int | None:
         return None
     got = _ask(path, argv, fp)
     return got if isinstance(got, int) else None
+
+
+def start_after_ask() -> int | None:
+    """Start a server in the background when :func:`forward` found none for an interactive ask
+    (its pid), after this process answered, so the first ask waits for nothing; never twice
+    within :data:`START_GUARD` seconds. Never raises: the answer is already out."""
+    if not _START_AFTER:
+        return None
+    path = _START_AFTER.pop()
+    try:
+        sys.stdout.flush()  # the answer is out before the server's start
+        marker = path + ".started"
+        try:
+            if time.time() - os.stat(marker).st_mtime < START_GUARD:
+                return None
+        except FileNotFoundError:
+            pass
+        wire.check_dir(os.path.dirname(path), create=True)
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT, 0o600))
+        os.utime(marker)
+        return _spawn(path, None).pid
+    except (OSError, ValueError, wire.Insecure):  # a closed stdout, a full disk: no server
+        return None
 
 
 def stop(path: str | None = None, wait: float = 15.0) -> dict | None:
@@ -167,14 +227,13 @@ def stop(path: str | None = None, wait: float = 15.0) -> dict | None:
     return status
 
 
-def start(idle: float | None = None, path: str | None = None) -> dict | None:
-    """Start a server in the background (its own session, output to ``server.log`` beside the
-    socket) and wait, bounded, until it answers; its status, or ``None`` when it did not come up."""
+def _spawn(path: str, idle: float | None):
+    """``docintel serve --foreground`` of this very docintel, detached: its own session (no
+    terminal, no hang-up when this one closes), stdin from /dev/null, output to ``server.log``
+    beside the socket, working folder ``/`` (it holds no folder; each ask runs in its client's)."""
     import subprocess
 
-    path = path or wire.socket_path()
     folder = os.path.dirname(path)
-    wire.check_dir(folder, create=True)
     env = dict(os.environ)
     parent = os.path.dirname(wire.package_dir())  # the server imports this very docintel
     env["PYTHONPATH"] = parent + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -184,11 +243,19 @@ def start(idle: float | None = None, path: str | None = None) -> dict | None:
         cmd += ["--idle-timeout", str(idle)]
     fd = os.open(os.path.join(folder, "server.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:
-        proc = subprocess.Popen(
-            cmd, stdin=subprocess.DEVNULL, stdout=fd, stderr=fd, env=env, start_new_session=True
+        return subprocess.Popen(
+            cmd, stdin=subprocess.DEVNULL, stdout=fd, stderr=fd, env=env, cwd="/", start_new_session=True
         )
     finally:
         os.close(fd)
+
+
+def start(idle: float | None = None, path: str | None = None) -> dict | None:
+    """Start a server in the background (see :func:`_spawn`) and wait, bounded, until it
+    answers; its status, or ``None`` when it did not come up."""
+    path = path or wire.socket_path()
+    wire.check_dir(os.path.dirname(path), create=True)
+    proc = _spawn(path, idle)
     deadline = time.monotonic() + START_WAIT
     while time.monotonic() < deadline and proc.poll() is None:
         status = request("status", path) if os.path.exists(path) else None

@@ -146,12 +146,17 @@ class Server:
         self.stopping.set()
         self.jobs.put(None)
 
-    def serve(self) -> None:
+    def serve(self, warm: Callable[[], None] | None = None) -> None:
+        """Answer until idle or stopped; ``warm`` (the imports) runs once the socket answers
+        ``status`` and queues asks (they wait for it, within the client's bounded first reply)."""
         out, err = _Stream("out", sys.stdout), _Stream("err", sys.stderr)
         sys.stdout, sys.stderr = out, err
         acceptor = threading.Thread(target=self._accept_loop, name="docintel-accept", daemon=True)
         acceptor.start()
         try:
+            if warm is not None:
+                warm()
+                self.last = time.monotonic()  # idle from when it can answer
             while True:
                 try:
                     job = self.jobs.get(timeout=max(0.1, self.idle - (time.monotonic() - self.last)))

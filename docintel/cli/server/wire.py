@@ -9,8 +9,9 @@ import os
 import stat
 import sys
 
-#: ``DOCINTEL_SERVER``: unset = forward to a running server, ``auto`` = also start one when none
-#: answers, ``off`` = never forward.
+#: ``DOCINTEL_SERVER``: unset = forward to a running server and start one in the background after
+#: an interactive ask none answered, ``auto`` = start one whenever none answers, ``manual`` = only
+#: a running one, ``off`` = never forward (``client.mode``).
 MODE_ENV = "DOCINTEL_SERVER"
 #: The socket folder, for tests and unusual setups (default: $XDG_RUNTIME_DIR/docintel or
 #: ~/.cache/docintel/run).
