@@ -160,3 +160,28 @@ def test_a_window_ending_on_a_question_the_document_asks_runs_on_to_its_answer()
     q = parse_question("Does masked pre-training converge slower than left-to-right pre-training?")
     text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
     assert "Answer: Yes, by a small margin at first, and it overtakes almost at once." in text
+
+
+# -- an enumeration written inline is read to its end ------------------------------------------
+
+
+def test_a_window_inside_an_inline_enumeration_runs_on_to_the_sentence_end():
+    from docintel.generation.offline import OfflineBackend
+
+    lines = [
+        "3 MINIMUM SECURITY REQUIREMENTS",
+        "The minimum security requirements cover seventeen security-related areas with regard to",
+        "protecting federal information systems. The security-related areas include: (i) access",
+        "control; (ii) awareness and training; (iii) audit and accountability; (iv) certification",
+        "and security assessments; (v) configuration management; (vi) contingency planning; (vii)",
+        "identification and authentication; (viii) incident response; (ix) maintenance; (x) media",
+        "protection; (xi) physical and environmental protection; (xii) planning; (xiii) personnel",
+        "security; (xiv) risk assessment; (xv) systems and services acquisition; (xvi) system and",
+        "communications protection; and (xvii) system and information integrity. The areas form",
+        "a balanced program.",
+    ]
+    window = _passage(8, [(i + 1, t) for i, t in enumerate(lines)])
+    window.lines[0].role = "heading"
+    q = parse_question("Which security-related areas do the minimum security requirements cover?")
+    text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
+    assert "(xvii) system and information integrity" in text

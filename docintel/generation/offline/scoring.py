@@ -18,7 +18,8 @@ How a line scores (every number is reported in the call record, ``CallInfo.detai
   defined in Section 1.5" reads Section 1.5 for "exclusive-or", not only for the question's words.
 * A window grows from a seed line to sentence boundaries (at most 8 lines back, 6 forward,
   never forward into a heading nor back past one); a sentence that is a question the document
-  asks (an FAQ) is followed by the next one, its answer.
+  asks (an FAQ) is followed by the next one, its answer; an inline enumeration ("(i) access
+  control; ... (xvii) ...") is read to its last member.
 """
 
 from __future__ import annotations
@@ -158,7 +159,30 @@ def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
         and not ends_sentence(rows[start - 1].ln.text)
     ):
         start -= 1
-    return start, _answered(rows, _forward(rows, seed, seed))
+    return start, _through_series(rows, _answered(rows, _forward(rows, seed, seed)))
+
+
+#: An enumeration written inline: "(xv) systems and services acquisition; (xvi) ...".
+_INLINE_ITEM = re.compile(r"\((?:[ivx]{1,5}|[a-z]|\d{1,2})\)\s")
+#: Lines a window may run on to finish an inline enumeration it stopped inside.
+SERIES_LINES = 8
+
+
+def _through_series(rows: list[ScoredLine], end: int) -> int:
+    """A window that stops inside an inline enumeration (its last line carries an item marker
+    "(xv) ..." and does not end the sentence) runs on, line by line while each carries a marker,
+    up to :data:`SERIES_LINES` lines: the members of a list written as one sentence are one answer."""
+    last = end
+    while (
+        end + 1 < len(rows)
+        and end - last < SERIES_LINES
+        and not rows[end].ln.text.rstrip().endswith(".")
+        and _INLINE_ITEM.search(rows[end].ln.text)
+        and rows[end + 1].ln.role not in _FURNITURE
+        and rows[end + 1].ln.role not in HEADING_ROLES
+    ):
+        end += 1
+    return end
 
 
 def _answered(rows: list[ScoredLine], end: int) -> int:
@@ -292,7 +316,10 @@ def pick_windows(
         if any(w.passage == r.passage and w.start <= r.pos <= w.end for w in out):
             continue
         start, end = grow_window(rows, r.pos)
-        end = min(end, start + max(0, max_lines - used) - 1, r.pos + FORWARD)
+        reach = r.pos + FORWARD  # past it only to finish an inline enumeration
+        if end > reach and _INLINE_ITEM.search(rows[reach].ln.text):
+            reach += SERIES_LINES
+        end = min(end, start + max(0, max_lines - used) - 1, reach)
         if end < r.pos:
             break
         start, end = list_span(rows, start, end)
