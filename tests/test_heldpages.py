@@ -66,3 +66,27 @@ def test_table_pages_are_held_and_the_objects_stage_reads_them(monkeypatch):
     monkeypatch.setattr(tables_text, "held_page", lambda page, tp, cd, words=None: {"words": [], "cd": cd})
     blind = parse_with_pymupdf(_pdf(), "gen", layout_mode="never", ocr_mode="never").object_registry
     assert blind.empty
+
+
+def test_a_held_page_with_links_reads_its_words_once(monkeypatch):
+    """Session 8: the link anchors and the held page share one ``get_text("words")``."""
+    src = pymupdf.open()
+    _numbers_page(src)
+    src.new_page(width=612, height=792).insert_text((72, 72), "Target page.", fontsize=10)
+    src[0].insert_link({"kind": pymupdf.LINK_GOTO, "from": pymupdf.Rect(70, 60, 200, 76), "page": 1})
+    pdf = pymupdf.open("pdf", src.tobytes())
+    calls: list[int] = []
+    real = pymupdf.Page.get_text
+
+    def counted(self, option="text", *a, **k):
+        if option == "words":
+            calls.append(self.number)
+        return real(self, option, *a, **k)
+
+    monkeypatch.setattr(pymupdf.Page, "get_text", counted)
+    held: dict = {}
+    links: dict = {}
+    pymupdf_backend._page_stage(pdf, "gen", "never", {}, None, links, held)
+    assert list(held) == [1] and links[1] and links[1][0][1].startswith("Running text")
+    assert calls == [0]  # page 1 (index 0): one read for both; page 2 has neither
+    assert held[1]["words"] == real(pdf[0], "words")

@@ -45,8 +45,9 @@ def find_gutters(boxes: list[tuple[float, float, float, float]]) -> list[tuple[f
         return []
     # Coverage histogram at 1 pt resolution, built with a difference array.
     size = int(width) + 2
-    starts = np.clip((arr[:, 0] - lo).astype(int), 0, size)
-    ends = np.clip(np.ceil(arr[:, 2] - lo).astype(int), 0, size)
+    # (np.minimum / np.maximum: np.clip's Python wrapper cost more than the clipping on a page's lines)
+    starts = np.minimum(np.maximum((arr[:, 0] - lo).astype(int), 0), size)
+    ends = np.minimum(np.maximum(np.ceil(arr[:, 2] - lo).astype(int), 0), size)
     # +1 at each start, -1 at each end (what np.add.at gave, as exact small integers, cheaper)
     diff = (np.bincount(starts, minlength=size + 1) - np.bincount(ends, minlength=size + 1)).astype(float)
     cover = np.cumsum(diff)[:size]
