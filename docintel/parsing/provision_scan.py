@@ -29,9 +29,10 @@ _PAR = re.compile(r"^(?P<labs>(?:\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)){1,4})
 _TOP = re.compile(r"^(?P<num>[0-9]{1,2})\.\s+(?P<rest>[A-Z][A-Z0-9 ,;:'\u2019&/-]{3,}(?:[.:]\s*.*)?)$")
 #: "B. Under Patent Rights: ...": a capital letter and a stop opens a lettered paragraph
 _LETTER = re.compile(r"^(?P<lab>[A-Z])\.\s+(?P<rest>[\"\u201c\u2018(\[]?[A-Z].*)$")
-#: "a) the fee ...", "1) ...", "ii. the expenses": a list label in the closing-bracket or the
-#: stop style (a lower letter, a lower roman number or a digit), read as the label "(a)"
-_HALF = re.compile(r"^(?P<lab>[a-z]{1,2}|[ivx]{1,4}|[0-9]{1,2}|[A-Z])\)\s+(?P<rest>\S.*)$")
+#: "a) the fee ...", "ii. the expenses": a list label in the closing-bracket or the stop style
+#: (a letter or a lower roman number), read as the label "(a)"; "1) ..." stays a list item (a
+#: guideline's enumerations, NIST SP 800-106's "1) Specified in a FIPS ...")
+_HALF = re.compile(r"^(?P<lab>[a-z]{1,2}|[ivx]{1,4}|[A-Z])\)\s+(?P<rest>\S.*)$")
 _LOWDOT = re.compile(r"^(?P<lab>[a-z]|[ivx]{2,4})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Za-z].*)$")
 #: "2. The controller shall ...": a numbered paragraph of an article (kept only under one)
 _NUMPAR = re.compile(r"^(?P<lab>[0-9]{1,2})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Z].*)$")
