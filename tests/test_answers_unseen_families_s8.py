@@ -185,3 +185,33 @@ def test_a_window_inside_an_inline_enumeration_runs_on_to_the_sentence_end():
     q = parse_question("Which security-related areas do the minimum security requirements cover?")
     text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
     assert "(xvii) system and information integrity" in text
+
+
+def test_a_cross_reference_inside_a_sentence_is_no_inline_enumeration():
+    from docintel.generation.offline import OfflineBackend
+
+    # a long regulation sentence, cut by the window's forward reach: "paragraph (b) of this
+    # section" and "164.502(e) and" are references, not list members, so the window does not run on
+    lines = [
+        "§ 164.406 Notification to the media.",
+        "A covered entity shall notify prominent media outlets serving a State or jurisdiction",
+        "following the discovery of a breach as provided in paragraph (b) of this section and the",
+        "business associate agreement required by § 164.502(e) and a contract described in",
+        "paragraph (c) of this section, where the breach involves more than 500 residents of the",
+        "State or jurisdiction, provided that the notice required by paragraph (a) of this section",
+        "is made without unreasonable delay and in no case later than 60 calendar days after the",
+        "discovery of the breach, except as provided in paragraph (d) of this section and the",
+        "notice required by paragraph (e) of this section and the content set out in paragraph (f) of",
+        "this section and the delay permitted by § 164.412 (g) of this part when a law enforcement",
+        "official states to the covered entity that a notification would impede a criminal",
+        "investigation or cause damage to national security in the manner set out in paragraph (h)",
+        "of this section and the documentation required by § 164.530(j) and kept as provided in",
+        "paragraph (k) of this section FAR-AWAY-LINE and the rest of the paragraph.",
+    ]
+    window = _passage(8, [(i + 1, t) for i, t in enumerate(lines)])
+    window.lines[0].role = "heading"
+    q = parse_question("Which media outlets must a covered entity notify?")
+    text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
+    assert "prominent media outlets" in text
+    assert "content set out in paragraph (f)" not in text  # 2 lines past the reach
+    assert "law enforcement official" not in text
