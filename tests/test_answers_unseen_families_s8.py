@@ -140,6 +140,36 @@ def test_the_defining_sentence_opens_a_definition_answer_and_its_qualification_f
     assert "activated only during manual flight" in text
 
 
+def test_a_term_that_is_part_of_something_is_not_defined_by_it():
+    from docintel.generation.offline import OfflineBackend
+
+    lines = [
+        "MCAS is part of the flight control software loaded in 2016.",
+        *(f"The design change {i} is intended to prevent erroneous MCAS activation." for i in range(8)),
+        "MCAS is a function of the Speed Trim System.",
+    ]
+    window = _passage(2, [(i + 1, t) for i, t in enumerate(lines)])
+    q = parse_question("What is MCAS?")
+    text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
+    assert text.startswith("MCAS is a function of the Speed Trim System")
+
+
+def test_one_pattern_finds_where_a_term_is_defined_or_introduced():
+    from docintel.text import comparison_form, defining_pattern, normalize
+
+    pat, intro = defining_pattern("PII"), defining_pattern("PII", introduced=True)
+    for text in ["PII is \u2015any information about an individual", "PII: any information", "12 PII - data",
+                 "PII (personal data) means any information"]:  # fmt: skip
+        assert pat.search(comparison_form(text)) and intro.search(normalize(text)), text
+    for text in ["PII is part of the record", "PII-related incidents", "non-PII is a category"]:
+        assert not intro.search(normalize(text)), text
+    assert not pat.search("personally identifiable information (PII)")
+    assert intro.search("personally identifiable information (PII)")
+    assert intro.search("also known as PII") and not pat.search("also known as PII")
+    doubled = defining_pattern("authorized project")  # US legislative style doubles the quotes
+    assert doubled.search("The term \u2018\u2018authorized project\u2019\u2019 means the measures")
+
+
 # -- a question the document asks is read with its answer -----------------------------------
 
 
