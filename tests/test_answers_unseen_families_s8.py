@@ -154,6 +154,42 @@ def test_a_term_that_is_part_of_something_is_not_defined_by_it():
     assert text.startswith("MCAS is a function of the Speed Trim System")
 
 
+def test_a_definition_site_the_loop_fetched_opens_the_answer():
+    from docintel.generation.offline import OfflineBackend
+
+    use = _passage(4, [(i + 1, f"Payment is due within 5 Business Days of invoice {i}.") for i in range(6)])
+    site = _passage(1, [(7, "1.3 Definitions."), (8, '"Business Day" means any weekday other than a bank'),
+                        (9, "holiday in New York."), (10, '"Invoice" means a bill.')])  # fmt: skip
+    site.retrieved_via = "definition"
+    q = parse_question("What is a Business Day?")
+    assert q.shape == "definition" and q.defined_term == "Business Day"
+    gen = OfflineBackend().generate(q, [use, site], pass_no=2, instructions=[])
+    assert gen.answer.answer.startswith(
+        'Definition (page 1): "Business Day" means any weekday other than a bank'
+    )
+    assert gen.answer.answer.count("means any weekday") == 1  # the site is not quoted twice
+
+
+def test_the_defining_sentence_stays_within_the_window_and_line_budget():
+    from docintel.generation.offline import OfflineBackend
+
+    filler = [f"Unrelated clause {i} about delivery of goods to the site." for i in range(6)]
+    lines = []
+    for k in range(3):  # three keyword clusters apart, each a window of its own
+        lines += [f"MCAS activation {k} moves the stabilizer and MCAS trim {k} stops.", *filler]
+    lines.append("MCAS is a function of the Speed Trim System.")
+    window = _passage(2, [(i + 1, t) for i, t in enumerate(lines)])
+    q = parse_question("What is MCAS?")
+    for max_windows, max_lines in [(3, 14), (2, 14), (3, 2)]:
+        gen = OfflineBackend(max_windows=max_windows, max_lines=max_lines).generate(
+            q, [window], pass_no=1, instructions=[]
+        )
+        shown = gen.info.details["windows"]
+        assert gen.answer.answer.startswith("MCAS is a function of the Speed Trim System.")
+        assert len(shown) <= max_windows
+        assert sum(w["lines"][1] - w["lines"][0] + 1 for w in shown) <= max(max_lines, 1)
+
+
 def test_one_pattern_finds_where_a_term_is_defined_or_introduced():
     from docintel.text import comparison_form, defining_pattern, normalize
 

@@ -45,14 +45,31 @@ def defining_window(grouped: list[list[ScoredLine]], passage_ids: list[int], ter
 
 
 def definition_first(
-    q: ParsedQuestion, grouped: list[list[ScoredLine]], order: list[int], windows: list[Window]
+    q: ParsedQuestion,
+    grouped: list[list[ScoredLine]],
+    order: list[int],
+    windows: list[Window],
+    *,
+    max_windows: int,
+    max_lines: int,
 ) -> list[Window]:
-    """A definition question's defining sentence (in the passages ``order`` names) opens the
-    answer; the keyword windows it overlaps are dropped."""
+    """A definition question's defining sentence (in the passages ``order`` names, first match
+    first) opens the answer; the keyword windows it overlaps are dropped and the others kept,
+    best first, within ``max_windows`` windows and ``max_lines`` lines in all (a window that
+    does not fit is cut short when it still holds its seed line, else dropped)."""
     if q.shape != "definition" or not q.defined_term:
         return windows
     d = defining_window(grouped, order, q.defined_term)
     if d is None:
         return windows
     rest = [w for w in windows if w.passage != d.passage or w.end < d.start or w.start > d.end]
-    return [d, *rest]
+    used, kept = d.end - d.start + 1, {}
+    for k, w in sorted(enumerate(rest), key=lambda kw: -kw[1].score):
+        room = max_lines - used
+        if 1 + len(kept) >= max_windows or w.start + room - 1 < w.seed:
+            continue  # no window left, or no room for the window's seed line
+        end = min(w.end, w.start + room - 1)
+        hits = set().union(*(grouped[w.passage][i].hits for i in range(w.start, end + 1)))
+        kept[k] = Window(w.passage, w.start, end, w.seed, w.score, hits)
+        used += end - w.start + 1
+    return [d, *(kept[k] for k in sorted(kept))]  # the rest in page order, as they came
