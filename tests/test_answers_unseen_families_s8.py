@@ -164,14 +164,17 @@ def test_a_definition_site_the_loop_fetched_opens_the_answer():
     from docintel.generation.offline import OfflineBackend
 
     use = _passage(4, [(i + 1, f"Payment is due within 5 Business Days of invoice {i}.") for i in range(6)])
-    site = _passage(1, [(7, "1.3 Definitions."), (8, '"Business Day" means any weekday other than a bank'),
-                        (9, "holiday in New York."), (10, '"Invoice" means a bill.')])  # fmt: skip
+    # a site as targets.definition_passages gives it: four lines from the defining line
+    site = _passage(1, [(8, '"Business Day" means any weekday other than a bank holiday.'),
+                        (9, "It excludes Saturdays."), (10, "It also excludes 24 December."),
+                        (11, '"Invoice" means a bill.')])  # fmt: skip
     site.retrieved_via = "definition"
     q = parse_question("What is a Business Day?")
     assert q.shape == "definition" and q.defined_term == "Business Day"
     gen = OfflineBackend().generate(q, [use, site], pass_no=2, instructions=[])
-    assert gen.answer.answer.startswith(
-        'Definition (page 1): "Business Day" means any weekday other than a bank'
+    assert gen.answer.answer.startswith(  # first, and whole, as a pulled passage is read
+        'Definition (page 1): "Business Day" means any weekday other than a bank holiday. '
+        "It excludes Saturdays. It also excludes 24 December."
     )
     assert gen.answer.answer.count("means any weekday") == 1  # the site is not quoted twice
 

@@ -117,9 +117,12 @@ class OfflineBackend:
         pieces = [
             pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
         ]  # named: answers
+        site = windows.pop(0).passage if windows and windows[0].passage in pulled else None
+        if site is not None:  # the defining sentence is in a definition site: read it first, whole
+            pieces += self._pulled_pieces(passages, grouped, site, terms)
         pieces += [self._window_piece(passages, grouped, w) for w in windows]
         for pi in pulled:
-            if not any(w.passage == pi for w in windows):  # a definition site read first above
+            if pi != site:
                 pieces += self._pulled_pieces(passages, grouped, pi, terms)
 
         hits = set().union(*(set(pc.info.get("hits", [])) for pc in pieces)) if pieces else set()
