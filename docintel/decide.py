@@ -67,9 +67,6 @@ def decide_next_pass(answer: ReferenceAwareAnswer, loop_count: int, max_loops: i
     return "return_to_user"
 
 
-_evidence_keys = evidence_keys
-
-
 def _ref_key(ref: PendingReference) -> tuple:
     return (ref.raw_text.strip().lower(), ref.origin_page, ref.origin_line)
 
@@ -109,7 +106,7 @@ class _Loop:
         if at in self.first_keys:
             return False
         return any(
-            at in _evidence_keys(r.passages)
+            at in evidence_keys(r.passages)
             for r in self.resolutions.values()
             if r.status == "resolved" and r.pass_no
         )
@@ -158,7 +155,7 @@ class _Loop:
         A reference to Table 1 printed on the page already given is not a reason
         for a second pass. This is a deterministic check against the tables.
         """
-        have = _evidence_keys(passages)
+        have = evidence_keys(passages)
         keep: list[PendingReference] = []
         externals = list(answer.external_references)
         named = {e.name.lower() for e in externals}
@@ -271,7 +268,7 @@ class _Loop:
     def follow(self, answer: ReferenceAwareAnswer, passages: list[Passage], pass_no: int) -> list[Passage]:
         """Resolve every pending reference of ``answer`` (the LLM may help); the new passages."""
         added: list[Passage] = []
-        have = _evidence_keys(passages)
+        have = evidence_keys(passages)
         for ref in answer.pending_references:
             res = self.resolve(ref, allow_llm=True)
             res.pass_no = pass_no
@@ -279,9 +276,9 @@ class _Loop:
             if res.status == "condition":
                 self.instructions.append("state_conditions")
             elif res.status == "resolved":
-                new = [p for p in res.passages if not _evidence_keys([p]) <= have]
+                new = [p for p in res.passages if not evidence_keys([p]) <= have]
                 added.extend(new)
-                have |= _evidence_keys(new)
+                have |= evidence_keys(new)
             else:
                 self.unresolved.append(
                     UnresolvedReference(
@@ -323,7 +320,7 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None, first_hop: list[Passage
         # a caller's passages, else the regions the question names, else keyword retrieval
         first = first_hop or _named_first_hop(loop) or first_passages(tables, q, trace, top_k)
         passages = same_page_targets(first, lambda ref: loop.resolve(ref, allow_llm=False), trace)
-    loop.first_keys = _evidence_keys(passages)
+    loop.first_keys = evidence_keys(passages)
     loop_count = 0
     while True:
         answer, problems, info = loop.generate(passages, loop_count + 1)

@@ -188,3 +188,34 @@ def roman_value(s: str, letters: str = "ivxlcdm") -> int | None:
         v = _ROMAN_VALUES[a]
         total += -v if b in _ROMAN_VALUES and _ROMAN_VALUES[b] > v else v
     return total if total > 0 and to_roman(total) == low else None
+
+
+# --- where a term is defined ---------------------------------------------------------------------
+
+#: An opening or closing quote around a defined term; U+2015 stands for an opening quote in some
+#: fonts' text layer, and US legislative style doubles them ("the term ''Federal land'' means").
+_QUOTE = "[\"'\u2018\u2019\u201c\u201d\u2015]{0,2}"
+_DEFINING_VERB = (
+    rf"(?:is|are|can be|may be|shall be)\s+{_QUOTE}(?:an?|the|any|defined|called)\b"
+    r"|means\b|refers?\s+to\b|denotes\b|stands?\s+for\b"
+)
+
+
+def defining_pattern(term: str, *, introduced: bool = False) -> re.Pattern[str]:
+    """Where ``term`` is defined, case-insensitive, whole words, in :func:`normalize`d or
+    :func:`comparison_form` text: the term (quoted or not, an abbreviation in parentheses after
+    it allowed) then a defining verb ("X is a ...", "X means ..."), or the term opening a
+    glossary line ("PII: ...", "12 PII - ..."). With ``introduced``, also where the term is only
+    introduced: "long name (TERM)", "called TERM", "known as TERM". The one builder of the
+    offline answer's defining sentence and retrieval's definition sites."""
+    t = re.escape(" ".join(normalize(term).split())).replace(r"\ ", r"[\s\-]+")
+    alts = [
+        rf"(?<![\w-]){_QUOTE}{t}{_QUOTE}(?![\w-])\s*(?:\([^)]{{1,40}}\)\s*)?,?\s*(?:{_DEFINING_VERB})",
+        rf"^\s*(?:\d+\s+)?{_QUOTE}{t}{_QUOTE}\s*(?::|-|\u2013|\u2014)(?:\s|$)",
+    ]
+    if introduced:
+        alts += [
+            rf"\(\s*{t}\s*\)",
+            rf"\b(?:called|termed|known as|denoted(?: by)?|defined as)\s+(?:an?\s+|the\s+)?{_QUOTE}{t}\b",
+        ]
+    return re.compile("|".join(alts), re.I)

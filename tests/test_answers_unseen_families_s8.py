@@ -73,6 +73,12 @@ def test_get_is_the_asking_verb_but_a_capital_get_is_a_name():
         "refunded",
     ]
     assert "get" in parse_question("What does a GET request return?").keywords
+    # opening the question, capitalised, it is still the verb
+    assert parse_question("Get an extension: how long does it last?").keywords == [
+        "extension",
+        "long",
+        "last",
+    ]
 
 
 # -- a document of two pages ----------------------------------------------------------------
@@ -140,6 +146,75 @@ def test_the_defining_sentence_opens_a_definition_answer_and_its_qualification_f
     assert "activated only during manual flight" in text
 
 
+def test_a_term_that_is_part_of_something_is_not_defined_by_it():
+    from docintel.generation.offline import OfflineBackend
+
+    lines = [
+        "MCAS is part of the flight control software loaded in 2016.",
+        *(f"The design change {i} is intended to prevent erroneous MCAS activation." for i in range(8)),
+        "MCAS is a function of the Speed Trim System.",
+    ]
+    window = _passage(2, [(i + 1, t) for i, t in enumerate(lines)])
+    q = parse_question("What is MCAS?")
+    text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
+    assert text.startswith("MCAS is a function of the Speed Trim System")
+
+
+def test_a_definition_site_the_loop_fetched_opens_the_answer():
+    from docintel.generation.offline import OfflineBackend
+
+    use = _passage(4, [(i + 1, f"Payment is due within 5 Business Days of invoice {i}.") for i in range(6)])
+    # a site as targets.definition_passages gives it: four lines from the defining line
+    site = _passage(1, [(8, '"Business Day" means any weekday other than a bank holiday.'),
+                        (9, "It excludes Saturdays."), (10, "It also excludes 24 December."),
+                        (11, '"Invoice" means a bill.')])  # fmt: skip
+    site.retrieved_via = "definition"
+    q = parse_question("What is a Business Day?")
+    assert q.shape == "definition" and q.defined_term == "Business Day"
+    gen = OfflineBackend().generate(q, [use, site], pass_no=2, instructions=[])
+    assert gen.answer.answer.startswith(  # first, and whole, as a pulled passage is read
+        'Definition (page 1): "Business Day" means any weekday other than a bank holiday. '
+        "It excludes Saturdays. It also excludes 24 December."
+    )
+    assert gen.answer.answer.count("means any weekday") == 1  # the site is not quoted twice
+
+
+def test_the_defining_sentence_stays_within_the_window_and_line_budget():
+    from docintel.generation.offline import OfflineBackend
+
+    filler = [f"Unrelated clause {i} about delivery of goods to the site." for i in range(6)]
+    lines = []
+    for k in range(3):  # three keyword clusters apart, each a window of its own
+        lines += [f"MCAS activation {k} moves the stabilizer and MCAS trim {k} stops.", *filler]
+    lines.append("MCAS is a function of the Speed Trim System.")
+    window = _passage(2, [(i + 1, t) for i, t in enumerate(lines)])
+    q = parse_question("What is MCAS?")
+    for max_windows, max_lines in [(3, 14), (2, 14), (3, 2)]:
+        gen = OfflineBackend(max_windows=max_windows, max_lines=max_lines).generate(
+            q, [window], pass_no=1, instructions=[]
+        )
+        shown = gen.info.details["windows"]
+        assert gen.answer.answer.startswith("MCAS is a function of the Speed Trim System.")
+        assert len(shown) <= max_windows
+        assert sum(w["lines"][1] - w["lines"][0] + 1 for w in shown) <= max(max_lines, 1)
+
+
+def test_one_pattern_finds_where_a_term_is_defined_or_introduced():
+    from docintel.text import comparison_form, defining_pattern, normalize
+
+    pat, intro = defining_pattern("PII"), defining_pattern("PII", introduced=True)
+    for text in ["PII is \u2015any information about an individual", "PII: any information", "12 PII - data",
+                 "PII (personal data) means any information"]:  # fmt: skip
+        assert pat.search(comparison_form(text)) and intro.search(normalize(text)), text
+    for text in ["PII is part of the record", "PII-related incidents", "non-PII is a category"]:
+        assert not intro.search(normalize(text)), text
+    assert not pat.search("personally identifiable information (PII)")
+    assert intro.search("personally identifiable information (PII)")
+    assert intro.search("also known as PII") and not pat.search("also known as PII")
+    doubled = defining_pattern("authorized project")  # US legislative style doubles the quotes
+    assert doubled.search("The term \u2018\u2018authorized project\u2019\u2019 means the measures")
+
+
 # -- a question the document asks is read with its answer -----------------------------------
 
 
@@ -185,3 +260,33 @@ def test_a_window_inside_an_inline_enumeration_runs_on_to_the_sentence_end():
     q = parse_question("Which security-related areas do the minimum security requirements cover?")
     text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
     assert "(xvii) system and information integrity" in text
+
+
+def test_a_cross_reference_inside_a_sentence_is_no_inline_enumeration():
+    from docintel.generation.offline import OfflineBackend
+
+    # a long regulation sentence, cut by the window's forward reach: "paragraph (b) of this
+    # section" and "164.502(e) and" are references, not list members, so the window does not run on
+    lines = [
+        "§ 164.406 Notification to the media.",
+        "A covered entity shall notify prominent media outlets serving a State or jurisdiction",
+        "following the discovery of a breach as provided in paragraph (b) of this section and the",
+        "business associate agreement required by § 164.502(e) and a contract described in",
+        "paragraph (c) of this section, where the breach involves more than 500 residents of the",
+        "State or jurisdiction, provided that the notice required by paragraph (a) of this section",
+        "is made without unreasonable delay and in no case later than 60 calendar days after the",
+        "discovery of the breach, except as provided in paragraph (d) of this section and the",
+        "notice required by paragraph (e) of this section and the content set out in paragraph (f) of",
+        "this section and the delay permitted by § 164.412 (g) of this part when a law enforcement",
+        "official states to the covered entity that a notification would impede a criminal",
+        "investigation or cause damage to national security in the manner set out in paragraph (h)",
+        "of this section and the documentation required by § 164.530(j) and kept as provided in",
+        "paragraph (k) of this section FAR-AWAY-LINE and the rest of the paragraph.",
+    ]
+    window = _passage(8, [(i + 1, t) for i, t in enumerate(lines)])
+    window.lines[0].role = "heading"
+    q = parse_question("Which media outlets must a covered entity notify?")
+    text = OfflineBackend().generate(q, [window], pass_no=1, instructions=[]).answer.answer
+    assert "prominent media outlets" in text
+    assert "content set out in paragraph (f)" not in text  # 2 lines past the reach
+    assert "law enforcement official" not in text

@@ -122,12 +122,13 @@ _ANSWER_TYPE_NOUN = re.compile(
 
 
 #: "get" as the asking verb ("can I get it refunded", "how do I get an extension") names no topic;
-#: written in capitals ("a GET request") it is a name and stays.
-_LIGHT_VERB = re.compile(r"\b(?:get|gets|got|getting)\b")
+#: also capitalised at a sentence's start ("Get ..."); written in capitals ("a GET request") it is
+#: a name and stays.
+_LIGHT_VERB = re.compile(r"\b(?:get|gets|got|getting)\b", re.I)
 
 
 def _light_verbs(text: str) -> set[str]:
-    return set(_LIGHT_VERB.findall(text))
+    return {w.lower() for w in _LIGHT_VERB.findall(text) if not w.isupper()}
 
 
 def _keywords(text: str) -> list[str]:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from docintel.refscan import references_in
+from docintel.retrieval.covered import evidence_keys
 from docintel.retrieval.overview import member_passages
 from docintel.retrieval.passage import best_passage
 from docintel.retrieval.rank import retrieve, suggested_top_k
@@ -27,10 +28,6 @@ from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.schema.kinds import OFF_PAGE_REF_TYPES
 from docintel.schema.loop import Resolution
 from docintel.schema.trace import Trace
-
-
-def _evidence_keys(passages: list[Passage]) -> set[tuple[int, int]]:
-    return {(ln.page, ln.line) for p in passages for ln in p.lines}
 
 
 def first_passages(
@@ -109,7 +106,7 @@ def same_page_targets(
     lines = [ln for p in passages for ln in p.lines]
     if not lines:
         return passages
-    have = _evidence_keys(passages)
+    have = evidence_keys(passages)
     added: list[Passage] = []
     for r in references_in(lines):
         if r.ref_type in OFF_PAGE_REF_TYPES:
@@ -120,10 +117,10 @@ def same_page_targets(
         res = resolve(ref)
         if res.status != "resolved" or not res.passages or {p.page for p in res.passages} - pages:
             continue
-        if (ref.origin_page, ref.origin_line) in _evidence_keys(res.passages):
+        if (ref.origin_page, ref.origin_line) in evidence_keys(res.passages):
             continue  # a caption naming its own table is not a pointer elsewhere
         for p in res.passages:
-            if not _evidence_keys([p]) <= have:
+            if not evidence_keys([p]) <= have:
                 added.append(
                     p.model_copy(
                         update={
@@ -134,7 +131,7 @@ def same_page_targets(
                         }
                     )
                 )
-                have |= _evidence_keys([p])
+                have |= evidence_keys([p])
         trace.event(
             "same_page_target",
             reference=ref.raw_text,

@@ -109,13 +109,21 @@ class OfflineBackend:
             windows = self._list_windows(grouped, primary)
         else:
             windows = pick_windows(grouped, primary, max_windows=self.max_windows, max_lines=self.max_lines)
-        windows = definition_first(question, grouped, primary, windows)
+        # the defining sentence: in the first hop, else where the loop found the term defined
+        defined = primary + [i for i in pulled if passages[i].retrieved_via == "definition"]
+        windows = definition_first(
+            question, grouped, defined, windows, max_windows=self.max_windows, max_lines=self.max_lines
+        )
         pieces = [
             pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
         ]  # named: answers
+        site = windows.pop(0).passage if windows and windows[0].passage in pulled else None
+        if site is not None:  # the defining sentence is in a definition site: read it first, whole
+            pieces += self._pulled_pieces(passages, grouped, site, terms)
         pieces += [self._window_piece(passages, grouped, w) for w in windows]
         for pi in pulled:
-            pieces += self._pulled_pieces(passages, grouped, pi, terms)
+            if pi != site:
+                pieces += self._pulled_pieces(passages, grouped, pi, terms)
 
         hits = set().union(*(set(pc.info.get("hits", [])) for pc in pieces)) if pieces else set()
         # phrases repeat their words, so only word/number terms set how many hits are needed

@@ -1,9 +1,9 @@
 """The line that defines a definition question's term, read first by the offline answer.
 
 A definition question ("What is MCAS ...?", "What does 'sentence' refer to?") is answered by
-the sentence that says what the term is: "MCAS is a function of the Speed Trim System", "a
-"sentence" can be an arbitrary span of contiguous text", "Business Day means ...", a glossary
-line "PII: ...". Keyword windows rank the lines that use the term most, which are rarely the
+the sentence that says what the term is (:func:`docintel.text.defining_pattern`): "MCAS is a
+function of the Speed Trim System", "a "sentence" can be an arbitrary span of contiguous text",
+"Business Day means ...", a glossary line "PII: ...". Keyword windows rank the lines that use the term most, which are rarely the
 one that defines it (a footnote, a parenthesis in a long paragraph). The defining sentence and
 the one after it (a definition is often qualified next: "MCAS is activated only during manual
 flight") open the answer.
@@ -11,29 +11,11 @@ flight") open the answer.
 
 from __future__ import annotations
 
-import re
-
 from docintel.generation.offline.scoring import FORWARD, ScoredLine, Window, grow_window
 from docintel.generation.text import ends_sentence, normalize
 from docintel.schema.evidence import ParsedQuestion
 from docintel.schema.kinds import HEADING_ROLES
-
-_QUOTE = "[\"'\u2018\u2019\u201c\u201d\u2015]?"  # U+2015: an opening quote in some fonts' text layer
-_VERB = (
-    rf"(?:is|are|can be|may be|shall be)\s+{_QUOTE}(?:an?\b|the\b|any\b|defined\b|called\b)"
-    r"|is\s+(?:a\s+)?(?:function|type|kind|form|set|part)\s+of\b|means\b|refers?\s+to\b|denotes\b|stands?\s+for\b"
-)
-
-
-def defining_pattern(term: str) -> re.Pattern[str]:
-    """The term (quoted or not, an abbreviation in parentheses after it allowed), then a
-    defining verb; or the term opening a glossary line ("PII: ...", "PII - ...")."""
-    t = re.escape(" ".join(normalize(term).split())).replace(r"\ ", r"[\s\-]+")
-    return re.compile(
-        rf"(?<![\w-]){_QUOTE}{t}{_QUOTE}(?![\w-])\s*(?:\([^)]{{1,40}}\)\s*)?,?\s*(?:{_VERB})"
-        rf"|^\s*(?:\d+\s+)?{_QUOTE}{t}{_QUOTE}\s*(?::|-|\u2013|\u2014)\s+\S",
-        re.I,
-    )
+from docintel.text import defining_pattern
 
 
 def defining_window(grouped: list[list[ScoredLine]], passage_ids: list[int], term: str) -> Window | None:
@@ -63,14 +45,31 @@ def defining_window(grouped: list[list[ScoredLine]], passage_ids: list[int], ter
 
 
 def definition_first(
-    q: ParsedQuestion, grouped: list[list[ScoredLine]], order: list[int], windows: list[Window]
+    q: ParsedQuestion,
+    grouped: list[list[ScoredLine]],
+    order: list[int],
+    windows: list[Window],
+    *,
+    max_windows: int,
+    max_lines: int,
 ) -> list[Window]:
-    """A definition question's defining sentence (in the passages ``order`` names) opens the
-    answer; the keyword windows it overlaps are dropped."""
+    """A definition question's defining sentence (in the passages ``order`` names, first match
+    first) opens the answer; the keyword windows it overlaps are dropped and the others kept,
+    best first, within ``max_windows`` windows and ``max_lines`` lines in all (a window that
+    does not fit is cut short when it still holds its seed line, else dropped)."""
     if q.shape != "definition" or not q.defined_term:
         return windows
     d = defining_window(grouped, order, q.defined_term)
     if d is None:
         return windows
     rest = [w for w in windows if w.passage != d.passage or w.end < d.start or w.start > d.end]
-    return [d, *rest]
+    used, kept = d.end - d.start + 1, {}
+    for k, w in sorted(enumerate(rest), key=lambda kw: -kw[1].score):
+        room = max_lines - used
+        if 1 + len(kept) >= max_windows or w.start + room - 1 < w.seed:
+            continue  # no window left, or no room for the window's seed line
+        end = min(w.end, w.start + room - 1)
+        hits = set().union(*(grouped[w.passage][i].hits for i in range(w.start, end + 1)))
+        kept[k] = Window(w.passage, w.start, end, w.seed, w.score, hits)
+        used += end - w.start + 1
+    return [d, *(kept[k] for k in sorted(kept))]  # the rest in page order, as they came

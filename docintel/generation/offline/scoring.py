@@ -162,8 +162,12 @@ def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
     return start, _through_series(rows, _answered(rows, _forward(rows, seed, seed)))
 
 
-#: An enumeration written inline: "(xv) systems and services acquisition; (xvi) ...".
-_INLINE_ITEM = re.compile(r"\((?:[ivx]{1,5}|[a-z]|\d{1,2})\)\s")
+#: A member of an enumeration written inline: "(xv) systems and services acquisition; (xvi) ...".
+#: The marker opens the line or a sentence, or follows a list separator ("; and (xvii)", ": (i)");
+#: a cross-reference inside a sentence ("paragraph (b) of this section", "164.502(e) and") is none.
+_INLINE_ITEM = re.compile(
+    r"(?:^\s*|[;:,]\s*(?:(?:and|or)\s+)?|[.!?]\s+)\((?:[ivx]{1,5}|[a-z]|\d{1,2})\)(?=\s|$)"
+)
 #: Lines a window may run on to finish an inline enumeration it stopped inside.
 SERIES_LINES = 8
 
@@ -171,7 +175,10 @@ SERIES_LINES = 8
 def _through_series(rows: list[ScoredLine], end: int) -> int:
     """A window that stops inside an inline enumeration (its last line carries an item marker
     "(xv) ..." and does not end the sentence) runs on, line by line while each carries a marker,
-    up to :data:`SERIES_LINES` lines: the members of a list written as one sentence are one answer."""
+    up to :data:`SERIES_LINES` lines: the members of a list written as one sentence are one answer.
+    Only a window whose tail is a series (:func:`_in_series`) runs on."""
+    if not _in_series(rows, end):
+        return end
     last = end
     while (
         end + 1 < len(rows)
@@ -183,6 +190,12 @@ def _through_series(rows: list[ScoredLine], end: int) -> int:
     ):
         end += 1
     return end
+
+
+def _in_series(rows: list[ScoredLine], end: int) -> bool:
+    """The window's last two lines carry two or more inline item markers: one marker is as
+    often a line that opens on a wrapped reference ("(b) of this section") as a list."""
+    return sum(len(_INLINE_ITEM.findall(rows[k].ln.text)) for k in range(max(0, end - 1), end + 1)) >= 2
 
 
 def _answered(rows: list[ScoredLine], end: int) -> int:
@@ -317,7 +330,7 @@ def pick_windows(
             continue
         start, end = grow_window(rows, r.pos)
         reach = r.pos + FORWARD  # past it only to finish an inline enumeration
-        if end > reach and _INLINE_ITEM.search(rows[reach].ln.text):
+        if end > reach and _in_series(rows, reach):
             reach += SERIES_LINES
         end = min(end, start + max(0, max_lines - used) - 1, reach)
         if end < r.pos:
