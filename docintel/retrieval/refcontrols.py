@@ -60,7 +60,12 @@ def _scan_headings(tables: DocTables) -> dict[str, list[tuple[int, int]]]:
 
 
 def control_lines(
-    tables: DocTables, target: str, sub: str | None, origin: tuple[int, int], max_lines: int
+    tables: DocTables,
+    target: str,
+    sub: str | None,
+    origin: tuple[int, int],
+    max_lines: int,
+    question=None,
 ) -> tuple[pd.DataFrame | None, str]:
     """(lines, reason) of control ``target`` (its enhancement when ``sub`` names one), or
     (None, "") when the document prints no heading of it."""
@@ -88,4 +93,10 @@ def control_lines(
             how += f"; enhancement ({tag.group(1)}) on page {int(row['page'])}, line {int(row['line'])}"
             body = after.iloc[pos : pos + max(max_lines - len(head), 4)]
             return pd.concat([head, body]), how
-    return after.head(max_lines), how
+    if question is None:
+        return after.head(max_lines), how
+    # a long control: its heading and the run of its lines the question is about ("which
+    # enhancements are in the moderate baseline": the allocation at its end, not its first lines)
+    from docintel.retrieval.windows import best_section_window
+
+    return best_section_window(after, question, max_lines, keep_first=min(2, len(after))), how

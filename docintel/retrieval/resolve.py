@@ -264,7 +264,8 @@ def _own_label(raw_text: str) -> str | None:
 def control_resolution(tables: DocTables, ref, target: str, sub, ctx) -> Resolution | None:
     """A control id ("AC-2", "AC-2(3)"): the control's own entry where the document prints it
     (:func:`refcontrols.control_lines`), else None (named as the catalogue's by the caller)."""
-    rows, how = control_lines(tables, target, sub, (ref.origin_page, ref.origin_line), ctx["max_lines"])
+    origin = (ref.origin_page, ref.origin_line)
+    rows, how = control_lines(tables, target, sub, origin, ctx["max_lines"], ctx["question"])
     if rows is None:
         return None
     note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
