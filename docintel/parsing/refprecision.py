@@ -64,8 +64,8 @@ def _not_a_control(m: re.Match, text: str) -> bool:
     where it is one of a list or carries an enhancement ("AC-2(3)"), or where it opens its line
     before a title (the control's own heading, "AC-3 ACCESS ENFORCEMENT")."""
     raw = m.group("targets")
-    if "(" in raw or len(re.findall(r"[A-Z]{2}-", raw)) > 1 or text.strip() == m.group(0):
-        return False  # (the id alone: a reference's own text read again by the resolver)
+    if "(" in raw or len(re.findall(r"[A-Z]{2}-", raw)) > 1:
+        return False
     line_start = (
         m.start() == 0
         or text[: m.start()].rstrip(" \t\u00a0").endswith("\n")

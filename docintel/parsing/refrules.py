@@ -214,6 +214,17 @@ CONTROL_RULES: list[RefPattern] = [
           " prints the control's heading, else the catalogue's)", kind="control"),
 ]  # fmt: skip
 
+_LONE_CONTROL = LazyRegex(r"[\s\u00a0]*(?P<id>" + CONTROL_ID + r")[\s\u00a0.,;]*")
+
+
+def lone_control(text: str) -> str | None:
+    """The control id a text is made of alone ("AC-3": a catalogue's heading line, or a reference's
+    own text read again), which the grammar leaves unread without a word saying it is a control
+    ("PM-10" alone may be a measure): only callers that know the text is a heading or a reference ask."""
+    m = _LONE_CONTROL.fullmatch(text or "")
+    return re.sub(r"[\s\u00a0]", "", m.group("id")) if m else None
+
+
 #: Pointers without a number: relative to where they are written, or named by title.
 RELATIVE_RULES: list[RefPattern] = [
     _rule("relative_direction", "section",

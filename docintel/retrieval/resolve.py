@@ -18,6 +18,7 @@ import pandas as pd
 from docintel import refscan
 from docintel.parsing.refmatch import KIND_BY_NAME, kind_of_label
 from docintel.parsing.refpatterns import find_references
+from docintel.parsing.refrules import lone_control
 from docintel.retrieval import reflines
 from docintel.retrieval.lookup import (
     appendix_sections,
@@ -130,6 +131,8 @@ def resolve_in_tables(
         )
     ctx = {"ref": ref, "question": question, "max_lines": max_lines}
     readings = classify(ref.raw_text, ref.ref_type)
+    if readings[0][1] is None and (alone := lone_control(ref.raw_text)):  # "AC-3": the control
+        readings = [("section", alone, None)]
     group = [r for r in readings if r[0] == readings[0][0] and r[1]]
     if len(group) > 1 and group[0][0] != "external":  # a list or range: every target, in one pass
         res = _resolve_many(tables, group, ctx)
@@ -238,7 +241,7 @@ NAMED_UNITS = ("article", "chapter", "part", "subpart", "rule", "regulation")
 def _grammar_kind(raw_text: str) -> str | None:
     """The grammar's kind of the first reference in ``raw_text`` ("line 5a of Schedule B": schedule)."""
     rows = find_references(raw_text or "")
-    return rows[0]["kind"] if rows else None
+    return rows[0]["kind"] if rows else ("control" if lone_control(raw_text) else None)
 
 
 #: a reference's opening label word, with its abbreviation dot (group 1) and without (group 2)
