@@ -229,3 +229,10 @@ def test_a_chapter_label_alone_brings_the_section_its_title_opens():
             "page_start": 2, "line_start": 2, "page_end": 2, "source": "heading"}]  # fmt: skip
     res = resolve_in_tables(_ref("Chapter Two", 1, 1), build(rows, toc), question=Q)
     assert any(ln.text == "The method has three steps." for p in res.passages for ln in p.lines)
+
+
+def test_the_grammars_control_families_are_the_identifier_kernels():
+    from docintel.identifiers.kinds import CONTROL_FAMILIES as KERNEL
+    from docintel.parsing.refkinds import CONTROL_FAMILIES
+
+    assert set(CONTROL_FAMILIES) == set(KERNEL)

@@ -13,8 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from docintel.identifiers.kinds import CONTROL_FAMILIES
-from docintel.parsing.refkinds import KINDS, SELECTOR_WORDS, Kind
+from docintel.parsing.refkinds import CONTROL_FAMILIES, KINDS, SELECTOR_WORDS, Kind
 from docintel.parsing.refnumbering import PAREN, SEP, id_regex
 
 
