@@ -12,13 +12,14 @@ previous section"), ``model_brief`` / ``section_resolution`` are what the compos
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import pandas as pd
 
 from docintel import refscan
 from docintel.parsing.refmatch import KIND_BY_NAME, kind_of_label
 from docintel.parsing.refpatterns import find_references
-from docintel.parsing.refrules import lone_control
+from docintel.parsing.refrules import BODY_ACRONYM, lone_control
 from docintel.retrieval import reflines
 from docintel.retrieval.lookup import (
     appendix_sections,
@@ -238,8 +239,10 @@ def _resolve_one(
 NAMED_UNITS = ("article", "chapter", "part", "subpart", "rule", "regulation")
 
 
+@lru_cache(maxsize=1024)
 def _grammar_kind(raw_text: str) -> str | None:
     """The grammar's kind of the first reference in ``raw_text`` ("line 5a of Schedule B": schedule)."""
+    # a pure function of the text, asked up to six times per reading: memoised
     rows = find_references(raw_text or "")
     return rows[0]["kind"] if rows else ("control" if lone_control(raw_text) else None)
 
@@ -247,7 +250,7 @@ def _grammar_kind(raw_text: str) -> str | None:
 #: a reference's opening label word, with its abbreviation dot (group 1) and without (group 2)
 _LABEL_WORD = re.compile(r"\s*(?:[A-Z]{2,6}\s+(?=[A-Z][a-z]))?(([^\W\d_]+)\.?)")  # ("FINRA Rule": Rule)
 #: A rule of a body named by its acronym ("FINRA Rule 2111", "SEC Rule 10b-5"): the body's rule set.
-_BODY_RULE = re.compile(r"\s*[A-Z]{2,6}\s+(?:Rules?|Regulations?)\b")
+_BODY_RULE = re.compile(r"\s*" + BODY_ACRONYM + r"\s+(?:Rules?|Regulations?)\b")
 
 
 def _named_unit(raw_text: str) -> str | None:
