@@ -229,7 +229,9 @@ _CONTROL_HEADING = LazyRegex(r"[\s\u00a0]*(?P<id>" + CONTROL_ID + r")[ \t\u00a0]
 def control_heading(text: str) -> str | None:
     """The control id a line opens with before a capitalised title, else None."""
     m = _CONTROL_HEADING.match(text or "")
-    return re.sub(r"[\s\u00a0]", "", m.group("id")) if m else None
+    if m is None or "(" in m.group("id"):  # "AC-2 (1) AUTOMATED ...": an enhancement, as before
+        return None
+    return re.sub(r"[\s\u00a0]", "", m.group("id"))
 
 
 def lone_control(text: str) -> str | None:
