@@ -31,6 +31,7 @@ CASES = [
     ("controls AC-3 and AC-5", [("control", S, "AC-3", None), ("control", S, "AC-5", None)]),
     ("the security control SC-7 protects", [("control", S, "SC-7", None)]),
     ("as required by [AC-2].", [("control", S, "AC-2", None)]),
+    ("discovered [Ref. SA-19].", [("control", S, "SA-19", None)]),  # the id inside its own bracket
     # a catalogue's controls named after it: one external reference, the controls its part
     ("NIST SP 800-53 Rev. 4 CA-2, CA-7, PM-14", [("nist_sp", "external", "NIST SP 800-53 Rev. 4", "CA-2, CA-7, PM-14")]),
     # guidelines: a chapter numbered in words, a task of a process
@@ -70,6 +71,12 @@ CASES = [
     ]),
     ("under Section 3(a) and/or (b) above", [("section", S, "3", "paragraph (a)"), ("section", S, "3", "paragraph (b)")]),
     ("paragraphs (a), (b), and (c).", [("paragraph", S, "(a)", None), ("paragraph", S, "(b)", None), ("paragraph", S, "(c)", None)]),
+    ("Article 22(1) and (4) and, at least in those cases", [
+        ("article", S, "22", "paragraph (1)"), ("article", S, "22", "paragraph (4)"),
+    ]),
+    ("§ 164.530(b) and (j)\nof this section", [
+        ("section", S, "164.530", "paragraph (b)"), ("section", S, "164.530", "paragraph (j)"),
+    ]),
     # a contract's own list around a reference: the sentence's items, not the section's paragraphs
     ("The Contractor shall (a) comply with Section 4(a), and (b) pay all fees when due.",
      [("section", S, "4", "paragraph (a)")]),

@@ -52,8 +52,10 @@ def _in_url(text: str, start: int, end: int) -> bool:
 
 
 #: Where a control id is said to be one: the word around it or its catalogue (a bracket counts
-#: only around the id itself, "[AC-2]": "PM-10 [3]" is a measure with a citation).
+#: only when the id is inside it, "[AC-2]", "[Ref. SA-11]": "PM-10 [3]" is a measure with a citation).
 _CONTROL_CONTEXT = re.compile(r"(?i:\bcontrols?\b|\benhancements?\b|800-53)")
+_BRACKET_OPEN = re.compile(r"\[[^\[\]\n]{0,12}$")
+_BRACKET_CLOSE = re.compile(r"[^\[\]\n]{0,40}\]")
 
 
 def _not_a_control(m: re.Match, text: str) -> bool:
@@ -66,8 +68,10 @@ def _not_a_control(m: re.Match, text: str) -> bool:
     raw = m.group("targets")
     if "(" in raw or len(re.findall(r"[A-Z]{2}-", raw)) > 1:
         return False
-    if text[m.start() - 1 : m.start()] == "[" and text[m.end() : m.end() + 1] == "]":
-        return False
+    if _BRACKET_OPEN.search(text[max(0, m.start() - 14) : m.start()]) and _BRACKET_CLOSE.match(
+        text[m.end() : m.end() + 40]
+    ):
+        return False  # "[AC-2]", "[Ref. SA-11]", "[SCRM AC-11]": the id inside a bracket of its own
     return not _CONTROL_CONTEXT.search(text[max(0, m.start() - 80) : m.end() + 80])
 
 
