@@ -28,7 +28,10 @@ CASES = [
     ("the organization employs AC-2(3) to", [("control", S, "AC-2", "enhancement (3)")]),
     ("MOD AC-2 (1) (2)", [("control", S, "AC-2", "enhancement (1)"), ("control", S, "AC-2", "enhancement (2)")]),
     ("accomplished by control AC- 3.", [("control", S, "AC-3", None)]),
-    ("AC-3 ACCESS ENFORCEMENT", [("control", S, "AC-3", None)]),
+    ("controls AC-3 and AC-5", [("control", S, "AC-3", None), ("control", S, "AC-5", None)]),
+    ("the security control SC-7 protects", [("control", S, "SC-7", None)]),
+    ("as required by [AC-2].", [("control", S, "AC-2", None)]),
+    ("discovered [Ref. SA-19].", [("control", S, "SA-19", None)]),  # the id inside its own bracket
     # a catalogue's controls named after it: one external reference, the controls its part
     ("NIST SP 800-53 Rev. 4 CA-2, CA-7, PM-14", [("nist_sp", "external", "NIST SP 800-53 Rev. 4", "CA-2, CA-7, PM-14")]),
     # guidelines: a chapter numbered in words, a task of a process
@@ -61,6 +64,23 @@ CASES = [
         ("article", S, "6", "paragraph (1)(c)"),
     ]),
     ("Section 3(a) and (2)", [("section", S, "3", "paragraph (a)")]),  # another shape: a new list
+    ("Section 3(a) and (b) of this Agreement", [("section", S, "3", "paragraph (a)"), ("section", S, "3", "paragraph (b)")]),
+    ("Section 5.1(a), (b) or (c) hereof", [
+        ("section", S, "5.1", "paragraph (a)"), ("section", S, "5.1", "paragraph (b)"),
+        ("section", S, "5.1", "paragraph (c)"),
+    ]),
+    ("under Section 3(a) and/or (b) above", [("section", S, "3", "paragraph (a)"), ("section", S, "3", "paragraph (b)")]),
+    ("paragraphs (a), (b), and (c).", [("paragraph", S, "(a)", None), ("paragraph", S, "(b)", None), ("paragraph", S, "(c)", None)]),
+    ("Article 22(1) and (4) and, at least in those cases", [
+        ("article", S, "22", "paragraph (1)"), ("article", S, "22", "paragraph (4)"),
+    ]),
+    ("§ 164.530(b) and (j)\nof this section", [
+        ("section", S, "164.530", "paragraph (b)"), ("section", S, "164.530", "paragraph (j)"),
+    ]),
+    # a contract's own list around a reference: the sentence's items, not the section's paragraphs
+    ("The Contractor shall (a) comply with Section 4(a), and (b) pay all fees when due.",
+     [("section", S, "4", "paragraph (a)")]),
+    ("The Licensee shall (i) observe Section 2(i), (ii) keep records", [("section", S, "2", "paragraph (i)")]),
     # contracts: a provision of an attachment is the attachment's, numbered on its own
     ("as set out in paragraph 2 of Schedule 3", [("schedule", "appendix", "3", "paragraph 2")]),
     ("Section 4.2 of Exhibit B", [("exhibit", "appendix", "B", "Section 4.2")]),
@@ -78,6 +98,11 @@ def test_family_phrasing_parses(text, expected):
 
 NOT_REFERENCES = [
     "PM-10 concentrations rose in the valley",  # an air-quality measure, not a control
+    "PM-10",  # a table's row label alone: the loop would name it as another document's control
+    "PM-10 Monitoring Station 4 readings",  # an id opening a line before a capital: not a heading
+    "SC-28 Seal kit, rubber",  # a parts list
+    "CA-1 Federal Employee's Notice of Traumatic Injury",  # a form catalogue
+    "AC-3 ACCESS ENFORCEMENT",  # a control's own heading: read by the labelled index, no reference
     "Maersk Line A/S, DK-1098 Copenhagen",
     "Part no. PE-12 was replaced",
     "a multi-task 93.0 score",  # a compound word before the number
@@ -92,6 +117,11 @@ NOT_REFERENCES = [
 @pytest.mark.parametrize("text", NOT_REFERENCES)
 def test_prose_is_not_a_reference(text):
     assert kinds(text) == []
+
+
+def test_a_citation_bracket_near_a_code_makes_no_control():
+    # "[3]" is the citation it is; "PM-10" is a measure
+    assert kinds("Concentrations of PM-10 [3] rose sharply in 2019.") == [("bibliography", "bib", "3", None)]
 
 
 # --- resolution -------------------------------------------------------------------------------
@@ -217,6 +247,53 @@ def test_a_paragraph_of_a_provision_the_toc_misses_is_read_under_its_heading():
     assert texts[1] == "(i) Documentation of the second item."  # lettered (i), its (2), its roman (i)
 
 
+def test_a_lettered_paragraph_is_not_a_roman_one_indented_under_the_last_letter():
+    """(a) ... (h), then (h)(1)(i) indented under (h): walking to "(i)" takes the line indented
+    like "(h)", not the nested roman (i) before it."""
+    texts = [
+        (72, "§ 5.14 Other requirements."),
+        *[(72, f"({c}) Paragraph {c} of 5.14.") for c in "abcdefgh"],
+        (90, "(1) First item of (h)."),
+        (108, "(i) A roman item of (h)(1), not paragraph (i)."),
+        (72, "(i) Lettered paragraph (i) of 5.14."),
+        (72, "§ 5.16 Next section."),
+    ]
+    rows = [{"page": 1, "line": k, "text": t, "x0": float(x), "role": "heading" if t.startswith("§") else "body"}
+            for k, (x, t) in enumerate(texts, 1)]  # fmt: skip
+    res = resolve_in_tables(_ref("§ 5.14(i)", 1, 20), build(rows, []), question=Q)
+    texts = [ln.text for p in res.passages for ln in p.lines]
+    assert texts[0].startswith("§ 5.14") and texts[1] == "(i) Lettered paragraph (i) of 5.14."
+
+
+def test_a_control_heading_before_its_title_is_still_its_heading():
+    rows = [
+        {
+            "page": 1,
+            "line": 1,
+            "text": "Access is enforced as control AC-3 requires.",
+            "role": "body",
+            "bold": False,
+        },
+        {"page": 2, "line": 1, "text": "AC-3 ACCESS ENFORCEMENT", "role": "heading", "bold": True},
+        {
+            "page": 2,
+            "line": 2,
+            "text": "Control: The system enforces approved authorizations.",
+            "role": "body",
+        },
+    ]
+    res = resolve_in_tables(_ref("AC-3", 1, 1), build(rows, []), question=Q)
+    assert res.status == "resolved" and res.target_pages == [2]
+
+
+def test_the_grammar_kind_of_a_reading_is_memoised():
+    from docintel.retrieval.resolve import _grammar_kind
+
+    _grammar_kind.cache_clear()
+    assert _grammar_kind("Section 3(a)") == _grammar_kind("Section 3(a)") == "section"
+    assert _grammar_kind.cache_info().hits == 1
+
+
 def test_a_chapter_label_alone_brings_the_section_its_title_opens():
     rows = [
         {"page": 1, "line": 1, "text": "Chapter Two describes the method.", "role": "body"},
@@ -228,3 +305,10 @@ def test_a_chapter_label_alone_brings_the_section_its_title_opens():
             "page_start": 2, "line_start": 2, "page_end": 2, "source": "heading"}]  # fmt: skip
     res = resolve_in_tables(_ref("Chapter Two", 1, 1), build(rows, toc), question=Q)
     assert any(ln.text == "The method has three steps." for p in res.passages for ln in p.lines)
+
+
+def test_the_grammars_control_families_are_the_identifier_kernels():
+    from docintel.identifiers.kinds import CONTROL_FAMILIES as KERNEL
+    from docintel.parsing.refkinds import CONTROL_FAMILIES
+
+    assert set(CONTROL_FAMILIES) == set(KERNEL)

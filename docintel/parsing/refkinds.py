@@ -349,6 +349,12 @@ KINDS: tuple[Kind, ...] = (
     ),
 )
 
+#: Security control families of a control catalogue (SP 800-53: "AC-2", "SI-4(2)"): the same codes as
+#: ``docintel.identifiers.kinds.CONTROL_FAMILIES`` (a test keeps them equal), kept here so the
+#: grammar imports nothing from the identifier kernel (a cached ask loads only what it uses).
+CONTROL_FAMILIES = ("AC", "AT", "AU", "CA", "CM", "CP", "IA", "IR", "MA", "MP", "PE", "PL", "PM", "PS", "PT", "RA",
+                    "SA", "SC", "SI", "SR")  # fmt: skip
+
 #: Words that select inside a target ("row (E)", "item ii", "column 3").
 SELECTOR_WORDS = r"rows?|columns?|lines?|items?|entr(?:y|ies)|steps?|cells?|cols?\."
 

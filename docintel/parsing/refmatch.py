@@ -22,6 +22,7 @@ from docintel.parsing.refnumbering import WORD_VALUE, id_regex, more_parens, sha
 from docintel.parsing.refprecision import AUTHOR_YEAR, drop
 from docintel.parsing.refprefilter import applicable
 from docintel.parsing.refrules import (
+    BODY_ACRONYM,
     BRACKET_RULES,
     CONTROL_ID,
     CONTROL_RULES,
@@ -89,9 +90,7 @@ _OF_ACRONYM = LazyRegex(
     r"(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
 )
 #: The acronym of the body whose rule follows ("FINRA Rule 2111", "SEC Rule 10b-5").
-_BODY = LazyRegex(
-    r"(?<![\w.])(?!(?:AND|OR|NOR|THE|OF|FOR|TO|IN|ON|BY|AT|AS|IS|NOT|ALL|ANY|NEW)\b)([A-Z]{2,6})[ \t\u00a0]+$"
-)
+_BODY = LazyRegex(r"(?<![\w.])(" + BODY_ACRONYM + r")[ \t\u00a0]+$")
 #: Legislation a section is cited in after a comma ("sec. 264, Pub. L. 104-191"): the Act's section.
 _LAW_KINDS = {"public_law", "stat", "eu_act", "exec_order"}
 _SCOPE = LazyRegex(

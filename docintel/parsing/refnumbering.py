@@ -173,10 +173,15 @@ def split_targets(text: str, id_rx: re.Pattern, plural: bool) -> tuple[list[str]
 
 
 #: A parenthesized id continuing a list after a full one: "Section 3(a) and (b)", "5.1(a), (b) or (c)",
-#: "6(1)(a) through (c)" (the sub-paragraphs of the same unit).
+#: "6(1)(a) through (c)" (the sub-paragraphs of the same unit), when what follows it ends the
+#: reference (punctuation, the text's end, a conjunction or preposition: "and (4) and, at least",
+#: "(b) of this Agreement", "hereof", "above", "below"): "shall (a) comply with Section 4(a), and
+#: (b) pay all fees" is the sentence's own list, its item opening a clause.
 _MORE_PAREN = re.compile(
-    r"(?:[ \t\u00a0]*,[ \t\u00a0]*(?:(?:and|or)[ \t\u00a0]+)?|[ \t\u00a0]+(?P<word>and|or|through|to)[ \t\u00a0]+)"
+    r"(?:[ \t\u00a0]*,[ \t\u00a0]*(?:(?:and|or)[ \t\u00a0]+)?|[ \t\u00a0]+(?P<word>and/or|and|or|through|to)[ \t\u00a0]+)"
     r"\((?P<tag>[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\)(?![\w(])"
+    r"(?=\s*(?:[.,;:)\]]|$|(?:and/or|and|or|nor|through|to|of|in|under|hereof|thereof|herein|above|below"
+    r"|respectively)\b))"
 )
 
 

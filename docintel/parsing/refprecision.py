@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from docintel.parsing.refrules import RefPattern
+from docintel.parsing.refrules import BODY_ACRONYM, RefPattern
 
 _PAGE_OF = re.compile(r"^[\s\u00a0]*(?i:of|de|von|sur|di)[\s\u00a0]+[0-9]{1,4}\b")
 #: Bracketed words that are editorial marks of legal and standards texts, not citation keys.
@@ -25,9 +25,7 @@ _LEAD_WORDS = {
     "satisfy", "satisfies", "invoke", "invokes", "cite", "cites", "cited", "comply", "complies", "governs",
     "contrary", "and/or", "both", "either", "all", "only", "new", "current", "existing", "proposed", "amended",
 }  # fmt: skip
-#: The acronym of a body whose rules a document cites ("FINRA Rule 2111", "MSRB Rule G-17").
-#: (not a word of an upper-case heading: "LEGISLATION, EXECUTIVE ORDERS, AND REGULATIONS")
-_ACRONYM = re.compile(r"(?!(?:AND|OR|NOR|THE|OF|FOR|TO|IN|ON|BY|AT|AS|IS|NOT|ALL|ANY|NEW)\b)[A-Z]{2,6}")
+_ACRONYM = re.compile(BODY_ACRONYM)
 _OWN_LABEL = {"item", "line", "box", "worksheet", "step", "recital"}
 _NOTE_ITSELF = re.compile(r"[\s\u00a0]*(?:[:.\u2013\u2014]|to[\s\u00a0])")
 AUTHOR_YEAR = re.compile(r"[A-Z][a-z]+(?:\s+(?:et\s+al\.?|[A-Z][a-z]+))?\s*(?:19|20)[0-9]{2}[a-z]?")
@@ -53,26 +51,27 @@ def _in_url(text: str, start: int, end: int) -> bool:
     return bool(re.search(r"://|www\.|/", around))
 
 
-#: Where a control id is said to be one: the word around it, its catalogue, a bracket.
-_CONTROL_CONTEXT = re.compile(r"(?i:\bcontrols?\b|\benhancements?\b|800-53|\[)")
-_CONTROL_HEADING = re.compile(r"[ \t\u00a0]+[A-Z][A-Za-z]")
+#: Where a control id is said to be one: the word around it or its catalogue (a bracket counts
+#: only when the id is inside it, "[AC-2]", "[Ref. SA-11]": "PM-10 [3]" is a measure with a citation).
+_CONTROL_CONTEXT = re.compile(r"(?i:\bcontrols?\b|\benhancements?\b|800-53)")
+_BRACKET_OPEN = re.compile(r"\[[^\[\]\n]{0,12}$")
+_BRACKET_CLOSE = re.compile(r"[^\[\]\n]{0,40}\]")
 
 
 def _not_a_control(m: re.Match, text: str) -> bool:
-    """ "PM-10" of an air-quality report, "PE-12" of a parts list: a lone id is a control only where
-    the text says so (the word control or enhancement, SP 800-53, a bracket, within 80 characters),
-    where it is one of a list or carries an enhancement ("AC-2(3)"), or where it opens its line
-    before a title (the control's own heading, "AC-3 ACCESS ENFORCEMENT")."""
+    """ "PM-10" of an air-quality report, "SC-28 Seal kit" of a parts list, "CA-1 Federal
+    Employee's Notice" of a form catalogue: a lone id is a control only where the text says so
+    (the word control or enhancement, SP 800-53, within 80 characters, or a bracket around the id),
+    where it is one of a list or carries an enhancement ("AC-2(3)"). A control's own heading
+    ("AC-3 ACCESS ENFORCEMENT") is no reference: the labelled index reads it
+    (``refrules.control_heading``)."""
     raw = m.group("targets")
-    if "(" in raw or len(re.findall(r"[A-Z]{2}-", raw)) > 1 or text.strip() == m.group(0):
-        return False  # (the id alone: a reference's own text read again by the resolver)
-    line_start = (
-        m.start() == 0
-        or text[: m.start()].rstrip(" \t\u00a0").endswith("\n")
-        or not text[: m.start()].strip()
-    )
-    if line_start and _CONTROL_HEADING.match(text[m.end() : m.end() + 4]):
+    if "(" in raw or len(re.findall(r"[A-Z]{2}-", raw)) > 1:
         return False
+    if _BRACKET_OPEN.search(text[max(0, m.start() - 14) : m.start()]) and _BRACKET_CLOSE.match(
+        text[m.end() : m.end() + 40]
+    ):
+        return False  # "[AC-2]", "[Ref. SA-11]", "[SCRM AC-11]": the id inside a bracket of its own
     return not _CONTROL_CONTEXT.search(text[max(0, m.start() - 80) : m.end() + 80])
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import functools
 import re
 
-from docintel.identifiers.kinds import CONTROL_FAMILIES
-from docintel.parsing.refkinds import DIRECTION_WORDS, KINDS, Kind
+from docintel.parsing.refkinds import CONTROL_FAMILIES, DIRECTION_WORDS, KINDS, Kind
 from docintel.parsing.refrules import RefPattern
 
 

@@ -13,8 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from docintel.identifiers.kinds import CONTROL_FAMILIES
-from docintel.parsing.refkinds import KINDS, SELECTOR_WORDS, Kind
+from docintel.parsing.refkinds import CONTROL_FAMILIES, KINDS, SELECTOR_WORDS, Kind
 from docintel.parsing.refnumbering import PAREN, SEP, id_regex
 
 
@@ -198,6 +197,10 @@ PATH_RULES: list[RefPattern] = [
           kind="section"),
 ]  # fmt: skip
 
+#: The acronym of a body whose rules a document cites ("FINRA Rule 2111", "MSRB Rule G-17"), not a
+#: word of an upper-case heading ("LEGISLATION, EXECUTIVE ORDERS, AND REGULATIONS").
+BODY_ACRONYM = r"(?!(?:AND|OR|NOR|THE|OF|FOR|TO|IN|ON|BY|AT|AS|IS|NOT|ALL|ANY|NEW)\b)[A-Z]{2,6}"
+
 #: One control id of a security control catalogue: a family's two letters, its number, its
 #: enhancements ("AC-2", "AC-2(3)", "AC-2 (1) (2)", "SI-3(2)").
 CONTROL_ID = (
@@ -213,6 +216,31 @@ CONTROL_RULES: list[RefPattern] = [
           "AC-2, AC-2(3), Related controls: AC-3, PM-9 (a control of a catalogue: the document's own where it"
           " prints the control's heading, else the catalogue's)", kind="control"),
 ]  # fmt: skip
+
+_LONE_CONTROL = LazyRegex(r"[\s\u00a0]*(?P<id>" + CONTROL_ID + r")[\s\u00a0.,;]*")
+
+
+#: A line opening with a control id before its title ("AC-3 ACCESS ENFORCEMENT", "AC-3 Access
+#: Enforcement"): the shape of a catalogue's control heading, read only by the labelled index (whose
+#: caller keeps it only on a heading or bold line); the grammar does not read it as a reference.
+_CONTROL_HEADING = LazyRegex(r"[\s\u00a0]*(?P<id>" + CONTROL_ID + r")[ \t\u00a0]+[A-Z][A-Za-z]")
+
+
+def control_heading(text: str) -> str | None:
+    """The control id a line opens with before a capitalised title, else None."""
+    m = _CONTROL_HEADING.match(text or "")
+    if m is None or "(" in m.group("id"):  # "AC-2 (1) AUTOMATED ...": an enhancement, as before
+        return None
+    return re.sub(r"[\s\u00a0]", "", m.group("id"))
+
+
+def lone_control(text: str) -> str | None:
+    """The control id a text is made of alone ("AC-3": a catalogue's heading line, or a reference's
+    own text read again), which the grammar leaves unread without a word saying it is a control
+    ("PM-10" alone may be a measure): only callers that know the text is a heading or a reference ask."""
+    m = _LONE_CONTROL.fullmatch(text or "")
+    return re.sub(r"[\s\u00a0]", "", m.group("id")) if m else None
+
 
 #: Pointers without a number: relative to where they are written, or named by title.
 RELATIVE_RULES: list[RefPattern] = [

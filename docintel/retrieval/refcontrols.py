@@ -16,27 +16,21 @@ import re
 
 import pandas as pd
 
+from docintel.retrieval.bm25 import document_memo
 from docintel.retrieval.lookup import norm_id
 from docintel.retrieval.reflines import labelled_index
 from docintel.retrieval.targets import evidence_after
 from docintel.schema.document import DocTables
+from docintel.schema.kinds import HEADING_ROLES
 
 #: Lines read after a control's heading to find one of its enhancements.
 ENHANCEMENT_SPAN = 400
-_HEAD_ROLES = ("heading", "title")
-#: id(line_df) -> (line_df, control id -> its heading lines): one pass per document.
-_HEADS: dict[int, tuple[pd.DataFrame, dict]] = {}
 
 
 def _headings(tables: DocTables) -> dict[str, list[tuple[int, int]]]:
     """Control id -> (page, line) of the lines that open with it and are headings (a heading
-    role, or bold), in reading order."""
-    hit = _HEADS.get(id(tables.line_df))
-    if hit is None or hit[0] is not tables.line_df:
-        if len(_HEADS) >= 8:
-            _HEADS.pop(next(iter(_HEADS)))
-        hit = _HEADS[id(tables.line_df)] = (tables.line_df, _scan_headings(tables))
-    return hit[1]
+    role, or bold), in reading order: a value of the document alone, kept with its index."""
+    return document_memo(tables, "controls", lambda: _scan_headings(tables))
 
 
 def _scan_headings(tables: DocTables) -> dict[str, list[tuple[int, int]]]:
@@ -52,7 +46,7 @@ def _scan_headings(tables: DocTables) -> dict[str, list[tuple[int, int]]]:
     out: dict[str, list[tuple[int, int]]] = {}
     for cid, found in keys:
         heads = [
-            x for x in found if at.get(x, ("", False))[0] in _HEAD_ROLES or bool(at.get(x, ("", False))[1])
+            x for x in found if at.get(x, ("", False))[0] in HEADING_ROLES or bool(at.get(x, ("", False))[1])
         ]
         if heads:
             out[cid] = sorted(heads)
@@ -60,7 +54,12 @@ def _scan_headings(tables: DocTables) -> dict[str, list[tuple[int, int]]]:
 
 
 def control_lines(
-    tables: DocTables, target: str, sub: str | None, origin: tuple[int, int], max_lines: int
+    tables: DocTables,
+    target: str,
+    sub: str | None,
+    origin: tuple[int, int],
+    max_lines: int,
+    question=None,
 ) -> tuple[pd.DataFrame | None, str]:
     """(lines, reason) of control ``target`` (its enhancement when ``sub`` names one), or
     (None, "") when the document prints no heading of it."""
@@ -88,4 +87,10 @@ def control_lines(
             how += f"; enhancement ({tag.group(1)}) on page {int(row['page'])}, line {int(row['line'])}"
             body = after.iloc[pos : pos + max(max_lines - len(head), 4)]
             return pd.concat([head, body]), how
-    return after.head(max_lines), how
+    if question is None:
+        return after.head(max_lines), how
+    # a long control: its heading and the run of its lines the question is about ("which
+    # enhancements are in the moderate baseline": the allocation at its end, not its first lines)
+    from docintel.retrieval.windows import best_section_window
+
+    return best_section_window(after, question, max_lines, keep_first=min(2, len(after))), how

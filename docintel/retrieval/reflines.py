@@ -17,6 +17,7 @@ import pandas as pd
 
 from docintel.parsing.refkinds import KINDS, Kind
 from docintel.parsing.refpatterns import find_references
+from docintel.parsing.refrules import control_heading, lone_control
 from docintel.retrieval.bm25 import document_memo
 from docintel.retrieval.lookup import norm_id
 from docintel.retrieval.targets import evidence_lines
@@ -82,6 +83,14 @@ def _scan_labelled(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, i
         if role not in _LABEL_ROLES or not _OPENS.match(text) or _LEADERS.search(text):
             continue
         lead = len(text) - len(text.lstrip())
+        # a catalogue's control heading, printed alone ("AC-2" / "ACCOUNT MANAGEMENT") or before
+        # its title ("AC-3 ACCESS ENFORCEMENT"): the grammar reads neither as a reference
+        alone = lone_control(text) or control_heading(text)
+        if alone:
+            index.setdefault(("kind:control", norm_id(alone)), []).append(
+                (0 if role in _STOP_ROLES else 1, pages[k], int(line))
+            )
+            continue
         for row in find_references(text[:120]):
             if row["start"] != lead:
                 break

@@ -173,17 +173,40 @@ def tagged_region(
         return None
     label = re.match(r"[^\w\s]+|[A-Za-z]+", texts[0])
     end = next((k for k in range(1, len(texts)) if label and texts[k].startswith(label.group(0))), len(texts))
+    x0 = after["x0"].tolist() if "x0" in after else [float("nan")] * len(texts)
+    pages = after["page"].tolist()
     pos, prev = 0, None
     for t in tags:
-        # walk the level's run up to the tag ("(a)", "(b)", ... "(i)"): a lettered "(i)" comes after
-        # "(h)", never the first roman "(i)" nested under "(a)(1)"
+        # walk the level's run up to the tag ("(a)", "(b)", ... "(i)"), each step on a line indented
+        # like the step before it (or left of it): a lettered "(i)" comes after "(h)", never the
+        # roman "(i)" nested under "(h)(1)"
+        level = None
         for step in _run_to(t, prev):
-            nxt = next((k for k in range(pos + 1, end) if texts[k].startswith(f"({step})")), None)
+            nxt = next(
+                (
+                    k
+                    for k in range(pos + 1, end)
+                    if texts[k].startswith(f"({step})") and not _deeper(x0, pages, k, level)
+                ),
+                None,
+            )
             if nxt is None:
                 return None if prev is None else _cut(after, pos, end, max_lines)
-            pos = nxt
+            pos = level = nxt
         prev = t
     return _cut(after, pos, end, max_lines)
+
+
+#: Points a line may stand right of its level's previous line and be of the same level, and the
+#: shift past which it is read as the next column (a two-column page), not a nested paragraph.
+_SAME_LEVEL, _COLUMN_SHIFT = 3.0, 120.0
+
+
+def _deeper(x0: list, pages: list, k: int, level: int | None) -> bool:
+    """Whether line ``k`` is indented a nesting step right of line ``level`` (same page)."""
+    if level is None or pages[k] != pages[level] or x0[k] != x0[k] or x0[level] != x0[level]:
+        return False
+    return x0[level] + _SAME_LEVEL < x0[k] < x0[level] + _COLUMN_SHIFT
 
 
 def _run_to(tag: str, prev: str | None) -> list[str]:

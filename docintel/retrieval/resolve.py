@@ -12,12 +12,14 @@ previous section"), ``model_brief`` / ``section_resolution`` are what the compos
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import pandas as pd
 
 from docintel import refscan
 from docintel.parsing.refmatch import KIND_BY_NAME, kind_of_label
 from docintel.parsing.refpatterns import find_references
+from docintel.parsing.refrules import BODY_ACRONYM, lone_control
 from docintel.retrieval import reflines
 from docintel.retrieval.lookup import (
     appendix_sections,
@@ -130,6 +132,8 @@ def resolve_in_tables(
         )
     ctx = {"ref": ref, "question": question, "max_lines": max_lines}
     readings = classify(ref.raw_text, ref.ref_type)
+    if readings[0][1] is None and (alone := lone_control(ref.raw_text)):  # "AC-3": the control
+        readings = [("section", alone, None)]
     group = [r for r in readings if r[0] == readings[0][0] and r[1]]
     if len(group) > 1 and group[0][0] != "external":  # a list or range: every target, in one pass
         res = _resolve_many(tables, group, ctx)
@@ -235,16 +239,18 @@ def _resolve_one(
 NAMED_UNITS = ("article", "chapter", "part", "subpart", "rule", "regulation")
 
 
+@lru_cache(maxsize=1024)
 def _grammar_kind(raw_text: str) -> str | None:
     """The grammar's kind of the first reference in ``raw_text`` ("line 5a of Schedule B": schedule)."""
+    # a pure function of the text, asked up to six times per reading: memoised
     rows = find_references(raw_text or "")
-    return rows[0]["kind"] if rows else None
+    return rows[0]["kind"] if rows else ("control" if lone_control(raw_text) else None)
 
 
 #: a reference's opening label word, with its abbreviation dot (group 1) and without (group 2)
 _LABEL_WORD = re.compile(r"\s*(?:[A-Z]{2,6}\s+(?=[A-Z][a-z]))?(([^\W\d_]+)\.?)")  # ("FINRA Rule": Rule)
 #: A rule of a body named by its acronym ("FINRA Rule 2111", "SEC Rule 10b-5"): the body's rule set.
-_BODY_RULE = re.compile(r"\s*[A-Z]{2,6}\s+(?:Rules?|Regulations?)\b")
+_BODY_RULE = re.compile(r"\s*" + BODY_ACRONYM + r"\s+(?:Rules?|Regulations?)\b")
 
 
 def _named_unit(raw_text: str) -> str | None:
@@ -264,7 +270,8 @@ def _own_label(raw_text: str) -> str | None:
 def control_resolution(tables: DocTables, ref, target: str, sub, ctx) -> Resolution | None:
     """A control id ("AC-2", "AC-2(3)"): the control's own entry where the document prints it
     (:func:`refcontrols.control_lines`), else None (named as the catalogue's by the caller)."""
-    rows, how = control_lines(tables, target, sub, (ref.origin_page, ref.origin_line), ctx["max_lines"])
+    origin = (ref.origin_page, ref.origin_line)
+    rows, how = control_lines(tables, target, sub, origin, ctx["max_lines"], ctx["question"])
     if rows is None:
         return None
     note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
