@@ -27,7 +27,7 @@ from docintel.retrieval.refnames import (  # noqa: F401 - re-exported: callers i
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import Scope
 from docintel.schema.kinds import FURNITURE_ROLES
-from docintel.text import is_number, normalize, terms
+from docintel.text import defining_pattern, is_number, normalize, terms
 
 #: A TOC title must share at least this share of its idf mass with the question to count.
 TOC_MIN_MATCH = 0.5
@@ -129,15 +129,7 @@ def toc_titles(tables: DocTables, index: PageIndex) -> list:
 def definition_pages(tables: DocTables, term: str) -> dict[int, int]:
     """Pages (-> first line) where ``term`` is introduced: "long name (TERM)", "TERM is/means ...",
     "called TERM", or a glossary line "TERM: ..." / "TERM - ...". Case-insensitive, whole words."""
-    t = re.escape(" ".join(normalize(term).split())).replace(r"\ ", r"[\s\-]+")
-    patterns = re.compile(
-        rf"\(\s*{t}\s*\)"
-        rf"|\b{t}\b[\"'\u201d\u2019]{{0,2}}\s*(?:\([^)]{{1,40}}\)\s*)?,?\s*(?:(?:is|are)\s+(?:an?|the|defined|called)|means|refers to|denotes"
-        rf"|stands for)\b"
-        rf"|\b(?:called|termed|known as|denoted(?: by)?|defined as)\s+(?:an?\s+|the\s+)?[\"']?{t}\b"
-        rf"|^\s*{t}\s*(?::|-|–|—)",
-        re.I,
-    )
+    patterns = defining_pattern(term, introduced=True)
     lines = tables.line_df[~tables.line_df["role"].fillna("body").isin(FURNITURE_ROLES)]
     out: dict[int, int] = {}
     for r in lines.itertuples(index=False):
