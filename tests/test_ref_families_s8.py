@@ -77,6 +77,12 @@ CASES = [
     ("§ 164.530(b) and (j)\nof this section", [
         ("section", S, "164.530", "paragraph (b)"), ("section", S, "164.530", "paragraph (j)"),
     ]),
+    ("under §§5.05(b)(2) and (3) suggest that", [  # a plural label: the list, a verb after it
+        ("section", S, "5.05", "paragraph (b)(2)"), ("section", S, "5.05", "paragraph (b)(3)"),
+    ]),
+    ("Section 3(a) and (j) with respect to the requirements", [
+        ("section", S, "3", "paragraph (a)"), ("section", S, "3", "paragraph (j)"),
+    ]),
     # a contract's own list around a reference: the sentence's items, not the section's paragraphs
     ("The Contractor shall (a) comply with Section 4(a), and (b) pay all fees when due.",
      [("section", S, "4", "paragraph (a)")]),

@@ -219,7 +219,8 @@ def _kind_mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
     if body is not None:  # "FINRA Rule 2111": the reference opens at the body that makes the rule
         start, scope = start - (len(text[max(0, start - 8) : start]) - body.start()), body.group(1)
     if kind.name in _SECTIONISH | {"rule", "regulation"} and sub is None and "(" in ids[-1]:
-        more, end2 = more_parens(text, end, ids[-1])  # "Section 3(a) and (b)": 3(a) and 3(b)
+        # "Section 3(a) and (b)": 3(a) and 3(b)
+        more, end2 = more_parens(text, end, ids[-1], _plural(label, kind))
         if more:
             ids, end, multi = [*ids, *more], end2, multi or "list"
     return Mention(

@@ -173,15 +173,18 @@ def split_targets(text: str, id_rx: re.Pattern, plural: bool) -> tuple[list[str]
 
 
 #: A parenthesized id continuing a list after a full one: "Section 3(a) and (b)", "5.1(a), (b) or (c)",
-#: "6(1)(a) through (c)" (the sub-paragraphs of the same unit), when what follows it ends the
-#: reference (punctuation, the text's end, a conjunction or preposition: "and (4) and, at least",
-#: "(b) of this Agreement", "hereof", "above", "below"): "shall (a) comply with Section 4(a), and
-#: (b) pay all fees" is the sentence's own list, its item opening a clause.
+#: "6(1)(a) through (c)" (the sub-paragraphs of the same unit).
 _MORE_PAREN = re.compile(
     r"(?:[ \t\u00a0]*,[ \t\u00a0]*(?:(?:and|or)[ \t\u00a0]+)?|[ \t\u00a0]+(?P<word>and/or|and|or|through|to)[ \t\u00a0]+)"
     r"\((?P<tag>[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\)(?![\w(])"
-    r"(?=\s*(?:[.,;:)\]]|$|(?:and/or|and|or|nor|through|to|of|in|under|hereof|thereof|herein|above|below"
-    r"|respectively)\b))"
+)
+#: What may follow such an id after a singular label: punctuation, the text's end, a conjunction or
+#: a preposition ("and (4) and, at least", "(b) of this Agreement", "(j) with respect to", "hereof",
+#: "above"). "shall (a) comply with Section 4(a), and (b) pay all fees" is the sentence's own list,
+#: its item opening a clause; after a plural label ("§§5.05(b)(2) and (3) suggest") it is the list.
+_ENDS_REF = re.compile(
+    r"\s*(?:[.,;:)\]]|$|(?:and/or|and|or|nor|through|to|of|in|under|with|hereof|thereof|herein|above|below"
+    r"|respectively)\b)"
 )
 
 
@@ -189,15 +192,18 @@ def _tag_class(tag: str) -> str:
     return "numeric" if tag.isdigit() else "upper" if tag.isupper() else "lower"
 
 
-def more_parens(text: str, pos: int, last: str) -> tuple[list[str], int]:
+def more_parens(text: str, pos: int, last: str, plural: bool = False) -> tuple[list[str], int]:
     """(ids, end) of the bare parenthesized ids that continue ``last`` ("3(a)") from ``pos``:
     "and (b)" gives "3(b)"; "through (d)" the run "3(b)", "3(c)", "3(d)". A tag of another
-    shape ("(a) and (2)") ends the list."""
+    shape ("(a) and (2)") ends the list, and so does a tag before a clause's word unless the
+    label is plural (:data:`_ENDS_REF`)."""
     head = re.fullmatch(r"(.*)\(([A-Za-z0-9]{1,4})\)", last or "")
     out: list[str] = []
     while head is not None:
         m = _MORE_PAREN.match(text, pos)
         if m is None or _tag_class(m.group("tag")) != _tag_class(head.group(2)):
+            break
+        if not plural and not _ENDS_REF.match(text, m.end()):
             break
         tag = m.group("tag")
         run = _range(head.group(2), tag) if m.group("word") in ("through", "to") else None
