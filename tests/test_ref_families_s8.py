@@ -87,6 +87,14 @@ CASES = [
     ("The Contractor shall (a) comply with Section 4(a), and (b) pay all fees when due.",
      [("section", S, "4", "paragraph (a)")]),
     ("The Licensee shall (i) observe Section 2(i), (ii) keep records", [("section", S, "2", "paragraph (i)")]),
+    ("the Buyer shall (1) pay under Section 5(1) and (2) deliver goods", [("section", S, "5", "paragraph (1)")]),
+    # no enumeration of the sentence's own before it: the reference's list, a verb after it or not
+    ("Section 3(a) and (b) apply to the Licensee.", [
+        ("section", S, "3", "paragraph (a)"), ("section", S, "3", "paragraph (b)"),
+    ]),
+    ("§ 164.514(a) and (b) is considered", [
+        ("section", S, "164.514", "paragraph (a)"), ("section", S, "164.514", "paragraph (b)"),
+    ]),
     # contracts: a provision of an attachment is the attachment's, numbered on its own
     ("as set out in paragraph 2 of Schedule 3", [("schedule", "appendix", "3", "paragraph 2")]),
     ("Section 4.2 of Exhibit B", [("exhibit", "appendix", "B", "Section 4.2")]),

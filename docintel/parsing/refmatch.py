@@ -220,7 +220,7 @@ def _kind_mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
         start, scope = start - (len(text[max(0, start - 8) : start]) - body.start()), body.group(1)
     if kind.name in _SECTIONISH | {"rule", "regulation"} and sub is None and "(" in ids[-1]:
         # "Section 3(a) and (b)": 3(a) and 3(b)
-        more, end2 = more_parens(text, end, ids[-1], _plural(label, kind))
+        more, end2 = more_parens(text, end, ids[-1], _plural(label, kind), start=m.start())
         if more:
             ids, end, multi = [*ids, *more], end2, multi or "list"
     return Mention(

@@ -178,32 +178,55 @@ _MORE_PAREN = re.compile(
     r"(?:[ \t\u00a0]*,[ \t\u00a0]*(?:(?:and|or)[ \t\u00a0]+)?|[ \t\u00a0]+(?P<word>and/or|and|or|through|to)[ \t\u00a0]+)"
     r"\((?P<tag>[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\)(?![\w(])"
 )
-#: What may follow such an id after a singular label: punctuation, the text's end, a conjunction or
-#: a preposition ("and (4) and, at least", "(b) of this Agreement", "(j) with respect to", "hereof",
-#: "above"). "shall (a) comply with Section 4(a), and (b) pay all fees" is the sentence's own list,
-#: its item opening a clause; after a plural label ("§§5.05(b)(2) and (3) suggest") it is the list.
-_ENDS_REF = re.compile(
-    r"\s*(?:[.,;:)\]]|$|(?:and/or|and|or|nor|through|to|of|in|under|with|hereof|thereof|herein|above|below"
-    r"|respectively)\b)"
-)
+#: A sentence's own enumeration item: a bare marker after a space or the text's start and before a
+#: word ("shall (a) comply"), not glued to an id as "4(a)" is.
+_OWN_ITEM = r"(?:^|(?<=[\s,;:]))\({}\)[ \t\u00a0]+[a-z]"
+
+
+def _before(tag: str) -> list[str]:
+    """The markers an enumeration puts before ``tag``: the letter or number before it, and the
+    roman one before it when ``tag`` reads as a roman numeral ("ii" after "i", "v" after "iv")."""
+    out = (
+        [str(int(tag) - 1)]
+        if tag.isdigit()
+        else [chr(ord(tag) - 1)]
+        if len(tag) == 1 and tag not in "aA"
+        else []
+    )
+    value = roman_value(tag.lower())
+    if value and value > 1:
+        out.append(to_roman(value - 1).lower() if tag.islower() else to_roman(value - 1).upper())
+    return out
+
+
+def _sentence_item(text: str, pos: int, tag: str) -> bool:
+    """Whether ``(tag)`` is the next item of the sentence's own enumeration: the marker before it
+    stands alone in the text before ``pos``, where the reference opens ("The Contractor shall (a)
+    comply with Section 4(a), and (b) pay": (b) follows the sentence's (a), not Section 4's).
+    Without such a marker the tag continues the reference, verb or not ("Section 3(a) and (b)
+    apply", "§ 164.514(a) and (b) is considered")."""
+    head = text[:pos]
+    return any(re.search(_OWN_ITEM.format(re.escape(p)), head) for p in _before(tag))
 
 
 def _tag_class(tag: str) -> str:
     return "numeric" if tag.isdigit() else "upper" if tag.isupper() else "lower"
 
 
-def more_parens(text: str, pos: int, last: str, plural: bool = False) -> tuple[list[str], int]:
+def more_parens(
+    text: str, pos: int, last: str, plural: bool = False, start: int | None = None
+) -> tuple[list[str], int]:
     """(ids, end) of the bare parenthesized ids that continue ``last`` ("3(a)") from ``pos``:
     "and (b)" gives "3(b)"; "through (d)" the run "3(b)", "3(c)", "3(d)". A tag of another
-    shape ("(a) and (2)") ends the list, and so does a tag before a clause's word unless the
-    label is plural (:data:`_ENDS_REF`)."""
+    shape ("(a) and (2)") ends the list, and so does, after a singular label, the next item of the
+    sentence's own enumeration before the reference's ``start`` (:func:`_sentence_item`)."""
     head = re.fullmatch(r"(.*)\(([A-Za-z0-9]{1,4})\)", last or "")
     out: list[str] = []
     while head is not None:
         m = _MORE_PAREN.match(text, pos)
         if m is None or _tag_class(m.group("tag")) != _tag_class(head.group(2)):
             break
-        if not plural and not _ENDS_REF.match(text, m.end()):
+        if not plural and _sentence_item(text, pos if start is None else start, m.group("tag")):
             break
         tag = m.group("tag")
         run = _range(head.group(2), tag) if m.group("word") in ("through", "to") else None
