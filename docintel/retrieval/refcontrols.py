@@ -13,6 +13,7 @@ the reference external).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 import pandas as pd
 
@@ -31,6 +32,26 @@ def _headings(tables: DocTables) -> dict[str, list[tuple[int, int]]]:
     """Control id -> (page, line) of the lines that open with it and are headings (a heading
     role, or bold), in reading order: a value of the document alone, kept with its index."""
     return document_memo(tables, "controls", lambda: _scan_headings(tables))
+
+
+def _heading_order(tables: DocTables) -> tuple[list[tuple[int, int]], list[str]]:
+    """Every control heading's (page, line) in reading order, and its control id beside it: where
+    a control's region ends (the next other control's heading) is a bisection, not a scan."""
+
+    def build() -> tuple[list[tuple[int, int]], list[str]]:
+        pairs = sorted((x, cid) for cid, xs in _headings(tables).items() for x in xs)
+        return [x for x, _ in pairs], [cid for _, cid in pairs]
+
+    return document_memo(tables, "control_order", build)
+
+
+def _next_other(tables: DocTables, cid: str, at: tuple[int, int]) -> tuple[int, int] | None:
+    """The first heading of a control other than ``cid`` after ``at``."""
+    positions, ids = _heading_order(tables)
+    for k in range(bisect_right(positions, at), len(positions)):
+        if ids[k] != cid:
+            return positions[k]
+    return None
 
 
 def _scan_headings(tables: DocTables) -> dict[str, list[tuple[int, int]]]:
@@ -68,13 +89,11 @@ def control_lines(
     if not mine:
         return None, ""
     page, line = mine[0]
-    others = sorted(
-        {x for cid, xs in heads.items() if cid != norm_id(target) for x in xs if x > (page, line)}
-    )
+    end = _next_other(tables, norm_id(target), (page, line))
     after = evidence_after(tables, page, line - 1, ENHANCEMENT_SPAN)
-    if others:  # the region ends at the next control's heading
+    if end is not None:  # the region ends at the next control's heading
         keys = list(zip(after["page"].astype(int), after["line"].astype(int), strict=True))
-        after = after.iloc[: next((k for k, x in enumerate(keys) if x >= others[0]), len(keys))]
+        after = after.iloc[: next((k for k, x in enumerate(keys) if x >= end), len(keys))]
     how = f"control heading on page {page}, line {line}"
     tag = re.search(r"\(([0-9]{1,2})\)", sub or "")
     if tag:
