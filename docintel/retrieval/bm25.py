@@ -46,14 +46,14 @@ _MAGIC = b"DOCINTEL-INDEX\n"
 #: refparts.py: the parts its own decimal ids open with).
 PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles", "listing_pages", "overview_pages", "labelled",
                   "back_matter_pages", "commentary_pages", "preamble_pages", "leader_lines", "toc_norm",
-                  "own_ids", "own_parts")  # fmt: skip
+                  "own_ids", "own_parts", "controls")  # fmt: skip
 #: the memo entries that are sets of pages (stored sorted)
 _PAGE_SETS = ("listing_pages", "overview_pages", "back_matter_pages", "commentary_pages", "preamble_pages")
 #: The code whose output the index and its memo hold (relative to the package; ``parsing/ref*.py``,
 #: the reference grammar reflines runs, is added by :func:`fingerprint`).
 FINGERPRINTED = ("text.py", "schema/kinds.py", "refscan.py", "retrieval/bm25.py", "retrieval/passage.py",
                  "retrieval/lookup.py", "retrieval/refnames.py", "retrieval/rank.py", "retrieval/firsthop.py", "retrieval/reflines.py", "retrieval/targets.py",
-                 "retrieval/pointerfacts.py", "retrieval/refparts.py", "retrieval/refunits.py", "identifiers/__init__.py", "identifiers/base.py", "identifiers/codes.py",
+                 "retrieval/pointerfacts.py", "retrieval/refparts.py", "retrieval/refunits.py", "retrieval/refcontrols.py", "identifiers/__init__.py", "identifiers/base.py", "identifiers/codes.py",
                  "identifiers/kinds.py", "identifiers/own.py", "identifiers/pubs.py")  # fmt: skip
 #: The int32 arrays of the stored index, in file order (see :meth:`PageIndex.to_bytes`).
 _ARRAYS = ("post_off", "post_page", "post_tf", "lpost_off", "lpost_page", "lpost_pos", "pt_off", "pt_ids",
@@ -345,6 +345,7 @@ _ENCODE = {
     **{k: sorted for k in _PAGE_SETS},
 }
 _DECODE = {
+    "controls": lambda v: {cid: [(int(p), int(ln)) for p, ln in xs] for cid, xs in v.items()},
     "page_tokens": lambda v: {int(p): n for p, n in v.items()},
     "labelled": _decode_labelled,
     "leader_lines": lambda v: {(int(p), int(ln)) for p, ln in v},
