@@ -326,3 +326,19 @@ def test_the_grammars_control_families_are_the_identifier_kernels():
     from docintel.parsing.refkinds import CONTROL_FAMILIES
 
     assert set(CONTROL_FAMILIES) == set(KERNEL)
+
+
+def test_a_label_hyphenated_over_the_line_end_is_one_word():
+    from docintel.parsing.refpatterns import references_on_lines
+
+    def read(first: str, second: str) -> list[tuple[str, str | None]]:
+        rows = references_on_lines([(1, 1, first), (1, 2, second)])
+        return [(r["ref_target"], r["sub_selector"]) for _, found in rows for r in found]
+
+    assert read("the requirements of para-", "graph (e) of this section") == [("(e)", None)]
+    assert read("as described in Sec-", "tion 4.2 of the guide.") == [("4.2", None)]
+    assert read("see Ap-", "pendix B for details") == [("B", None)]
+    # a compound broken over the line end is no label: nothing is read into it
+    assert read("the non-", "disclosure terms apply") == []
+    # the next line opening in capitals is another word, not the rest of this one
+    assert read("as described in Sec-", "Tion 4.2") == []

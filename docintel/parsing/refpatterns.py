@@ -54,6 +54,10 @@ TAIL_CHARS = 40
 #: A next line that is a number alone of three digits or more is a line-numbered document's
 #: margin number ("... as described in Section" / "1553"), not the rest of a reference.
 _LINE_NUMBER = re.compile(r"\s*[0-9]{3,5}\s*$")
+#: A word hyphenated over the line end ("para-" / "graph (e)", "Sec-" / "tion 4.2"): the next
+#: line's head continues it in lower case, so the two halves are read as one word.
+_BROKEN_WORD = re.compile(r"(?<![\w-])[A-Za-z]{2,}-\s*$")
+_LOWER_START = re.compile(r"\s*[a-z]")
 
 
 def _default(row: dict) -> bool:
@@ -92,6 +96,8 @@ def references_on_lines(
             and not _LINE_NUMBER.match(str(lines[k + 1][2]))
         ):
             tail = " " + str(lines[k + 1][2])[:TAIL_CHARS]
+            if _BROKEN_WORD.search(text) and _LOWER_START.match(tail):
+                text, tail = text.rstrip()[:-1], tail.lstrip()  # "para-" / "graph (e)": one word
         yield k, [r for r in find_references(text + tail) if r["start"] < len(text)]
 
 
