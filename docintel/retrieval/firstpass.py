@@ -65,15 +65,28 @@ _NEXT_PARAGRAPH = re.compile(r"^\s*(?:\d+|[A-Z])\.\s*$")  # "3." alone: the next
 _LIST_ENDS = re.compile(r"\.[\"'\u201d)\]]*\s*$")
 
 
+#: An item that leaves its list open: "...;", "...; and", "..., or" (the next item follows).
+_ITEM_OPEN = re.compile(r"(?:;|[;,]\s*(?:and|or))\s*$")
+#: A list member's opening: "(c) ...", "c) ...", "iv. ...", "• ..." (or the parser's list_item role).
+_ITEM_START = re.compile(
+    r"^\s*(?:\((?:\d+|[A-Za-z]|[ivxlc]+)\)|(?:\d+|[a-z]|[ivxlc]+)[.)]\s|[\u2022\u25aa\u25cf\u2013-]\s)"
+)
+
+
 def through_list(tables: DocTables, passage: Passage) -> Passage:
-    """A window whose last line announces a list (ends with ":") continues through the list's
-    items, up to the item that closes with a full stop, the next heading or numbered paragraph,
-    or :data:`LIST_LINES` lines: the items are the answer the announcing line promises."""
-    if not passage.lines or not passage.lines[-1].text.rstrip().endswith(":"):
+    """A window whose last line announces a list (ends with ":"), or stops inside one (a member
+    left open with ";" / "; and" and the next line opens the next member), continues through
+    the list's items, up to the item that closes with a full stop, the next heading or numbered
+    paragraph, or :data:`LIST_LINES` lines: the items are the answer the announcing line promises."""
+    if not passage.lines:
         return passage
     last = passage.lines[-1]
+    after = evidence_after(tables, last.page, last.line, LIST_LINES)
+    tail = last.text.rstrip()
+    if not tail.endswith(":") and not (_ITEM_OPEN.search(tail) and _opens_item(after)):
+        return passage
     extra: list[EvidenceLine] = []
-    for r in evidence_after(tables, last.page, last.line, LIST_LINES).itertuples(index=False):
+    for r in after.itertuples(index=False):
         text = str(r.text)
         if r.role in ("heading", "title", "caption") or _NEXT_PARAGRAPH.match(text):
             break
@@ -86,6 +99,14 @@ def through_list(tables: DocTables, passage: Passage) -> Passage:
     return passage.model_copy(
         update={"lines": passage.lines + extra, "line_end": max([passage.line_end, *same])}
     )
+
+
+def _opens_item(after) -> bool:
+    """The first line of ``after`` opens a list member."""
+    if after.empty:
+        return False
+    first = after.iloc[0]
+    return str(first["role"]) == "list_item" or bool(_ITEM_START.match(str(first["text"])))
 
 
 def listed_objects(tables: DocTables, q: ParsedQuestion, trace: Trace) -> list[Passage]:
