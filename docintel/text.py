@@ -219,3 +219,31 @@ def defining_pattern(term: str, *, introduced: bool = False) -> re.Pattern[str]:
             rf"\b(?:called|termed|known as|denoted(?: by)?|defined as)\s+(?:an?\s+|the\s+)?{_QUOTE}{t}\b",
         ]
     return re.compile("|".join(alts), re.I)
+
+
+_COUNT = (
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|sixty|ninety"
+    r"|several|few)"
+)
+_UNIT = r"(?:second|minute|hour|day|week|month|quarter|year)s?"
+#: A stated time span: "60 calendar days", "thirty (30) days", "72 hours", "6 years", "a day"
+#: (not "a second": the ordinal). What a question asking "How soon / how long ..." is answered by.
+STATED_DURATION = re.compile(
+    rf"\b(?:{_COUNT}(?:\s*\(\d+\))?[\s-]+(?:calendar\s+|business\s+|working\s+)?{_UNIT}"
+    r"|an?\s+(?:minute|hour|day|week|month|year))\b",
+    re.I,
+)
+#: A stated recurrence: "each 5 years thereafter", "every 3 months", "annually", "once a year",
+#: "on an ongoing basis". What a question asking "How often ..." is answered by.
+STATED_FREQUENCY = re.compile(
+    rf"\b(?:(?:each|every|per)\s+(?:{_COUNT}\s+)?(?:calendar\s+)?{_UNIT}"
+    r"|(?:bi|semi-?)?annually|quarterly|monthly|weekly|daily|hourly|yearly"
+    r"|(?:once|twice|\d+\s+times)\s+(?:a|an|per|each|every)\s+\w+"
+    r"|on an?\s+(?:annual|monthly|weekly|daily|quarterly|ongoing|continuous|periodic|regular|recurring)\s+basis)\b",
+    re.I,
+)
+#: The line pattern of each answer type a question may ask for (``ParsedQuestion.answer_type``).
+ANSWER_TYPE_PATTERNS: dict[str, re.Pattern[str]] = {
+    "duration": STATED_DURATION,
+    "frequency": STATED_FREQUENCY,
+}

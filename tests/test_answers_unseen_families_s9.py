@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from docintel.questions import parse_question
 from docintel.retrieval.firstpass import through_list
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import EvidenceLine, Passage
@@ -60,3 +61,72 @@ def test_an_open_member_followed_by_a_lettered_line_without_a_list_role_reads_on
     rows = [(p, n, t, "body") for p, n, t, _ in _ARTICLE]
     got = through_list(_build(rows), _passage(1, [(n, t) for _, n, t, _ in rows[:4]]))
     assert got.line_end == 7
+
+
+# -- the question's answer type -----------------------------------------------------------------
+
+
+def test_the_answer_type_is_read_from_the_question_wording():
+    assert (
+        parse_question("How soon must a business associate notify the covered entity?").answer_type
+        == "duration"
+    )
+    assert parse_question("Within how many days must the samples be analyzed?").answer_type == "duration"
+    assert parse_question("How long must records be kept?").answer_type == "duration"
+    assert parse_question("How often must the Secretary issue a report?").answer_type == "frequency"
+    # a length, a date, a topic: no answer type
+    assert parse_question("How long must the random value rv be?").answer_type is None
+    assert parse_question("By when must a person file a notice of intention?").answer_type is None
+    assert parse_question("What must the label of an exempt preparation show?").answer_type is None
+    # the considerations behind a span are asked for, not the span
+    ask = "What should an organization consider when deciding how long to retain evidence?"
+    assert parse_question(ask).answer_type is None
+
+
+_SECTION = [
+    "(a) Standard —",
+    "(1) General rule. A business associate shall, following the discovery of a breach of unsecured",
+    "protected health information, notify the covered entity of such breach.",
+    "(2) Breaches treated as discovered. A breach shall be treated as discovered by a business associate",
+    "as of the first day on which such breach is known to the business associate, or by exercising",
+    "reasonable diligence would have been known to the business associate. A business associate shall",
+    "be deemed to have knowledge of a breach if the breach is known to any person, other than the person",
+    "committing the breach, who is an employee, officer, or other agent of the business associate.",
+    "(b) Timeliness of notification. A business associate shall provide the notification required by",
+    "paragraph (a) of this section without unreasonable delay and in no case later than 60",
+    "calendar days after discovery of a breach.",
+    "(c) Content of notification. The notification to the covered entity of a breach shall include the",
+    "identification of each individual whose information has been breached by the business associate.",
+]
+
+
+def test_a_duration_question_opens_its_answer_with_the_line_that_states_a_time():
+    from docintel.generation.offline import OfflineBackend
+
+    window = _passage(16, [(i + 1, t) for i, t in enumerate(_SECTION)])
+    ask = "How soon must a business associate notify the covered entity of a breach?"
+    text = OfflineBackend(max_windows=1, max_lines=4).generate(
+        parse_question(ask), [window], pass_no=1, instructions=[]
+    )
+    assert text.answer.answer.startswith("(b) Timeliness of notification.")
+    assert "no case later than 60 calendar days" in text.answer.answer
+    # the same words asked without a time: the keyword window, as before
+    plain = "Must a business associate notify the covered entity of a breach?"
+    text = OfflineBackend(max_windows=1, max_lines=4).generate(
+        parse_question(plain), [window], pass_no=1, instructions=[]
+    )
+    assert not text.answer.answer.startswith("(b) Timeliness")
+
+
+def test_how_long_soon_often_name_no_topic():
+    # the provision says "72 hours"; a recital's "as soon as possible" is not the topic
+    assert (
+        "soon" not in parse_question("How soon must a controller notify the supervisory authority?").keywords
+    )
+    assert "long" not in parse_question("How long can a preliminary injunction last?").keywords
+    assert "often" not in parse_question("How often must the Secretary issue a report?").keywords
+    # "long" as a topic word stays
+    assert (
+        "long" in parse_question("What is a long-term debt?").keywords
+        or "long-term" in parse_question("What is a long-term debt?").keywords
+    )

@@ -10,7 +10,7 @@ import re
 
 from docintel.errors import UsageError
 from docintel.questions.function_words import foreign_function_words
-from docintel.schema.evidence import AnswerShape, ParsedQuestion, Scope, ScopeKind
+from docintel.schema.evidence import AnswerShape, AnswerType, ParsedQuestion, Scope, ScopeKind
 from docintel.text import QUESTION_WORDS, STOP_WORDS, is_content, is_number, normalize, words
 
 MAX_QUESTION_CHARS = 2000
@@ -109,6 +109,7 @@ def parse_question(text: str) -> ParsedQuestion:
         scope=scope,
         shape=shape,
         defined_term=defined_term(clean) if shape == "definition" else None,
+        answer_type=answer_type(clean),
     )
 
 
@@ -119,6 +120,49 @@ _ANSWER_TYPE_NOUN = re.compile(
     r"|period(?:\s+of\s+time)?|deadlines?|time-?frames?))\b",
     re.I,
 )
+
+
+#: A question asking for a time span: "How long / how soon ...", "within what time", "how many days",
+#: "what deadline", opening the question ("For how long ...", "Within how many days ..."). "By when"
+#: asks for a date or an event; "what should be considered when deciding how long to keep it" asks
+#: for the considerations, not a span.
+_OPENS = r"^(?:(?:for|within|in|and|so|then)\s+)?"
+_ASKS_DURATION = re.compile(
+    _OPENS + r"(?:how (?:long|soon)\b|(?:what|how many|how much)\s+(?:time|days)\b"
+    r"|how many (?:seconds|minutes|hours|(?:calendar |business )?days|weeks|months|years)\b"
+    r"|what (?:time limit|deadline|time ?frame|time period|period of time)\b)",
+    re.I,
+)
+#: "How long must the random value be?" asks for a length, not a time; "How long must records be
+#: kept?" (a passive participle after "be") still asks for a time.
+_ASKS_LENGTH = re.compile(
+    r"\bhow long\b[^?]*?\bbe\b(?!\s+(?:\w{2,}ed|kept|held|left|set|given|taken|shown|done)\b)", re.I
+)
+#: A question asking for a recurrence, opening it: "How often ...", "how frequently", "at what interval".
+_ASKS_FREQUENCY = re.compile(
+    _OPENS
+    + r"(?:how (?:often|frequently)\b|(?:at )?what (?:interval|frequency)\b|how many times (?:a|an|per|each)\b)",
+    re.I,
+)
+
+
+def answer_type(text: str) -> AnswerType | None:
+    """The kind of value the question asks for, when its wording says so: "duration" ("How soon
+    must ...", "within what time"), "frequency" ("How often ..."), else None. Read from the
+    question proper (its last sentence); carried to the answer, which then prefers the line
+    that states such a value."""
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", text.strip()) if s]
+    last = next((s for s in reversed(sentences) if s.endswith("?")), sentences[-1] if sentences else text)
+    if _ASKS_FREQUENCY.search(last):
+        return "frequency"
+    if _ASKS_DURATION.search(last) and not _ASKS_LENGTH.search(last):
+        return "duration"
+    return None
+
+
+#: "How long / soon / often ...": the adverb asks for a span or a recurrence (the answer type), it
+#: names no topic; the provision says "60 calendar days", not "soon" ("as soon as" is elsewhere).
+_HOW_ADVERB = re.compile(r"\bhow\s+(long|soon|often|frequently)\b", re.I)
 
 
 #: "get" as the asking verb ("can I get it refunded", "how do I get an extension") names no topic;
@@ -135,6 +179,7 @@ def _keywords(text: str) -> list[str]:
     """Content words in order of first appearance, without numbers or question filler."""
     seen: dict[str, None] = {}
     typed = {w for m in _ANSWER_TYPE_NOUN.finditer(text) for w in words(m.group(1))}
+    typed |= {m.group(1).lower() for m in _HOW_ADVERB.finditer(text)}
     typed |= _light_verbs(text)
     ws = words(text)
     if ws and ws[0] in _IMPERATIVES:  # "List all the checklists": "list" is the ask, not the topic

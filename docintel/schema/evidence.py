@@ -7,6 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 AnswerShape = Literal["fact", "comparison", "list", "definition", "yes_no", "procedure", "number", "overview"]
+#: What a question asks for beyond its topic words: a time span ("How soon ...", "within what
+#: time") or a recurrence ("How often ..."); ``None``: no answer type is read from the question.
+AnswerType = Literal["duration", "frequency"]
 ScopeKind = Literal["section", "page", "table", "figure", "equation", "appendix", "annex", "clause"]
 
 
@@ -29,6 +32,9 @@ class ParsedQuestion(BaseModel):
     shape: AnswerShape = "fact"
     defined_term: str | None = Field(
         None, description="For a definition question, the term it asks about ('MCAS'), derived once."
+    )
+    answer_type: AnswerType | None = Field(
+        None, description="The kind of value asked for ('duration': 'How soon ...?'), derived once."
     )
 
 

@@ -13,6 +13,7 @@ import re
 
 from docintel import __version__
 from docintel.generation import refdetect
+from docintel.generation.offline.answertype import typed_first
 from docintel.generation.offline.compose import compose, restate
 from docintel.generation.offline.defining import definition_first
 from docintel.generation.offline.pointers import (
@@ -114,6 +115,9 @@ class OfflineBackend:
         windows = definition_first(
             question, grouped, defined, windows, max_windows=self.max_windows, max_lines=self.max_lines
         )
+        windows = typed_first(
+            question, grouped, primary, windows, max_windows=self.max_windows, max_lines=self.max_lines
+        )
         pieces = [
             pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
         ]  # named: answers
@@ -126,8 +130,9 @@ class OfflineBackend:
                 pieces += self._pulled_pieces(passages, grouped, pi, terms)
 
         hits = set().union(*(set(pc.info.get("hits", [])) for pc in pieces)) if pieces else set()
+        hits -= {t.key for t in terms if t.kind == "answer_type"}  # a duration alone finds no topic
         # phrases repeat their words, so only word/number terms set how many hits are needed
-        need = 1 if sum(t.kind != "phrase" for t in terms) <= 2 else 2
+        need = 1 if sum(t.kind in ("word", "number") for t in terms) <= 2 else 2
         details = {
             "terms": weights,
             "windows": [pc.info for pc in pieces],

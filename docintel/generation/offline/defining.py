@@ -62,6 +62,15 @@ def definition_first(
     d = defining_window(grouped, order, q.defined_term)
     if d is None:
         return windows
+    return lead_with(d, windows, grouped, max_windows=max_windows, max_lines=max_lines)
+
+
+def lead_with(
+    d: Window, windows: list[Window], grouped: list[list[ScoredLine]], *, max_windows: int, max_lines: int
+) -> list[Window]:
+    """``d`` first, then the windows it does not overlap, best first, within ``max_windows``
+    windows and ``max_lines`` lines in all (a window that does not fit is cut short when it
+    still holds its seed line, else dropped), in the order they came."""
     rest = [w for w in windows if w.passage != d.passage or w.end < d.start or w.start > d.end]
     used, kept = d.end - d.start + 1, {}
     for k, w in sorted(enumerate(rest), key=lambda kw: -kw[1].score):

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from docintel.generation.text import content_stems, ends_sentence, join_lines, normalize, stem, tokens
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.schema.kinds import HEADING_ROLES, UNSCANNED_ROLES
+from docintel.text import ANSWER_TYPE_PATTERNS
 
 _FURNITURE = UNSCANNED_ROLES
 BACK, FORWARD = 8, 6  # narrow columns (Federal Register, two-column papers) carry long sentences
@@ -87,7 +88,14 @@ def question_terms(q: ParsedQuestion) -> list[Term]:
     for w in sorted(words):
         kind = "number" if w[0].isdigit() else "word"
         terms.setdefault(w, Term(w, kind, 2.0 if kind == "number" else 1.0))
+    if q.answer_type in ANSWER_TYPE_PATTERNS:  # "How soon ...?": a line stating a time span is
+        # marked (weight 0: it seeds no window of its own; see answertype.typed_first)
+        terms.setdefault(ANSWER_TYPE + q.answer_type, Term(ANSWER_TYPE + q.answer_type, "answer_type", 0.0))
     return list(terms.values())
+
+
+#: Key prefix of the term that stands for the question's answer type (a line stating a duration).
+ANSWER_TYPE = "answer type: "
 
 
 def _stem_match(a: str, b: str) -> bool:
@@ -116,6 +124,12 @@ def _line_hits(text: str, next_text: str, terms: list[Term]) -> set[str]:
                 hits.add(t.key)
         elif t.kind == "number":
             if t.key in stems:
+                hits.add(t.key)
+        elif t.kind == "answer_type":  # "60" / "calendar days" may wrap: a value opening on this line
+            if any(
+                m.start() < len(norm)
+                for m in ANSWER_TYPE_PATTERNS[t.key.removeprefix(ANSWER_TYPE)].finditer(pair)
+            ):
                 hits.add(t.key)
         elif any(_stem_match(t.key, s) for s in stems if s and not s[0].isdigit()):
             hits.add(t.key)
