@@ -130,3 +130,25 @@ def test_how_long_soon_often_name_no_topic():
         "long" in parse_question("What is a long-term debt?").keywords
         or "long-term" in parse_question("What is a long-term debt?").keywords
     )
+
+
+# -- a caption under its table: the rows the question names ---------------------------------------
+
+
+def test_a_window_on_a_caption_under_its_table_starts_at_the_first_row_the_question_names():
+    from docintel.generation.offline import OfflineBackend
+
+    cells = ["method", "top-1 err.", "plain-34", "28.54", "ResNet-34 B", "24.52", "ResNet-50", "22.85"]
+    cells += ["ResNet-101", "21.75", "ResNet-152", "21.43"]
+    lines = [(i + 1, t) for i, t in enumerate(cells)]
+    ev = [EvidenceLine(page=6, line=n, text=t, role="table") for n, t in lines]
+    ev.append(
+        EvidenceLine(
+            page=6, line=13, text="Table 3. Error rates (%, 10-crop testing) on validation.", role="caption"
+        )
+    )
+    ev.append(EvidenceLine(page=6, line=14, text="The deeper models are more accurate.", role="body"))
+    window = Passage(doc_id="d", page=6, line_start=1, line_end=14, lines=ev)
+    ask = "How much lower are the 10-crop testing error rates of the 50-, 101- and 152-layer ResNets than the 34-layer ones?"
+    text = OfflineBackend().generate(parse_question(ask), [window], pass_no=1, instructions=[]).answer.answer
+    assert text.startswith("plain-34") and "24.52" in text and "21.43" in text

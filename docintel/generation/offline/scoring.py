@@ -28,6 +28,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from docintel.generation.offline.tablerows import rows_above_caption
 from docintel.generation.text import content_stems, ends_sentence, join_lines, normalize, stem, tokens
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.schema.kinds import HEADING_ROLES, UNSCANNED_ROLES
@@ -350,6 +351,7 @@ def pick_windows(
         if end < r.pos:
             break
         start, end = list_span(rows, start, end)
+        start = rows_above_caption(rows, r.pos, start)
         hits = set().union(*(rows[i].hits for i in range(start, end + 1)))
         out.append(Window(r.passage, start, end, r.pos, round(r.context, 3), hits))
         used += end - start + 1

@@ -127,3 +127,24 @@ def view_table(p: Passage) -> TableView | None:
     if header is not None and not aligned:
         text += f" (columns: {join_lines([header.text])})"
     return TableView(text, row_lines, header, caption, aligned)
+
+
+#: Table lines above a caption a window seeded on it may reach back over, at most.
+TABLE_ROWS = 40
+_TABLE_ROLES = frozenset({"table"})
+
+
+def rows_above_caption(rows: list, seed: int, start: int) -> int:
+    """A window seeded on a caption that sits under its table's rows ("Table 3. Error rates ..."
+    below the rows, the papers' style) starts at the first of those rows the question's words or
+    numbers hit ("ResNet-34 ... ResNet-152"), not the scorer's ``BACK`` lines up at whichever row
+    that is: the rows the question compares are the answer. ``rows`` are the scorer's
+    ``ScoredLine`` list of one passage; the table runs back to the previous caption, heading or
+    body line, at most :data:`TABLE_ROWS` lines. Returns the window's new first index."""
+    if rows[seed].ln.role != "caption" or seed == 0 or rows[seed - 1].ln.role not in _TABLE_ROLES:
+        return start
+    first = seed - 1
+    while first > 0 and seed - first < TABLE_ROWS and rows[first - 1].ln.role in _TABLE_ROLES:
+        first -= 1
+    hit = next((i for i in range(first, seed) if rows[i].hits), None)
+    return min(start, hit) if hit is not None else start
