@@ -71,3 +71,21 @@ def test_an_open_table_keeps_the_region_to_the_page_bottom():
 def test_no_drawings_keep_the_region_to_the_page_bottom():
     assert layout._below_caption(110.0, 612.0, 792.0, None) == (0.0, 110.0, 612.0, 792.0)
     assert layout._below_caption(110.0, 612.0, 792.0, []) == (0.0, 110.0, 612.0, 792.0)
+
+
+def test_a_stack_of_labels_the_toc_stage_drops_is_not_at_stake():
+    """Bold phrases stacked with nothing between them are a list (``toc._label_stacks``): the toc
+    stage makes no section of them, so the model would save none there."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 72), "Some running text before the figure, as a paragraph has it.", fontsize=10)
+    for k, label in enumerate(
+        ("Federal Acquisition Regulation", "Government Off The Shelf", "Trusted Supplier Program")
+    ):
+        page.insert_text((72, 300 + 22 * k), label, fontsize=11, fontname="hebo")
+    rows, _ = lines.extract_page_lines(page, 1)
+    prow = {"page": 1, "n_images": 0, "n_drawings": 300, "_escalation_regions": [(0.0, 250.0, 612.0, 792.0)]}
+    kept, stakes = escalate.triage(
+        doc, [rows], [prow], {1: ["vector_graphics_without_structure: 300"]}, {1: 0}
+    )
+    assert 1 in kept and stakes == {}
