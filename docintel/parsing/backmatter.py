@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from docintel.parsing import frame_rows
 
 _FURNITURE = ("header", "footer", "page_number", "toc_entry")
+_FURNITURE_SET = frozenset(_FURNITURE)
 _BIB_HEAD = re.compile(r"\b(references|bibliography|works cited|literature cited|citations)\b", re.I)
 _BIB_START = re.compile(
     r"^\[(?P<id>[0-9]{1,4}|[A-Za-z][\w\-+./ ]{0,40}?)\]\s*(?P<rest>\S.*)?$|^(?P<num>[0-9]{1,3})\.\s+(?P<rest2>[A-Z\u00c0-\u024f].*)$"
@@ -45,21 +47,23 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
     if toc_df.empty:
         return out
     top = int(toc_df["level"].min())
+    # only the lines of pages a toc entry starts on are ever looked up; their columns are taken
+    # one by one (a boolean take of the whole frame copies every Arrow-backed string column)
+    sel = np.flatnonzero(line_df["page"].isin(set(toc_df["page_start"].tolist())).to_numpy())
+    page_l, line_l, text_l, role_l, x0_l, y0_l, x1_l, y1_l = (
+        line_df[c].iloc[sel].tolist() for c in ("page", "line", "text", "role", "x0", "y0", "x1", "y1")
+    )
     # column lists, not Series: zip over an Arrow-backed string column yields value by value
     heads = {
         (int(p), int(ln)): str(tx).strip()
-        for p, ln, tx in zip(
-            line_df["page"].tolist(), line_df["line"].tolist(), line_df["text"].tolist(), strict=False
-        )
+        for p, ln, tx in zip(page_l, line_l, text_l, strict=False)
         if ln is not None
     }
-    body = line_df[~line_df.role.isin(_FURNITURE)]
     # the heading line's box, looked up once per line (a section's line frame per appendix was slow)
     boxes = {
         (int(p), int(ln)): (a, b, c, d)
-        for p, ln, a, b, c, d in zip(
-            *(body[c].tolist() for c in ("page", "line", "x0", "y0", "x1", "y1")), strict=False
-        )
+        for p, ln, r, a, b, c, d in zip(page_l, line_l, role_l, x0_l, y0_l, x1_l, y1_l, strict=False)
+        if r not in _FURNITURE_SET
     }
     for t in frame_rows.rows(toc_df.sort_values(["page_start", "line_start"])):
         number = t.number if isinstance(t.number, str) else None  # NaN / NA when unnumbered
@@ -123,12 +127,12 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
 def bibliography(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> list[dict]:
     """'[18] Author. Title ...' or '18. Author ...' entries inside the References section."""
     out = []
-    for t in toc_df.itertuples():
+    for t in frame_rows.rows(toc_df):  # itertuples' namedtuples, from column lists
         if not _BIB_HEAD.search(str(t.title)) or len(str(t.title)) > 40:
             continue
         sec = _section_lines(line_df, t).sort_values(["page", "line"])
         cur = None
-        for r in sec.itertuples():
+        for r in frame_rows.rows(sec):
             if r.role in ("heading", "title"):
                 continue
             m = _BIB_START.match(str(r.text).strip())

@@ -96,10 +96,10 @@ def label_to_page(page_df: pd.DataFrame) -> dict[str, int]:
     out: dict[str, int] = {}
     if "printed_label" not in page_df.columns:
         return out
-    for r in page_df.itertuples():
-        lab = r.printed_label
+    # two column lists, not itertuples over every column of the page table
+    for lab, page in zip(page_df["printed_label"].tolist(), page_df["page"].tolist(), strict=True):
         if lab is not None and not (isinstance(lab, float) and pd.isna(lab)):
-            out.setdefault(str(lab).strip().lower(), int(r.page))
+            out.setdefault(str(lab).strip().lower(), int(page))
     return out
 
 

@@ -229,15 +229,16 @@ def triage(
     """
     out: dict[int, str] = {}
     stakes: dict[int, int] = {}
-    body = None
+    body = cover = None
     for p, reasons in cands.items():
         i = by_page[p]
         if any(r.startswith("garbled_text") for r in reasons) or not prows[i].get("_escalation_regions"):
             continue
-        if body is None:  # the document's body size, as the toc stage reads it
+        if body is None:  # the document's body size and title pages, as the toc stage reads them
             body = _body_size(page_rows)
+            cover = _cover_pages(page_rows, prows, body)
         try:
-            stake = headings_at_stake(doc[p - 1], p, page_rows[i], prows[i], body, spans)
+            stake = headings_at_stake(doc[p - 1], p, page_rows[i], prows[i], body, spans, cover=cover)
         except Exception as exc:  # the model then decides, as before
             log.debug("page %d: escalation triage failed (%s)", p, exc)
             continue
@@ -263,20 +264,45 @@ def _body_size(page_rows: list[list[dict]]) -> float:
     return float(weight.most_common(1)[0][0]) if weight else DEFAULT_BODY_SIZE
 
 
+def _cover_pages(page_rows: list[list[dict]], prows: list[dict], body: float) -> set[int]:
+    """The leading title pages (``toc._cover_pages`` on the fast rows of the first two text
+    pages): the toc stage takes no heading from them, so the model saves none there."""
+    import pandas as pd
+
+    from docintel.parsing import toc
+
+    first = [(int(prows[i]["page"]), rows) for i, rows in enumerate(page_rows) if rows][:2]
+    recs = [(p, r["text"], bool(r.get("bold")), r.get("size")) for p, rows in first for r in rows]
+    if not recs:
+        return set()
+    df = pd.DataFrame(recs, columns=["page", "text", "bold", "size"])
+    df["size"] = df["size"].astype(float)
+    return toc._cover_pages(df, body)
+
+
 #: The line fields heading detection reads (``headings.candidates``, ``span_features``).
 _HEADING_FIELDS = ("line", "text", "x0", "y0", "x1", "y1", "size", "font", "bold", "column", "role")
 
 
 def headings_at_stake(
-    page, page_no: int, rows: list[dict], prow: dict, body: float, spans: dict | None = None
+    page,
+    page_no: int,
+    rows: list[dict],
+    prow: dict,
+    body: float,
+    spans: dict | None = None,
+    *,
+    cover: set[int] | None = None,
 ) -> int:
     """Lines inside the regions the escalation reasons name (``_escalation_regions``) that the
-    toc stage's typography test reads as headings (``headings.candidates`` +
-    ``looks_like_heading``, less ``toc_rules.not_sections``, as ``toc.build_toc`` calls them): what the model saves is mostly
-    table cells and chart labels that heading detection would make sections of."""
+    toc stage reads as headings: ``headings.candidates`` joined over wrapped lines and marked
+    heading-like as ``toc.build_toc`` does (typography, run-in and dash rules, label stacks,
+    ``toc_rules.not_sections``; ``cover``: the document's title pages, which give none). What
+    the model saves is mostly table cells and chart labels that heading detection would make
+    sections of; a line the toc stage drops anyway is not at stake."""
     import pandas as pd
 
-    from docintel.parsing import headings, toc_rules
+    from docintel.parsing import headings, toc
 
     regions = prow.get("_escalation_regions") or []
     pl = pd.DataFrame(
@@ -289,11 +315,12 @@ def headings_at_stake(
     known = {page_no: spans[page_no]} if spans and page_no in spans else None
     feats = headings.span_features(page.parent, pl, known)  # without the page stage's spans: reads the page
     box = {int(r.line): ((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2) for r in pl.itertuples()}
-    like = [c for c in headings.candidates(pl, feats) if headings.looks_like_heading(c, body)]
-    # nor what the toc stage then drops as no section: a label printed several times on the
-    # page ("CONTROL NAME" in each record of a ruled form), a glossary's terms
-    dropped = {id(c) for c in toc_rules.not_sections(like, pl, None)}
-    heads = {int(n) for c in like if id(c) not in dropped for n in c.lines}
+    cands = toc._join_continuations(headings.candidates(pl, feats), body)
+    # as the toc stage marks them: it drops a label printed several times on the page ("CONTROL
+    # NAME" in each record of a ruled form), a glossary's terms, a stack of same-style labels
+    # (an acronym list's expansions), run-in leads ending in ":", lines on a title page
+    toc._mark_heading_like(cands, pl, body, None, set(), cover=cover or set())
+    heads = {int(n) for c in cands if c.extra["heading_like"] for n in c.lines}
     return sum(
         any(b[0] <= box[n][0] <= b[2] and b[1] <= box[n][1] <= b[3] for b in regions)
         for n in heads

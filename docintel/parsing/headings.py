@@ -132,6 +132,17 @@ class PageSpans:
     texts: list[str]
 
 
+#: :func:`_span_style` by (flags, font), shared by every page (bounded: cleared when it grows large).
+_SPAN_STYLE: dict[tuple, tuple[float, float]] = {}
+
+
+def _span_style(flags: int, font: str) -> tuple[float, float]:
+    """A span's (bold, italic) as 0.0 / 1.0: its flags, else its font's name."""
+    if len(_SPAN_STYLE) > 4096:
+        _SPAN_STYLE.clear()
+    return float(bool(flags & 16) or is_bold_font(font)), float(bool(flags & 2) or _italic_name(font))
+
+
 def page_spans(page_dict: dict) -> PageSpans | None:
     """The inked spans of one page's ``get_text("dict")``, as :func:`span_features` needs them.
 
@@ -140,20 +151,25 @@ def page_spans(page_dict: dict) -> PageSpans | None:
     """
     spans = []
     texts = []
+    style = _SPAN_STYLE  # (flags, font) -> (bold, italic) as floats: a few dozen per document
     for b in page_dict["blocks"]:
         for ln in b.get("lines", []):
-            rot = abs(ln["dir"][1]) > ROTATED_DIR_MIN
+            rot = float(abs(ln["dir"][1]) > ROTATED_DIR_MIN)
             for s in ln["spans"]:
-                n = len(s["text"].strip())
+                text = s["text"]
+                n = len(text.strip())
                 if n:
                     x0, y0, x1, y1 = s["bbox"]
-                    bold = bool(s["flags"] & 16) or is_bold_font(s["font"])
-                    ital = bool(s["flags"] & 2) or _italic_name(s["font"])
-                    spans.append(((x0 + x1) / 2, (y0 + y1) / 2, n, float(bold), float(rot), float(ital)))
-                    texts.append(s["text"])
+                    key = (s["flags"], s["font"])
+                    bi = style.get(key)
+                    if bi is None:
+                        bi = style[key] = _span_style(*key)
+                    spans += ((x0 + x1) / 2, (y0 + y1) / 2, n, bi[0], rot, bi[1])
+                    texts.append(text)
     if not spans:
         return None
-    return PageSpans(np.array(spans), texts)
+    # one flat float list, six values a span: the same float64 rows as an array of tuples, cheaper
+    return PageSpans(np.array(spans, dtype=float).reshape(-1, 6), texts)
 
 
 def span_features(

@@ -70,6 +70,12 @@ CONTINUATION_X_OVERLAP = 0.8
 SAME_EDGE_PT = 2.0
 #: Share of unreadable characters (U+FFFD, private use) that marks a broken font encoding.
 GARBLED_SHARE = 0.05
+#: A caption's region ends at the last vector path below it when those paths draw at least this
+#: many distinct horizontal edges (a ruled table's top, header and bottom rules; a thin path is
+#: one edge, a filled box two): what follows the table (prose, the next heading) is not what the
+#: model would change. Fewer edges (a shaded header row alone, two rules of an open table) may
+#: not close the table: the region then runs to the page bottom.
+CLOSED_TABLE_EDGES = 3
 _LOCK = threading.Lock()
 
 
@@ -124,6 +130,27 @@ def _drawings_extent(page, drawings: list | None = None) -> tuple[float, float, 
         max(r[2] for r in rects),
         max(r[3] for r in rects),
     )
+
+
+def _below_caption(
+    top: float, width: float, height: float, drawings: list | None
+) -> tuple[float, float, float, float]:
+    """What follows a caption whose table the fast path missed: down to the page bottom, or, when
+    the vector paths below it close a ruled table (:data:`CLOSED_TABLE_EDGES`), down to the last
+    of them (``drawings``: the page signals' ``get_cdrawings()`` list)."""
+    try:
+        below = [d["rect"] for d in drawings or () if d["rect"][1] >= top - 1]
+        # a rule (a thin path) is one edge; a filled box (a shaded row) its top and its bottom
+        edges = {
+            e
+            for r in below
+            for e in ((round((r[1] + r[3]) / 2),) if r[3] - r[1] <= 2 else (round(r[1]), round(r[3])))
+        }
+    except (KeyError, TypeError, IndexError):  # get_drawings() Rects or an unknown shape: no clip
+        return (0.0, top, width, height)
+    if len(edges) < CLOSED_TABLE_EDGES:
+        return (0.0, top, width, height)
+    return (0.0, top, width, min(height, max(float(r[3]) for r in below) + 1.0))
 
 
 def _x_overlap(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -194,7 +221,7 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
             first_page = first
             continue
         reasons.append(reason)
-        regions.append((0.0, float(r.get("y1", 0.0)), width, height))  # what follows the caption
+        regions.append(_below_caption(float(r.get("y1", 0.0)), width, height, page_signals.get("_drawings")))
         break
     if n_drawings >= MANY_DRAWINGS and not n_images and not roles & {"table", "figure_text"}:
         extent = _drawings_extent(page, page_signals.get("_drawings"))

@@ -162,7 +162,7 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
             "line_start": None if pd.isna(r.line_start) else int(r.line_start),
             "source": r.source,
         }
-        for r in kept.itertuples()
+        for r in frame_rows.rows(kept)  # itertuples' rows, from column lists
     ]
     return to_frame(entries, line_df, str(toc_df["doc_id"].iloc[0]), ids=kept["toc_id"].tolist())
 

@@ -262,10 +262,20 @@ def _build_toc(
 
 
 def _mark_heading_like(
-    cands: list[Candidate], line_df: pd.DataFrame, body: float, title_c: Candidate | None, contents_pages: set
+    cands: list[Candidate],
+    line_df: pd.DataFrame,
+    body: float,
+    title_c: Candidate | None,
+    contents_pages: set,
+    *,
+    cover: set[int] | None = None,
 ) -> None:
-    """Set ``extra["heading_like"]`` on every candidate: typography, then the stack and section rules."""
-    cover = _cover_pages(line_df, body)
+    """Set ``extra["heading_like"]`` on every candidate: typography, then the stack and section rules.
+
+    ``cover``: the title pages (:func:`_cover_pages` of ``line_df`` when None); the escalation
+    triage passes the document's, as it marks one page's lines.
+    """
+    cover = _cover_pages(line_df, body) if cover is None else cover
     larger = body + LARGER_BY_PT
     for c in cands:
         # plain body type, unnumbered: looks_like_heading's first test says no (most candidates)

@@ -13,7 +13,7 @@ import re
 
 import pandas as pd
 
-from docintel.parsing import contents_page
+from docintel.parsing import contents_page, frame_rows
 from docintel.parsing.headings import Candidate, split_number
 from docintel.parsing.toc_rules import norm, short_title
 
@@ -270,7 +270,7 @@ def contents_entries(
     labels = contents_page.label_to_page(page_df)
     later = [c for c in cands if c.page > max(contents_pages)]
     offset = None
-    for e in contents.itertuples():
+    for e in frame_rows.rows(contents):  # itertuples' rows, from column lists
         number = e.number if isinstance(e.number, str) else None
         guess = contents_page.physical_page(e.label, labels, n_pages, offset)
         order = [guess, guess + 1, guess - 1] if guess else []
