@@ -86,12 +86,23 @@ def test_new_version_and_changed_pdf_are_loaded_again(small_pdf, tmp_path):
     assert api.parse(small_pdf, out_dir=out, **FAST) is not third
 
 
-def test_recently_written_files_are_not_trusted(small_pdf, tmp_path):
+def test_recently_written_files_are_compared_by_content(small_pdf, tmp_path, caplog):
     out = tmp_path / "art"
     api.parse(small_pdf, out_dir=out, **FAST)
     first = api.parse(small_pdf, out_dir=out, **FAST)  # its files were written just now
     assert first.manifest["cache_hit"] is True
-    assert api.parse(small_pdf, out_dir=out, **FAST) is not first
+    assert api.parse(small_pdf, out_dir=out, **FAST) is first
+    target = store._live(_entry(out)) / "page_df.parquet"
+    data = bytearray(target.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    st = target.stat()
+    with open(target, "r+b") as fh:
+        fh.write(bytes(data))
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # even with its mtime put back
+    with caplog.at_level(logging.WARNING):
+        again = api.parse(small_pdf, out_dir=out, **FAST)
+    assert again is not first
+    assert "page_df.parquet checksum mismatch" in caplog.text
 
 
 def test_memo_is_bounded(tmp_path, monkeypatch):

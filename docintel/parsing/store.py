@@ -95,8 +95,9 @@ def _live(directory: Path) -> Path | None:
 _SEEN: dict[str, dict[str, tuple]] = {}
 
 
-#: A file modified this recently when it is read has no trustworthy stamp: a write within the
-#: file system's timestamp granularity (a clock tick; 1-2 s on some) could keep its mtime.
+#: A file modified this recently when it is read has no trustworthy stat: a write within the
+#: file system's timestamp granularity (a clock tick; 1-2 s on some) could keep its mtime. Such a
+#: file (one this process or another just wrote) is stamped by its sha256 instead.
 RACY_NS = 2 * 10**9
 
 
@@ -114,12 +115,34 @@ def _read(live: Path, name: str) -> bytes:
     if len(_SEEN) > 64:  # bounded: old versions' records go (a stamp keeps its own dict)
         _SEEN.pop(next(iter(_SEEN)))
         seen = _SEEN.setdefault(str(live), seen)
-    seen[name] = _stat_key(st) if time.time_ns() - st.st_mtime_ns >= RACY_NS else None  # None: never equal
+    seen[name] = _stamp(st, data)
     return data
 
 
+def _stamp(st: os.stat_result, data: bytes) -> tuple:
+    """A file's stamp: its stat key, or for a file modified under RACY_NS ago its inode, size and
+    sha256 (compared by content until its stat can be trusted)."""
+    if time.time_ns() - st.st_mtime_ns >= RACY_NS:
+        return _stat_key(st)
+    return ("sha256", st.st_ino, st.st_size, hashlib.sha256(data).hexdigest())
+
+
+def _same(path: Path, stamp: tuple, seen: dict, name: str) -> bool:
+    st = os.stat(path)
+    if stamp[0] != "sha256":
+        return _stat_key(st) == stamp
+    if (st.st_ino, st.st_size) != stamp[1:3]:
+        return False
+    with open(path, "rb") as fh:
+        if hashlib.sha256(fh.read()).hexdigest() != stamp[3]:
+            return False
+    if time.time_ns() - st.st_mtime_ns >= RACY_NS:  # old enough now: its stat from here on
+        seen[name] = _stat_key(st)
+    return True
+
+
 def read_stamp(directory: Path) -> tuple[str, dict[str, tuple]] | None:
-    """(live version folder, {file: (st_ino, st_size, st_mtime_ns)} of every file read from it by
+    """(live version folder, {file: stamp (:func:`_stamp`)} of every file read from it by
     :func:`load_checked` and :func:`load_sidecar`), the files stat'ed as they were read; None
     when nothing was read from the live version. The dict is the record itself: a later read of
     the same version (the index sidecar) adds to it."""
@@ -130,13 +153,14 @@ def read_stamp(directory: Path) -> tuple[str, dict[str, tuple]] | None:
 
 def unchanged(directory: Path, stamp: tuple[str, dict[str, tuple]]) -> bool:
     """Whether the live version of ``directory`` is still ``stamp``'s folder and every file read
-    from it has the same inode, size and mtime: a new version or a file changed in place is
-    False (the caller loads and checks the entry again). A stat per file, no read, no hash."""
+    from it has the same inode, size and mtime (a file written just before it was read: the same
+    sha256): a new version or a file changed in place is False (the caller loads and checks the
+    entry again). A stat per file; a read and a hash only for those recently written files."""
     live = _live(Path(directory))
     if live is None or str(live) != stamp[0]:
         return False
     try:
-        return all(_stat_key(os.stat(live / name)) == key for name, key in list(stamp[1].items()))
+        return all(_same(live / name, key, stamp[1], name) for name, key in list(stamp[1].items()))
     except OSError:
         return False
 
