@@ -29,9 +29,9 @@ from docintel.retrieval import count_tokens, firstpass
 from docintel.retrieval import pointerfacts as facts
 from docintel.retrieval.covered import ALREADY_IN_EVIDENCE, evidence_keys, target_covered
 from docintel.retrieval.firstpass import same_page_targets
-from docintel.retrieval.resolve_pages import off_pages
 from docintel.retrieval.named import named_first_hop
 from docintel.retrieval.overview import Overview, overview_passages
+from docintel.retrieval.resolve_pages import off_pages
 from docintel.retrieval.targets import unread_pages_warning
 from docintel.schema.answer import (
     ExternalReference,
