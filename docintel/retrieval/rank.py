@@ -94,10 +94,6 @@ def phrase_bigrams(question: ParsedQuestion) -> set[tuple[str, str]]:
     return out
 
 
-#: The reason of a page without text.
-NO_TEXT = "no text on this page (image-only or empty): ranked last"
-
-
 def retrieve(
     question: ParsedQuestion,
     tables: DocTables,
@@ -138,56 +134,8 @@ def retrieve(
     window_n = _normalise({p: s for p, (s, _) in windows.items()})
 
     matched = index.matches(qset)  # page -> the question terms it holds, sorted
-    candidates = _page_candidates(
-        index, w, qset, matched, (bm25, bm25_n), (phrases, phrase_n), (windows, window_n), toc,
-        definitions, term, objects, scope_pages, scope_note,
-    )  # fmt: skip
-
-    exempt = {c.page for c in candidates if c.scores["scope"] or c.scores["toc"]}
-    if question.shape == "definition":
-        exempt = set(back)
-    # an overview's own header rows are toc rows ("Required, (A) = Addressable"): only the
-    # question's scope exempts it
-    demoted = (back - exempt) | (set(overview_pages(tables)) - set(scope_pages))
-    rank_score = _back_matter_below_body(candidates, demoted, index, qset, matched)
-    answer_type_first(question, tables, candidates, rank_score)
-    for c in candidates:
-        if c.page in listing:
-            c.reasons.append("contents / list of tables or figures: ranked after the body it lists")
-    candidates.sort(
-        key=lambda c: (
-            not index.has_text(c.page),
-            c.page in listing and c.page not in scope_pages,
-            -rank_score[c.page],
-            rank_score[c.page] < c.score,
-            c.page,
-        )
-    )
-    for c in candidates[: max(0, top_k)]:
-        c.chosen = True
-    return candidates
-
-
-def _page_candidates(
-    index: PageIndex, w, qset, matched, bm25s, phrase_s, window_s, toc, definitions, term, objects,
-    scope_pages, scope_note,
-) -> list[Candidate]:  # fmt: skip
-    """Every page's Candidate, in page order. A page no signal touches (no score, no reason) gets
-    the all-zero Candidate built without pydantic's validation (the same fields, values and types
-    a validated one has): a long document's ask spent most of this loop validating those."""
-    (bm25, bm25_n), (phrases, phrase_n), (windows, window_n) = bm25s, phrase_s, window_s
-    zero = {k: 0.0 for k in ("bm25", "window", "phrase", "toc", "definition", "objects", "scope")}
-    zero_total = round(sum(w[k] * v for k, v in zero.items()), 4)
-    zero_scores = {**zero, "bm25_raw": 0.0}
-    special = set(toc) | set(definitions) | set(objects) | set(scope_pages)
     candidates = []
     for p in index.pages:
-        if not bm25[p] and not windows[p][0] and not phrases[p][0] and not phrases[p][1] and p not in special:
-            reasons = [] if index.has_text(p) else [NO_TEXT]
-            candidates.append(
-                Candidate.model_construct(page=p, score=zero_total, scores=dict(zero_scores), reasons=reasons)
-            )
-            continue
         scores = {
             "bm25": round(bm25_n[p], 4),
             "window": round(window_n[p], 4),
@@ -215,10 +163,32 @@ def _page_candidates(
         if p in objects:
             reasons.append(f"objects: {objects[p]} on this page")
         if not index.has_text(p):
-            reasons = [NO_TEXT, *reasons]
+            reasons = ["no text on this page (image-only or empty): ranked last", *reasons]
         scores["bm25_raw"] = round(bm25[p], 4)
         candidates.append(Candidate(page=p, score=round(total, 4), scores=scores, reasons=reasons))
 
+    exempt = {c.page for c in candidates if c.scores["scope"] or c.scores["toc"]}
+    if question.shape == "definition":
+        exempt = set(back)
+    # an overview's own header rows are toc rows ("Required, (A) = Addressable"): only the
+    # question's scope exempts it
+    demoted = (back - exempt) | (set(overview_pages(tables)) - set(scope_pages))
+    rank_score = _back_matter_below_body(candidates, demoted, index, qset, matched)
+    answer_type_first(question, tables, candidates, rank_score)
+    for c in candidates:
+        if c.page in listing:
+            c.reasons.append("contents / list of tables or figures: ranked after the body it lists")
+    candidates.sort(
+        key=lambda c: (
+            not index.has_text(c.page),
+            c.page in listing and c.page not in scope_pages,
+            -rank_score[c.page],
+            rank_score[c.page] < c.score,
+            c.page,
+        )
+    )
+    for c in candidates[: max(0, top_k)]:
+        c.chosen = True
     return candidates
 
 
