@@ -35,7 +35,8 @@ from docintel.retrieval.refcontrols import control_lines
 from docintel.retrieval.refparts import foreign_part
 from docintel.retrieval.refrelative import relative_sections
 from docintel.retrieval.refunits import enclosing_paragraph, tagged_region, unlisted_provision_paragraph
-from docintel.retrieval.resolve_build import cut_note, found, n_lines, section_at, sections_found
+from docintel.retrieval.resolve_build import cut_note, n_lines, section_at, sections_found
+from docintel.retrieval.resolve_build import found as _found
 from docintel.retrieval.resolve_model import model_brief, model_may_help, section_resolution
 from docintel.retrieval.targets import (
     object_passages,
@@ -187,7 +188,7 @@ def _resolve_many(tables: DocTables, group: list, ctx: dict) -> Resolution | Non
     reason = f"{len(found)} of {len(group)} targets: " + "; ".join(r.reason for r in found)
     if missing:
         reason += "; not in this document: " + ", ".join(missing)
-    res = found(ref, found[0].method, found[0].ref_type, ",".join(str(r.target) for r in found),
+    res = _found(ref, found[0].method, found[0].ref_type, ",".join(str(r.target) for r in found),
                  found[0].sub_selector, passages, reason)  # fmt: skip
     res.cut = [c for r in found for c in r.cut] + [
         f"{group[0][0]} {t} (list longer than {MAX_TARGETS})" for t in cut
@@ -247,7 +248,7 @@ def control_resolution(tables: DocTables, ref, target: str, sub, ctx) -> Resolut
         return None
     note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
     passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
-    return found(ref, "offline_rules", "section", target, sub, passages, how)
+    return _found(ref, "offline_rules", "section", target, sub, passages, how)
 
 
 def _by_own_label(tables: DocTables, ref_type: str, kind: str, target: str, sub, ctx) -> Resolution | None:
@@ -283,7 +284,7 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
         if len(rows):
             why = f"footnote {target} on page {int(rows.iloc[0]['page'])} (its marker line)"
             passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
-            return found(ref, "offline_rules", "footnote", target, None, passages, why)
+            return _found(ref, "offline_rules", "footnote", target, None, passages, why)
     if at is None and _own_label(ref.raw_text):
         return None  # "line 16" is found by its own label only (_by_own_label)
     at = at or reflines.labelled_line(tables, ref_type, target, origin)
@@ -308,7 +309,7 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
         rows, how = tagged, f"{how} and its {sub}"
     passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
     why = f"{how} on page {at[0]}, line {at[1]} (not in toc_df or object_registry)"
-    return found(ref, "offline_rules", ref_type, target, sub if tagged is not None else None, passages, why)
+    return _found(ref, "offline_rules", ref_type, target, sub if tagged is not None else None, passages, why)
 
 
 def _section_after(tables: DocTables, at: tuple[int, int]) -> pd.DataFrame:
@@ -387,7 +388,7 @@ def _from_tables(
                 return sections_found(tables, secs, ref_type, str(obj["object_key"]), sub, ctx, common)
             passages = object_passages(tables, obj, q, sub_selector=sub, max_lines=max_lines, **common)
             why = f"object_registry: {obj['label']} on page {obj['page']}"
-            res = found(ref, "object_registry", ref_type, obj["object_key"], sub, passages, why)
+            res = _found(ref, "object_registry", ref_type, obj["object_key"], sub, passages, why)
             region = object_passages(tables, obj, q, sub_selector=sub, max_lines=10**6, **common)
             res.cut = cut_note(str(obj["label"]), n_lines(region), n_lines(passages))
             return res
@@ -406,7 +407,7 @@ def _from_tables(
             if not secs.empty:
                 passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
                 why = "toc_df: appendix section(s) " + ", ".join(secs["title"].head(3))
-                return found(ref, "toc_df", ref_type, str(secs.iloc[0]["toc_id"]), sub, passages, why)
+                return _found(ref, "toc_df", ref_type, str(secs.iloc[0]["toc_id"]), sub, passages, why)
         return None
 
     if ref_type == "page" and target:
@@ -414,7 +415,7 @@ def _from_tables(
         if page is None:
             return None
         passages = page_passages(tables, page, q, max_lines=max_lines, **common)
-        return found(
+        return _found(
             ref, method, "page", str(target), None, passages, f"printed page {target} is physical page {page}"
         )
     return None
