@@ -28,7 +28,7 @@ from docintel.schema.document import DocTables
 
 #: Documents kept, and the bytes of their cache files (a proxy of their memory), at most.
 MAX_DOCS = 8
-MAX_BYTES = 512 * 2**20
+MAX_BYTES = 128 * 2**20
 
 _MEMO: OrderedDict[tuple, tuple] = OrderedDict()
 _LOCK = threading.Lock()
