@@ -18,7 +18,7 @@ the two interleaved per size; ``--per-question`` prints every question's warm-as
 What "warm" is: a process with docintel imported and the document parsed and indexed in the
 cache, asking by path as ``docintel serve`` does for each ask: the first ask loads and checks the
 tables and the stored retrieval index; later asks get what the process kept (session 9's
-``docintel.warm`` memo, re-validated by a stat of the PDF and of every cache file read; a tree
+``docintel.parsing.warm`` memo, re-validated by a stat of the PDF and of every cache file read; a tree
 without it reads and checks everything again per ask). Before session 9 this bench dropped the
 in-memory index and labelled-line memo before every ask (what the server then did). ``--repeat R`` asks the
 questions in R rounds (in order, every round): ``1st`` is round 1 alone (each question's first

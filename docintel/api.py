@@ -53,14 +53,13 @@ def parse(
     ``out_dir`` defaults to ``DOCINTEL_ARTIFACTS`` or ``./artifacts``. ``ocr="auto"`` reads
     image-only pages with Tesseract when it is installed; ``"never"`` leaves them flagged and empty.
     """
-    from docintel import warm
-    from docintel.parsing import _ocr_token, parse_document
+    from docintel.parsing import _ocr_token, parse_document, warm
 
     root = artifacts_dir(out_dir)
     key = pdf = None
     if use_cache:
         # the same PDF, options and cache files as an earlier load of this process: its tables
-        # (checked then), served again after a stat of each file (docintel.warm)
+        # (checked then), served again after a stat of each file (docintel.parsing.warm)
         options = {"layout": layout, "ocr": ocr, "parser": parser, "eager_refs": eager_refs,
                    "ocr_token": _ocr_token(ocr) if parser == "pymupdf" else None,
                    "docling_json": str(docling_json) if docling_json else None, "password": password,

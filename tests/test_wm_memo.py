@@ -1,4 +1,4 @@
-"""The process's memo of cached documents (docintel.warm): served again only while unchanged."""
+"""The process's memo of cached documents (docintel.parsing.warm): served again only while unchanged."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from docintel import api, warm
-from docintel.parsing import store
+from docintel import api
+from docintel.parsing import store, warm
 from tests.fuzz import hostile
 
 FAST = {"layout": "never", "ocr": "never"}
