@@ -35,7 +35,7 @@ import pyarrow.parquet as pq
 
 from docintel.atomic import clean_stale_temps, fsync_dir, temp_name
 from docintel.errors import DocumentError, StorageError
-from docintel.parsing import arrow_copies
+from docintel.parsing import arrow_copies, stamps
 from docintel.schema.document import DocTables
 from docintel.schema.tables import SCHEMA_VERSION, TABLES, schema_major
 
@@ -91,80 +91,6 @@ def _live(directory: Path) -> Path | None:
     return directory if directory.is_dir() else None
 
 
-#: version folder -> {file name: stat key} of the files read from it (see :func:`read_stamp`).
-_SEEN: dict[str, dict[str, tuple]] = {}
-
-
-#: A file modified this recently when it is read has no trustworthy stat: a write within the
-#: file system's timestamp granularity (a clock tick; 1-2 s on some) could keep its mtime. Such a
-#: file (one this process or another just wrote) is stamped by its sha256 instead.
-RACY_NS = 2 * 10**9
-
-
-def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
-    return (st.st_ino, st.st_size, st.st_mtime_ns)
-
-
-def _read(live: Path, name: str) -> bytes:
-    """The bytes of ``live/name``, its stat taken on the open file before the read recorded
-    for :func:`read_stamp` (a change during or after the read makes the stamp differ)."""
-    with open(live / name, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        data = fh.read()
-    seen = _SEEN.setdefault(str(live), {})
-    if len(_SEEN) > 64:  # bounded: old versions' records go (a stamp keeps its own dict)
-        _SEEN.pop(next(iter(_SEEN)))
-        seen = _SEEN.setdefault(str(live), seen)
-    seen[name] = _stamp(st, data)
-    return data
-
-
-def _stamp(st: os.stat_result, data: bytes) -> tuple:
-    """A file's stamp: its stat key, or for a file modified under RACY_NS ago its inode, size and
-    sha256 (compared by content until its stat can be trusted)."""
-    if time.time_ns() - st.st_mtime_ns >= RACY_NS:
-        return _stat_key(st)
-    return ("sha256", st.st_ino, st.st_size, hashlib.sha256(data).hexdigest())
-
-
-def _same(path: Path, stamp: tuple, seen: dict, name: str) -> bool:
-    st = os.stat(path)
-    if stamp[0] != "sha256":
-        return _stat_key(st) == stamp
-    if (st.st_ino, st.st_size) != stamp[1:3]:
-        return False
-    with open(path, "rb") as fh:
-        if hashlib.sha256(fh.read()).hexdigest() != stamp[3]:
-            return False
-    if time.time_ns() - st.st_mtime_ns >= RACY_NS:  # old enough now: its stat from here on
-        seen[name] = _stat_key(st)
-    return True
-
-
-def read_stamp(directory: Path) -> tuple[str, dict[str, tuple]] | None:
-    """(live version folder, {file: stamp (:func:`_stamp`)} of every file read from it by
-    :func:`load_checked` and :func:`load_sidecar`), the files stat'ed as they were read; None
-    when nothing was read from the live version. The dict is the record itself: a later read of
-    the same version (the index sidecar) adds to it."""
-    live = _live(Path(directory))
-    seen = _SEEN.get(str(live)) if live is not None else None
-    return (str(live), seen) if seen else None
-
-
-def unchanged(directory: Path, stamp: tuple[str, dict[str, tuple]]) -> bool:
-    """Whether the live version of ``directory`` is still ``stamp``'s folder and every file read
-    from it has the same inode, size and mtime (a file written just before it was read: the same
-    sha256): a new version or a file changed in place is False (the caller loads and checks the
-    entry again). A stat per file; a read and a hash only for those recently written files."""
-    live = _live(Path(directory))
-    if live is None or str(live) != stamp[0]:
-        return False
-    try:
-        return all(_same(live / name, key, stamp[1], name) for name, key in list(stamp[1].items()))
-    except OSError:
-        return False
-
-
 def load_checked(directory: Path, *, source_sha256: str | None = None) -> tuple[DocTables | None, str | None]:
     """Cached tables and ``None``, or ``None`` and why the entry cannot be served.
 
@@ -178,9 +104,9 @@ def load_checked(directory: Path, *, source_sha256: str | None = None) -> tuple[
     mpath = live / MANIFEST
     if not mpath.exists():
         return None, "no manifest.json (incomplete entry)"
-    _SEEN.pop(str(live), None)  # this read's record starts empty
+    stamps.forget(live)  # this read's record starts empty
     try:
-        manifest = json.loads(_read(live, MANIFEST).decode())
+        manifest = json.loads(stamps.read(live, MANIFEST).decode())
         version = manifest.get("schema_version", "0")
         schema_major(version)
     except (OSError, ValueError, AttributeError) as exc:
@@ -200,7 +126,7 @@ def load_checked(directory: Path, *, source_sha256: str | None = None) -> tuple[
     frames = {}
     for name in TABLES:
         try:
-            data = _read(live, f"{name}.parquet")
+            data = stamps.read(live, f"{name}.parquet")
         except OSError as exc:
             return None, f"{name}.parquet unreadable ({exc.strerror or exc})"
         if hashlib.sha256(data).hexdigest() != checksums.get(name):
@@ -237,7 +163,7 @@ def _arrow_copy(live: Path, manifest: dict, name: str, checksum: str | None):
     if entry is None:
         return None
     try:
-        data = _read(live, entry["file"])
+        data = stamps.read(live, entry["file"])
     except OSError:
         return None
     return arrow_copies.read(data, entry)
@@ -527,13 +453,13 @@ def load_sidecar(tables: DocTables, name: str, key: str) -> bytes | None:
     if live is None:
         return None
     try:
-        manifest = json.loads(_read(live, MANIFEST).decode())
+        manifest = json.loads(stamps.read(live, MANIFEST).decode())
         entry = (manifest.get("sidecars") or {})[name]
         if entry["key"] != key or not _built_from_these(entry["built_from"], tables):
             return None
         if Path(entry["file"]).name != entry["file"]:
             return None
-        data = _read(live, entry["file"])
+        data = stamps.read(live, entry["file"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     return data if hashlib.sha256(data).hexdigest() == entry.get("sha256") else None

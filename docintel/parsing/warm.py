@@ -9,8 +9,8 @@ and the parse options, and serves it again while a stat of each file says nothin
 - the PDF: same inode, size and mtime (else it is read and hashed again: maybe another document);
 - the cache entry: the same live version folder (a save, an appended ``cross_ref_df`` or a new
   sidecar is a new version) and, for every file read from it, the inode, size and mtime it had
-  when it was read (:func:`docintel.parsing.store.read_stamp`): a file changed in place is
-  loaded and checked again exactly as on a first load.
+  when it was read, or its sha256 for a file written just before (:mod:`.stamps`): a file changed
+  in place is loaded and checked again exactly as on a first load.
 
 Only tables read from the cache are kept (a fresh parse's frames are not what the cache holds),
 at most :data:`MAX_DOCS` documents and :data:`MAX_BYTES` of cached files (least recently used
@@ -49,14 +49,14 @@ def key_of(path: str | Path, out_dir: Path, options: dict) -> tuple:
 
 def lookup(key: tuple, path: str | Path) -> DocTables | None:
     """The tables kept for ``key`` when the PDF and every cache file read are unchanged, else None."""
-    from docintel.parsing import store
+    from docintel.parsing import stamps, store
 
     with _LOCK:
         hit = _MEMO.get(key)
     if hit is None:
         return None
     pdf, directory, stamp, tables = hit
-    if _pdf_stat(path) != pdf or not store.unchanged(directory, stamp):
+    if _pdf_stat(path) != pdf or not stamps.unchanged(store._live(directory), stamp):
         with _LOCK:
             if _MEMO.get(key) is hit:
                 del _MEMO[key]
@@ -71,12 +71,12 @@ def lookup(key: tuple, path: str | Path) -> DocTables | None:
 def remember(key: tuple, path: str | Path, pdf: tuple | None, tables: DocTables) -> None:
     """Keep ``tables`` (just loaded from the cache, the PDF stat'ed as ``pdf`` before it was read)
     for ``key``; nothing kept for a fresh parse, an uncached parse or a PDF changed meanwhile."""
-    from docintel.parsing import store
+    from docintel.parsing import stamps, store
 
     directory = tables.manifest.get("cache_dir")
     if pdf is None or not directory or tables.manifest.get("cache_hit") is not True or _pdf_stat(path) != pdf:
         return
-    stamp = store.read_stamp(Path(directory))
+    stamp = stamps.seen(store._live(Path(directory)))
     if stamp is None:
         return
     size = sum(_size(Path(stamp[0]) / name) for name in stamp[1])
