@@ -60,6 +60,7 @@ def lookup(key: tuple, path: str | Path) -> DocTables | None:
         with _LOCK:
             if _MEMO.get(key) is hit:
                 del _MEMO[key]
+                _SIZES.pop(key, None)
         return None
     with _LOCK:
         if key in _MEMO:
