@@ -53,9 +53,24 @@ def parse(
     ``out_dir`` defaults to ``DOCINTEL_ARTIFACTS`` or ``./artifacts``. ``ocr="auto"`` reads
     image-only pages with Tesseract when it is installed; ``"never"`` leaves them flagged and empty.
     """
-    from docintel.parsing import parse_document
+    from docintel.parsing import _ocr_token, parse_document, warm
 
-    return parse_document(
+    root = artifacts_dir(out_dir)
+    key = pdf = None
+    if use_cache:
+        # the same PDF, options and cache files as an earlier load of this process: its tables
+        # (checked then), served again after a stat of each file (docintel.parsing.warm)
+        options = {"layout": layout, "ocr": ocr, "parser": parser, "eager_refs": eager_refs,
+                   "ocr_token": _ocr_token(ocr) if parser == "pymupdf" else None,
+                   "docling_json": str(docling_json) if docling_json else None, "password": password,
+                   **{k: limits[k] for k in sorted(limits) if k != "budget"}}  # fmt: skip
+        if docling_json is None and "budget" not in limits:
+            key = warm.key_of(path, root, options)
+            hit = warm.lookup(key, path)
+            if hit is not None:
+                return hit
+            pdf = warm._pdf_stat(path)
+    tables = parse_document(
         path,
         layout=layout,
         ocr=ocr,
@@ -63,11 +78,14 @@ def parse(
         docling_json=docling_json,
         password=password,
         eager_refs=eager_refs,
-        out_dir=artifacts_dir(out_dir),
+        out_dir=root,
         use_cache=use_cache,
         progress=progress,
         **limits,
     )
+    if key is not None:
+        warm.remember(key, path, pdf, tables)
+    return tables
 
 
 def default_backend_name() -> str:

@@ -31,6 +31,7 @@ from docintel.retrieval.covered import ALREADY_IN_EVIDENCE, evidence_keys, targe
 from docintel.retrieval.firstpass import same_page_targets
 from docintel.retrieval.named import named_first_hop
 from docintel.retrieval.overview import Overview, overview_passages
+from docintel.retrieval.resolve_pages import off_pages
 from docintel.retrieval.targets import unread_pages_warning
 from docintel.schema.answer import (
     ExternalReference,
@@ -99,6 +100,7 @@ class _Loop:
     warnings: list[str] = field(default_factory=list)
     reasons: list[PartialReason] = field(default_factory=list)
     first_keys: set[tuple[int, int]] = field(default_factory=set)
+    deferred: dict[tuple, PendingReference] = field(default_factory=dict)  # see resolve_near
 
     def nested(self, ref: PendingReference) -> bool:
         """A pointer written in a target the loop followed, outside the first hop's evidence."""
@@ -111,11 +113,31 @@ class _Loop:
             if r.status == "resolved" and r.pass_no
         )
 
+    def resolve_near(self, ref: PendingReference, pages: set[int]) -> Resolution:
+        """:meth:`resolve` without a model for the first hop's same-page check, except that a
+        pointer whose target is surely off ``pages`` (:func:`off_pages`: no passage built) is
+        only noted, and resolved as it would have been here if the loop meets it again."""
+        key = _ref_key(ref)
+        if key in self.deferred:
+            return self.resolutions[key]
+        if key not in self.resolutions and off_pages(self.tables, ref, pages):
+            self.deferred[key] = ref
+            # a placeholder holds the reference's place in the order of resolutions (unresolved,
+            # of no pass: nothing reads it before it is resolved)
+            self.resolutions[key] = Resolution(ref, "unresolved", "none", "unknown", reason="off the pages")
+            return self.resolutions[key]
+        return self.resolve(ref, allow_llm=False)
+
     def resolve(self, ref: PendingReference, *, allow_llm: bool) -> Resolution:
         key = _ref_key(ref)
+        if key in self.deferred:  # the first hop's, as it would have been resolved then
+            self._resolve_now(self.deferred.pop(key), key, allow_llm=False)
         cached = self.resolutions.get(key)
         if cached is not None and (cached.status != "unresolved" or not allow_llm):
             return cached
+        return self._resolve_now(ref, key, allow_llm=allow_llm)
+
+    def _resolve_now(self, ref: PendingReference, key: tuple, *, allow_llm: bool) -> Resolution:
         with self.trace.stage("resolve"):
             res = resolve_pending(
                 ref,
@@ -319,7 +341,8 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None, first_hop: list[Passage
     else:
         # a caller's passages, else the regions the question names, else keyword retrieval
         first = first_hop or _named_first_hop(loop) or first_passages(tables, q, trace, top_k)
-        passages = same_page_targets(first, lambda ref: loop.resolve(ref, allow_llm=False), trace)
+        pages = {p.page for p in first}
+        passages = same_page_targets(first, lambda ref: loop.resolve_near(ref, pages), trace)
     loop.first_keys = evidence_keys(passages)
     loop_count = 0
     while True:

@@ -35,7 +35,7 @@ import pyarrow.parquet as pq
 
 from docintel.atomic import clean_stale_temps, fsync_dir, temp_name
 from docintel.errors import DocumentError, StorageError
-from docintel.parsing import arrow_copies
+from docintel.parsing import arrow_copies, stamps
 from docintel.schema.document import DocTables
 from docintel.schema.tables import SCHEMA_VERSION, TABLES, schema_major
 
@@ -104,8 +104,9 @@ def load_checked(directory: Path, *, source_sha256: str | None = None) -> tuple[
     mpath = live / MANIFEST
     if not mpath.exists():
         return None, "no manifest.json (incomplete entry)"
+    stamps.forget(live)  # this read's record starts empty
     try:
-        manifest = json.loads(mpath.read_text())
+        manifest = json.loads(stamps.read(live, MANIFEST).decode())
         version = manifest.get("schema_version", "0")
         schema_major(version)
     except (OSError, ValueError, AttributeError) as exc:
@@ -125,7 +126,7 @@ def load_checked(directory: Path, *, source_sha256: str | None = None) -> tuple[
     frames = {}
     for name in TABLES:
         try:
-            data = (live / f"{name}.parquet").read_bytes()
+            data = stamps.read(live, f"{name}.parquet")
         except OSError as exc:
             return None, f"{name}.parquet unreadable ({exc.strerror or exc})"
         if hashlib.sha256(data).hexdigest() != checksums.get(name):
@@ -162,7 +163,7 @@ def _arrow_copy(live: Path, manifest: dict, name: str, checksum: str | None):
     if entry is None:
         return None
     try:
-        data = (live / entry["file"]).read_bytes()
+        data = stamps.read(live, entry["file"])
     except OSError:
         return None
     return arrow_copies.read(data, entry)
@@ -452,13 +453,13 @@ def load_sidecar(tables: DocTables, name: str, key: str) -> bytes | None:
     if live is None:
         return None
     try:
-        manifest = json.loads((live / MANIFEST).read_text())
+        manifest = json.loads(stamps.read(live, MANIFEST).decode())
         entry = (manifest.get("sidecars") or {})[name]
         if entry["key"] != key or not _built_from_these(entry["built_from"], tables):
             return None
         if Path(entry["file"]).name != entry["file"]:
             return None
-        data = (live / entry["file"]).read_bytes()
+        data = stamps.read(live, entry["file"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     return data if hashlib.sha256(data).hexdigest() == entry.get("sha256") else None

@@ -5,8 +5,9 @@ that names the target (a toc section, a registry object, a printed page, a
 bibliography entry) and carries the :class:`Passage` objects pass 2 adds,
 narrowed by the reference's sub-selector (``row (E)`` of Table 3 keeps the
 table's header so the numbers keep their meaning). When the tables cannot tell ("the
-previous section"), ``model_brief`` / ``section_resolution`` are what the composer
-(``decide.resolve_pending``) gives a backend and makes of its pick: this brick never calls one.
+previous section"), ``model_brief`` / ``section_resolution`` (:mod:`.resolve_model`) are what
+the composer (``decide.resolve_pending``) gives a backend and makes of its pick: this brick never
+calls one. :mod:`.resolve_build` builds a located target's passages.
 """
 
 from __future__ import annotations
@@ -34,10 +35,12 @@ from docintel.retrieval.refcontrols import control_lines
 from docintel.retrieval.refparts import foreign_part
 from docintel.retrieval.refrelative import relative_sections
 from docintel.retrieval.refunits import enclosing_paragraph, tagged_region, unlisted_provision_paragraph
+from docintel.retrieval.resolve_build import cut_note, n_lines, section_at, sections_found
+from docintel.retrieval.resolve_build import found as _found
+from docintel.retrieval.resolve_model import model_brief, model_may_help, section_resolution
 from docintel.retrieval.targets import (
     object_passages,
     page_passages,
-    section_lines,
     section_passages,
     to_passages,
 )
@@ -47,9 +50,6 @@ from docintel.schema.evidence import ParsedQuestion
 from docintel.schema.kinds import OBJECT_REF_TYPES
 from docintel.schema.loop import Resolution
 
-_RELATIVE = re.compile(
-    r"\b(previous|preceding|prior|foregoing|above|earlier|next|following|below|later|aforementioned)\b", re.I
-)
 #: Targets of one list or range ("Sections 4.1.3, 4.2.3, and 4.3.3") followed in one pass;
 #: the rest are named as cut. Six covers the lists and ranges of the dev set's documents
 #: ("paragraphs (g) through (l)") while a run such as "clauses 1 to 40" stays bounded.
@@ -60,21 +60,6 @@ MIN_TARGET_LINES = 12
 #: External kinds a document may print itself (a form inside its instructions, a publication's own title).
 _PRINTED_HERE = re.compile(r"(?:Forms?|Pub\.|Publication)\s", re.I)
 _PARA_RANGE = re.compile(r"\(([a-z]{1,2}|\d{1,3})\)\s*(?:through|to|-|–)\s*\(([a-z]{1,2}|\d{1,3})\)", re.I)
-
-
-def _found(ref, method, ref_type, target, sub, passages, reason) -> Resolution:
-    """A resolved reference: its target, how it was found, and the pass-2 passages."""
-    return Resolution(
-        ref,
-        "resolved",
-        method,
-        ref_type,
-        target=target,
-        sub_selector=sub,
-        target_pages=sorted({p.page for p in passages}),
-        reason=reason,
-        passages=passages,
-    )
 
 
 def classify(raw_text: str, fallback_type: str = "unknown") -> list[tuple[str, str | None, str | None]]:
@@ -211,19 +196,6 @@ def _resolve_many(tables: DocTables, group: list, ctx: dict) -> Resolution | Non
     return res
 
 
-def _cut_note(label: str, region: int, given: int) -> list[str]:
-    """What the budget left out of one target, as the answer and the trace name it."""
-    return [f"{label}: {given} of its {region} lines given"] if region > given else []
-
-
-def model_may_help(res: Resolution) -> bool:
-    """Whether a model may find what the tables did not: a relative phrasing ("the previous
-    section") or a section-like reference without a number the tables match."""
-    return res.status == "unresolved" and bool(
-        _RELATIVE.search(res.ref.raw_text) or res.ref_type in ("section", "unknown")
-    )
-
-
 def _resolve_one(
     tables: DocTables, ref_type: str, target: str | None, sub: str | None, ctx
 ) -> Resolution | None:
@@ -293,7 +265,7 @@ def _by_own_label(tables: DocTables, ref_type: str, kind: str, target: str, sub,
     if not secs.empty:
         note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
         common = {"ref": ref, "note": note, "retrieved_via": "reference"}
-        return _sections_found(tables, secs.head(1), ref_type, target, sub, ctx, common)
+        return sections_found(tables, secs.head(1), ref_type, target, sub, ctx, common)
     if kind in reflines.MARKED_KINDS:
         at = reflines.marker_line(tables, KIND_BY_NAME[kind], target, origin)
         if at is not None:
@@ -331,7 +303,7 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
         secs = _section_after(tables, at)
         if not secs.empty:
             common = {"ref": ref, "note": note, "retrieved_via": "reference"}
-            return _sections_found(tables, secs, ref_type, target, None, ctx, common)
+            return sections_found(tables, secs, ref_type, target, None, ctx, common)
     tagged = tagged_region(tables, at, sub, ctx["max_lines"])
     if tagged is not None:  # "§ 164.514(e)" under a heading the toc misses: its (e)
         rows, how = tagged, f"{how} and its {sub}"
@@ -368,7 +340,7 @@ def _from_tables(
             secs = relative_sections(tables, ref.raw_text, (ref.origin_page, ref.origin_line))
             if secs is not None:
                 ids = ",".join(secs["toc_id"].astype(str).head(MAX_TARGETS))
-                return _sections_found(tables, secs.head(MAX_TARGETS), ref_type, ids, sub, ctx, common)
+                return sections_found(tables, secs.head(MAX_TARGETS), ref_type, ids, sub, ctx, common)
         if target and _grammar_kind(ref.raw_text) == "control":
             return control_resolution(tables, ref, str(target), sub, ctx)
         own = _own_label(ref.raw_text)
@@ -380,7 +352,7 @@ def _from_tables(
             labelled = find_labelled(tables, word.group(2) if word else "", str(target))
             if not labelled.empty:  # the toc holds the provision by its label: all of it, paragraphs too
                 secs, left = descend(tables, labelled, sub)
-                return _sections_found(tables, secs, ref_type, target, sub, {**ctx, "select": left}, common)
+                return sections_found(tables, secs, ref_type, target, sub, {**ctx, "select": left}, common)
             at = reflines.labelled_line(
                 tables, ref_type, str(target), (ref.origin_page, ref.origin_line), named
             )
@@ -405,26 +377,26 @@ def _from_tables(
         if len(secs) == 1:
             secs, left = descend(tables, secs, sub)
             ctx = {**ctx, "select": left}
-        return _sections_found(tables, secs, ref_type, ",".join(str(t) for t in ids), sub, ctx, common)
+        return sections_found(tables, secs, ref_type, ",".join(str(t) for t in ids), sub, ctx, common)
 
     if ref_type in OBJECT_REF_TYPES:
         objs = find_objects(tables, ref_type, target)
         if not objs.empty:
             obj = objs.iloc[0]
-            secs = _section_at(tables, obj) if ref_type in ("appendix", "annex") else None
+            secs = section_at(tables, obj) if ref_type in ("appendix", "annex") else None
             if secs is not None and not secs.empty:  # an appendix is the section it opens, whole
-                return _sections_found(tables, secs, ref_type, str(obj["object_key"]), sub, ctx, common)
+                return sections_found(tables, secs, ref_type, str(obj["object_key"]), sub, ctx, common)
             passages = object_passages(tables, obj, q, sub_selector=sub, max_lines=max_lines, **common)
             why = f"object_registry: {obj['label']} on page {obj['page']}"
             res = _found(ref, "object_registry", ref_type, obj["object_key"], sub, passages, why)
             region = object_passages(tables, obj, q, sub_selector=sub, max_lines=10**6, **common)
-            res.cut = _cut_note(str(obj["label"]), _n_lines(region), _n_lines(passages))
+            res.cut = cut_note(str(obj["label"]), n_lines(region), n_lines(passages))
             return res
         if ref_type in ("appendix", "annex") and target and "." in str(target):
             # "Appendix C.2" is section C.2 of the appendix; else the appendix it belongs to
             secs = find_sections(tables, target)
             if not secs.empty:
-                return _sections_found(tables, secs, ref_type, str(target), sub, ctx, common)
+                return sections_found(tables, secs, ref_type, str(target), sub, ctx, common)
             return _from_tables(tables, ref_type, str(target).split(".")[0], sub, ctx)
         if ref_type in ("appendix", "annex"):
             secs = appendix_sections(tables)
@@ -449,99 +421,4 @@ def _from_tables(
     return None
 
 
-def _section_at(tables: DocTables, obj) -> pd.DataFrame:
-    """The toc section whose heading is the object's first line (an appendix's heading)."""
-    toc = tables.toc_df
-    if toc.empty or pd.isna(obj["line_start"]):
-        return toc.iloc[0:0]
-    return toc[(toc["page_start"] == obj["page"]) & (toc["line_start"] == obj["line_start"])].head(1)
-
-
-def _n_lines(passages) -> int:
-    return sum(len(p.lines) for p in passages)
-
-
-def _sections_found(tables, secs, ref_type, target, sub, ctx, common) -> Resolution:
-    """Sections as the target: their best lines (heading, sub-paragraphs, captions of what
-    they hold), and what the budget cut named."""
-    q, max_lines = ctx["question"], ctx["max_lines"]
-    select = ctx.get("select", sub)  # what is left to select once a chain led into the toc's provision
-    passages = section_passages(tables, secs, q, sub_selector=select, max_lines=max_lines, **common)
-    passages += _objects_it_shows(tables, passages, q, max_lines, common)
-    why = f"toc_df: {len(secs)} section(s)" + (
-        f" ({', '.join(map(str, secs['toc_id'].head(4)))})" if "select" in ctx else ""
-    )
-    res = _found(ctx["ref"], "toc_df", ref_type, target, sub, passages, why)
-    region = sum(len(section_lines(tables, s)) for _, s in secs.iterrows())
-    label = "section " + ", ".join(str(t) for t in secs["toc_id"].head(4))
-    res.cut = _cut_note(label, region, _n_lines(passages))
-    return res
-
-
-def _objects_it_shows(tables: DocTables, passages, q, max_lines: int, common: dict) -> list:
-    """Tables and figures a section target cites ("In Table 5, we show ...") and prints on its
-    own pages: part of the section as the reader sees it, given with it (caption, header and
-    rows), not left for another pass."""
-    pages = {p.page for p in passages}
-    have = {(ln.page, ln.line) for p in passages for ln in p.lines}
-    out: list = []
-    seen: set[str] = set()
-    for r in refscan.references_in([ln for p in passages for ln in p.lines]):
-        if r.ref_type not in ("table", "figure") or not r.target:
-            continue
-        objs = find_objects(tables, r.ref_type, r.target)
-        if objs.empty or str(objs.iloc[0]["object_key"]) in seen or int(objs.iloc[0]["page"]) not in pages:
-            continue
-        obj = objs.iloc[0]
-        seen.add(str(obj["object_key"]))
-        for p in object_passages(
-            tables, obj, q, sub_selector=r.sub_selector, max_lines=max_lines // 2, **common
-        ):
-            if not {(ln.page, ln.line) for ln in p.lines} <= have:
-                out.append(p)
-    return out
-
-
-def model_brief(tables: DocTables, ref: PendingReference) -> tuple[str, list[dict]] | None:
-    """What a model needs to pick the section a reference points at: the lines around the
-    reference, and the toc (the section the reference is written in has ``contains_origin``:
-    "the previous section" is relative to it). None when the document has no toc."""
-    lines = tables.line_df
-    near = lines[
-        (lines["page"] == ref.origin_page) & (lines["line"].between(ref.origin_line - 3, ref.origin_line + 3))
-    ]
-    context = "\n".join(near["text"].tolist())
-    toc = tables.toc_df
-    sections = toc[["toc_id", "title", "level", "parent_id", "page_start", "line_start"]].to_dict("records")
-    if not sections:
-        return None
-    # The deepest section whose start is at or before the origin holds the reference.
-    key = ref.origin_page * 10**6 + ref.origin_line
-    starts = (toc["page_start"].fillna(0) * 10**6 + toc["line_start"].fillna(0)).tolist()
-    before = [i for i, st in enumerate(starts) if st <= key]
-    if before:
-        sections[before[-1]]["contains_origin"] = True
-    return context, sections
-
-
-def section_resolution(
-    tables: DocTables,
-    ref: PendingReference,
-    toc_id: str,
-    *,
-    question: ParsedQuestion,
-    max_lines: int,
-    method: str,
-    reason: str,
-) -> Resolution | None:
-    """The section ``toc_id`` (picked by a model or a rule) as the target of ``ref``, with its
-    best lines; None when the toc has no such section."""
-    secs = find_sections(tables, toc_id)
-    if secs.empty:
-        return None
-    note = f"pulled in because of '{ref.raw_text}' on page {ref.origin_page}, line {ref.origin_line}"
-    passages = section_passages(
-        tables, secs, question, sub_selector=None, max_lines=max_lines, ref=ref, note=note,
-        retrieved_via="reference",
-    )  # fmt: skip
-    return _found(ref, method, "section", str(toc_id), None, passages, reason)
+__all__ = ["classify", "model_brief", "model_may_help", "resolve_in_tables", "section_resolution"]

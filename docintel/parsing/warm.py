@@ -1,0 +1,106 @@
+"""The process's memo of cached documents: tables loaded from the cache, served again unread.
+
+A ``docintel serve`` process (and a program calling :func:`docintel.api.ask` twice) reads the
+same cache entry for every ask. The first load checks everything (the PDF's sha256, its
+password, every table's checksum, the index sidecar's hash); the memo then keeps the loaded
+:class:`DocTables` (and so the retrieval index kept in memory for its frames) keyed by the PDF
+and the parse options, and serves it again while a stat of each file says nothing changed:
+
+- the PDF: same inode, size and mtime (else it is read and hashed again: maybe another document);
+- the cache entry: the same live version folder (a save, an appended ``cross_ref_df`` or a new
+  sidecar is a new version) and, for every file read from it, the inode, size and mtime it had
+  when it was read, or its sha256 for a file written just before (:mod:`.stamps`): a file changed
+  in place is loaded and checked again exactly as on a first load.
+
+Only tables read from the cache are kept (a fresh parse's frames are not what the cache holds),
+at most :data:`MAX_DOCS` documents and :data:`MAX_BYTES` of cached files (least recently used
+first out).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+from docintel.schema.document import DocTables
+
+#: Documents kept, and the bytes of their cache files (a proxy of their memory), at most.
+MAX_DOCS = 8
+MAX_BYTES = 128 * 2**20
+
+_MEMO: OrderedDict[tuple, tuple] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def _pdf_stat(path: str | Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def key_of(path: str | Path, out_dir: Path, options: dict) -> tuple:
+    """The memo key: the PDF's absolute path, the cache root and every parse option."""
+    return (os.path.abspath(path), str(Path(out_dir).absolute()), tuple(sorted(options.items())))
+
+
+def lookup(key: tuple, path: str | Path) -> DocTables | None:
+    """The tables kept for ``key`` when the PDF and every cache file read are unchanged, else None."""
+    from docintel.parsing import stamps, store
+
+    with _LOCK:
+        hit = _MEMO.get(key)
+    if hit is None:
+        return None
+    pdf, directory, stamp, tables = hit
+    if _pdf_stat(path) != pdf or not stamps.unchanged(store._live(directory), stamp):
+        with _LOCK:
+            if _MEMO.get(key) is hit:
+                del _MEMO[key]
+                _SIZES.pop(key, None)
+        return None
+    with _LOCK:
+        if key in _MEMO:
+            _MEMO.move_to_end(key)
+    tables.path = str(path)
+    return tables
+
+
+def remember(key: tuple, path: str | Path, pdf: tuple | None, tables: DocTables) -> None:
+    """Keep ``tables`` (just loaded from the cache, the PDF stat'ed as ``pdf`` before it was read)
+    for ``key``; nothing kept for a fresh parse, an uncached parse or a PDF changed meanwhile."""
+    from docintel.parsing import stamps, store
+
+    directory = tables.manifest.get("cache_dir")
+    if pdf is None or not directory or tables.manifest.get("cache_hit") is not True or _pdf_stat(path) != pdf:
+        return
+    stamp = stamps.seen(store._live(Path(directory)))
+    if stamp is None:
+        return
+    size = sum(_size(Path(stamp[0]) / name) for name in stamp[1])
+    with _LOCK:
+        _MEMO.pop(key, None)
+        _MEMO[key] = (pdf, Path(directory), stamp, tables)
+        _SIZES[key] = size
+        while len(_MEMO) > MAX_DOCS or (len(_MEMO) > 1 and sum(_SIZES.get(k, 0) for k in _MEMO) > MAX_BYTES):
+            _SIZES.pop(_MEMO.popitem(last=False)[0], None)
+
+
+_SIZES: dict[tuple, int] = {}
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def clear() -> None:
+    """Forget every document (tests; a caller that wants the next ask to load and check again)."""
+    with _LOCK:
+        _MEMO.clear()
+        _SIZES.clear()

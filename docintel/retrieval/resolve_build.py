@@ -1,0 +1,89 @@
+"""A located target -> its :class:`Resolution`: the passages pass 2 adds and what the budget cut.
+
+:mod:`.resolve` finds where a reference leads (a toc section, a registry object, a line); this
+brick builds what the loop gives generation from there: a section's best lines and the tables and
+figures it cites on its own pages, a ``cut`` note when the budget left lines out.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from docintel import refscan
+from docintel.retrieval.lookup import find_objects
+from docintel.retrieval.targets import object_passages, section_lines, section_passages
+from docintel.schema.document import DocTables
+from docintel.schema.loop import Resolution
+
+
+def found(ref, method, ref_type, target, sub, passages, reason) -> Resolution:
+    """A resolved reference: its target, how it was found, and the pass-2 passages."""
+    return Resolution(
+        ref,
+        "resolved",
+        method,
+        ref_type,
+        target=target,
+        sub_selector=sub,
+        target_pages=sorted({p.page for p in passages}),
+        reason=reason,
+        passages=passages,
+    )
+
+
+def cut_note(label: str, region: int, given: int) -> list[str]:
+    """What the budget left out of one target, as the answer and the trace name it."""
+    return [f"{label}: {given} of its {region} lines given"] if region > given else []
+
+
+def section_at(tables: DocTables, obj) -> pd.DataFrame:
+    """The toc section whose heading is the object's first line (an appendix's heading)."""
+    toc = tables.toc_df
+    if toc.empty or pd.isna(obj["line_start"]):
+        return toc.iloc[0:0]
+    return toc[(toc["page_start"] == obj["page"]) & (toc["line_start"] == obj["line_start"])].head(1)
+
+
+def n_lines(passages) -> int:
+    return sum(len(p.lines) for p in passages)
+
+
+def sections_found(tables, secs, ref_type, target, sub, ctx, common) -> Resolution:
+    """Sections as the target: their best lines (heading, sub-paragraphs, captions of what
+    they hold), and what the budget cut named."""
+    q, max_lines = ctx["question"], ctx["max_lines"]
+    select = ctx.get("select", sub)  # what is left to select once a chain led into the toc's provision
+    passages = section_passages(tables, secs, q, sub_selector=select, max_lines=max_lines, **common)
+    passages += objects_it_shows(tables, passages, q, max_lines, common)
+    why = f"toc_df: {len(secs)} section(s)" + (
+        f" ({', '.join(map(str, secs['toc_id'].head(4)))})" if "select" in ctx else ""
+    )
+    res = found(ctx["ref"], "toc_df", ref_type, target, sub, passages, why)
+    region = sum(len(section_lines(tables, s)) for _, s in secs.iterrows())
+    label = "section " + ", ".join(str(t) for t in secs["toc_id"].head(4))
+    res.cut = cut_note(label, region, n_lines(passages))
+    return res
+
+
+def objects_it_shows(tables: DocTables, passages, q, max_lines: int, common: dict) -> list:
+    """Tables and figures a section target cites ("In Table 5, we show ...") and prints on its
+    own pages: part of the section as the reader sees it, given with it (caption, header and
+    rows), not left for another pass."""
+    pages = {p.page for p in passages}
+    have = {(ln.page, ln.line) for p in passages for ln in p.lines}
+    out: list = []
+    seen: set[str] = set()
+    for r in refscan.references_in([ln for p in passages for ln in p.lines]):
+        if r.ref_type not in ("table", "figure") or not r.target:
+            continue
+        objs = find_objects(tables, r.ref_type, r.target)
+        if objs.empty or str(objs.iloc[0]["object_key"]) in seen or int(objs.iloc[0]["page"]) not in pages:
+            continue
+        obj = objs.iloc[0]
+        seen.add(str(obj["object_key"]))
+        for p in object_passages(
+            tables, obj, q, sub_selector=r.sub_selector, max_lines=max_lines // 2, **common
+        ):
+            if not {(ln.page, ln.line) for ln in p.lines} <= have:
+                out.append(p)
+    return out

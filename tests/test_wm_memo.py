@@ -1,0 +1,119 @@
+"""The process's memo of cached documents (docintel.parsing.warm): served again only while unchanged."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import pytest
+
+from docintel import api
+from docintel.parsing import store, warm
+from tests.fuzz import hostile
+
+FAST = {"layout": "never", "ocr": "never"}
+OLD = 10**9 * 1_000_000_000  # 2001: older than store.RACY_NS before any read
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memo():
+    warm.clear()
+    yield
+    warm.clear()
+
+
+@pytest.fixture
+def small_pdf(tmp_path) -> Path:
+    f = tmp_path / "small.pdf"
+    f.write_bytes(hostile.text_pdf(3))
+    return f
+
+
+def _age(*paths: Path) -> None:
+    """Date files back, as a cache entry written long before it is read (no racy stamp)."""
+    for p in paths:
+        for f in [p] if p.is_file() else [x for x in p.iterdir() if x.is_file()]:
+            os.utime(f, ns=(OLD, OLD))
+
+
+def _cached(pdf: Path, out: Path):
+    fresh = api.parse(pdf, out_dir=out, **FAST)  # parsed and saved: a fresh parse is never kept
+    _age(pdf, store._live(Path(fresh.manifest["cache_dir"])))
+    first = api.parse(pdf, out_dir=out, **FAST)  # read from the cache, checked, kept
+    assert first.manifest["cache_hit"] is True
+    return first
+
+
+def _entry(out: Path) -> Path:
+    (doc,) = [d for d in out.iterdir() if d.is_dir()]
+    (link,) = [d for d in doc.iterdir() if d.is_symlink()]
+    return link
+
+
+def test_second_load_is_served_from_the_memo(small_pdf, tmp_path):
+    out = tmp_path / "art"
+    first = _cached(small_pdf, out)
+    assert api.parse(small_pdf, out_dir=out, **FAST) is first
+    # another option is another entry
+    assert api.parse(small_pdf, out_dir=out, layout="never", ocr="never", eager_refs=True) is not first
+
+
+def test_table_changed_in_place_is_checked_again(small_pdf, tmp_path, caplog):
+    out = tmp_path / "art"
+    first = _cached(small_pdf, out)
+    target = store._live(_entry(out)) / "line_df.parquet"
+    data = bytearray(target.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    with open(target, "r+b") as fh:  # in place: same inode, same size, only the mtime moves
+        fh.write(bytes(data))
+    with caplog.at_level(logging.WARNING):
+        again = api.parse(small_pdf, out_dir=out, **FAST)
+    assert again is not first
+    assert "line_df.parquet checksum mismatch" in caplog.text  # as a first load reports it
+
+
+def test_new_version_and_changed_pdf_are_loaded_again(small_pdf, tmp_path):
+    out = tmp_path / "art"
+    first = _cached(small_pdf, out)
+    assert store.save_sidecar(first, "extra", b"x", "k", built_from=("line_df",))  # a new version
+    second = api.parse(small_pdf, out_dir=out, **FAST)
+    assert second is not first
+    _age(store._live(_entry(out)))
+    third = api.parse(small_pdf, out_dir=out, **FAST)
+    assert api.parse(small_pdf, out_dir=out, **FAST) is third
+    os.utime(small_pdf)  # the PDF touched: read and hashed again
+    assert api.parse(small_pdf, out_dir=out, **FAST) is not third
+
+
+def test_recently_written_files_are_compared_by_content(small_pdf, tmp_path, caplog):
+    out = tmp_path / "art"
+    api.parse(small_pdf, out_dir=out, **FAST)
+    first = api.parse(small_pdf, out_dir=out, **FAST)  # its files were written just now
+    assert first.manifest["cache_hit"] is True
+    assert api.parse(small_pdf, out_dir=out, **FAST) is first
+    target = store._live(_entry(out)) / "page_df.parquet"
+    data = bytearray(target.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    st = target.stat()
+    with open(target, "r+b") as fh:
+        fh.write(bytes(data))
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # even with its mtime put back
+    with caplog.at_level(logging.WARNING):
+        again = api.parse(small_pdf, out_dir=out, **FAST)
+    assert again is not first
+    assert "page_df.parquet checksum mismatch" in caplog.text
+
+
+def test_memo_is_bounded(tmp_path, monkeypatch):
+    monkeypatch.setattr(warm, "MAX_DOCS", 2)
+    out = tmp_path / "art"
+    pdfs = []
+    for i in range(3):
+        f = tmp_path / f"d{i}.pdf"
+        f.write_bytes(hostile.text_pdf(2 + i))
+        pdfs.append(f)
+    kept = [_cached(f, out) for f in pdfs]
+    assert len(warm._MEMO) == 2
+    assert api.parse(pdfs[0], out_dir=out, **FAST) is not kept[0]  # the oldest went first
+    assert api.parse(pdfs[2], out_dir=out, **FAST) is kept[2]
