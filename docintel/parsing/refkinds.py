@@ -188,12 +188,14 @@ KINDS: tuple[Kind, ...] = (
             # "sub- section (c)": a bill hyphenates the word over a line end
             (
                 "en",
-                r"sub-?sections?|sub-?paragraphs?|sub-?clauses?|sub-\s+(?:sections?|paragraphs?|clauses?)",
+                r"sub-?sections?|sub-?paragraphs?|sub-?clauses?|sub-?divisions?"
+                r"|sub-\s+(?:sections?|paragraphs?|clauses?|divisions?)",
             ),
             ("de", r"unterabschnitte?n?"),
         ),
         numbering=("decimal_paren", "paren"),
-        example="subsection (b), Subsection 2.3.1, subparagraph (A), subclause (B)(ii), sub- section (c)",
+        example="subsection (b), Subsection 2.3.1, subparagraph (A), subclause (B)(ii), sub- section (c),"
+        " subdivision (b)(2) (a court rule's paragraph)",
     ),
     Kind(
         "subpart",
