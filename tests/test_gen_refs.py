@@ -102,3 +102,61 @@ GRAMMAR = [
 @pytest.mark.parametrize(("text", "want"), GRAMMAR)
 def test_statutes_and_acts_around_a_provision(text, want):
     assert _rows(text) == want
+
+
+ROMAN_PATHS = [
+    # a lettered subsection of a roman part is one id, never the part and a letter
+    ("Sections V-A and V-B", [("section", S, "V-A", None), ("section", S, "V-B", None)]),
+    ("see Section IV-A for details", [("section", S, "IV-A", None)]),
+    ("Section II.B.3 applies", [("section", S, "II.B.3", None)]),
+    ("Part II-A of the schedule", [("part", S, "II-A", None)]),
+    # ... while a roman range is still a range and a roman id before a sentence stays alone
+    ("Parts I-V of the report", [("part", S, r, None) for r in ("I", "II", "III", "IV", "V")]),
+    ("in Section VI. A stronger bound", [("section", S, "VI", None)]),
+]
+
+
+@pytest.mark.parametrize(("text", "want"), ROMAN_PATHS)
+def test_roman_letter_paths(text, want):
+    assert _rows(text) == want
+
+
+def _program() -> object:
+    from tests.test_ref_families_s6 import build_rows
+
+    body = [
+        (1, 1, "II. PROGRAM REQUIREMENTS", "heading", "II"),
+        (1, 2, "A. Eligibility", "heading", "A"),
+        (1, 3, "1. Applicants must be residents.", "body", "1"),
+        (1, 4, "B. Reporting", "heading", "B"),
+        (1, 5, "1. Grantees report each quarter.", "body", "1~2"),
+        (1, 6, "2. Reports follow Section II.B.1 and Section II-A.", "body", "2"),
+        (1, 7, "III. PAYMENT", "heading", "III"),
+        (1, 8, "A. Schedule", "heading", "A~2"),
+        (1, 9, "2. Payment is monthly.", "body", "2~2"),
+    ]
+    rows = [
+        ("II", "II.", "PROGRAM REQUIREMENTS", 1, None, 1, 1),
+        ("A", "A.", "Eligibility", 2, "II", 1, 2),
+        ("1", "1.", "", 3, "A", 1, 3),
+        ("B", "B.", "Reporting", 2, "II", 1, 4),
+        ("1~2", "1.", "", 3, "B", 1, 5),
+        ("2", "2.", "", 3, "B", 1, 6),
+        ("III", "III.", "PAYMENT", 1, None, 1, 7),
+        ("A~2", "A.", "Schedule", 2, "III", 1, 8),
+        ("2~2", "2.", "", 3, "A~2", 1, 9),
+    ]
+    return build_rows(body, rows)
+
+
+@pytest.mark.parametrize(
+    ("raw", "line"),
+    [("Section II.B.1", 5), ("Section II-A", 2), ("Section III.A.2", 9)],
+)
+def test_a_roman_letter_path_descends_the_levels_the_document_numbers_alone(raw, line):
+    res = resolve_in_tables(_ref(raw, 1, 6), _program(), question=Q)
+    assert res.status == "resolved" and res.passages[0].lines[0].line == line
+
+
+def test_a_roman_letter_path_the_document_lacks_is_not_another_unit():
+    assert resolve_in_tables(_ref("Section III.B", 1, 6), _program(), question=Q).status == "unresolved"

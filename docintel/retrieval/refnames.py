@@ -41,6 +41,8 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     dotted = re.fullmatch(r"([0-9]+(?:\.[0-9]+)*)\.([a-z])", key)
     if hit.empty and dotted:  # "clause 5.F" cites the paragraph printed "F." under 5: toc "5(F)"
         hit = toc[ids == f"{dotted[1]}({dotted[2]})"]
+    if hit.empty and re.fullmatch(r"[ivxlc]+[.\-\u2013][a-z](?:\.[0-9]+)*", key):
+        hit = _by_path(tables, key)  # "Section II.B.3": the "3." under "B." under "II."
     if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
         # a section named, not numbered ("see the Flightcrew Training section")
         titles = _toc_norm(tables, "titles")
@@ -49,6 +51,28 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
         if hit.empty:
             hit = toc[titles.str.startswith(name)]
     return hit
+
+
+def _by_path(tables: DocTables, key: str) -> pd.DataFrame:
+    """The toc row a roman-letter path ("ii.b.3", "v-a") names when the document numbers each level
+    on its own (a part "II.", its lettered section "B.", that section's "3."): the row numbered like
+    the path's last step whose ancestors are numbered like the steps before it, outermost first."""
+    toc = tables.toc_df
+    steps = re.split(r"[.\-\u2013]", key)
+    nums = _toc_norm(tables, "nums")
+    num_of = dict(zip(toc["toc_id"], nums, strict=True))
+    parent_of = dict(zip(toc["toc_id"], toc["parent_id"], strict=True))
+    keep = []
+    for i, tid in zip(toc.index[nums == steps[-1]], toc["toc_id"][nums == steps[-1]], strict=True):
+        up, want = parent_of.get(tid), list(reversed(steps[:-1]))
+        while want and isinstance(up, str):
+            if num_of.get(up) == want[0]:
+                want.pop(0)
+            up = parent_of.get(up)
+        if not want:
+            keep.append(i)
+    hit = toc.loc[keep]
+    return hit[[not contents_row(tables, r) for r in hit.itertuples(index=False)]].head(1)
 
 
 def find_labelled(tables: DocTables, label: str, target: str) -> pd.DataFrame:
