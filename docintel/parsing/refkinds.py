@@ -39,7 +39,16 @@ class Kind:
     nearest: bool = True
 
 
-_SEC_NUM = ("num_letter", "rule_hyphen", "decimal_paren", "letter_decimal", "roman", "letter", "word")
+_SEC_NUM = (
+    "num_letter",
+    "rule_hyphen",
+    "decimal_paren",
+    "letter_decimal",
+    "roman_letter",
+    "roman",
+    "letter",
+    "word",
+)
 _OBJ_NUM = ("chapter_hyphen", "decimal", "letter_decimal", "roman")
 _TABLE_NUM = ("chapter_hyphen", "number4", "decimal", "letter_decimal", "roman")
 _BACK_NUM = ("letter_decimal", "letter", "decimal", "roman")
@@ -188,12 +197,14 @@ KINDS: tuple[Kind, ...] = (
             # "sub- section (c)": a bill hyphenates the word over a line end
             (
                 "en",
-                r"sub-?sections?|sub-?paragraphs?|sub-?clauses?|sub-\s+(?:sections?|paragraphs?|clauses?)",
+                r"sub-?sections?|sub-?paragraphs?|sub-?clauses?|sub-?divisions?"
+                r"|sub-\s+(?:sections?|paragraphs?|clauses?|divisions?)",
             ),
             ("de", r"unterabschnitte?n?"),
         ),
         numbering=("decimal_paren", "paren"),
-        example="subsection (b), Subsection 2.3.1, subparagraph (A), subclause (B)(ii), sub- section (c)",
+        example="subsection (b), Subsection 2.3.1, subparagraph (A), subclause (B)(ii), sub- section (c),"
+        " subdivision (b)(2) (a court rule's paragraph)",
     ),
     Kind(
         "subpart",
@@ -207,8 +218,8 @@ KINDS: tuple[Kind, ...] = (
         "section",
         (("en", r"parts?"), ("fr", r"partie"), ("de", r"teile?"), ("es", r"partes?")),
         dotted=("pt",),
-        numbering=("decimal_paren", "roman", "word"),
-        example="Part II, part 164, Parts 1 and 2, parte 3, Pt.4 (class rules: 'Pt.4 Ch.8 Sec.1'; never 'pt' without"
+        numbering=("decimal_paren", "roman_letter", "roman", "word"),
+        example="Part II, part 164, Part II-A, Parts 1 and 2, parte 3, Pt.4 (class rules: 'Pt.4 Ch.8 Sec.1'; never 'pt' without"
         " its period, '12 pt'; not 'Part B': a letter after 'part' is mostly a name)",
     ),
     Kind(

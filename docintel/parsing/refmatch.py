@@ -1,22 +1,18 @@
 """The matcher: apply the grammar's rules to a text and return one row per target.
 
 Rules are tried together; where matches overlap the leftmost-longest wins (equal spans: rule
-order). Then a few compositions that need two matches or their surroundings:
-
-- a sub-unit "of" its container ("paragraph (b)(1) of § 164.312": the section, sub-selected);
-- a part of another document ("Article 8(1) of the Charter", "Article 263 TFEU",
-  "Public Law 104-106, Sec. 5125(b)"): external, with the part as sub-selector;
-- a definition pointer ("defined in Section 1.5");
-- a page locator inside a citation ("(OJ L 281, 23.11.1995, p. 31)", "In NIPS, pages 3104-3112"):
-  a page of another publication, dropped;
-- the scope written after a sub-unit ("paragraph (c)(2) of this section").
+order). A match becomes a :class:`~docintel.parsing.refcompose.Mention` (its label, kind and
+ids: "Sections 3.2 through 3.5" gives four, "Section 3(a) and (b)" two); then
+:func:`~docintel.parsing.refcompose.compose` reads what neighbouring matches mean together
+(a sub-unit of its container, a part of another document, a definition pointer, a page of a
+cited publication, a scope).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
+from docintel.parsing.refcompose import SECTIONISH, Mention, compose
 from docintel.parsing.refkinds import DIRECTION_WORDS, KINDS, SELECTOR_WORDS, Kind
 from docintel.parsing.refnumbering import WORD_VALUE, id_regex, more_parens, shape, split_targets
 from docintel.parsing.refprecision import AUTHOR_YEAR, drop
@@ -26,7 +22,6 @@ from docintel.parsing.refrules import (
     BRACKET_RULES,
     CONTROL_ID,
     CONTROL_RULES,
-    DEFINITION_PREFIX,
     EXTERNAL_RULES,
     PATH_RULES,
     RELATIVE_RULES,
@@ -61,83 +56,9 @@ RULES: list[RefPattern] = [
 ]
 _PRIO = {r.name: i for i, r in enumerate(RULES)}
 _ID_RX = {k.name: LazyRegex(id_regex(k.numbering)) for k in KINDS}
-_SECTIONISH = {"section", "article", "part", "chapter", "subpart", "paragraph", "subsection", "clause"}
-_SUBUNITS = {"paragraph", "subsection", "clause", "subpart"}
-#: Parts of a form or an instrument read inside the container named after them: "line 5a of
-#: Schedule B", "Part II of Schedule D", "box 1 in Part III", "Item 7 of Part II".
-_FORM_PARTS = {"line", "box", "step", "worksheet", "item", "part"}
-_CONTAINERS = {"schedule", "worksheet", "exhibit", "attachment", "appendix", "annex", "part"}
-#: Attachments numbered on their own: a provision "of" one is the attachment's.
-_BACK = {"schedule", "exhibit", "attachment", "appendix", "annex"}
-_OF_IN = LazyRegex(r"^[\s\u00a0]+(?:of|in|on)[\s\u00a0]+(?:the[\s\u00a0]+)?$")
-#: A class society's compound reference ("Pt.4 Ch.1 Sec.2", "Ch.3 Sec.2 [1.2.3]"): outer units then
-#: inner ones, read as one reference to the innermost, the outer path as its scope.
-_RANK = {"part": 0, "chapter": 1, "section": 2, "requirement": 3}
-_CHAIN_GAP = LazyRegex(r"^,?[ \t\u00a0]+$")
-_EXT_NAME = LazyRegex(
-    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+|that[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
-    r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
-    r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?"
-    r"|Guide[\s\u00a0]+to[\s\u00a0]+(?:the[\s\u00a0]+)?[A-Z][\w\-]*(?:[\s\u00a0]+[A-Z][\w\-]*){0,6})"
-)
-_ACRONYM = LazyRegex(
-    r"^[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|OF\b|NOT\b|FOR\b|TO\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
-)
-#: "section 3(16)(B) of ERISA": a statute named by its acronym after "of" (with "the" it may be
-#: this document's own short name: "Section 2 of the NDA").
-_OF_ACRONYM = LazyRegex(
-    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|THIS\b)[A-Z]{3,6})\b"
-    r"(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
-)
+
 #: The acronym of the body whose rule follows ("FINRA Rule 2111", "SEC Rule 10b-5").
 _BODY = LazyRegex(r"(?<![\w.])(" + BODY_ACRONYM + r")[ \t\u00a0]+$")
-#: Legislation a section is cited in after a comma ("sec. 264, Pub. L. 104-191"): the Act's section.
-_LAW_KINDS = {"public_law", "stat", "eu_act", "exec_order"}
-_SCOPE = LazyRegex(
-    r"^[\s\u00a0]+(?:of|in|to|under)[\s\u00a0]+(?P<scope>(?:this|these|the[\s\u00a0]+present)[\s\u00a0]+[A-Za-z]+)"
-)
-#: "Okla. Stat., Tit. 82, §105.12", "Restatement (Second) of Contracts §203": a statute's section
-#: "the Guide to OSCAL-based FedRAMP Content, Section 2.5.3": a section of another guide named first
-_EXT_BEFORE = LazyRegex(
-    r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40}"
-    r"|\b(?P<guide>Guide\s+to\s+(?:the\s+)?[A-Z][^,.;()]{2,50}),)\s*,?\s*$"
-)
-_OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
-#: A volume number right before an abbreviated appendix label: "1 App. 7–51" (a record's volume).
-_VOLUME = LazyRegex(r"(?<![\w.,\-–])[0-9]{1,2}[\s\u00a0]+$")
-#: "point (a) of Article 6(1)", "points (a) and (b) of paragraph 1": the points of the unit after "of"
-_POINTS_OF = LazyRegex(
-    r"(?<![\w(])(?i:points?)[\s\u00a0]+(?P<pts>\([a-z0-9]{1,4}\)(?:(?:,|,?[\s\u00a0]+(?:and|or))[\s\u00a0]*\([a-z0-9]{1,4}\))*)"
-    r"[\s\u00a0]+(?i:of)[\s\u00a0]+(?:the[\s\u00a0]+)?$"
-)
-_LOCATOR_BEFORE = LazyRegex(r"(?:,|[0-9]{4}[a-z]?\)?[.:]|[0-9]+\([0-9]+\):)[\s\u00a0]*$")
-#: After a run of pages: the year, publisher or venue of a citation ("pages 146-160. ACM ..., 1989.",
-#: "pp. 58-67, 2015."): the pages of another publication.
-_LOCATOR_AFTER = LazyRegex(
-    r"^(?:,[\s\u00a0]*\(?|\.[\s\u00a0]+[^.;\n]{0,50}?,[\s\u00a0]*(?:[A-Z][a-z]+\.?[\s\u00a0]+)?(?:[0-9]{1,2},?[\s\u00a0]+)?)"
-    r"(?:19|20)[0-9]{2}\b"
-)
-
-
-@dataclass
-class Mention:
-    """One reference as written, before it is split into one row per target."""
-
-    start: int
-    end: int
-    rule: RefPattern
-    m: re.Match | None
-    ref_type: str
-    kind: str
-    label: str = ""
-    ids: list[str] = field(default_factory=list)
-    multi: str | None = None
-    expanded: bool = True
-    sub: str | None = None
-    relative: bool = False
-    direction: str | None = None
-    scope: str | None = None
-    family: str = "absolute"
 
 
 def kind_of_label(label: str) -> Kind | None:
@@ -218,7 +139,7 @@ def _kind_mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
     )
     if body is not None:  # "FINRA Rule 2111": the reference opens at the body that makes the rule
         start, scope = start - (len(text[max(0, start - 8) : start]) - body.start()), body.group(1)
-    if kind.name in _SECTIONISH | {"rule", "regulation"} and sub is None and "(" in ids[-1]:
+    if kind.name in SECTIONISH | {"rule", "regulation"} and sub is None and "(" in ids[-1]:
         # "Section 3(a) and (b)": 3(a) and 3(b)
         more, end2 = more_parens(text, end, ids[-1], _plural(label, kind), start=m.start())
         if more:
@@ -297,200 +218,6 @@ def _candidates(text: str) -> list[Mention]:
     return taken
 
 
-def _chains(text: str, ms: list[Mention]) -> list[Mention]:
-    """Merge each run of outer-to-inner units ("Pt.4 Ch.1 Sec.2") into its innermost unit."""
-    out: list[Mention] = []
-    for m in ms:
-        prev = out[-1] if out else None
-        if (
-            prev is not None
-            and prev.family == m.family == "absolute"
-            and _RANK.get(prev.kind, 9) < _RANK.get(m.kind, -1)
-            and len(prev.ids) == len(m.ids) == 1
-            and not str(m.ids[0]).startswith(f"{prev.ids[0]}.")  # "Part 236, Section 236.4": two
-            and _CHAIN_GAP.match(text[prev.end : m.start])
-        ):
-            start = prev.start
-            m = Mention(start, m.end, m.rule, m.m, m.ref_type, m.kind, m.label, m.ids, m.multi, m.expanded, m.sub,
-                        scope=text[start : prev.end].strip(" ,"))  # fmt: skip
-            out[-1] = m
-            continue
-        out.append(m)
-    return out
-
-
-def _compose(text: str, ms: list[Mention]) -> list[Mention]:
-    out: list[Mention] = []
-    ms = _chains(text, ms)
-    k = 0
-    while k < len(ms):
-        m = ms[k]
-        nxt = ms[k + 1] if k + 1 < len(ms) else None
-        after = text[m.end : m.end + 120]
-        gap = text[m.end : nxt.start] if nxt is not None else ""
-        if m.family == "absolute" and nxt is not None and nxt.ref_type == "external" and _OF.match(gap):
-            m = _external_part(m, nxt, text)  # "Appendix F of NIST SP 800-53"
-            k += 1
-        elif (
-            m.family == "absolute"
-            and nxt is not None
-            and nxt.kind == "form"
-            and re.fullmatch(r"[ \t\u00a0]*\(", gap)
-            and text[nxt.end : nxt.end + 1] == ")"
-        ):
-            m = _external_part(m, nxt, text)  # "Schedule B (Form 1040)": a part of that form
-            m.end += 1
-            k += 1
-        elif (
-            m.family == "absolute"
-            and (m.kind in _FORM_PARTS or m.kind in _SECTIONISH and nxt is not None and nxt.kind in _BACK)
-            and len(m.ids) == 1
-            and nxt is not None
-            and nxt.family == "absolute"
-            and nxt.kind in _CONTAINERS
-            and nxt.kind != m.kind
-            and _OF_IN.match(gap)
-        ):
-            # "line 5a of Schedule B": Schedule B, its line 5a; "paragraph 2 of Schedule 3", "Section 4.2
-            # of Exhibit B": the attachment's own numbering, not the body's paragraph 2 or Section 4.2
-            sub = text[m.start : m.end].strip()
-            m = Mention(m.start, nxt.end, nxt.rule, nxt.m, nxt.ref_type, nxt.kind, nxt.label, nxt.ids,
-                        nxt.multi, nxt.expanded, sub)  # fmt: skip
-            k += 1
-        elif (
-            m.family == "absolute"
-            and m.kind in _SECTIONISH
-            and (before := _EXT_BEFORE.search(text[max(0, m.start - 60) : m.start]))
-        ):
-            guide, part = before.group("guide"), text[m.start : m.end].strip()
-            m = Mention(m.start, m.end, m.rule, m.m, "external", "external_part", m.label,
-                        [re.sub(r"\s+", " ", guide) if guide else part], sub=part if guide else None,
-                        family="external")  # fmt: skip
-        elif m.family == "absolute" and m.kind in _SECTIONISH:
-            ext = _EXT_NAME.match(after) or (_ACRONYM.match(after) if not m.label.isupper() else None)
-            ext = ext or _OF_ACRONYM.match(after)
-            if ext is not None:
-                name = re.sub(r"\s+", " ", ext.group("name")).strip()
-                m = Mention(m.start, m.end + ext.end(), m.rule, m.m, "external", "external_part", m.label, [name],
-                            sub=text[m.start : m.end].strip(), family="external")  # fmt: skip
-            elif nxt is not None and nxt.kind in _LAW_KINDS and re.fullmatch(r",[ \t\u00a0]*", gap):
-                m = _external_part(m, nxt, text)  # "secs. 13400-13424, Pub. L. 111-5"
-                k += 1
-            elif (
-                nxt is not None
-                and m.kind in _SUBUNITS
-                and len(m.ids) == 1
-                and nxt.family == "absolute"
-                and nxt.kind in _SECTIONISH
-                and _OF.match(gap)
-            ):
-                sub = text[m.start : m.end].strip()
-                m = Mention(m.start, nxt.end, nxt.rule, nxt.m, nxt.ref_type, nxt.kind, nxt.label, nxt.ids,
-                            nxt.multi, nxt.expanded, sub)  # fmt: skip
-                k += 1
-        if (
-            m.ref_type == "external"
-            and nxt is not None
-            and nxt.family == "absolute"
-            and re.fullmatch(r",?[ \t\u00a0]*", gap)
-            and (
-                nxt.kind in _SECTIONISH
-                or nxt.kind in ("appendix", "annex", "control")
-                or nxt.kind in _FORM_PARTS
-            )
-        ):
-            m = _external_part(nxt, m, text)  # "Public Law 104-106, Sec. 5125(b)"
-            k += 1
-        elif (
-            m.ref_type == "bib"
-            and nxt is not None
-            and nxt.family == "absolute"
-            and nxt.kind in _SECTIONISH
-            and re.fullmatch(r"[ \t\u00a0]+", gap)  # "[3], Section 4 shows" may be a new clause
-        ):
-            m = _external_part(nxt, m, text)  # "[XMLEnc] Section 6.3": a section of the cited work
-            m.ref_type = "external"
-            k += 1
-        if (
-            m.kind == "page"
-            and m.family == "absolute"
-            and (
-                _LOCATOR_BEFORE.search(text[max(0, m.start - 30) : m.start])
-                or (m.multi is not None and _LOCATOR_AFTER.match(text[m.end : m.end + 60]))
-            )
-        ):
-            k += 1
-            continue  # a page of a cited publication, not of this document
-        if m.family == "absolute" and m.kind in _SECTIONISH:
-            _points_of(text, m)
-        if (
-            m.family == "absolute"
-            and m.kind == "appendix"
-            and (vol := _VOLUME.search(text[max(0, m.start - 8) : m.start]))
-        ):
-            m = _volume_pages(m, vol, text, out)  # "1 App. 7-51": pages of a record's volume
-        if m.family == "absolute":
-            sc = _SCOPE.match(text[m.end : m.end + 60])
-            if sc:
-                m.scope = re.sub(r"\s+", " ", sc.group("scope"))
-            pre = DEFINITION_PREFIX.search(text[max(0, m.start - 60) : m.start])
-            if pre and m.ref_type == "section" and m.kind != "control":  # "defined in AU-2": the control
-                m.ref_type = "definition"
-                m.start = m.start - (len(text[max(0, m.start - 60) : m.start]) - pre.start())
-        if m.direction == "self" and out and out[-1].scope and m.start < out[-1].end + 12:
-            k += 1
-            continue  # "paragraph (c) of this section": the scope of the reference before it
-        out.append(m)
-        k += 1
-    return out
-
-
-def _points_of(text: str, m: Mention) -> None:
-    """ "point (a) of Article 6(1)": Article 6, paragraph (1)(a), the reference starting at "point"
-    (so the point is no longer dropped); "points (a) and (b) of Article 6(1)": one target each."""
-    pts = _POINTS_OF.search(text[max(0, m.start - 80) : m.start])
-    if pts is None or len(m.ids) != 1 or not m.ids[0]:
-        return
-    tags = re.findall(r"\([a-z0-9]{1,4}\)", pts.group("pts"))
-    para = re.fullmatch(
-        r"paragraphs?[\s\u00a0]+\(?([0-9]{1,3}|[a-z])\)?((?:\([A-Za-z0-9]{1,4}\))*)", m.sub or ""
-    )
-    if m.sub is None:
-        m.ids = [f"{m.ids[0]}{t}" for t in tags]
-    elif para is not None and len(tags) == 1:  # "point (f) of paragraph 1 of Article 6"
-        m.sub = f"paragraph ({para.group(1)}){para.group(2)}{tags[0]}"
-    else:
-        return
-    m.start -= len(text[max(0, m.start - 80) : m.start]) - pts.start()
-
-
-def _volume_pages(m: Mention, vol: re.Match, text: str, out: list[Mention]) -> Mention:
-    """ "1 App. 7–51", "2 App. 336": a court cites the pages of a volume of the record (the
-    joint appendix), a separate filing: external, the pages as its sub-selector. Only with
-    numeric ids ("2 App. A" stays an appendix)."""
-    if not m.ids or not all(re.fullmatch(r"[0-9]+", str(i or "")) for i in m.ids):
-        return m
-    start = m.start - (len(text[max(0, m.start - 8) : m.start]) - vol.start())
-    prev = out[-1] if out else None
-    if prev is not None and prev.end > start:
-        if len(prev.ids) < 2 or str(prev.ids[-1]).strip() != text[start : m.start].strip():
-            return m  # "Table 2 App. 4": the number is the table's
-        prev.ids = prev.ids[:-1]  # "§5.05(a), 1 App. 24": the list ends before the volume
-        prev.end = (
-            len(re.sub(r"[\s\u00a0,;]*(?:and|or)?[\s\u00a0,;]*$", "", text[prev.start : start])) + prev.start
-        )
-    label = re.sub(r"\s+", " ", text[start : m.start] + m.label).strip()
-    pages = re.sub(r"^\S+\s*", "", text[m.start : m.end].strip())
-    return Mention(start, m.end, m.rule, m.m, "external", "record_volume", m.label, [label], sub=f"p. {pages}",
-                   family="external")  # fmt: skip
-
-
-def _external_part(part: Mention, ext: Mention, text: str) -> Mention:
-    start, end = min(part.start, ext.start), max(part.end, ext.end)
-    return Mention(start, end, ext.rule, ext.m, "external", ext.kind, part.label, ext.ids,
-                   sub=text[part.start : part.end].strip(), family="external")  # fmt: skip
-
-
 def scan(text: str) -> list[Mention]:
     """Every reference mention in ``text`` (all families), composed."""
-    return _compose(text, _candidates(text))
+    return compose(text, _candidates(text))

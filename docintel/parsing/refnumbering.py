@@ -51,6 +51,9 @@ FORMS: dict[str, str] = {
     # "Three", "THREE": a number spelled out ("Chapter Three", "Part Two", "Article Five"); capitalized,
     # as a label's number is printed ("in chapter one" is prose)
     "word": r"\b(?:" + "|".join(f"{w}|{w.upper()}" for w in NUMBER_WORDS) + r")\b(?![\-\u2013][A-Za-z])",
+    # "V-A", "II.B", "II.B.3", "IV.A.1": a lettered subsection of a roman part (IEEE's "Section
+    # IV-A", a program's "Part II-B"); never a roman range "I-V", "II-X" (a roman letter after a dash)
+    "roman_letter": r"\b" + _ROMAN_UP + r"(?:\.[A-Z]|[\-\u2013](?![IVX]\b)[A-Z])(?:\.[0-9]{1,3})*" + _END,
     "roman": r"\b" + _ROMAN_UP + r"\b(?![\u2019'][a-z]|\.[A-Za-z0-9])",
     "letter": r"\b[A-Z](?![A-Za-z0-9']|\u2019|\.[A-Za-z0-9])",
     # "(a)", "(q)(1)", "(a)(1)(i)(A)"

@@ -25,6 +25,12 @@ _LEAD_WORDS = {
     "satisfy", "satisfies", "invoke", "invokes", "cite", "cites", "cited", "comply", "complies", "governs",
     "contrary", "and/or", "both", "either", "all", "only", "new", "current", "existing", "proposed", "amended",
 }  # fmt: skip
+#: A court's or a rule book's own rules, named by the set they belong to: "Local Rule 7.1", "Civil
+#: Rule 16.1(b)", "Bankruptcy Rule 7001" are rules of the book ("the HIPAA Security Rule 5" is not).
+_COURT_RULES = {
+    "local", "civil", "criminal", "bankruptcy", "appellate", "admiralty", "evidence", "supplemental",
+    "family", "juvenile", "probate", "uniform",
+}  # fmt: skip
 _ACRONYM = re.compile(BODY_ACRONYM)
 _OWN_LABEL = {"item", "line", "box", "worksheet", "step", "recital"}
 _NOTE_ITSELF = re.compile(r"[\s\u00a0]*(?:[:.\u2013\u2014]|to[\s\u00a0])")
@@ -132,6 +138,7 @@ def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
             word
             and len(m.group("label")) > 2
             and word.group(1).lower() not in _LEAD_WORDS
+            and word.group(1).lower() not in _COURT_RULES
             and not body  # "FINRA Rule 2111": the body's rule (kept)
         ):
             return True  # "the HIPAA Security Rule" + a heading's number: a named rule set, not rule 4

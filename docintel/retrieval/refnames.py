@@ -12,6 +12,7 @@ import re
 
 import pandas as pd
 
+from docintel.retrieval.bm25 import _page_rows as page_rows
 from docintel.retrieval.bm25 import document_memo
 from docintel.schema.document import DocTables
 
@@ -40,6 +41,8 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     dotted = re.fullmatch(r"([0-9]+(?:\.[0-9]+)*)\.([a-z])", key)
     if hit.empty and dotted:  # "clause 5.F" cites the paragraph printed "F." under 5: toc "5(F)"
         hit = toc[ids == f"{dotted[1]}({dotted[2]})"]
+    if hit.empty and re.fullmatch(r"[ivxlc]+[.\-\u2013][a-z](?:\.[0-9]+)*", key):
+        hit = _by_path(tables, key)  # "Section II.B.3": the "3." under "B." under "II."
     if hit.empty and len(key) > 3 and " " in key or (hit.empty and key.isalpha() and len(key) > 3):
         # a section named, not numbered ("see the Flightcrew Training section")
         titles = _toc_norm(tables, "titles")
@@ -48,6 +51,28 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
         if hit.empty:
             hit = toc[titles.str.startswith(name)]
     return hit
+
+
+def _by_path(tables: DocTables, key: str) -> pd.DataFrame:
+    """The toc row a roman-letter path ("ii.b.3", "v-a") names when the document numbers each level
+    on its own (a part "II.", its lettered section "B.", that section's "3."): the row numbered like
+    the path's last step whose ancestors are numbered like the steps before it, outermost first."""
+    toc = tables.toc_df
+    steps = re.split(r"[.\-\u2013]", key)
+    nums = _toc_norm(tables, "nums")
+    num_of = dict(zip(toc["toc_id"], nums, strict=True))
+    parent_of = dict(zip(toc["toc_id"], toc["parent_id"], strict=True))
+    keep = []
+    for i, tid in zip(toc.index[nums == steps[-1]], toc["toc_id"][nums == steps[-1]], strict=True):
+        up, want = parent_of.get(tid), list(reversed(steps[:-1]))
+        while want and isinstance(up, str):
+            if num_of.get(up) == want[0]:
+                want.pop(0)
+            up = parent_of.get(up)
+        if not want:
+            keep.append(i)
+    hit = toc.loc[keep]
+    return hit[[not contents_row(tables, r) for r in hit.itertuples(index=False)]].head(1)
 
 
 def find_labelled(tables: DocTables, label: str, target: str) -> pd.DataFrame:
@@ -60,7 +85,38 @@ def find_labelled(tables: DocTables, label: str, target: str) -> pd.DataFrame:
         norm_id(f"{lab} {target}") for lab in (label, re.sub(r"(?i)s$", "", label))
     }  # "Articles 12 to 22"
     hit = toc[_toc_norm(tables, "ids").isin(keys)]
-    return hit[[not contents_row(tables, r) for r in hit.itertuples(index=False)]].head(1)
+    hit = hit[[not contents_row(tables, r) for r in hit.itertuples(index=False)]]
+    if hit.empty:
+        hit = _printed_with_label(tables, label, str(target))
+    return hit.head(1)
+
+
+def _printed_with_label(tables: DocTables, label: str, target: str) -> pd.DataFrame:
+    """A toc row the parser keyed without its keyword whose heading the document prints with it:
+    the provision "7.1" of the line "Rule 7.1 Disclosure Statement", or an unnumbered heading row
+    titled "RULE 7.1 DISCLOSURE STATEMENT". The label must open the heading line, so "Rule 7.1"
+    never lands on the "7.1" paragraph of some section."""
+    toc = tables.toc_df
+    words = "|".join(re.escape(w) for w in {label, re.sub(r"(?i)s$", "", label)} if w)
+    opens = re.compile(rf"^\s*(?:{words})\.?\s+{re.escape(target)}(?!\w|\.?[0-9A-Za-z(])", re.I)
+    key = norm_id(target)
+    cand = toc[(_toc_norm(tables, "nums") == key) | toc["title"].fillna("").astype(str).str.match(opens)]
+    keep = []
+    for i, r in zip(cand.index, cand.itertuples(index=False), strict=True):
+        if contents_row(tables, r) or pd.isna(r.page_start) or pd.isna(r.line_start):
+            continue
+        rows = page_rows(tables.line_df, int(r.page_start))
+        text = rows.loc[rows["line"] == int(r.line_start), "text"]
+        m = opens.match(str(text.iloc[0])) if len(text) else None
+        if m is None:
+            continue
+        if not str(text.iloc[0])[m.end() :].strip(" .:-\u2013\u2014"):
+            # the label alone ("CHAPTER 1" over its title) is the unit's own heading, found by the
+            # labelled line (the row holding the chapter); a "Chapter 1. Compilation" elsewhere is
+            # a running header
+            return toc.iloc[0:0]
+        keep.append(i)
+    return toc.loc[keep]
 
 
 _LEADER_TITLE = re.compile(r"(?:\.\s?){4,}\s*[0-9ivxlc]*\s*$")
