@@ -342,3 +342,46 @@ def test_a_label_hyphenated_over_the_line_end_is_one_word():
     assert read("the non-", "disclosure terms apply") == []
     # the next line opening in capitals is another word, not the rest of this one
     assert read("as described in Sec-", "Tion 4.2") == []
+
+
+def test_a_one_line_paragraph_is_not_a_chapter_label_for_the_next_row():
+    from docintel.retrieval.resolve import _from_lines
+
+    rows = [
+        {"page": 1, "line": 1, "text": "EXHIBIT A", "role": "heading"},
+        {"page": 1, "line": 2, "text": "1. The Contractor delivers the goods listed below.", "role": "body"},
+        {"page": 1, "line": 3, "text": "2. Payment", "role": "heading"},
+        {"page": 1, "line": 4, "text": "Payment follows delivery under paragraph 1.", "role": "body"},
+    ]
+    toc = [{"toc_id": "2", "number": "2", "title": "Payment", "level": 1, "parent_id": None,
+            "page_start": 1, "line_start": 3, "page_end": 1, "source": "heading"}]  # fmt: skip
+    tables = build(rows, toc)
+    ctx = {"ref": _ref("paragraph 1", 1, 4), "max_lines": 40, "question": Q}
+    res = _from_lines(tables, "section", "1", ctx, at=(1, 2))
+    texts = [ln.text for p in res.passages for ln in p.lines]
+    assert texts[0].startswith("1. The Contractor")  # its own line, not the "2." after it
+
+
+def test_a_rule_found_by_its_heading_line_keeps_its_paragraph():
+    rows = [
+        {"page": 1, "line": 1, "text": "Rule 7.1 Disclosure Statement", "role": "body"},
+        {"page": 1, "line": 2, "text": "(a) Who Must File. A party must file two copies.", "role": "body"},
+        {"page": 1, "line": 3, "text": "The statement names every parent corporation.", "role": "body"},
+        {
+            "page": 1,
+            "line": 4,
+            "text": "(b) Time to File. A party must file it with its first appearance.",
+            "role": "body",
+        },
+        {"page": 1, "line": 5, "text": "It is supplemented when the information changes.", "role": "body"},
+        {
+            "page": 2,
+            "line": 1,
+            "text": "The time limit of Rule 7.1(b) applies to every party.",
+            "role": "body",
+        },
+    ]
+    res = resolve_in_tables(_ref("Rule 7.1(b)", 2, 1), build(rows, []), question=Q)
+    texts = [ln.text for p in res.passages for ln in p.lines]
+    assert res.status == "resolved" and texts[0] == "Rule 7.1 Disclosure Statement", texts
+    assert texts[1].startswith("(b) Time to File")  # its (b), not the rule's opening (a)

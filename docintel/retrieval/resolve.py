@@ -299,7 +299,8 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
         return None
     rows = reflines.region_from(tables, at[0], at[1], ctx["max_lines"])
     sub = ctx.get("sub")
-    if len(rows) <= 2 and not sub and ref_type == "section":  # "CHAPTER TWO", its title the next toc row
+    # "CHAPTER TWO" alone on its line: its title is the next toc row (a one-line "1. ..." is not)
+    if len(rows) <= 2 and not sub and ref_type == "section" and _label_alone(rows):
         secs = _section_after(tables, at)
         if not secs.empty:
             common = {"ref": ref, "note": note, "retrieved_via": "reference"}
@@ -310,6 +311,16 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
     passages = to_passages(rows, tables.doc_id, ref=ref, note=note)
     why = f"{how} on page {at[0]}, line {at[1]} (not in toc_df or object_registry)"
     return _found(ref, "offline_rules", ref_type, target, sub if tagged is not None else None, passages, why)
+
+
+def _label_alone(rows: pd.DataFrame) -> bool:
+    """The labelled line holds the label and little else ("CHAPTER TWO", "ARTICLE 5"), not a
+    one-line numbered paragraph whose next line opens the next paragraph."""
+    return not rows.empty and len(str(rows.iloc[0]["text"]).split()) <= LABEL_ALONE_WORDS
+
+
+#: Words a label printed alone on its line has at most ("CHAPTER TWENTY ONE").
+LABEL_ALONE_WORDS = 3
 
 
 def _section_after(tables: DocTables, at: tuple[int, int]) -> pd.DataFrame:
@@ -356,8 +367,8 @@ def _from_tables(
             at = reflines.labelled_line(
                 tables, ref_type, str(target), (ref.origin_page, ref.origin_line), named
             )
-            if at is not None:
-                return _from_lines(tables, ref_type, str(target), ctx, at=at)
+            if at is not None:  # "Rule 7.1(b)" by its heading line keeps its (b)
+                return _from_lines(tables, ref_type, str(target), {**ctx, "sub": sub}, at=at)
         if target and _grammar_kind(ref.raw_text) in ("paragraph", "subsection"):
             # "paragraph 1 of this Article": the "1." of the provision it is written in
             origin = (ref.origin_page, ref.origin_line)
