@@ -286,11 +286,11 @@ def _attach_to_formulas(lines: list[dict]) -> None:
                 break
 
 
-def _mark_tables(lines: list[dict]) -> None:
+def _mark_tables(lines: list[dict], rows: list[list[dict]] | None = None) -> None:
     """Role ``table`` for the region of 3+ rows with 3+ separate cells (rows close together).
 
     Everything inside the region's box is table text: row labels centred between rows,
-    cells set in math fonts.
+    cells set in math fonts. ``rows``: ``columns.group_rows(lines)`` when the caller has it.
     """
     regions: list[tuple[float, float, float, float]] = []
     run: list[list[dict]] = []
@@ -309,7 +309,7 @@ def _mark_tables(lines: list[dict]) -> None:
 
     last_bottom = None
     singles = 0  # a lone row label ("(A)") between multi-cell rows does not end the table
-    for rw in columns.group_rows(lines):
+    for rw in columns.group_rows(lines) if rows is None else rows:
         h = rw[0]["y1"] - rw[0]["y0"] if len(rw) == 1 else max(r["y1"] - r["y0"] for r in rw)
         near = last_bottom is not None and rw[0]["y0"] - last_bottom <= 2.5 * h
         singles = singles + 1 if len(rw) < 2 else 0
@@ -424,7 +424,8 @@ def extract_page_lines(
     for row in columns.group_rows(flat):
         lines.extend(_dedupe_and_merge(row, gutters))
     for r in lines:
-        r["column"] = columns.assign_column(r["x0"], r["x1"], gutters)
+        # (no gutter: every line is column 0, what assign_column gives)
+        r["column"] = columns.assign_column(r["x0"], r["x1"], gutters) if gutters else 0
         # (a line without math-font characters or symbols is no formula: most lines, no call)
         plain = not r["_math"] and _MATH_CHAR.search(r["text"]) is None
         r["role"] = (
@@ -441,9 +442,15 @@ def extract_page_lines(
         r["column"] = -1 if outside else columns.assign_column(r["x0"], r["x1"], gutters)
         r["role"] = "header" if outside else "figure_text"
         r["_margin"] = outside
-    for col in sorted({r["column"] for r in lines}):
-        _mark_tables([r for r in lines if r["column"] == col])
-    ordered = columns.reading_order(lines + rotated, gutters, cuts=image_boxes or [])
+    if not gutters and not rotated:
+        # one column and no margin text: reading_order's rows are the table check's (one grouping)
+        rows = columns.group_rows(lines)
+        _mark_tables(lines, rows)
+        ordered = [r for row in rows for r in row]
+    else:
+        for col in sorted({r["column"] for r in lines}):
+            _mark_tables([r for r in lines if r["column"] == col])
+        ordered = columns.reading_order(lines + rotated, gutters, cuts=image_boxes or [])
     if content:
         width, height = float(d.get("width") or page.rect.width), float(d.get("height") or page.rect.height)
         content.sort(key=lambda r: _reading_key(r, turned, width, height))

@@ -323,10 +323,21 @@ def _empty_toc(line_df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _pdf_labels(doc) -> list[str] | None:
-    """The PDF's /PageLabels per physical page, or None when it has none."""
+    """The PDF's /PageLabels per physical page, or None when it has none.
+
+    Each label is what ``doc[i].get_label()`` gives, computed as it does (the sorted label rules,
+    ``pymupdf.utils.get_label_pno``) from one read of the rules, without loading every page and
+    reading the label tree again for each (~0.1 ms a page).
+    """
     try:
         if not doc.get_page_labels():
             return None
-        return [doc[i].get_label() for i in range(doc.page_count)]
+        raw = getattr(doc, "_get_page_labels", None)
+        if raw is None:  # (a PyMuPDF without it: page by page)
+            return [doc[i].get_label() for i in range(doc.page_count)]
+        import pymupdf.utils
+
+        rules = sorted(raw())
+        return [pymupdf.utils.get_label_pno(i, rules) for i in range(doc.page_count)]
     except Exception:  # a broken label tree is not worth failing the parse
         return None

@@ -360,27 +360,41 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
     pos = np.flatnonzero(inside)
     if not len(pos):
         return pl
-    # the page's values column by column (``tolist`` gives the Python values ``to_dict`` would)
-    names = list(pl.columns)
-    values = [pl.iloc[:, k].tolist() for k in range(pl.shape[1])]
     bx = xy[pos]
-    rows = []
+    src, phrases = [], []  # each phrase and the line it came from (its style and other values)
     for ps in pieces:
         for p in ps:
             cx, cy = (p.x0 + p.x1) / 2, p.yc
             hit = np.flatnonzero(
                 (bx[:, 0] <= cx + 1) & (bx[:, 2] >= cx - 1) & (bx[:, 1] <= cy + 1) & (bx[:, 3] >= cy - 1)
             )
-            k = int(pos[int(hit[0]) if len(hit) else 0])  # the line the phrase came from: its style
-            base = dict(zip(names, [v[k] for v in values], strict=True))
-            rows.append({**base, "text": p.text, "x0": p.x0, "y0": p.y0, "x1": p.x1, "y1": p.y1})
+            src.append(int(pos[int(hit[0]) if len(hit) else 0]))
+            phrases.append(p)
     line = pl["line"].to_numpy()
     first = int(line[pos].min())
     before = pl.iloc[np.flatnonzero(~inside & (line < first))]
     after = pl.iloc[np.flatnonzero(~inside & (line > first))]
-    out = pd.concat([before, pd.DataFrame(rows, columns=pl.columns), after], ignore_index=True)
+    out = pd.concat([before, _phrase_rows(pl, src, phrases), after], ignore_index=True)
     out["line"] = range(1, len(out) + 1)
     for c in ("line", "page"):  # what ``astype`` of the two columns gives, without copying the frame
         if c in out.columns and out[c].dtype != pl[c].dtype:
             out[c] = out[c].astype(pl[c].dtype)
     return out
+
+
+def _phrase_rows(pl: pd.DataFrame, src: list[int], phrases: list) -> pd.DataFrame:
+    """The rows of ``phrases``: each its source line's values (``pl`` at position ``src[i]``)
+    with the phrase's text and box, as ``pd.DataFrame`` of those rows' dicts would hold them.
+
+    Built column by column from the source lines' values (one ``take`` per column, no row dicts).
+    """
+    own = {
+        "text": [p.text for p in phrases],
+        "x0": [p.x0 for p in phrases],
+        "y0": [p.y0 for p in phrases],
+        "x1": [p.x1 for p in phrases],
+        "y1": [p.y1 for p in phrases],
+    }
+    idx = np.asarray(src, dtype=np.intp)
+    cols = {c: own[c] if c in own else pl.iloc[:, k].take(idx).tolist() for k, c in enumerate(pl.columns)}
+    return pd.DataFrame(cols, columns=pl.columns)
