@@ -2,29 +2,10 @@
 
 from __future__ import annotations
 
-import pandas as pd
-
 from docintel.questions import parse_question
 from docintel.retrieval.firstpass import through_list
-from docintel.schema.document import DocTables
 from docintel.schema.evidence import EvidenceLine, Passage
-from docintel.schema.tables import TABLES
-
-
-def _build(rows: list[tuple]) -> DocTables:
-    lines = [{"page": p, "line": ln, "text": t, "role": r} for p, ln, t, r in rows]
-    pages = [{"page": p, "printed_label": str(p)} for p in sorted({ln["page"] for ln in lines})]
-    frame = {"line_df": lines, "page_df": pages}
-    built = {
-        n: TABLES[n].conform(pd.DataFrame(frame[n])) if frame.get(n) else TABLES[n].empty() for n in TABLES
-    }
-    return DocTables(doc_id="d", **built)
-
-
-def _passage(page: int, lines: list[tuple[int, str]], role: str = "body") -> Passage:
-    ev = [EvidenceLine(page=page, line=n, text=t, role=role) for n, t in lines]
-    return Passage(doc_id="d", page=page, line_start=ev[0].line, line_end=ev[-1].line, lines=ev)
-
+from tests.test_answers_unseen_families_s8 import _build, _passage
 
 # -- a window that stops inside a list reads on to the list's end ------------------------------
 
