@@ -133,3 +133,18 @@ def test_a_window_on_a_caption_under_its_table_starts_at_the_first_row_the_quest
     ask = "How much lower are the 10-crop testing error rates of the 50-, 101- and 152-layer ResNets than the 34-layer ones?"
     text = OfflineBackend().generate(parse_question(ask), [window], pass_no=1, instructions=[]).answer.answer
     assert text.startswith("plain-34") and "24.52" in text and "21.43" in text
+
+
+def test_a_window_ending_its_sentence_reads_no_lines_after_it(monkeypatch):
+    # only a window ending on ":" or an open member (";", ", and") can continue into a list; the
+    # lines after any other window are not looked up at all
+    import docintel.retrieval.firstpass as firstpass
+
+    calls = []
+    real = firstpass.evidence_after
+    monkeypatch.setattr(firstpass, "evidence_after", lambda *a: calls.append(a) or real(*a))
+    tables = _build(_ARTICLE)
+    assert through_list(tables, _passage(1, [(9, _ARTICLE[8][2])])).line_end == 9
+    assert calls == []
+    assert through_list(tables, _passage(1, [(n, t) for _, n, t, _ in _ARTICLE[:4]])).line_end == 7
+    assert len(calls) == 1

@@ -81,9 +81,12 @@ def through_list(tables: DocTables, passage: Passage) -> Passage:
     if not passage.lines:
         return passage
     last = passage.lines[-1]
-    after = evidence_after(tables, last.page, last.line, LIST_LINES)
     tail = last.text.rstrip()
-    if not tail.endswith(":") and not (_ITEM_OPEN.search(tail) and _opens_item(after)):
+    announces = tail.endswith(":")
+    if not announces and not _ITEM_OPEN.search(tail):  # most windows: no line lookup
+        return passage
+    after = evidence_after(tables, last.page, last.line, LIST_LINES)
+    if not announces and not _opens_item(after):
         return passage
     extra: list[EvidenceLine] = []
     for r in after.itertuples(index=False):
