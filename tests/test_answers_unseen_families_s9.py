@@ -148,3 +148,20 @@ def test_a_window_ending_its_sentence_reads_no_lines_after_it(monkeypatch):
     assert calls == []
     assert through_list(tables, _passage(1, [(n, t) for _, n, t, _ in _ARTICLE[:4]])).line_end == 7
     assert len(calls) == 1
+
+
+def test_a_refusal_names_the_question_words_not_the_answer_type():
+    from docintel.generation.offline import OfflineBackend
+
+    rows = [
+        "Section 9. Insurance.",
+        "The tenant shall insure the contents.",
+        "The landlord insures the building.",
+    ]
+    ev = [EvidenceLine(page=2, line=i + 1, text=t, role="body") for i, t in enumerate(rows)]
+    p = Passage(doc_id="d", page=2, line_start=1, line_end=3, lines=ev)
+    q = parse_question("How soon must the deposit be returned?")
+    assert q.answer_type == "duration"
+    got = OfflineBackend().generate(q, [p], pass_no=1, instructions=[]).answer
+    assert got.answer_completeness == "not_found"
+    assert "deposit" in got.answer and "answer type" not in got.answer and "duration" not in got.answer

@@ -405,7 +405,8 @@ class OfflineBackend:
 
     @staticmethod
     def _not_found(question: ParsedQuestion, terms: list) -> ReferenceAwareAnswer:
-        wanted = ", ".join(t.key for t in terms[:6]) or question.text
+        topic = [t for t in terms if t.kind != "answer_type"]  # "answer type: duration" is internal
+        wanted = ", ".join(t.key for t in topic[:6]) or question.text
         return ReferenceAwareAnswer(
             answer=f"The evidence provided does not answer the question: no retrieved line matches {clip(wanted, 300)}.",
             answer_completeness="not_found",
