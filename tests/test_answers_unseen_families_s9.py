@@ -135,6 +135,53 @@ def test_a_window_on_a_caption_under_its_table_starts_at_the_first_row_the_quest
     assert text.startswith("plain-34") and "24.52" in text and "21.43" in text
 
 
+def _table_page(rows: list[tuple[str, str]]) -> Passage:
+    ev = [EvidenceLine(page=3, line=i + 1, text=t, role=r) for i, (t, r) in enumerate(rows)]
+    return Passage(doc_id="d", page=3, line_start=1, line_end=len(ev), lines=ev)
+
+
+def test_a_caption_over_the_next_table_does_not_reach_back_into_the_table_above():
+    # the caption-above style of most standards: Table 2's caption sits right under Table 1's
+    # rows; a window seeded on it is about Table 2, the rows above are another table's
+    from docintel.generation.offline import OfflineBackend
+
+    rows = [("Table 1. Model sizes (parameters, millions).", "caption")]
+    for k in range(18):
+        rows += [(f"Model-{k}", "table"), (str(k), "table")]
+    rows += [("ResNet-50", "table"), ("25.6", "table")]
+    rows += [("Table 2. Top-1 error rates (%) on the validation set.", "caption")]
+    for name, err in [
+        ("ResNet-18", "30.2"),
+        ("ResNet-34", "26.7"),
+        ("ResNet-50", "24.0"),
+        ("ResNet-101", "22.4"),
+    ]:
+        rows += [(name, "table"), (err, "table")]
+    rows += [("Deeper networks reach lower error.", "body")]
+    ask = "What is the top-1 error rate of ResNet-50 on the validation set?"
+    got = (
+        OfflineBackend().generate(parse_question(ask), [_table_page(rows)], pass_no=1, instructions=[]).answer
+    )
+    assert "ResNet-18 30.2" in got.answer
+    assert "Model-9 " not in got.answer and "Model-1 " not in got.answer
+
+
+def test_a_caption_under_its_table_reaches_back_no_further_than_the_line_budget():
+    from types import SimpleNamespace
+
+    from docintel.generation.offline.tablerows import rows_above_caption
+
+    def row(role: str, hits: set) -> SimpleNamespace:
+        return SimpleNamespace(ln=SimpleNamespace(role=role), hits=hits)
+
+    # 30 table rows, the question's row the first of them, the caption under them (index 30)
+    rows = [row("table", {"resnet-152"})] + [row("table", set()) for _ in range(29)]
+    rows += [row("caption", {"crop"}), row("body", set())]
+    assert rows_above_caption(rows, 30, 26, 31, 40) == 0  # within the budget: from the named row
+    assert rows_above_caption(rows, 30, 26, 31, 6) == 26  # a 6-line window keeps its 6 lines
+    assert rows_above_caption(rows, 30, 28, 31, 6) == 26
+
+
 def test_a_window_ending_its_sentence_reads_no_lines_after_it(monkeypatch):
     # only a window ending on ":" or an open member (";", ", and") can continue into a list; the
     # lines after any other window are not looked up at all
