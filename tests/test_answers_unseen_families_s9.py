@@ -111,6 +111,9 @@ def test_how_long_soon_often_name_no_topic():
         "long" in parse_question("What is a long-term debt?").keywords
         or "long-term" in parse_question("What is a long-term debt?").keywords
     )
+    # "how long-term ..." is "how" + an adjective, not "how long": neither a span nor a dropped word
+    assert "long" in parse_question("Describe how long-term leases are reported.").keywords
+    assert parse_question("How long-term contracts are accounted for?").answer_type is None
 
 
 # -- a caption under its table: the rows the question names ---------------------------------------

@@ -128,7 +128,7 @@ _ANSWER_TYPE_NOUN = re.compile(
 #: for the considerations, not a span.
 _OPENS = r"^(?:(?:for|within|in|and|so|then)\s+)?"
 _ASKS_DURATION = re.compile(
-    _OPENS + r"(?:how (?:long|soon)\b|(?:what|how many|how much)\s+(?:time|days)\b"
+    _OPENS + r"(?:how (?:long|soon)\b(?!-)|(?:what|how many|how much)\s+(?:time|days)\b"
     r"|how many (?:seconds|minutes|hours|(?:calendar |business )?days|weeks|months|years)\b"
     r"|what (?:time limit|deadline|time ?frame|time period|period of time)\b)",
     re.I,
@@ -162,7 +162,8 @@ def answer_type(text: str) -> AnswerType | None:
 
 #: "How long / soon / often ...": the adverb asks for a span or a recurrence (the answer type), it
 #: names no topic; the provision says "60 calendar days", not "soon" ("as soon as" is elsewhere).
-_HOW_ADVERB = re.compile(r"\bhow\s+(long|soon|often|frequently)\b", re.I)
+#: "how long-term leases are reported" is an adjective: "long" stays a topic word.
+_HOW_ADVERB = re.compile(r"\bhow\s+(long|soon|often|frequently)\b(?!-)", re.I)
 
 
 #: "get" as the asking verb ("can I get it refunded", "how do I get an extension") names no topic;
