@@ -215,3 +215,52 @@ def test_a_refusal_names_the_question_words_not_the_answer_type():
     got = OfflineBackend().generate(q, [p], pass_no=1, instructions=[]).answer
     assert got.answer_completeness == "not_found"
     assert "deposit" in got.answer and "answer type" not in got.answer and "duration" not in got.answer
+
+
+# -- a question's answer type, read from its wording only --------------------------------------
+
+
+def test_length_clock_time_weekday_and_band_questions_ask_for_no_span():
+    for ask in (
+        "How long is the cable between the sensor and the controller?",  # a length
+        "How long is the key used by AES-256?",
+        "How long are the lists of approved algorithms?",
+        "What time does the polling place open?",  # a clock time
+        "What time zone is used for the deadline?",
+        "What days of the week is the office open?",
+        "What frequency band does the radio use?",  # a band, a rate
+        "What frequency is the clock signal?",
+    ):
+        assert parse_question(ask).answer_type is None, ask
+    for ask in (
+        "How long does the review take?",
+        "How long are the records kept?",
+        "How long is the notice period?",
+        "So how long is the term of the agreement?",
+        "For how long is the licence valid?",
+        "Within what time must the agency respond?",
+        "How long after the breach must the notice be sent?",
+        "How much time does a player have to make a move?",
+    ):
+        assert parse_question(ask).answer_type == "duration", ask
+    for ask in ("How often must the plan be reviewed?", "At what intervals is the meter read?"):
+        assert parse_question(ask).answer_type == "frequency", ask
+
+
+def test_a_time_stated_on_one_topic_word_does_not_lead_a_many_word_question():
+    # four topic words: the answer needs two of them; a line on "landlord" alone that gives a time
+    # (another provision's) is not the answer to the deposit question
+    from docintel.generation.offline import OfflineBackend
+
+    rows = [
+        ("7. Deposit", "heading"),
+        ("At the end of the tenancy the landlord shall return the security deposit to the tenant,", "body"),
+        ("less any amount needed to repair damage beyond normal wear.", "body"),
+        ("8. Entry", "heading"),
+        ("The landlord may enter the premises on 24 hours' notice to make repairs.", "body"),
+    ]
+    q = parse_question("How soon must the landlord return the security deposit?")
+    assert q.answer_type == "duration"
+    for backend in (OfflineBackend(), OfflineBackend(max_windows=1, max_lines=4)):
+        got = backend.generate(q, [_table_page(rows)], pass_no=1, instructions=[]).answer.answer
+        assert got.startswith("7. Deposit") and "24 hours" not in got

@@ -122,26 +122,38 @@ _ANSWER_TYPE_NOUN = re.compile(
 )
 
 
-#: A question asking for a time span: "How long / how soon ...", "within what time", "how many days",
-#: "what deadline", opening the question ("For how long ...", "Within how many days ..."). "By when"
-#: asks for a date or an event; "what should be considered when deciding how long to keep it" asks
-#: for the considerations, not a span.
+#: A question asking for a time span: "How long / how soon ...", "how many days", "what deadline",
+#: opening the question ("For how long ...", "Within how many days ..."). "By when" asks for a
+#: date or an event; "what should be considered when deciding how long to keep it" asks for the
+#: considerations, not a span; "what time does it open" asks for a clock time, "what days" for
+#: days of the week; "how long-term ..." is an adjective.
 _OPENS = r"^(?:(?:for|within|in|and|so|then)\s+)?"
 _ASKS_DURATION = re.compile(
-    _OPENS + r"(?:how (?:long|soon)\b(?!-)|(?:what|how many|how much)\s+(?:time|days)\b"
+    _OPENS + r"(?:how (?:long|soon)\b(?!-)|how (?:many|much)\s+(?:time|days)\b|^within what time\b"
     r"|how many (?:seconds|minutes|hours|(?:calendar |business )?days|weeks|months|years)\b"
     r"|what (?:time limit|deadline|time ?frame|time period|period of time)\b)",
     re.I,
 )
 #: "How long must the random value be?" asks for a length, not a time; "How long must records be
-#: kept?" (a passive participle after "be") still asks for a time.
+#: kept?" (a passive participle after "be") and "How long after ... must it be sent?" still ask for a time.
 _ASKS_LENGTH = re.compile(
-    r"\bhow long\b[^?]*?\bbe\b(?!\s+(?:\w{2,}ed|kept|held|left|set|given|taken|shown|done)\b)", re.I
+    r"\bhow long\b(?!\s+after\b)[^?]*?\bbe\b(?!\s+(?:\w{2,}ed|kept|held|left|set|given|taken|shown|done)\b)",
+    re.I,
 )
-#: A question asking for a recurrence, opening it: "How often ...", "how frequently", "at what interval".
+#: "How long is the cable / key / list?" asks for a length too: "how long is/are <noun>" is a time
+#: only with a verb of time ("How long is the data kept?") or a noun that names a span ("How long
+#: is the notice period?"); "For / within how long is ..." always asks for one.
+_HOW_LONG_IS = re.compile(r"^(?:(?:and|so|then)\s+)?how long (?:is|are|was|were)\b", re.I)
+_TIME_WORDS = re.compile(
+    r"\b(?:take|takes|taken|keep|keeps|kept|retain|retains|retained|last|lasts|remain|remains|stay|stays|"
+    r"period|periods|term|terms|duration|time|delay|wait|waiting|interval|notice|deadline|lifetime|tenure|"
+    r"retention|validity)\b",
+    re.I,
+)
+#: A question asking for a recurrence, opening it: "How often ...", "how frequently", "at what
+#: interval". Not "what frequency": "What frequency band does the radio use?" asks for a band.
 _ASKS_FREQUENCY = re.compile(
-    _OPENS
-    + r"(?:how (?:often|frequently)\b|(?:at )?what (?:interval|frequency)\b|how many times (?:a|an|per|each)\b)",
+    _OPENS + r"(?:how (?:often|frequently)\b|(?:at )?what intervals?\b|how many times (?:a|an|per|each)\b)",
     re.I,
 )
 
@@ -156,6 +168,9 @@ def answer_type(text: str) -> AnswerType | None:
     if _ASKS_FREQUENCY.search(last):
         return "frequency"
     if _ASKS_DURATION.search(last) and not _ASKS_LENGTH.search(last):
+        copula = _HOW_LONG_IS.search(last)
+        if copula and not _TIME_WORDS.search(last, copula.end()):
+            return None  # a length: "How long is the cable?"
         return "duration"
     return None
 

@@ -25,10 +25,12 @@ def typed_first(
     *,
     max_windows: int,
     max_lines: int,
+    need: int = 1,
 ) -> list[Window]:
     """``windows`` with a sentence (in the passages ``order`` names) stating the question's answer
-    type and one of its topic words first, when no window holds such a value: the one closest
-    to the best keyword window within its provision (no heading between), else the best scoring."""
+    type and ``need`` of its topic terms (as many as the answer needs to be found at all) first,
+    when no window holds such a value: the one closest to the best keyword window within its
+    provision (no heading between), else the best scoring."""
     if q.answer_type is None:
         return windows
     key = ANSWER_TYPE + q.answer_type
@@ -43,7 +45,7 @@ def typed_first(
             start, end = grow_window(rows, r.pos)
             end = max(r.pos, min(end, start + max_lines - 1))
             hits = set().union(*(rows[i].hits for i in range(start, end + 1)))
-            if hits - {key}:  # the sentence that states the value is on the question's topic
+            if len(hits - {key}) >= need:  # the sentence that states the value is on the question's topic
                 typed.append(Window(pi, start, end, r.pos, r.context, hits))
     if not typed:
         return windows

@@ -115,8 +115,16 @@ class OfflineBackend:
         windows = definition_first(
             question, grouped, defined, windows, max_windows=self.max_windows, max_lines=self.max_lines
         )
+        # phrases repeat their words, so only word/number terms set how many hits are needed
+        need = 1 if sum(t.kind in ("word", "number") for t in terms) <= 2 else 2
         windows = typed_first(
-            question, grouped, primary, windows, max_windows=self.max_windows, max_lines=self.max_lines
+            question,
+            grouped,
+            primary,
+            windows,
+            max_windows=self.max_windows,
+            max_lines=self.max_lines,
+            need=need,
         )
         pieces = [
             pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
@@ -131,8 +139,6 @@ class OfflineBackend:
 
         hits = set().union(*(set(pc.info.get("hits", [])) for pc in pieces)) if pieces else set()
         hits -= {t.key for t in terms if t.kind == "answer_type"}  # a duration alone finds no topic
-        # phrases repeat their words, so only word/number terms set how many hits are needed
-        need = 1 if sum(t.kind in ("word", "number") for t in terms) <= 2 else 2
         details = {
             "terms": weights,
             "windows": [pc.info for pc in pieces],
