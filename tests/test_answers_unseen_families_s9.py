@@ -181,30 +181,14 @@ def test_a_caption_under_its_table_reaches_back_over_its_rows_whatever_follows_i
 
     rows = [row("body"), row("table", {"resnet-34"})] + [row("table") for _ in range(9)]
     rows += [row("caption", {"crop"}), row("table"), row("table"), row("table", {"resnet-34"})]
-    assert rows_above_caption(rows, 11, 5, 13, 40) == 1
+    assert rows_above_caption(rows, 11, 5) == 1
     rows = [row("table") for _ in range(6)] + [row("caption"), row("caption")]  # Table 1, under its rows
     rows += [row("table", {"resnet-50"})] + [row("table") for _ in range(5)] + [row("caption", {"error"})]
-    assert rows_above_caption(rows, 14, 10, 14, 40) == 8
+    assert rows_above_caption(rows, 14, 10) == 8
     # the standards' style: Table 1's caption above its rows, Table 2's caption under them
     rows = [row("body"), row("caption")] + [row("table", {"resnet-50"}) for _ in range(6)]
     rows += [row("caption", {"error"}), row("table")]
-    assert rows_above_caption(rows, 8, 4, 9, 40) == 4
-
-
-def test_a_caption_under_its_table_reaches_back_no_further_than_the_line_budget():
-    from types import SimpleNamespace
-
-    from docintel.generation.offline.tablerows import rows_above_caption
-
-    def row(role: str, hits: set) -> SimpleNamespace:
-        return SimpleNamespace(ln=SimpleNamespace(role=role), hits=hits)
-
-    # 30 table rows, the question's row the first of them, the caption under them (index 30)
-    rows = [row("table", {"resnet-152"})] + [row("table", set()) for _ in range(29)]
-    rows += [row("caption", {"crop"}), row("body", set())]
-    assert rows_above_caption(rows, 30, 26, 31, 40) == 0  # within the budget: from the named row
-    assert rows_above_caption(rows, 30, 26, 31, 6) == 26  # a 6-line window keeps its 6 lines
-    assert rows_above_caption(rows, 30, 28, 31, 6) == 26
+    assert rows_above_caption(rows, 8, 4) == 4
 
 
 def test_a_window_ending_its_sentence_reads_no_lines_after_it(monkeypatch):

@@ -351,7 +351,7 @@ def pick_windows(
         if end < r.pos:
             break
         start, end = list_span(rows, start, end)
-        start = rows_above_caption(rows, r.pos, start, end, max(1, max_lines - used))
+        start = rows_above_caption(rows, r.pos, start)
         hits = set().union(*(rows[i].hits for i in range(start, end + 1)))
         out.append(Window(r.passage, start, end, r.pos, round(r.context, 3), hits))
         used += end - start + 1

@@ -134,7 +134,7 @@ TABLE_ROWS = 40
 _TABLE_ROLES = frozenset({"table"})
 
 
-def rows_above_caption(rows: list, seed: int, start: int, end: int, max_lines: int) -> int:
+def rows_above_caption(rows: list, seed: int, start: int) -> int:
     """A window seeded on a caption that sits under its table's rows ("Table 3. Error rates ..."
     below the rows, the papers' style) starts at the first of those rows the question's words or
     numbers hit ("ResNet-34 ... ResNet-152"), not the scorer's ``BACK`` lines up at whichever row
@@ -142,8 +142,8 @@ def rows_above_caption(rows: list, seed: int, start: int, end: int, max_lines: i
     ``ScoredLine`` list of one passage; the table runs back to the previous caption, heading or
     body line, at most :data:`TABLE_ROWS` lines. Rows that open under a caption of their own,
     itself under prose (the caption-above style of most standards), are that caption's table:
-    the caption under them heads the next table and does not reach back. The window ending at
-    ``end`` keeps to ``max_lines`` lines. Returns the window's new first index."""
+    the caption under them heads the next table and does not reach back. Returns the window's
+    new first index."""
     if rows[seed].ln.role != "caption" or seed == 0 or rows[seed - 1].ln.role not in _TABLE_ROLES:
         return start
     first = seed - 1
@@ -157,4 +157,4 @@ def rows_above_caption(rows: list, seed: int, start: int, end: int, max_lines: i
             return start
     first = max(first, seed - TABLE_ROWS + 1)
     hit = next((i for i in range(first, seed) if rows[i].hits), None)
-    return min(start, max(hit, end - max_lines + 1)) if hit is not None else start
+    return min(start, hit) if hit is not None else start
