@@ -89,3 +89,27 @@ def test_a_stack_of_labels_the_toc_stage_drops_is_not_at_stake():
         doc, [rows], [prow], {1: ["vector_graphics_without_structure: 300"]}, {1: 0}
     )
     assert 1 in kept and stakes == {}
+
+
+def _shaded_header_and_its_rule(page):
+    _shaded_header(page)
+    page.draw_line((72, 148), (540, 148))
+
+
+def _booktabs(page):
+    for y in (120, 145, 205):  # top, mid and bottom rules
+        page.draw_line((72, y), (540, y))
+
+
+def test_a_shaded_header_and_the_rule_under_it_leave_the_table_open():
+    doc, rows, signals = _page(_shaded_header_and_its_rule)
+    layout.escalation_reasons(doc[0], rows, signals)
+    (region,) = signals["_escalation_regions"]
+    assert region[3] == 792.0  # three edges, but one rule: the unruled body may go on below
+
+
+def test_three_rules_close_a_table():
+    doc, rows, signals = _page(_booktabs)
+    layout.escalation_reasons(doc[0], rows, signals)
+    (region,) = signals["_escalation_regions"]
+    assert region[3] < 300

@@ -72,9 +72,10 @@ SAME_EDGE_PT = 2.0
 GARBLED_SHARE = 0.05
 #: A caption's region ends at the last vector path below it when those paths draw at least this
 #: many distinct horizontal edges (a ruled table's top, header and bottom rules; a thin path is
-#: one edge, a filled box two): what follows the table (prose, the next heading) is not what the
-#: model would change. Fewer edges (a shaded header row alone, two rules of an open table) may
-#: not close the table: the region then runs to the page bottom.
+#: one edge, a filled box two), at least two of them rules and the lowest path a rule: what follows
+#: the table (prose, the next heading) is not what the model would change. Fewer edges, one rule
+#: (a shaded header and the rule under it) or a filled box lowest may not close the table: the
+#: region then runs to the page bottom.
 CLOSED_TABLE_EDGES = 3
 _LOCK = threading.Lock()
 
@@ -141,14 +142,15 @@ def _below_caption(
     try:
         below = [d["rect"] for d in drawings or () if d["rect"][1] >= top - 1]
         # a rule (a thin path) is one edge; a filled box (a shaded row) its top and its bottom
-        edges = {
-            e
-            for r in below
-            for e in ((round((r[1] + r[3]) / 2),) if r[3] - r[1] <= 2 else (round(r[1]), round(r[3])))
-        }
+        rules = {round((r[1] + r[3]) / 2) for r in below if r[3] - r[1] <= 2}
+        boxes = [r for r in below if r[3] - r[1] > 2]
+        edges = rules | {e for r in boxes for e in (round(r[1]), round(r[3]))}
     except (KeyError, TypeError, IndexError):  # get_drawings() Rects or an unknown shape: no clip
         return (0.0, top, width, height)
-    if len(edges) < CLOSED_TABLE_EDGES:
+    # closed: enough edges, two of them rules, and a rule at the bottom (a shaded header and the
+    # rule under it leave the body open below: the region runs on to the page bottom)
+    bottom = max((float(r[3]) for r in boxes), default=0.0)
+    if len(edges) < CLOSED_TABLE_EDGES or len(rules) < 2 or max(rules) < bottom - 2:
         return (0.0, top, width, height)
     return (0.0, top, width, min(height, max(float(r[3]) for r in below) + 1.0))
 
