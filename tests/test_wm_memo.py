@@ -6,6 +6,7 @@ import logging
 import os
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from docintel import api
@@ -45,6 +46,12 @@ def _cached(pdf: Path, out: Path):
     return first
 
 
+def _served(again, first) -> bool:
+    """Whether ``again`` came from the memo entry ``first`` came from: its own object, the same frames."""
+    assert again is not first
+    return again.line_df is first.line_df
+
+
 def _entry(out: Path) -> Path:
     (doc,) = [d for d in out.iterdir() if d.is_dir()]
     (link,) = [d for d in doc.iterdir() if d.is_symlink()]
@@ -54,9 +61,9 @@ def _entry(out: Path) -> Path:
 def test_second_load_is_served_from_the_memo(small_pdf, tmp_path):
     out = tmp_path / "art"
     first = _cached(small_pdf, out)
-    assert api.parse(small_pdf, out_dir=out, **FAST) is first
+    assert _served(api.parse(small_pdf, out_dir=out, **FAST), first)
     # another option is another entry
-    assert api.parse(small_pdf, out_dir=out, layout="never", ocr="never", eager_refs=True) is not first
+    assert not _served(api.parse(small_pdf, out_dir=out, layout="never", ocr="never", eager_refs=True), first)
 
 
 def test_table_changed_in_place_is_checked_again(small_pdf, tmp_path, caplog):
@@ -69,7 +76,7 @@ def test_table_changed_in_place_is_checked_again(small_pdf, tmp_path, caplog):
         fh.write(bytes(data))
     with caplog.at_level(logging.WARNING):
         again = api.parse(small_pdf, out_dir=out, **FAST)
-    assert again is not first
+    assert not _served(again, first)
     assert "line_df.parquet checksum mismatch" in caplog.text  # as a first load reports it
 
 
@@ -78,12 +85,12 @@ def test_new_version_and_changed_pdf_are_loaded_again(small_pdf, tmp_path):
     first = _cached(small_pdf, out)
     assert store.save_sidecar(first, "extra", b"x", "k", built_from=("line_df",))  # a new version
     second = api.parse(small_pdf, out_dir=out, **FAST)
-    assert second is not first
+    assert not _served(second, first)
     _age(store._live(_entry(out)))
     third = api.parse(small_pdf, out_dir=out, **FAST)
-    assert api.parse(small_pdf, out_dir=out, **FAST) is third
+    assert _served(api.parse(small_pdf, out_dir=out, **FAST), third)
     os.utime(small_pdf)  # the PDF touched: read and hashed again
-    assert api.parse(small_pdf, out_dir=out, **FAST) is not third
+    assert not _served(api.parse(small_pdf, out_dir=out, **FAST), third)
 
 
 def test_recently_written_files_are_compared_by_content(small_pdf, tmp_path, caplog):
@@ -91,7 +98,7 @@ def test_recently_written_files_are_compared_by_content(small_pdf, tmp_path, cap
     api.parse(small_pdf, out_dir=out, **FAST)
     first = api.parse(small_pdf, out_dir=out, **FAST)  # its files were written just now
     assert first.manifest["cache_hit"] is True
-    assert api.parse(small_pdf, out_dir=out, **FAST) is first
+    assert _served(api.parse(small_pdf, out_dir=out, **FAST), first)
     target = store._live(_entry(out)) / "page_df.parquet"
     data = bytearray(target.read_bytes())
     data[len(data) // 2] ^= 0xFF
@@ -101,7 +108,7 @@ def test_recently_written_files_are_compared_by_content(small_pdf, tmp_path, cap
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # even with its mtime put back
     with caplog.at_level(logging.WARNING):
         again = api.parse(small_pdf, out_dir=out, **FAST)
-    assert again is not first
+    assert not _served(again, first)
     assert "page_df.parquet checksum mismatch" in caplog.text
 
 
@@ -115,5 +122,37 @@ def test_memo_is_bounded(tmp_path, monkeypatch):
         pdfs.append(f)
     kept = [_cached(f, out) for f in pdfs]
     assert len(warm._MEMO) == 2
-    assert api.parse(pdfs[0], out_dir=out, **FAST) is not kept[0]  # the oldest went first
-    assert api.parse(pdfs[2], out_dir=out, **FAST) is kept[2]
+    assert not _served(api.parse(pdfs[0], out_dir=out, **FAST), kept[0])  # the oldest went first
+    assert _served(api.parse(pdfs[2], out_dir=out, **FAST), kept[2])
+
+
+def test_callers_changes_stay_their_own(small_pdf, tmp_path, monkeypatch):
+    """A caller that narrows a frame, edits the manifest or has learned references appended (even
+    when the cache write fails) changes its own tables, not what the next parse() gets."""
+    out = tmp_path / "art"
+    first = _cached(small_pdf, out)
+    n_lines, n_refs = len(first.line_df), len(first.cross_ref_df)
+    first.line_df = first.line_df[first.line_df["page"] == 1]
+    first.manifest["cache_hit"] = "edited"
+    first.manifest["checksums"].clear()
+    assert len(first.line_df) < n_lines
+    monkeypatch.setattr(store, "_republish", lambda *a, **k: None)  # the write does not happen
+    row = {"origin_page": 1, "origin_line": 0, "anchor_text": "Section 9", "source": "regex"}
+    store.append_cross_refs(first, pd.DataFrame([row]))
+    assert len(first.cross_ref_df) == n_refs + 1
+    again = api.parse(small_pdf, out_dir=out, **FAST)
+    assert len(again.line_df) == n_lines and len(again.cross_ref_df) == n_refs
+    assert again.manifest["cache_hit"] is True and again.manifest["checksums"]
+
+
+def test_served_copies_share_the_retrieval_index(small_pdf, tmp_path, monkeypatch):
+    from docintel.retrieval import bm25
+
+    out = tmp_path / "art"
+    first = _cached(small_pdf, out)
+    built = []
+    real = bm25.build_index
+    monkeypatch.setattr(bm25, "build_index", lambda t: built.append(1) or real(t))
+    index = bm25.page_index(first)
+    assert bm25.page_index(api.parse(small_pdf, out_dir=out, **FAST)) is index
+    assert len(built) == 1

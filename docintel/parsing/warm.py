@@ -12,6 +12,13 @@ and the parse options, and serves it again while a stat of each file says nothin
   when it was read, or its sha256 for a file written just before (:mod:`.stamps`): a file changed
   in place is loaded and checked again exactly as on a first load.
 
+Every caller gets its own :class:`DocTables` (a copy of the container and of its manifest; the
+frames themselves are shared, so the in-memory retrieval index keyed on them still serves): a
+caller that reassigns a frame (``t.line_df = t.line_df[...]``), edits the manifest or appends
+learned references (``store.append_cross_refs`` reassigns ``cross_ref_df``) changes its own
+object, never what the next ask gets. The frames are read-only: a caller editing one *in place*
+(``t.line_df.loc[...] = ...``) would still change every later ask's.
+
 Only tables read from the cache are kept (a fresh parse's frames are not what the cache holds),
 at most :data:`MAX_DOCS` documents and :data:`MAX_BYTES` of cached files (least recently used
 first out).
@@ -19,6 +26,8 @@ first out).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
 import threading
 from collections import OrderedDict
@@ -65,8 +74,7 @@ def lookup(key: tuple, path: str | Path) -> DocTables | None:
     with _LOCK:
         if key in _MEMO:
             _MEMO.move_to_end(key)
-    tables.path = str(path)
-    return tables
+    return _handout(tables, path)
 
 
 def remember(key: tuple, path: str | Path, pdf: tuple | None, tables: DocTables) -> None:
@@ -83,13 +91,18 @@ def remember(key: tuple, path: str | Path, pdf: tuple | None, tables: DocTables)
     size = sum(_size(Path(stamp[0]) / name) for name in stamp[1])
     with _LOCK:
         _MEMO.pop(key, None)
-        _MEMO[key] = (pdf, Path(directory), stamp, tables)
+        _MEMO[key] = (pdf, Path(directory), stamp, _handout(tables, path))
         _SIZES[key] = size
         while len(_MEMO) > MAX_DOCS or (len(_MEMO) > 1 and sum(_SIZES.get(k, 0) for k in _MEMO) > MAX_BYTES):
             _SIZES.pop(_MEMO.popitem(last=False)[0], None)
 
 
 _SIZES: dict[tuple, int] = {}
+
+
+def _handout(tables: DocTables, path: str | Path) -> DocTables:
+    """A copy of ``tables`` sharing its frames (the memo's object is never the caller's)."""
+    return dataclasses.replace(tables, manifest=copy.deepcopy(tables.manifest), path=str(path))
 
 
 def _size(path: Path) -> int:
