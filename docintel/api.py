@@ -56,7 +56,7 @@ def parse(
     from docintel.parsing import _ocr_token, parse_document, warm
 
     root = artifacts_dir(out_dir)
-    key = pdf = None
+    key = pdf = read_at = None
     if use_cache:
         # the same PDF, options and cache files as an earlier load of this process: its tables
         # (checked then), served again after a stat of each file (docintel.parsing.warm)
@@ -69,6 +69,7 @@ def parse(
             hit = warm.lookup(key, path)
             if hit is not None:
                 return hit
+            read_at = time.time_ns()
             pdf = warm._pdf_stat(path)
     tables = parse_document(
         path,
@@ -84,7 +85,7 @@ def parse(
         **limits,
     )
     if key is not None:
-        warm.remember(key, path, pdf, tables)
+        warm.remember(key, path, pdf, tables, read_at=read_at)
     return tables
 
 

@@ -96,7 +96,8 @@ def test_new_version_and_changed_pdf_are_loaded_again(small_pdf, tmp_path):
 def test_recently_written_files_are_compared_by_content(small_pdf, tmp_path, caplog):
     out = tmp_path / "art"
     api.parse(small_pdf, out_dir=out, **FAST)
-    first = api.parse(small_pdf, out_dir=out, **FAST)  # its files were written just now
+    _age(small_pdf)  # (a PDF itself written just before is never kept)
+    first = api.parse(small_pdf, out_dir=out, **FAST)  # its cache files were written just now
     assert first.manifest["cache_hit"] is True
     assert _served(api.parse(small_pdf, out_dir=out, **FAST), first)
     target = store._live(_entry(out)) / "page_df.parquet"
@@ -156,3 +157,26 @@ def test_served_copies_share_the_retrieval_index(small_pdf, tmp_path, monkeypatc
     index = bm25.page_index(first)
     assert bm25.page_index(api.parse(small_pdf, out_dir=out, **FAST)) is index
     assert len(built) == 1
+
+
+def test_pdf_written_just_before_it_is_read_is_not_kept(tmp_path):
+    """A same-size rewrite of the PDF within its mtime's tick (FAT, SMB/NFS, HFS+: put back here
+    with os.utime) must not be served the old document's tables."""
+    pdf, out = tmp_path / "doc.pdf", tmp_path / "art"
+    before = hostile.text_pdf(2, deflate=False)
+    after = before.replace(b"quick brown", b"quick green")
+    assert len(before) == len(after) and before != after
+    pdf.write_bytes(before)
+    api.parse(pdf, out_dir=out, **FAST)
+    first = api.parse(pdf, out_dir=out, **FAST)  # a cache hit, the PDF written under RACY_NS ago
+    assert first.manifest["cache_hit"] is True and "quick brown" in " ".join(first.line_df["text"])
+    st = pdf.stat()
+    with open(pdf, "r+b") as fh:
+        fh.write(after)
+    os.utime(pdf, ns=(st.st_atime_ns, st.st_mtime_ns))
+    again = api.parse(pdf, out_dir=out, **FAST)
+    assert "quick green" in " ".join(again.line_df["text"])
+    # an old PDF's stat is trusted: kept and served
+    _age(pdf)
+    kept = api.parse(pdf, out_dir=out, **FAST)
+    assert _served(api.parse(pdf, out_dir=out, **FAST), kept)

@@ -6,7 +6,10 @@ password, every table's checksum, the index sidecar's hash); the memo then keeps
 :class:`DocTables` (and so the retrieval index kept in memory for its frames) keyed by the PDF
 and the parse options, and serves it again while a stat of each file says nothing changed:
 
-- the PDF: same inode, size and mtime (else it is read and hashed again: maybe another document);
+- the PDF: same inode, size and mtime (else it is read and hashed again: maybe another document).
+  A PDF modified under :data:`.stamps.RACY_NS` before it was read is not kept at all (a same-size
+  rewrite within a coarse timestamp tick, as on FAT, SMB/NFS or HFS+, could keep its mtime): a
+  later load, once its stat can be trusted, is kept;
 - the cache entry: the same live version folder (a save, an appended ``cross_ref_df`` or a new
   sidecar is a new version) and, for every file read from it, the inode, size and mtime it had
   when it was read, or its sha256 for a file written just before (:mod:`.stamps`): a file changed
@@ -77,14 +80,17 @@ def lookup(key: tuple, path: str | Path) -> DocTables | None:
     return _handout(tables, path)
 
 
-def remember(key: tuple, path: str | Path, pdf: tuple | None, tables: DocTables) -> None:
-    """Keep ``tables`` (just loaded from the cache, the PDF stat'ed as ``pdf`` before it was read)
-    for ``key``; nothing kept for a fresh parse, an uncached parse or a PDF changed meanwhile."""
+def remember(key: tuple, path: str | Path, pdf: tuple | None, tables: DocTables, *, read_at: int) -> None:
+    """Keep ``tables`` (just loaded from the cache, the PDF stat'ed as ``pdf`` at ``read_at``,
+    ``time.time_ns()``, before it was read) for ``key``; nothing kept for a fresh parse, an
+    uncached parse, a PDF changed meanwhile or one modified under ``RACY_NS`` before ``read_at``."""
     from docintel.parsing import stamps, store
 
     directory = tables.manifest.get("cache_dir")
     if pdf is None or not directory or tables.manifest.get("cache_hit") is not True or _pdf_stat(path) != pdf:
         return
+    if read_at - pdf[2] < stamps.RACY_NS:
+        return  # its stat cannot tell a rewrite within the timestamp tick: not kept
     stamp = stamps.seen(store._live(Path(directory)))
     if stamp is None:
         return
