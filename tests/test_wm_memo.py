@@ -180,3 +180,45 @@ def test_pdf_written_just_before_it_is_read_is_not_kept(tmp_path):
     _age(pdf)
     kept = api.parse(pdf, out_dir=out, **FAST)
     assert _served(api.parse(pdf, out_dir=out, **FAST), kept)
+
+
+def test_every_parse_argument_is_in_the_memo_key(small_pdf, tmp_path, monkeypatch):
+    """Each argument of api.parse (a limit too) that can change its tables keys the memo apart, or
+    bypasses it: a parameter added to parse cannot be forgotten in the key."""
+    import inspect
+
+    from docintel import parsing
+
+    class Looked(Exception):
+        pass
+
+    def look(key, path):
+        raise Looked(key)
+
+    monkeypatch.setattr(warm, "lookup", look)
+    out = tmp_path / "art"
+
+    def key(**kw):
+        try:
+            api.parse(small_pdf, out_dir=out, **kw)
+        except Looked as exc:
+            return exc.args[0]
+        raise AssertionError(f"the memo was not consulted for {kw}")
+
+    base = key()
+    params = inspect.signature(api.parse).parameters
+    checked = []
+    for name, param in params.items():
+        if name in ("path", "out_dir", "progress") or param.kind is param.VAR_KEYWORD:
+            continue
+        other = object() if param.default is None else f"other-{param.default!r}"
+        if name in ("use_cache", "docling_json"):  # no memo at all for these
+            with monkeypatch.context() as m:
+                m.setattr(parsing, "parse_document", lambda *a, **k: "parsed")
+                value = False if name == "use_cache" else "x.json"
+                assert api.parse(small_pdf, out_dir=out, **{name: value}) == "parsed"
+            continue
+        assert key(**{name: other}) != base, name
+        checked.append(name)
+    assert key(max_pages=7) != base and key(max_bytes=10**6) != base  # **limits, one by one
+    assert {"layout", "ocr", "parser", "password", "eager_refs"} <= set(checked)
