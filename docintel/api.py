@@ -69,7 +69,7 @@ def parse(
             if hit is not None:
                 return hit
             read_at = time.time_ns()
-            pdf = warm._pdf_stat(path)
+            pdf = warm.pdf_stat(path)
     tables = parse_document(
         path,
         layout=layout,

@@ -40,7 +40,7 @@ def _age(*paths: Path) -> None:
 
 def _cached(pdf: Path, out: Path):
     fresh = api.parse(pdf, out_dir=out, **FAST)  # parsed and saved: a fresh parse is never kept
-    _age(pdf, store._live(Path(fresh.manifest["cache_dir"])))
+    _age(pdf, store.live_version(Path(fresh.manifest["cache_dir"])))
     first = api.parse(pdf, out_dir=out, **FAST)  # read from the cache, checked, kept
     assert first.manifest["cache_hit"] is True
     return first
@@ -69,7 +69,7 @@ def test_second_load_is_served_from_the_memo(small_pdf, tmp_path):
 def test_table_changed_in_place_is_checked_again(small_pdf, tmp_path, caplog):
     out = tmp_path / "art"
     first = _cached(small_pdf, out)
-    target = store._live(_entry(out)) / "line_df.parquet"
+    target = store.live_version(_entry(out)) / "line_df.parquet"
     data = bytearray(target.read_bytes())
     data[len(data) // 2] ^= 0xFF
     with open(target, "r+b") as fh:  # in place: same inode, same size, only the mtime moves
@@ -86,7 +86,7 @@ def test_new_version_and_changed_pdf_are_loaded_again(small_pdf, tmp_path):
     assert store.save_sidecar(first, "extra", b"x", "k", built_from=("line_df",))  # a new version
     second = api.parse(small_pdf, out_dir=out, **FAST)
     assert not _served(second, first)
-    _age(store._live(_entry(out)))
+    _age(store.live_version(_entry(out)))
     third = api.parse(small_pdf, out_dir=out, **FAST)
     assert _served(api.parse(small_pdf, out_dir=out, **FAST), third)
     os.utime(small_pdf)  # the PDF touched: read and hashed again
@@ -100,7 +100,7 @@ def test_recently_written_files_are_compared_by_content(small_pdf, tmp_path, cap
     first = api.parse(small_pdf, out_dir=out, **FAST)  # its cache files were written just now
     assert first.manifest["cache_hit"] is True
     assert _served(api.parse(small_pdf, out_dir=out, **FAST), first)
-    target = store._live(_entry(out)) / "page_df.parquet"
+    target = store.live_version(_entry(out)) / "page_df.parquet"
     data = bytearray(target.read_bytes())
     data[len(data) // 2] ^= 0xFF
     st = target.stat()

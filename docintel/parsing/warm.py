@@ -46,7 +46,8 @@ _MEMO: OrderedDict[tuple, tuple] = OrderedDict()
 _LOCK = threading.Lock()
 
 
-def _pdf_stat(path: str | Path) -> tuple[int, int, int] | None:
+def pdf_stat(path: str | Path) -> tuple[int, int, int] | None:
+    """The PDF's (inode, size, mtime in ns), what the memo re-checks per ask; None when unreadable."""
     try:
         st = os.stat(path)
     except OSError:
@@ -68,7 +69,7 @@ def lookup(key: tuple, path: str | Path) -> DocTables | None:
     if hit is None:
         return None
     pdf, directory, stamp, tables = hit
-    if _pdf_stat(path) != pdf or not stamps.unchanged(store._live(directory), stamp):
+    if pdf_stat(path) != pdf or not stamps.unchanged(store.live_version(directory), stamp):
         with _LOCK:
             if _MEMO.get(key) is hit:
                 del _MEMO[key]
@@ -87,11 +88,11 @@ def remember(key: tuple, path: str | Path, pdf: tuple | None, tables: DocTables,
     from docintel.parsing import stamps, store
 
     directory = tables.manifest.get("cache_dir")
-    if pdf is None or not directory or tables.manifest.get("cache_hit") is not True or _pdf_stat(path) != pdf:
+    if pdf is None or not directory or tables.manifest.get("cache_hit") is not True or pdf_stat(path) != pdf:
         return
     if read_at - pdf[2] < stamps.RACY_NS:
         return  # its stat cannot tell a rewrite within the timestamp tick: not kept
-    stamp = stamps.seen(store._live(Path(directory)))
+    stamp = stamps.seen(store.live_version(Path(directory)))
     if stamp is None:
         return
     size = sum(_size(Path(stamp[0]) / name) for name in stamp[1])
