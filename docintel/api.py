@@ -52,6 +52,12 @@ def parse(
 
     ``out_dir`` defaults to ``DOCINTEL_ARTIFACTS`` or ``./artifacts``. ``ocr="auto"`` reads
     image-only pages with Tesseract when it is installed; ``"never"`` leaves them flagged and empty.
+
+    Tables read from the cache are kept for the process (:mod:`docintel.parsing.warm`) and served
+    again while the PDF and every cache file read are unchanged: each call gets its own
+    ``DocTables`` (reassign its frames or edit its manifest freely), but the frames are shared
+    with later calls and are read-only (never edit one in place). Not thread-safe: call ``parse``
+    and ``ask`` from one thread at a time per process (see :func:`ask`).
     """
     args = dict(locals())  # first: every argument, as bound (the memo's key is made of them)
     from docintel.parsing import _ocr_token, parse_document, warm
@@ -159,6 +165,11 @@ def ask(
     never validates. Returns an :class:`~docintel.schema.result.AskResult`; a JSON trace is
     written to ``trace_path`` (default ``<artifacts>/<doc_id>/traces/<time>-<hash>.json``).
     The references the loop followed are appended to the cached ``cross_ref_df``.
+
+    Not thread-safe: one ``ask`` at a time per process (a lock around it, or processes, as
+    ``docintel serve`` and the corpus's Dask workers do). The retrieval path keeps process-level
+    memos keyed on the document's frames (the index and its per-question memo, line lookups) that
+    it reads and extends without locks, and asks of one PDF share them through the warm memo.
     """
     if max_loops < 0:
         raise UsageError("--max-loops must be 0 or more")
