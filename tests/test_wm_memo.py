@@ -159,9 +159,9 @@ def test_served_copies_share_the_retrieval_index(small_pdf, tmp_path, monkeypatc
     assert len(built) == 1
 
 
-def test_pdf_written_just_before_it_is_read_is_not_kept(tmp_path):
+def test_pdf_written_just_before_it_is_read_is_compared_by_content(tmp_path):
     """A same-size rewrite of the PDF within its mtime's tick (FAT, SMB/NFS, HFS+: put back here
-    with os.utime) must not be served the old document's tables."""
+    with os.utime) must not be served the old document's tables; unchanged, it is served."""
     pdf, out = tmp_path / "doc.pdf", tmp_path / "art"
     before = hostile.text_pdf(2, deflate=False)
     after = before.replace(b"quick brown", b"quick green")
@@ -170,6 +170,7 @@ def test_pdf_written_just_before_it_is_read_is_not_kept(tmp_path):
     api.parse(pdf, out_dir=out, **FAST)
     first = api.parse(pdf, out_dir=out, **FAST)  # a cache hit, the PDF written under RACY_NS ago
     assert first.manifest["cache_hit"] is True and "quick brown" in " ".join(first.line_df["text"])
+    assert _served(api.parse(pdf, out_dir=out, **FAST), first)
     st = pdf.stat()
     with open(pdf, "r+b") as fh:
         fh.write(after)

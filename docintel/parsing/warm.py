@@ -7,9 +7,10 @@ password, every table's checksum, the index sidecar's hash); the memo then keeps
 and the parse options, and serves it again while a stat of each file says nothing changed:
 
 - the PDF: same inode, size and mtime (else it is read and hashed again: maybe another document).
-  A PDF modified under :data:`.stamps.RACY_NS` before it was read is not kept at all (a same-size
-  rewrite within a coarse timestamp tick, as on FAT, SMB/NFS or HFS+, could keep its mtime): a
-  later load, once its stat can be trusted, is kept;
+  A PDF modified under :data:`.stamps.RACY_NS` before it was read (a same-size rewrite within a
+  coarse timestamp tick, as on FAT, SMB/NFS or HFS+, could keep its mtime) is stamped by the
+  sha256 its tables were read for (``source_sha256``) instead, and read and hashed again per ask
+  until its stat is old enough to be trusted, the rule :mod:`.stamps` applies to cache files;
 - the cache entry: the same live version folder (a save, an appended ``cross_ref_df`` or a new
   sidecar is a new version) and, for every file read from it, the inode, size and mtime it had
   when it was read, or its sha256 for a file written just before (:mod:`.stamps`): a file changed
@@ -31,8 +32,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import hashlib
 import os
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 
@@ -69,31 +72,64 @@ def lookup(key: tuple, path: str | Path) -> DocTables | None:
     if hit is None:
         return None
     pdf, directory, stamp, tables = hit
-    if pdf_stat(path) != pdf or not stamps.unchanged(store.live_version(directory), stamp):
+    now = _pdf_unchanged(path, pdf)
+    if now is None or not stamps.unchanged(store.live_version(directory), stamp):
         with _LOCK:
             if _MEMO.get(key) is hit:
                 del _MEMO[key]
                 _SIZES.pop(key, None)
         return None
     with _LOCK:
+        if _MEMO.get(key) is hit and now != pdf:  # a racy PDF's stat is trusted from now on
+            _MEMO[key] = (now, directory, stamp, tables)
         if key in _MEMO:
             _MEMO.move_to_end(key)
     return _handout(tables, path)
 
 
+def _pdf_stamp(pdf: tuple, read_at: int, tables: DocTables) -> tuple | None:
+    """The PDF's stamp: its stat key ``pdf``, or for a PDF modified under RACY_NS before
+    ``read_at`` its inode, size and the sha256 of the bytes the tables were read for."""
+    from docintel.parsing import stamps
+
+    if read_at - pdf[2] >= stamps.RACY_NS:
+        return pdf
+    digest = tables.manifest.get("source_sha256")
+    return ("sha256", pdf[0], pdf[1], digest) if digest else None
+
+
+def _pdf_unchanged(path: str | Path, pdf: tuple) -> tuple | None:
+    """``pdf`` (or the stat key replacing a sha256 stamp old enough now) when the PDF still has
+    that stamp, else None."""
+    from docintel.parsing import stamps
+
+    if pdf[0] != "sha256":
+        return pdf if pdf_stat(path) == pdf else None
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if (st.st_ino, st.st_size) != pdf[1:3] or hashlib.sha256(fh.read()).hexdigest() != pdf[3]:
+                return None
+    except OSError:
+        return None
+    return (
+        (st.st_ino, st.st_size, st.st_mtime_ns) if time.time_ns() - st.st_mtime_ns >= stamps.RACY_NS else pdf
+    )
+
+
 def remember(key: tuple, path: str | Path, pdf: tuple | None, tables: DocTables, *, read_at: int) -> None:
     """Keep ``tables`` (just loaded from the cache, the PDF stat'ed as ``pdf`` at ``read_at``,
     ``time.time_ns()``, before it was read) for ``key``; nothing kept for a fresh parse, an
-    uncached parse, a PDF changed meanwhile or one modified under ``RACY_NS`` before ``read_at``."""
+    uncached parse or a PDF changed meanwhile (one modified under ``RACY_NS`` before ``read_at``
+    is stamped by its sha256)."""
     from docintel.parsing import stamps, store
 
     directory = tables.manifest.get("cache_dir")
     if pdf is None or not directory or tables.manifest.get("cache_hit") is not True or pdf_stat(path) != pdf:
         return
-    if read_at - pdf[2] < stamps.RACY_NS:
-        return  # its stat cannot tell a rewrite within the timestamp tick: not kept
     stamp = stamps.seen(store.live_version(Path(directory)))
-    if stamp is None:
+    pdf = _pdf_stamp(pdf, read_at, tables)
+    if stamp is None or pdf is None:
         return
     size = sum(_size(Path(stamp[0]) / name) for name in stamp[1])
     with _LOCK:
