@@ -52,24 +52,30 @@ def parse(
 
     ``out_dir`` defaults to ``DOCINTEL_ARTIFACTS`` or ``./artifacts``. ``ocr="auto"`` reads
     image-only pages with Tesseract when it is installed; ``"never"`` leaves them flagged and empty.
+
+    Tables read from the cache are kept for the process (:mod:`docintel.parsing.warm`) and served
+    again while the PDF and every cache file read are unchanged: each call gets its own
+    ``DocTables`` (reassign its frames or edit its manifest freely), but the frames are shared
+    with later calls and are read-only (never edit one in place). Not thread-safe: call ``parse``
+    and ``ask`` from one thread at a time per process (see :func:`ask`).
     """
+    args = dict(locals())  # first: every argument, as bound (the memo's key is made of them)
     from docintel.parsing import _ocr_token, parse_document, warm
 
     root = artifacts_dir(out_dir)
-    key = pdf = None
-    if use_cache:
+    key = pdf = read_at = None
+    if use_cache and docling_json is None and "budget" not in limits:
         # the same PDF, options and cache files as an earlier load of this process: its tables
         # (checked then), served again after a stat of each file (docintel.parsing.warm)
-        options = {"layout": layout, "ocr": ocr, "parser": parser, "eager_refs": eager_refs,
-                   "ocr_token": _ocr_token(ocr) if parser == "pymupdf" else None,
-                   "docling_json": str(docling_json) if docling_json else None, "password": password,
-                   **{k: limits[k] for k in sorted(limits) if k != "budget"}}  # fmt: skip
-        if docling_json is None and "budget" not in limits:
+        options = _memo_options(args)
+        if options is not None:
+            options["ocr_token"] = _ocr_token(ocr) if parser == "pymupdf" else None  # Tesseract's
             key = warm.key_of(path, root, options)
             hit = warm.lookup(key, path)
             if hit is not None:
                 return hit
-            pdf = warm._pdf_stat(path)
+            read_at = time.time_ns()
+            pdf = warm.pdf_stat(path)
     tables = parse_document(
         path,
         layout=layout,
@@ -84,8 +90,25 @@ def parse(
         **limits,
     )
     if key is not None:
-        warm.remember(key, path, pdf, tables)
+        warm.remember(key, path, pdf, tables, read_at=read_at)
     return tables
+
+
+#: ``parse`` arguments that do not change the tables it returns (the path and root key the memo apart).
+_NOT_MEMO_KEYS = ("path", "out_dir", "progress")
+
+
+def _memo_options(args: dict) -> dict | None:
+    """Every argument ``parse`` was called with (its ``**limits`` one by one) but those that do not
+    change its tables: the warm memo's key, so a new parse option is part of it without a second
+    list to keep. None when a value cannot be a key (it is not hashable)."""
+    options = {k: v for k, v in args.items() if k not in _NOT_MEMO_KEYS and k != "limits"}
+    options.update(args.get("limits") or {})
+    try:
+        hash(tuple(options.values()))
+    except TypeError:
+        return None
+    return options
 
 
 def default_backend_name() -> str:
@@ -142,6 +165,11 @@ def ask(
     never validates. Returns an :class:`~docintel.schema.result.AskResult`; a JSON trace is
     written to ``trace_path`` (default ``<artifacts>/<doc_id>/traces/<time>-<hash>.json``).
     The references the loop followed are appended to the cached ``cross_ref_df``.
+
+    Not thread-safe: one ``ask`` at a time per process (a lock around it, or processes, as
+    ``docintel serve`` and the corpus's Dask workers do). The retrieval path keeps process-level
+    memos keyed on the document's frames (the index and its per-question memo, line lookups) that
+    it reads and extends without locks, and asks of one PDF share them through the warm memo.
     """
     if max_loops < 0:
         raise UsageError("--max-loops must be 0 or more")

@@ -300,12 +300,12 @@ def test_a_control_heading_before_its_title_is_still_its_heading():
     assert res.status == "resolved" and res.target_pages == [2]
 
 
-def test_the_grammar_kind_of_a_reading_is_memoised():
-    from docintel.retrieval.resolve import _grammar_kind
+def test_thegrammar_kind_of_a_reading_is_memoised():
+    from docintel.retrieval.resolve import grammar_kind
 
-    _grammar_kind.cache_clear()
-    assert _grammar_kind("Section 3(a)") == _grammar_kind("Section 3(a)") == "section"
-    assert _grammar_kind.cache_info().hits == 1
+    grammar_kind.cache_clear()
+    assert grammar_kind("Section 3(a)") == grammar_kind("Section 3(a)") == "section"
+    assert grammar_kind.cache_info().hits == 1
 
 
 def test_a_chapter_label_alone_brings_the_section_its_title_opens():

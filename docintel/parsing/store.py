@@ -83,7 +83,7 @@ def locked(directory: Path) -> Iterator[None]:
 # -- reading ----------------------------------------------------------------------------------
 
 
-def _live(directory: Path) -> Path | None:
+def live_version(directory: Path) -> Path | None:
     """The version folder the link names (a legacy plain folder is its own version)."""
     if directory.is_symlink():
         target = directory.parent / os.readlink(directory)
@@ -98,7 +98,7 @@ def load_checked(directory: Path, *, source_sha256: str | None = None) -> tuple[
     names the damage (checksum mismatch, other source, unreadable file).
     """
     directory = Path(directory)
-    live = _live(directory)
+    live = live_version(directory)
     if live is None:
         return None, None
     mpath = live / MANIFEST
@@ -188,7 +188,7 @@ def save_arrow_copies(tables: DocTables) -> bool:
     files = {n: f"{arrow_copies.sidecar(n)}.arrow" for n in names}
 
     def write(tmp: Path, manifest: dict) -> None:
-        live = _live(Path(tables.manifest["cache_dir"]))
+        live = live_version(Path(tables.manifest["cache_dir"]))
         for n in files:
             raw = (live / f"{n}.parquet").read_bytes()
             if hashlib.sha256(raw).hexdigest() != sums[n]:
@@ -249,7 +249,7 @@ def _publish(tmp: Path, directory: Path) -> Path:
     version = parent / f".{directory.name}.v-{time.time_ns()}-{os.getpid()}"
     os.rename(tmp, version)
     _fault_point("after-version")
-    previous = _live(directory)
+    previous = live_version(directory)
     if directory.exists() and not directory.is_symlink():
         # tables written by docintel before versioned folders: move them aside first (recover()
         # restores them if we are killed before the link exists)
@@ -345,7 +345,7 @@ def recover(directory: Path) -> list[str]:
         (p for p in parent.iterdir() if p.name.startswith((prefix_v, prefix_old)) and p.is_dir()),
         key=lambda p: (p.name.startswith(prefix_v), p.name),
     )
-    live = _live(directory)
+    live = live_version(directory)
     if live is None:
         complete = [p for p in candidates if (p / MANIFEST).exists()]
         if complete:
@@ -449,7 +449,7 @@ def load_sidecar(tables: DocTables, name: str, key: str) -> bytes | None:
     sha256 in the live manifest checks out; anything else is a miss and the caller rebuilds it.
     """
     cache = tables.manifest.get("cache_dir")
-    live = _live(Path(cache)) if cache else None
+    live = live_version(Path(cache)) if cache else None
     if live is None:
         return None
     try:
@@ -511,7 +511,7 @@ def _republish(
     sums = tables.manifest.get("checksums") or {}
     replaced = (replaced,) if isinstance(replaced, str) else tuple(replaced)
     with locked(directory):
-        live = _live(directory)
+        live = live_version(directory)
         if live is None:
             return None
         manifest = json.loads((live / MANIFEST).read_text())

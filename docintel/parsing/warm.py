@@ -6,11 +6,22 @@ password, every table's checksum, the index sidecar's hash); the memo then keeps
 :class:`DocTables` (and so the retrieval index kept in memory for its frames) keyed by the PDF
 and the parse options, and serves it again while a stat of each file says nothing changed:
 
-- the PDF: same inode, size and mtime (else it is read and hashed again: maybe another document);
+- the PDF: same inode, size and mtime (else it is read and hashed again: maybe another document).
+  A PDF modified under :data:`.stamps.RACY_NS` before it was read (a same-size rewrite within a
+  coarse timestamp tick, as on FAT, SMB/NFS or HFS+, could keep its mtime) is stamped by the
+  sha256 its tables were read for (``source_sha256``) instead, and read and hashed again per ask
+  until its stat is old enough to be trusted, the rule :mod:`.stamps` applies to cache files;
 - the cache entry: the same live version folder (a save, an appended ``cross_ref_df`` or a new
   sidecar is a new version) and, for every file read from it, the inode, size and mtime it had
   when it was read, or its sha256 for a file written just before (:mod:`.stamps`): a file changed
   in place is loaded and checked again exactly as on a first load.
+
+Every caller gets its own :class:`DocTables` (a copy of the container and of its manifest; the
+frames themselves are shared, so the in-memory retrieval index keyed on them still serves): a
+caller that reassigns a frame (``t.line_df = t.line_df[...]``), edits the manifest or appends
+learned references (``store.append_cross_refs`` reassigns ``cross_ref_df``) changes its own
+object, never what the next ask gets. The frames are read-only: a caller editing one *in place*
+(``t.line_df.loc[...] = ...``) would still change every later ask's.
 
 Only tables read from the cache are kept (a fresh parse's frames are not what the cache holds),
 at most :data:`MAX_DOCS` documents and :data:`MAX_BYTES` of cached files (least recently used
@@ -19,8 +30,12 @@ first out).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import hashlib
 import os
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 
@@ -34,7 +49,8 @@ _MEMO: OrderedDict[tuple, tuple] = OrderedDict()
 _LOCK = threading.Lock()
 
 
-def _pdf_stat(path: str | Path) -> tuple[int, int, int] | None:
+def pdf_stat(path: str | Path) -> tuple[int, int, int] | None:
+    """The PDF's (inode, size, mtime in ns), what the memo re-checks per ask; None when unreadable."""
     try:
         st = os.stat(path)
     except OSError:
@@ -56,40 +72,80 @@ def lookup(key: tuple, path: str | Path) -> DocTables | None:
     if hit is None:
         return None
     pdf, directory, stamp, tables = hit
-    if _pdf_stat(path) != pdf or not stamps.unchanged(store._live(directory), stamp):
+    now = _pdf_unchanged(path, pdf)
+    if now is None or not stamps.unchanged(store.live_version(directory), stamp):
         with _LOCK:
             if _MEMO.get(key) is hit:
                 del _MEMO[key]
                 _SIZES.pop(key, None)
         return None
     with _LOCK:
+        if _MEMO.get(key) is hit and now != pdf:  # a racy PDF's stat is trusted from now on
+            _MEMO[key] = (now, directory, stamp, tables)
         if key in _MEMO:
             _MEMO.move_to_end(key)
-    tables.path = str(path)
-    return tables
+    return _handout(tables, path)
 
 
-def remember(key: tuple, path: str | Path, pdf: tuple | None, tables: DocTables) -> None:
-    """Keep ``tables`` (just loaded from the cache, the PDF stat'ed as ``pdf`` before it was read)
-    for ``key``; nothing kept for a fresh parse, an uncached parse or a PDF changed meanwhile."""
+def _pdf_stamp(pdf: tuple, read_at: int, tables: DocTables) -> tuple | None:
+    """The PDF's stamp: its stat key ``pdf``, or for a PDF modified under RACY_NS before
+    ``read_at`` its inode, size and the sha256 of the bytes the tables were read for."""
+    from docintel.parsing import stamps
+
+    if read_at - pdf[2] >= stamps.RACY_NS:
+        return pdf
+    digest = tables.manifest.get("source_sha256")
+    return ("sha256", pdf[0], pdf[1], digest) if digest else None
+
+
+def _pdf_unchanged(path: str | Path, pdf: tuple) -> tuple | None:
+    """``pdf`` (or the stat key replacing a sha256 stamp old enough now) when the PDF still has
+    that stamp, else None."""
+    from docintel.parsing import stamps
+
+    if pdf[0] != "sha256":
+        return pdf if pdf_stat(path) == pdf else None
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if (st.st_ino, st.st_size) != pdf[1:3] or hashlib.sha256(fh.read()).hexdigest() != pdf[3]:
+                return None
+    except OSError:
+        return None
+    return (
+        (st.st_ino, st.st_size, st.st_mtime_ns) if time.time_ns() - st.st_mtime_ns >= stamps.RACY_NS else pdf
+    )
+
+
+def remember(key: tuple, path: str | Path, pdf: tuple | None, tables: DocTables, *, read_at: int) -> None:
+    """Keep ``tables`` (just loaded from the cache, the PDF stat'ed as ``pdf`` at ``read_at``,
+    ``time.time_ns()``, before it was read) for ``key``; nothing kept for a fresh parse, an
+    uncached parse or a PDF changed meanwhile (one modified under ``RACY_NS`` before ``read_at``
+    is stamped by its sha256)."""
     from docintel.parsing import stamps, store
 
     directory = tables.manifest.get("cache_dir")
-    if pdf is None or not directory or tables.manifest.get("cache_hit") is not True or _pdf_stat(path) != pdf:
+    if pdf is None or not directory or tables.manifest.get("cache_hit") is not True or pdf_stat(path) != pdf:
         return
-    stamp = stamps.seen(store._live(Path(directory)))
-    if stamp is None:
+    stamp = stamps.seen(store.live_version(Path(directory)))
+    pdf = _pdf_stamp(pdf, read_at, tables)
+    if stamp is None or pdf is None:
         return
     size = sum(_size(Path(stamp[0]) / name) for name in stamp[1])
     with _LOCK:
         _MEMO.pop(key, None)
-        _MEMO[key] = (pdf, Path(directory), stamp, tables)
+        _MEMO[key] = (pdf, Path(directory), stamp, _handout(tables, path))
         _SIZES[key] = size
         while len(_MEMO) > MAX_DOCS or (len(_MEMO) > 1 and sum(_SIZES.get(k, 0) for k in _MEMO) > MAX_BYTES):
             _SIZES.pop(_MEMO.popitem(last=False)[0], None)
 
 
 _SIZES: dict[tuple, int] = {}
+
+
+def _handout(tables: DocTables, path: str | Path) -> DocTables:
+    """A copy of ``tables`` sharing its frames (the memo's object is never the caller's)."""
+    return dataclasses.replace(tables, manifest=copy.deepcopy(tables.manifest), path=str(path))
 
 
 def _size(path: Path) -> int:

@@ -74,6 +74,20 @@ def _scan_headings(tables: DocTables) -> dict[str, list[tuple[int, int]]]:
     return out
 
 
+def control_region(
+    tables: DocTables, target: str, origin: tuple[int, int]
+) -> tuple[tuple[int, int], tuple[int, int] | None] | None:
+    """Where control ``target``'s lines are: (its first heading other than ``origin``, the next
+    other control's heading after it or None), or None when the document prints no heading of it.
+    The region is the ENHANCEMENT_SPAN evidence lines from the heading on, cut before that end
+    (what :func:`control_lines` draws from; ``resolve_pages.off_pages`` reads its pages)."""
+    cid = norm_id(target)
+    mine = [x for x in _headings(tables).get(cid, []) if x != origin]
+    if not mine:
+        return None
+    return mine[0], _next_other(tables, cid, mine[0])
+
+
 def control_lines(
     tables: DocTables,
     target: str,
@@ -84,12 +98,10 @@ def control_lines(
 ) -> tuple[pd.DataFrame | None, str]:
     """(lines, reason) of control ``target`` (its enhancement when ``sub`` names one), or
     (None, "") when the document prints no heading of it."""
-    heads = _headings(tables)
-    mine = [x for x in heads.get(norm_id(target), []) if x != origin]
-    if not mine:
+    region = control_region(tables, target, origin)
+    if region is None:
         return None, ""
-    page, line = mine[0]
-    end = _next_other(tables, norm_id(target), (page, line))
+    (page, line), end = region
     after = evidence_after(tables, page, line - 1, ENHANCEMENT_SPAN)
     if end is not None:  # the region ends at the next control's heading
         keys = list(zip(after["page"].astype(int), after["line"].astype(int), strict=True))

@@ -151,11 +151,11 @@ def resolve_in_tables(
             return res
     ref_type = readings[0][0]
     part = (
-        foreign_part(tables, readings[0][1], _grammar_kind(ref.raw_text))
+        foreign_part(tables, readings[0][1], grammar_kind(ref.raw_text))
         if ref_type in ("section", "definition")
         else None
     )
-    if ref_type == "section" and readings[0][1] and _grammar_kind(ref.raw_text) == "control":
+    if ref_type == "section" and readings[0][1] and grammar_kind(ref.raw_text) == "control":
         why = f"control {readings[0][1]} is not printed in this document: the control catalogue's (SP 800-53)"
         return Resolution(ref, "external", "external", "external", target=readings[0][1], reason=why)
     if ref_type == "section" and _BODY_RULE.match(ref.raw_text or ""):
@@ -212,7 +212,7 @@ NAMED_UNITS = ("article", "chapter", "part", "subpart", "rule", "regulation")
 
 
 @lru_cache(maxsize=1024)
-def _grammar_kind(raw_text: str) -> str | None:
+def grammar_kind(raw_text: str) -> str | None:
     """The grammar's kind of the first reference in ``raw_text`` ("line 5a of Schedule B": schedule)."""
     # a pure function of the text, asked up to six times per reading: memoised
     rows = find_references(raw_text or "")
@@ -228,14 +228,14 @@ _BODY_RULE = re.compile(r"\s*" + BODY_ACRONYM + r"\s+(?:Rules?|Regulations?)\b")
 def _named_unit(raw_text: str) -> str | None:
     word = _LABEL_WORD.match(raw_text or "")
     kind = kind_of_label(word.group(1)) if word else None
-    if kind is None or kind.name not in NAMED_UNITS or _grammar_kind(raw_text) != kind.name:
+    if kind is None or kind.name not in NAMED_UNITS or grammar_kind(raw_text) != kind.name:
         return None  # "Pt.4 Ch.1 Sec.2" names Sec.2, not Part 2
     return kind.name
 
 
 def _own_label(raw_text: str) -> str | None:
     """The kind when its id means something only with its label ("line 16", "Step 2", "Item 7A")."""
-    kind = KIND_BY_NAME.get(_grammar_kind(raw_text) or "")
+    kind = KIND_BY_NAME.get(grammar_kind(raw_text) or "")
     return kind.name if kind is not None and kind.own_label else None
 
 
@@ -352,7 +352,7 @@ def _from_tables(
             if secs is not None:
                 ids = ",".join(secs["toc_id"].astype(str).head(MAX_TARGETS))
                 return sections_found(tables, secs.head(MAX_TARGETS), ref_type, ids, sub, ctx, common)
-        if target and _grammar_kind(ref.raw_text) == "control":
+        if target and grammar_kind(ref.raw_text) == "control":
             return control_resolution(tables, ref, str(target), sub, ctx)
         own = _own_label(ref.raw_text)
         if own and target:
@@ -369,7 +369,7 @@ def _from_tables(
             )
             if at is not None:  # "Rule 7.1(b)" by its heading line keeps its (b)
                 return _from_lines(tables, ref_type, str(target), {**ctx, "sub": sub}, at=at)
-        if target and _grammar_kind(ref.raw_text) in ("paragraph", "subsection"):
+        if target and grammar_kind(ref.raw_text) in ("paragraph", "subsection"):
             # "paragraph 1 of this Article": the "1." of the provision it is written in
             origin = (ref.origin_page, ref.origin_line)
             at = enclosing_paragraph(tables, str(target), origin) or unlisted_provision_paragraph(

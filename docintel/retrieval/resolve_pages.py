@@ -11,12 +11,9 @@ False (the caller resolves the reference as before), so the first hop's outcome 
 
 from __future__ import annotations
 
-import numpy as np
-
 from docintel.parsing.refrules import lone_control
 from docintel.retrieval import refcontrols, targets
-from docintel.retrieval.lookup import norm_id
-from docintel.retrieval.resolve import MAX_TARGETS, _grammar_kind, classify
+from docintel.retrieval.resolve import MAX_TARGETS, classify, grammar_kind
 from docintel.schema.answer import PendingReference
 from docintel.schema.document import DocTables
 
@@ -35,7 +32,7 @@ def off_pages(tables: DocTables, ref: PendingReference, pages: set[int]) -> bool
     if readings[0][1] is None and (alone := lone_control(ref.raw_text)):
         readings = [("section", alone, None)]
     kind = readings[0][0]
-    if kind not in _SECTION_KINDS or _grammar_kind(ref.raw_text) != "control":
+    if kind not in _SECTION_KINDS or grammar_kind(ref.raw_text) != "control":
         return False
     group = [r for r in readings if r[0] == kind and r[1]]
     origin = (ref.origin_page, ref.origin_line)
@@ -56,17 +53,10 @@ def off_pages(tables: DocTables, ref: PendingReference, pages: set[int]) -> bool
 
 def _control_pages(tables: DocTables, target: str, origin: tuple[int, int]) -> set[int] | None:
     """The pages of the evidence lines ``control_lines`` draws every passage of control
-    ``target`` from (heading to the next other control's heading, at most ENHANCEMENT_SPAN
-    lines); None when the document prints no heading of it (control_lines gives None)."""
-    cid = norm_id(target)
-    mine = [x for x in refcontrols._headings(tables).get(cid, []) if x != origin]
-    if not mine:
+    ``target`` from (:func:`refcontrols.control_region`); None when the document prints no
+    heading of it (control_lines gives None)."""
+    region = refcontrols.control_region(tables, target, origin)
+    if region is None:
         return None
-    page, line = mine[0]
-    keys = targets._keys(tables)
-    lo = int(np.searchsorted(keys, page * targets._LINE + line - 1, side="right"))
-    hi = min(lo + refcontrols.ENHANCEMENT_SPAN, len(keys))
-    end = refcontrols._next_other(tables, cid, (page, line))
-    if end is not None:
-        hi = min(hi, lo + int(np.searchsorted(keys[lo:hi], end[0] * targets._LINE + end[1], side="left")))
-    return set((keys[lo:hi] // targets._LINE).tolist())
+    (page, line), end = region
+    return targets.evidence_pages_after(tables, page, line - 1, refcontrols.ENHANCEMENT_SPAN, end)

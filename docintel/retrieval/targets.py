@@ -139,6 +139,19 @@ def evidence_after(tables: DocTables, page: int, line: int, n: int) -> pd.DataFr
     return _rows(tables, lo, min(lo + n, len(keys)))
 
 
+def evidence_pages_after(
+    tables: DocTables, page: int, line: int, n: int, end: tuple[int, int] | None = None
+) -> set[int]:
+    """The pages of ``evidence_after(tables, page, line, n)`` cut before the line ``end`` (page,
+    line), read from the line keys without building the rows."""
+    keys = _keys(tables)
+    lo = int(np.searchsorted(keys, page * _LINE + line, side="right"))
+    hi = min(lo + n, len(keys))
+    if end is not None:
+        hi = min(hi, lo + int(np.searchsorted(keys[lo:hi], end[0] * _LINE + end[1], side="left")))
+    return set((keys[lo:hi] // _LINE).tolist())
+
+
 def object_cells(tables: DocTables, key) -> pd.DataFrame:
     """``cell_df`` rows of one object (``cell_df[cell_df["object_key"] == key]``)."""
     cdf = tables.cell_df
