@@ -101,6 +101,7 @@ class _Loop:
     reasons: list[PartialReason] = field(default_factory=list)
     first_keys: set[tuple[int, int]] = field(default_factory=set)
     deferred: dict[tuple, PendingReference] = field(default_factory=dict)  # see resolve_near
+    asked: set[tuple] = field(default_factory=set)  # keys resolved with the model allowed
 
     def nested(self, ref: PendingReference) -> bool:
         """A pointer written in a target the loop followed, outside the first hop's evidence."""
@@ -133,7 +134,9 @@ class _Loop:
         if key in self.deferred:  # the first hop's, as it would have been resolved then
             self._resolve_now(self.deferred.pop(key), key, allow_llm=False)
         cached = self.resolutions.get(key)
-        if cached is not None and (cached.status != "unresolved" or not allow_llm):
+        # the same reference, tables, question and backend give the same answer: a reference the
+        # model already failed to place is not asked again (it was, per pass, ~23 ms on 600 pages)
+        if cached is not None and (cached.status != "unresolved" or not allow_llm or key in self.asked):
             return cached
         return self._resolve_now(ref, key, allow_llm=allow_llm)
 
@@ -149,6 +152,8 @@ class _Loop:
         if res.status == "unresolved" and ref.ref_type == "bib":
             res = facts.author_year(self.tables, ref, AUTHOR_YEAR) or res
         self.resolutions[key] = res
+        if allow_llm:
+            self.asked.add(key)
         return res
 
     @property

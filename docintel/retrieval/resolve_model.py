@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
+
 from docintel.retrieval.lookup import find_sections
 from docintel.retrieval.resolve_build import found
 from docintel.retrieval.targets import section_passages
@@ -40,17 +42,34 @@ def model_brief(tables: DocTables, ref: PendingReference) -> tuple[str, list[dic
         (lines["page"] == ref.origin_page) & (lines["line"].between(ref.origin_line - 3, ref.origin_line + 3))
     ]
     context = "\n".join(near["text"].tolist())
-    toc = tables.toc_df
-    sections = toc[["toc_id", "title", "level", "parent_id", "page_start", "line_start"]].to_dict("records")
-    if not sections:
+    records, starts = _toc_records(tables.toc_df)
+    if not records:
         return None
+    sections = [dict(r) for r in records]  # the caller's own: one of them is marked below
     # The deepest section whose start is at or before the origin holds the reference.
     key = ref.origin_page * 10**6 + ref.origin_line
-    starts = (toc["page_start"].fillna(0) * 10**6 + toc["line_start"].fillna(0)).tolist()
     before = [i for i, st in enumerate(starts) if st <= key]
     if before:
         sections[before[-1]]["contains_origin"] = True
     return context, sections
+
+
+#: id(toc_df) -> (toc_df, its records, each section's start key): built once per toc object (a
+#: 600-page toc's ``to_dict`` was ~15 ms per brief, asked several times an ask).
+_RECORDS: dict[int, tuple[pd.DataFrame, list[dict], list]] = {}
+
+
+def _toc_records(toc: pd.DataFrame) -> tuple[list[dict], list]:
+    hit = _RECORDS.get(id(toc))
+    if hit is None or hit[0] is not toc:
+        records = toc[["toc_id", "title", "level", "parent_id", "page_start", "line_start"]].to_dict(
+            "records"
+        )
+        starts = (toc["page_start"].fillna(0) * 10**6 + toc["line_start"].fillna(0)).tolist()
+        if len(_RECORDS) >= 8:
+            _RECORDS.pop(next(iter(_RECORDS)))
+        hit = _RECORDS[id(toc)] = (toc, records, starts)
+    return hit[1], hit[2]
 
 
 def section_resolution(

@@ -9,6 +9,7 @@ evidence become ``pending_references`` so the loop can follow them.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from docintel import __version__
@@ -60,6 +61,12 @@ def asks_for_sources(question: str) -> bool:
 TABLE_WHOLE = 48
 #: Lines a list answer quotes in all, shared by its passages (each gets at least half a window).
 LIST_LINES = 40
+
+
+@functools.lru_cache(maxsize=8192)
+def _title_stems(title: str) -> frozenset[str]:
+    """:func:`content_stems` of a toc title, kept: each brief of a 600-page toc has ~800 titles."""
+    return frozenset(content_stems(title))
 
 
 class OfflineBackend:
@@ -229,7 +236,7 @@ class OfflineBackend:
         words = content_stems(raw_text) - {"see", "section", "chapter", "part", "describ", "above", "below"}
         if not words:
             return None  # 'as discussed above' needs context an extractive backend cannot weigh
-        matches = [s for s in sections if words <= content_stems(str(s.get("title", "")))]
+        matches = [s for s in sections if words <= _title_stems(str(s.get("title", "")))]
         return str(matches[0]["toc_id"]) if len(matches) == 1 else None
 
     def describe(self) -> dict:
