@@ -7,6 +7,7 @@ their share; a long target as its opening plus windows covering the question's w
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -171,6 +172,13 @@ _NAMED_CODE = re.compile(
 MEMBER_SPAN = 2
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _named_codes(text: str) -> tuple[tuple[frozenset[str], str], ...]:
+    """(terms of the name, code) of each "Name (CODE)" in a line, kept per line text: a long
+    target of a 600-page document is thousands of lines, searched again by every ask."""
+    return tuple((frozenset(terms(m.group(1))), m.group(2)) for m in _NAMED_CODE.finditer(text))
+
+
 def _code_members(rest: pd.DataFrame, hits: list[set[str]], weight: dict[str, float], room: int) -> list[int]:
     """Positions of the lines of a long target filed under the code of the rarest name the
     question uses ("Governance (ID.GV)" -> the lines opening "ID.GV-1", "ID.GV-2" ...): the
@@ -179,11 +187,11 @@ def _code_members(rest: pd.DataFrame, hits: list[set[str]], weight: dict[str, fl
     texts = rest["text"].astype(str).tolist()
     best: tuple[float, int, str] | None = None
     for i, text in enumerate(texts):
-        for m in _NAMED_CODE.finditer(text):
-            named = set(terms(m.group(1))) & hits[i]
+        for name, code in _named_codes(text):
+            named = name & hits[i]
             score = max((weight.get(k, 0.0) for k in named), default=0.0)
             if named and (best is None or score > best[0]):
-                best = (score, i, m.group(2))
+                best = (score, i, code)
     if best is None:
         return []
     opens = re.compile(rf"^\s*{re.escape(best[2])}[-.]?\w*\s*[:.)]")
