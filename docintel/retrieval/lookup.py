@@ -278,11 +278,31 @@ def _object_scope(kind: str, target: str, tables: DocTables) -> list[int]:
             return list(range(start, max(start, end) + 1))
     # No registry entry: a caption-like line starting with the label ("Table 2: ...").
     caption = re.compile(rf"^\s*{re.escape(kind)}\s+{re.escape(target)}\b\s*[:.\-–—]?", re.I)
-    lines = tables.line_df
-    hits = lines[lines["text"].astype(str).str.match(caption) & (lines["role"] != "toc_entry")]
+    lines = _lines_opening(kind, tables)
+    hits = lines[lines["text"].astype(str).str.match(caption)]
     # an entry of a list of tables ("Table D-1 Title ....... 23") is not the table
     hits = hits[~hits["text"].astype(str).str.contains(r"(?:\.{3,}|\s\.\s\.)\s*[\divxlc]+\s*$", regex=True)]
     return sorted(set(hits["page"].astype(int)))[:1]
+
+
+#: id(line_df) -> (line_df, {kind: its lines opening with the word, not contents entries}).
+_OPENING: dict[int, tuple[pd.DataFrame, dict[str, pd.DataFrame]]] = {}
+
+
+def _lines_opening(kind: str, tables: DocTables) -> pd.DataFrame:
+    """The lines (not toc entries) that open with ``kind`` and a space, once per line_df object
+    and kind: every caption :func:`_object_scope` looks for is among them (a 600-page document's
+    ~60,000 lines were matched per ask)."""
+    lines = tables.line_df
+    hit = _OPENING.get(id(lines))
+    if hit is None or hit[0] is not lines:
+        if len(_OPENING) >= 8:
+            _OPENING.pop(next(iter(_OPENING)))
+        hit = _OPENING[id(lines)] = (lines, {})
+    if kind not in hit[1]:
+        opens = re.compile(rf"^\s*{re.escape(kind)}\s", re.I)
+        hit[1][kind] = lines[lines["text"].astype(str).str.match(opens) & (lines["role"] != "toc_entry")]
+    return hit[1][kind]
 
 
 def _section_scope(target: str, tables: DocTables) -> list[int]:
