@@ -13,6 +13,7 @@ import re
 import pandas as pd
 
 from docintel.retrieval.bm25 import PageIndex
+from docintel.retrieval.framememo import per_frame
 from docintel.retrieval.refnames import (  # noqa: F401 - re-exported: callers import them from here
     BACK_MATTER,
     _toc_norm,
@@ -294,15 +295,11 @@ def _lines_opening(kind: str, tables: DocTables) -> pd.DataFrame:
     and kind: every caption :func:`_object_scope` looks for is among them (a 600-page document's
     ~60,000 lines were matched per ask)."""
     lines = tables.line_df
-    hit = _OPENING.get(id(lines))
-    if hit is None or hit[0] is not lines:
-        if len(_OPENING) >= 8:
-            _OPENING.pop(next(iter(_OPENING)))
-        hit = _OPENING[id(lines)] = (lines, {})
-    if kind not in hit[1]:
+    by_kind = per_frame(_OPENING, lines, dict)
+    if kind not in by_kind:
         opens = re.compile(rf"^\s*{re.escape(kind)}\s", re.I)
-        hit[1][kind] = lines[lines["text"].astype(str).str.match(opens) & (lines["role"] != "toc_entry")]
-    return hit[1][kind]
+        by_kind[kind] = lines[lines["text"].astype(str).str.match(opens) & (lines["role"] != "toc_entry")]
+    return by_kind[kind]
 
 
 def _section_scope(target: str, tables: DocTables) -> list[int]:

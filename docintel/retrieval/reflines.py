@@ -19,6 +19,7 @@ from docintel.parsing.refkinds import KINDS, Kind
 from docintel.parsing.refpatterns import find_references
 from docintel.parsing.refrules import control_heading, lone_control
 from docintel.retrieval.bm25 import document_memo
+from docintel.retrieval.framememo import per_frame
 from docintel.retrieval.lookup import norm_id
 from docintel.retrieval.targets import evidence_lines
 from docintel.schema.document import DocTables
@@ -54,16 +55,10 @@ def labelled_index(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, i
     listing pages (contents, a list of tables, a bill's table of sections: pages where at least
     :data:`LIST_SHARE` of the lines are contents entries, dot leaders or such labels) are left
     out: an entry that lists a target is not the target."""
-    ldf = tables.line_df
-    hit = _LABELLED.get(id(ldf))
-    if hit is not None and hit[0] is ldf:
-        return hit[1]
     # a value of the document alone: kept (and stored) with its retrieval index when it has one
-    index = document_memo(tables, "labelled", lambda: _scan_labelled(tables))
-    if len(_LABELLED) >= 8:
-        _LABELLED.pop(next(iter(_LABELLED)))
-    _LABELLED[id(ldf)] = (ldf, index)
-    return index
+    return per_frame(
+        _LABELLED, tables.line_df, lambda: document_memo(tables, "labelled", lambda: _scan_labelled(tables))
+    )
 
 
 def _scan_labelled(tables: DocTables) -> dict[tuple[str, str], list[tuple[int, int]]]:
@@ -131,15 +126,12 @@ def line_numbered(tables: DocTables) -> bool:
     filing numbered for citation): at least :data:`MARGIN_SHARE` of its evidence lines open with
     one (or is one: the number on its own line). Then "2737 4 SAML Versioning" is the heading of section 4, "3487 Appendix A." Appendix
     A's; elsewhere a number before a bare id may be a count or a year."""
-    ldf = tables.line_df
-    hit = _NUMBERED.get(id(ldf))
-    if hit is None or hit[0] is not ldf:
+
+    def numbered() -> bool:
         texts = evidence_lines(tables)["text"].astype(str)
-        share = float(texts.str.match(_NUMBERED_LINE).mean()) if len(texts) else 0.0
-        if len(_NUMBERED) >= 8:
-            _NUMBERED.pop(next(iter(_NUMBERED)))
-        hit = _NUMBERED[id(ldf)] = (ldf, share >= MARGIN_SHARE)
-    return hit[1]
+        return (float(texts.str.match(_NUMBERED_LINE).mean()) if len(texts) else 0.0) >= MARGIN_SHARE
+
+    return per_frame(_NUMBERED, tables.line_df, numbered)
 
 
 #: Object types whose id may carry a panel letter ("Figure 3b", "Abbildung 4.20a"): the panel of
@@ -217,38 +209,36 @@ def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) ->
     return None
 
 
-#: id(line_df) -> (line_df, [(page, line, text) of the heading, title or bold lines], their
-#: positions by opening word: the first, and the second after a number (a margin number)).
-_HEADS: dict[int, tuple[pd.DataFrame, list, dict[str, list[int]]]] = {}
+#: id(line_df) -> (line_df, ([(page, line, text) of the heading, title or bold lines], their
+#: positions by opening word: the first, and the second after a number (a margin number))).
+_HEADS: dict[int, tuple[pd.DataFrame, tuple[list, dict[str, list[int]]]]] = {}
 
 
 def _heading_memo(tables: DocTables) -> tuple[list[tuple[int, int, str]], dict[str, list[int]]]:
     """(page, line, text) of the evidence lines in heading or title role or bold, not contents
     entries, in reading order (as plain lists), and their positions by opening word (once per
     line_df object)."""
-    ldf = tables.line_df
-    hit = _HEADS.get(id(ldf))
-    if hit is None or hit[0] is not ldf:
-        lines = evidence_lines(tables)
-        bold = lines["bold"].fillna(False).astype(bool) if "bold" in lines else False
-        heads = lines[(lines["role"].isin(("heading", "title")) | bold) & (lines["role"] != "toc_entry")]
-        rows = list(
-            zip(
-                heads["page"].astype(int).tolist(),
-                heads["line"].astype(int).tolist(),
-                [str(t) for t in heads["text"].tolist()],
-                strict=True,
-            )
+    return per_frame(_HEADS, tables.line_df, lambda: _build_heading_memo(tables))
+
+
+def _build_heading_memo(tables: DocTables) -> tuple[list[tuple[int, int, str]], dict[str, list[int]]]:
+    lines = evidence_lines(tables)
+    bold = lines["bold"].fillna(False).astype(bool) if "bold" in lines else False
+    heads = lines[(lines["role"].isin(("heading", "title")) | bold) & (lines["role"] != "toc_entry")]
+    rows = list(
+        zip(
+            heads["page"].astype(int).tolist(),
+            heads["line"].astype(int).tolist(),
+            [str(t) for t in heads["text"].tolist()],
+            strict=True,
         )
-        opening: dict[str, list[int]] = {}
-        for i, (_p, _ln, text) in enumerate(rows):
-            first = text.split(None, 2)
-            for k in first[:2] if len(first) > 1 and first[0].isdigit() else first[:1]:
-                opening.setdefault(k, []).append(i)
-        if len(_HEADS) >= 8:
-            _HEADS.pop(next(iter(_HEADS)))
-        hit = _HEADS[id(ldf)] = (ldf, rows, opening)
-    return hit[1], hit[2]
+    )
+    opening: dict[str, list[int]] = {}
+    for i, (_p, _ln, text) in enumerate(rows):
+        first = text.split(None, 2)
+        for k in first[:2] if len(first) > 1 and first[0].isdigit() else first[:1]:
+            opening.setdefault(k, []).append(i)
+    return rows, opening
 
 
 def marker_line(

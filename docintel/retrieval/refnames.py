@@ -14,6 +14,7 @@ import pandas as pd
 
 from docintel.retrieval.bm25 import _page_rows as page_rows
 from docintel.retrieval.bm25 import document_memo
+from docintel.retrieval.framememo import per_frame
 from docintel.schema.document import DocTables
 
 
@@ -138,16 +139,10 @@ _LEADERS: dict[int, tuple[pd.DataFrame, set]] = {}
 
 def _leader_lines(tables: DocTables) -> set[tuple[int, int]]:
     ldf = tables.line_df
-    hit = _LEADERS.get(id(ldf))
-    if hit is None or hit[0] is not ldf:
-        if len(_LEADERS) >= 8:
-            _LEADERS.pop(next(iter(_LEADERS)))
-        # a scan of every line: document-only, so kept (and stored) with the retrieval index
-        hit = _LEADERS[id(ldf)] = (
-            ldf,
-            document_memo(tables, "leader_lines", lambda: _scan_leader_lines(ldf)),
-        )
-    return hit[1]
+    # a scan of every line: document-only, so kept (and stored) with the retrieval index
+    return per_frame(
+        _LEADERS, ldf, lambda: document_memo(tables, "leader_lines", lambda: _scan_leader_lines(ldf))
+    )
 
 
 def _scan_leader_lines(ldf: pd.DataFrame) -> set[tuple[int, int]]:
@@ -165,12 +160,7 @@ def _toc_norm(tables: DocTables, what: str) -> pd.Series:
     so kept (and stored) with the retrieval index; a reference resolved per ask no longer maps
     the whole toc each time."""
     toc = tables.toc_df
-    hit = _TOC_NORM.get(id(toc))
-    if hit is None or hit[0] is not toc:
-        if len(_TOC_NORM) >= 8:
-            _TOC_NORM.pop(next(iter(_TOC_NORM)))
-        hit = _TOC_NORM[id(toc)] = (toc, {})
-    cols = hit[1]
+    cols = per_frame(_TOC_NORM, toc, dict)
     if what not in cols:
         values = document_memo(tables, "toc_norm", lambda: toc_norm_values(toc))[what]
         cols[what] = pd.Series(values, index=toc.index, name=_TOC_COLUMNS[what])
@@ -227,7 +217,7 @@ def _rows_with_id(by_type: dict, ids: dict, types: tuple, key: str) -> list[int]
     return [i for t in types for i in by_type.get(t, ()) if ids[t][i] == key]
 
 
-#: id(object_registry) -> (the frame, {type: its row positions}, {type: {position: norm_id(id)}}).
+#: id(object_registry) -> (the frame, ({type: its row positions}, {type: {position: norm_id(id)}})).
 _REG_ROWS: dict[int, tuple] = {}
 
 
@@ -235,15 +225,14 @@ def _registry_rows(reg: pd.DataFrame) -> tuple[dict, dict]:
     """The registry's row positions by object type, and each type's ids as :func:`norm_id`
     compares them (mapped once per type), once per registry object: a reference resolved per
     ask no longer filters and sorts the registry."""
-    hit = _REG_ROWS.get(id(reg))
-    if hit is None or hit[0] is not reg:
-        if len(_REG_ROWS) >= 8:
-            _REG_ROWS.pop(next(iter(_REG_ROWS)))
+
+    def group() -> tuple[dict, _LazyIds]:
         by_type: dict = {}
         for i, t in enumerate(reg["object_type"].tolist()):
             by_type.setdefault(t, []).append(i)
-        hit = _REG_ROWS[id(reg)] = (reg, by_type, _LazyIds(reg, by_type))
-    return hit[1], hit[2]
+        return by_type, _LazyIds(reg, by_type)
+
+    return per_frame(_REG_ROWS, reg, group)
 
 
 class _LazyIds(dict):

@@ -14,6 +14,7 @@ import re
 
 import pandas as pd
 
+from docintel.retrieval.framememo import per_frame
 from docintel.retrieval.lookup import norm_id
 from docintel.schema.document import DocTables
 from docintel.schema.kinds import FURNITURE_ROLES
@@ -73,7 +74,7 @@ _PAREN_TAG = re.compile(r"\([A-Za-z0-9]{1,4}\)")
 _PROVISION = re.compile(
     r"^\s*(?:\u00a7|(?i:sec(?:tion)?\.?))\s*(?P<id>[0-9]+(?:\.[0-9]+)*[a-z]?)\.?\s+[A-Z\u00c0-\u00de]"
 )
-#: id(line_df) -> (line_df, [(page, line, id) of the provision headings], {(page, line): position}).
+#: id(line_df) -> (line_df, ([(page, line, id) of the provision headings], the evidence lines)).
 _HEADS: dict[int, tuple] = {}
 
 
@@ -92,19 +93,17 @@ def _evidence(tables: DocTables) -> pd.DataFrame:
 
 
 def provision_heads(tables: DocTables) -> tuple[list[tuple[int, int, str]], pd.DataFrame]:
-    ldf = tables.line_df
-    hit = _HEADS.get(id(ldf))
-    if hit is None or hit[0] is not ldf:
+
+    def build() -> tuple[list[tuple[int, int, str]], pd.DataFrame]:
         ev = _evidence(tables)
         heads = [
             (int(r.page), int(r.line), m.group("id"))
             for r in ev.itertuples(index=False)
             if (m := _PROVISION.match(str(r.text))) and not re.search(r"(?:\.\s?){4,}", str(r.text))
         ]
-        if len(_HEADS) >= 8:
-            _HEADS.pop(next(iter(_HEADS)))
-        hit = _HEADS[id(ldf)] = (ldf, heads, ev)
-    return hit[1], hit[2]
+        return heads, ev
+
+    return per_frame(_HEADS, tables.line_df, build)
 
 
 def unlisted_provision_paragraph(

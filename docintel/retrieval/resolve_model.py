@@ -12,6 +12,7 @@ import re
 
 import pandas as pd
 
+from docintel.retrieval.framememo import per_frame
 from docintel.retrieval.lookup import find_sections
 from docintel.retrieval.resolve_build import found
 from docintel.retrieval.targets import section_passages
@@ -54,22 +55,20 @@ def model_brief(tables: DocTables, ref: PendingReference) -> tuple[str, list[dic
     return context, sections
 
 
-#: id(toc_df) -> (toc_df, its records, each section's start key): built once per toc object (a
+#: id(toc_df) -> (toc_df, (its records, each section's start key)): built once per toc object (a
 #: 600-page toc's ``to_dict`` was ~15 ms per brief, asked several times an ask).
-_RECORDS: dict[int, tuple[pd.DataFrame, list[dict], list]] = {}
+_RECORDS: dict[int, tuple[pd.DataFrame, tuple[list[dict], list]]] = {}
 
 
 def _toc_records(toc: pd.DataFrame) -> tuple[list[dict], list]:
-    hit = _RECORDS.get(id(toc))
-    if hit is None or hit[0] is not toc:
+
+    def build() -> tuple[list[dict], list]:
         records = toc[["toc_id", "title", "level", "parent_id", "page_start", "line_start"]].to_dict(
             "records"
         )
-        starts = (toc["page_start"].fillna(0) * 10**6 + toc["line_start"].fillna(0)).tolist()
-        if len(_RECORDS) >= 8:
-            _RECORDS.pop(next(iter(_RECORDS)))
-        hit = _RECORDS[id(toc)] = (toc, records, starts)
-    return hit[1], hit[2]
+        return records, (toc["page_start"].fillna(0) * 10**6 + toc["line_start"].fillna(0)).tolist()
+
+    return per_frame(_RECORDS, toc, build)
 
 
 def section_resolution(

@@ -10,6 +10,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from docintel.retrieval.framememo import per_frame
 from docintel.retrieval.lookup import listed_object_type
 from docintel.retrieval.rank import query_terms
 from docintel.retrieval.windows import _score_lines, best_section_window, best_window
@@ -155,16 +156,16 @@ def evidence_pages_after(
 def object_cells(tables: DocTables, key) -> pd.DataFrame:
     """``cell_df`` rows of one object (``cell_df[cell_df["object_key"] == key]``)."""
     cdf = tables.cell_df
-    hit = _CELLS.get(id(cdf))
-    if hit is None or hit[0] is not cdf:
-        if len(_CELLS) >= 8:
-            _CELLS.pop(next(iter(_CELLS)))
+
+    def group() -> dict:
         groups: dict = {}
         for pos, k in enumerate(cdf["object_key"].tolist()):
             if isinstance(k, str):
                 groups.setdefault(k, []).append(pos)
-        hit = _CELLS[id(cdf)] = (cdf, groups)
-    return cdf.iloc[hit[1].get(key, [])] if isinstance(key, str) else cdf[cdf["object_key"] == key]
+        return groups
+
+    groups = per_frame(_CELLS, cdf, group)
+    return cdf.iloc[groups.get(key, [])] if isinstance(key, str) else cdf[cdf["object_key"] == key]
 
 
 def to_passages(
