@@ -17,6 +17,7 @@ import pandas as pd
 from docintel.retrieval.bm25 import document_memo
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import Candidate, ParsedQuestion
+from docintel.text import STATED_DURATION
 
 #: A line of at most this many words that names one of the document's own section numbers is a
 #: pointer (a matrix row "Security Awareness and Training 164.308(a)"; prose citing a section
@@ -97,26 +98,6 @@ def _overview_pages(tables: DocTables) -> set[int]:
     return {int(p) for p in n.index if n[p] >= POINTER_LINES and share[p] >= SHORT_SHARE}
 
 
-#: A question that asks for a duration, and a duration stated on a page ("10 minutes", "60
-#: calendar days", "thirty (30) days", "72 hours", "within several days").
-_ASKS_DURATION = re.compile(
-    r"\bhow (?:long|soon)\b|\bwithin (?:what|how many)\b|\bhow many (?:seconds|minutes|hours|days|weeks|months|years)\b"
-    r"|\bwhat (?:time limit|deadline|time frame|timeframe)\b",
-    re.I,
-)
-#: "How long must the random value rv be (when ...)?" asks for a length, not a time; "How long
-#: must records be kept?" (a passive) still asks for a time.
-_ASKS_LENGTH = re.compile(
-    r"\bhow long\b[^?]*?\bbe\b(?!\s+(?:\w{2,}ed|kept|held|left|set|given|taken|shown|done)\b)", re.I
-)
-_DURATION = re.compile(
-    r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|"
-    r"sixty|ninety|several|few)(?:\s*\(\d+\))?[\s-]+(?:calendar\s+|business\s+|working\s+)?"
-    r"(?:second|minute|hour|day|week|month|year)s?"
-    # "a day", "an hour"; not "a second" (the ordinal: "a second preimage")
-    r"|an?\s+(?:minute|hour|day|week|month|year))\b",
-    re.I,
-)
 #: A page that states the asked-for answer type outranks a better-scoring page that does not
 #: when it scores at least this share of that page (RFC 6749: 4.1.2 with "10 minutes" at 0.55
 #: of the overview 1.3.3 that only shares "long-lived"; set there, no dev-eval question asks
@@ -132,8 +113,7 @@ def answer_type_first(
     """A question that asks for a duration is answered by a page that states one: each page
     without a duration that outranks the best close page with one ranks just after it
     (``rank_score`` lowered to that page's, in place; the reason is added)."""
-    text_q = question.text
-    if not _ASKS_DURATION.search(text_q) or _ASKS_LENGTH.search(text_q):
+    if question.answer_type != "duration":  # read once from the question's opening (questions.parse)
         return
     if tables.line_df is None or tables.line_df.empty:
         return
@@ -141,7 +121,7 @@ def answer_type_first(
     ldf = tables.line_df
     pages = ldf[ldf["page"].isin({c.page for c in pool})]
     text = pages.groupby("page")["text"].apply(lambda t: " ".join(t.astype(str)))
-    typed = [c for c in pool if _DURATION.search(str(text.get(c.page, "")))]
+    typed = [c for c in pool if STATED_DURATION.search(str(text.get(c.page, "")))]
     if not typed:
         return
     best = typed[0]
