@@ -320,6 +320,36 @@ def list_span(rows: list[ScoredLine], start: int, end: int) -> tuple[int, int]:
     return new_start, new_end
 
 
+_BARE_ITEM = re.compile(r"^\s*\(?(?:\d{1,2}|[a-z]|[ivx]{1,5})[.)]\s*$", re.I)
+
+
+def announced_list(rows: list[ScoredLine], start: int, end: int) -> int:
+    """A window cut off at the lead-in of a list ("3. The notification referred to in paragraph 1
+    shall at least:", its last line or the next, past a bare "3.") reads on through that list
+    when a member holds a question word: the budget spent on the paragraphs before it must not
+    cut the list the question asks for (GDPR Article 33(3)). Lists over :data:`LIST_MAX_LINES`
+    from the window's start are left as is. Returns the window's new last index."""
+    lead = end
+    for _ in range(2):
+        if lead + 1 >= len(rows) or rows[lead].ln.text.rstrip().endswith(":"):
+            break
+        if lead > end and not _BARE_ITEM.match(rows[lead].ln.text):
+            break
+        lead += 1
+    if not rows[lead].ln.text.rstrip().endswith(":") or lead + 1 >= len(rows):
+        return end
+    if not _item_number(rows[lead + 1].ln.text) or rows[lead + 1].ln.role in HEADING_ROLES:
+        return end
+    _, last = list_span(rows, lead + 1, lead + 1)
+    if (
+        last <= lead
+        or last - start + 1 > LIST_MAX_LINES
+        or not any(rows[k].hits for k in range(lead + 1, last + 1))
+    ):
+        return end
+    return last
+
+
 def pick_windows(
     grouped: list[list[ScoredLine]],
     passage_ids: list[int],
@@ -351,7 +381,8 @@ def pick_windows(
         if end < r.pos:
             break
         start, end = list_span(rows, start, end)
-        start = rows_above_caption(rows, r.pos, start)
+        end = announced_list(rows, start, end)
+        start = rows_above_caption(rows, r.pos, start, end, max_lines - used)
         hits = set().union(*(rows[i].hits for i in range(start, end + 1)))
         out.append(Window(r.passage, start, end, r.pos, round(r.context, 3), hits))
         used += end - start + 1
