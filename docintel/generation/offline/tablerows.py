@@ -134,7 +134,19 @@ TABLE_ROWS = 40
 _TABLE_ROLES = frozenset({"table"})
 
 
-def rows_above_caption(rows: list, seed: int, start: int) -> int:
+#: Words a full line of prose holds: a table line of fewer words (a one-cell line "22.85") counts
+#: as that share of a line against the window's line budget.
+LINE_WORDS = 10
+
+
+def line_cost(text: str) -> float:
+    """What a line spends of a window's line budget: one line of prose, a share for a short cell."""
+    return min(1.0, max(1, len(text.split())) / LINE_WORDS)
+
+
+def rows_above_caption(
+    rows: list, seed: int, start: int, end: int | None = None, budget: float | None = None
+) -> int:
     """A window seeded on a caption that sits under its table's rows ("Table 3. Error rates ..."
     below the rows, the papers' style) starts at the first of those rows the question's words or
     numbers hit ("ResNet-34 ... ResNet-152"), not the scorer's ``BACK`` lines up at whichever row
@@ -142,8 +154,10 @@ def rows_above_caption(rows: list, seed: int, start: int) -> int:
     ``ScoredLine`` list of one passage; the table runs back to the previous caption, heading or
     body line, at most :data:`TABLE_ROWS` lines. Rows that open under a caption of their own,
     itself under prose (the caption-above style of most standards), are that caption's table:
-    the caption under them heads the next table and does not reach back. Returns the window's
-    new first index."""
+    the caption under them heads the next table and does not reach back. The reach-back stays
+    within ``budget`` (the window's remaining line budget; ``end`` is its last index) counted by
+    :func:`line_cost`: ResNet's Table 3 rows are 21 one-cell lines, a few lines' worth of words.
+    Returns the window's new first index."""
     if rows[seed].ln.role != "caption" or seed == 0 or rows[seed - 1].ln.role not in _TABLE_ROLES:
         return start
     first = seed - 1
@@ -157,4 +171,13 @@ def rows_above_caption(rows: list, seed: int, start: int) -> int:
             return start
     first = max(first, seed - TABLE_ROWS + 1)
     hit = next((i for i in range(first, seed) if rows[i].hits), None)
-    return min(start, hit) if hit is not None else start
+    if hit is None or hit >= start:
+        return start
+    if budget is None or end is None:
+        return hit
+    spent = sum(line_cost(rows[k].ln.text) for k in range(start, end + 1))
+    k = start
+    while k > hit and spent + line_cost(rows[k - 1].ln.text) <= budget:
+        k -= 1
+        spent += line_cost(rows[k].ln.text)
+    return k
