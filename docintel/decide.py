@@ -27,6 +27,7 @@ from docintel.questions.parse import answer_shape
 from docintel.refscan import memo
 from docintel.retrieval import count_tokens, firstpass
 from docintel.retrieval import pointerfacts as facts
+from docintel.retrieval.ambiguity import first_page_warning
 from docintel.retrieval.covered import ALREADY_IN_EVIDENCE, evidence_keys, target_covered
 from docintel.retrieval.firstpass import same_page_targets
 from docintel.retrieval.named import named_first_hop
@@ -371,6 +372,9 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None, first_hop: list[Passage
         loop.warnings.extend(overview.missing)
         loop.reasons += [PartialReason(code="overview_part_missing", detail=m) for m in overview.missing]
     answer = _earn_completeness(loop, answer)
+    if overview is None and not first_hop:  # a first page the keyword ranking chose by a hair
+        ranked = trace.data.get("candidates")
+        loop.warnings.extend(first_page_warning(tables, q, ranked, {p.page for p in passages}))
     loop.warnings.extend(unread_pages_warning(tables))
     return AskResult(
         question=q.text,

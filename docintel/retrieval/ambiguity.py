@@ -1,0 +1,98 @@
+"""An honest warning when the first page won by a hair: another page scored almost as well.
+
+The completeness label says whether the loop found what the evidence points at, not whether the
+first page was the right one: on question sets 1-4 (session 9) 22 of 83 answers labelled
+complete were wrong, most of them on a wrong first page. The label's values stay; the answer
+gets a warning instead when the ranking could not tell two places apart: a runner-up page
+scoring within :data:`MARGIN` of the first page, not next to it (a section running over the page
+break), not inside the same named section (one provision's two pages), not a page the ranking
+itself put below the body (back matter, an overview, a page without the asked-for answer type),
+and not a page the evidence already holds (a followed pointer went there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from docintel.retrieval.lookup import section_ranges
+from docintel.schema.document import DocTables
+from docintel.schema.evidence import ParsedQuestion
+
+#: A runner-up page whose score is at least ``1 - MARGIN`` of the first page's makes the first hop
+#: ambiguous. Measured on question sets 1-5 (BENCHMARKS.md "Session 10, answers on unseen
+#: families"): see there for how many wrong and right "complete" answers each margin flags.
+MARGIN = 0.02
+#: How many of the best-ranked pages after the first are looked at.
+POOL = 4
+#: Reasons the ranking adds to a page it deliberately put after another: not a rival.
+_RANKED_BELOW = ("ranks after it", "ranked after", "answer type:", "ranked last")
+
+
+def _score(c) -> float:
+    return float(c["score"] if isinstance(c, dict) else c.score)
+
+
+def _page(c) -> int:
+    return int(c["page"] if isinstance(c, dict) else c.page)
+
+
+def _reasons(c) -> list[str]:
+    return list(c["reasons"] if isinstance(c, dict) else c.reasons)
+
+
+def _same_section(tables: DocTables, a: int, b: int) -> bool:
+    """Both pages inside the deepest named section that holds page ``a``."""
+    ranges = section_ranges(tables)
+    if ranges.empty:
+        return False
+    holding = ranges[(ranges["page_start"] <= a) & (ranges["page_end"] >= a)]
+    if holding.empty:
+        return False
+    deepest = holding.loc[holding["level"].fillna(1).astype(int).idxmax()]
+    return int(deepest["page_start"]) <= b <= int(deepest["page_end"])
+
+
+def rival_pages(
+    tables: DocTables, candidates: list, evidence_pages: Iterable[int], margin: float = MARGIN
+) -> list[tuple[int, float]]:
+    """(page, score ratio to the first page) of each rival of the first-ranked page among the
+    next :data:`POOL` pages (``candidates`` in rank order, Candidate objects or their dumps)."""
+    if len(candidates) < 2:
+        return []
+    first = candidates[0]
+    top = _score(first)
+    if top <= 0:
+        return []
+    have = set(evidence_pages)
+    out = []
+    for c in candidates[1 : 1 + POOL]:
+        p, ratio = _page(c), _score(c) / top
+        if ratio < 1 - margin or abs(p - _page(first)) <= 1 or p in have:
+            continue
+        if any(k in r for r in _reasons(c) for k in _RANKED_BELOW):
+            continue
+        if _same_section(tables, _page(first), p):
+            continue
+        out.append((p, round(ratio, 3)))
+    return out
+
+
+def first_page_warning(
+    tables: DocTables, question: ParsedQuestion, candidates: list | None, evidence_pages: Iterable[int]
+) -> list[str]:
+    """The warning for an ambiguous first hop (empty when the first page won clearly, when the
+    question names its region, or when no keyword ranking chose the first page)."""
+    if not candidates or question.scope is not None:
+        return []
+    rivals = rival_pages(tables, candidates, evidence_pages)
+    if not rivals:
+        return []
+    first = _page(candidates[0])
+    names = ", ".join(f"page {p} ({round(100 * r)}%)" for p, r in rivals)
+    return [
+        f"ambiguous first page: {names} scored almost as high as page {first}, "
+        "which the answer is read from; the answer may be on the other page"
+    ]
+
+
+__all__ = ["MARGIN", "first_page_warning", "rival_pages"]
