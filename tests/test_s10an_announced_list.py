@@ -59,3 +59,12 @@ def test_a_list_without_the_question_words_is_not_read_on():
         "What must a personal data breach notification to the supervisory authority describe?", other
     )
     assert "the reference number" not in text
+
+
+def test_a_question_asking_for_a_value_does_not_read_the_list_on():
+    # "How many hours ...?" is answered by the sentence stating the value; the list after the
+    # lead-in would take the answer's room (SP 800-106's rv length, dev sp106-r1)
+    question = "How many hours after becoming aware of the breach must the controller notify the authority?"
+    assert parse_question(question).shape == "number"
+    text = _answer(question, _PARAGRAPHS)
+    assert "72 hours" in text and "describe the measures taken" not in text

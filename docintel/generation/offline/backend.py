@@ -116,7 +116,13 @@ class OfflineBackend:
         if question.shape == "list" and len(primary) > 1:
             windows = self._list_windows(grouped, primary)
         else:
-            windows = pick_windows(grouped, primary, max_windows=self.max_windows, max_lines=self.max_lines)
+            windows = pick_windows(
+                grouped,
+                primary,
+                max_windows=self.max_windows,
+                max_lines=self.max_lines,
+                read_lists=question.shape != "number",
+            )
         # the defining sentence: in the first hop, else where the loop found the term defined
         defined = primary + [i for i in pulled if passages[i].retrieved_via == "definition"]
         windows = definition_first(

@@ -357,9 +357,13 @@ def pick_windows(
     max_windows: int,
     max_lines: int,
     min_ratio: float = 0.4,
+    read_lists: bool = False,
 ) -> list[Window]:
     """Best windows over the given passages: seeds by context score (ties: page order), each
-    grown to sentences, overlapping seeds skipped, until the window or line budget is spent."""
+    grown to sentences, overlapping seeds skipped, until the window or line budget is spent.
+    ``read_lists``: a window cut at a list's lead-in reads the list (:func:`announced_list`): the
+    first hop's windows of a question that asks for no value (a number or length is answered by
+    a sentence; a pulled-in target is read as pointed)."""
     cands = [r for pi in passage_ids for r in grouped[pi] if r.score > 0]
     if not cands:
         return []
@@ -381,7 +385,8 @@ def pick_windows(
         if end < r.pos:
             break
         start, end = list_span(rows, start, end)
-        end = announced_list(rows, start, end)
+        if read_lists:
+            end = announced_list(rows, start, end)
         start = rows_above_caption(rows, r.pos, start, end, max_lines - used)
         hits = set().union(*(rows[i].hits for i in range(start, end + 1)))
         out.append(Window(r.passage, start, end, r.pos, round(r.context, 3), hits))
