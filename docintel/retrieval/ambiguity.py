@@ -5,8 +5,8 @@ first page was the right one: on question sets 1-4 (session 9) 22 of 83 answers 
 complete were wrong, most of them on a wrong first page. The label's values stay; the answer
 gets a warning instead when the ranking could not tell two places apart: a runner-up page
 scoring within :data:`MARGIN` of the first page, not next to it (a section running over the page
-break), not inside the same named section (one provision's two pages), not a page the ranking
-itself put below the body (back matter, an overview, a page without the asked-for answer type),
+break), not inside the same named section (one provision's two pages), not a page the ranking puts
+last by kind (a contents page, an image-only page, a page without the asked-for answer type),
 and not a page the evidence already holds (a followed pointer went there).
 """
 
@@ -24,8 +24,11 @@ from docintel.schema.evidence import ParsedQuestion
 MARGIN = 0.02
 #: How many of the best-ranked pages after the first are looked at.
 POOL = 4
-#: Reasons the ranking adds to a page it deliberately put after another: not a rival.
-_RANKED_BELOW = ("ranks after it", "ranked after", "answer type:", "ranked last")
+#: Reasons the ranking adds to a page it put after the others by kind, whatever its words: a
+#: contents page, an image-only page, a page without the asked-for answer type. Not rivals. A
+#: back-matter or overview page put after a body page that matches the same terms stays one: the
+#: rule chose between two close pages (FedRAMP's right page 19 was so put after page 12).
+_RANKED_BELOW = ("ranked after the body it lists", "answer type:", "ranked last")
 
 
 def _score(c) -> float:
