@@ -63,3 +63,18 @@ def test_no_warning_inside_one_named_section_or_when_the_rival_is_in_the_evidenc
     cands = retrieve(parse_question(_Q), tables)
     assert rival_pages(tables, cands, [cands[1].page]) == []
     assert first_page_warning(tables, parse_question(_Q), None, []) == []  # no keyword ranking
+
+
+def test_a_page_put_below_the_first_by_a_rule_is_a_rival_only_within_the_margin():
+    first = {"page": 10, "score": 2.0, "reasons": []}
+    tables = make_tables({p: FILLER for p in range(1, 30)})
+    close = {"page": 20, "score": 2.004, "reasons": ["back matter: page 10 of the body matches ..."]}
+    far = {"page": 20, "score": 2.7, "reasons": ["back matter: page 10 of the body matches ..."]}
+    listing = {
+        "page": 20,
+        "score": 2.0,
+        "reasons": ["contents / list of tables or figures: ranked after the body it lists"],
+    }
+    assert rival_pages(tables, [first, close], []) == [(20, 1.002)]
+    assert rival_pages(tables, [first, far], []) == []
+    assert rival_pages(tables, [first, listing], []) == []

@@ -18,8 +18,9 @@ from docintel.retrieval.lookup import section_ranges
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion
 
-#: A runner-up page whose score is at least ``1 - MARGIN`` of the first page's makes the first hop
-#: ambiguous. Measured on question sets 1-5 (BENCHMARKS.md "Session 10, answers on unseen
+#: A runner-up page whose score is within ``MARGIN`` of the first page's, either side (a back-matter
+#: page put after the first may score above it; far above, the rule chose, not a hair), makes the
+#: first hop ambiguous. Measured on question sets 1-5 (BENCHMARKS.md "Session 10, answers on unseen
 #: families"): see there for how many wrong and right "complete" answers each margin flags.
 MARGIN = 0.02
 #: How many of the best-ranked pages after the first are looked at.
@@ -70,7 +71,7 @@ def rival_pages(
     out = []
     for c in candidates[1 : 1 + POOL]:
         p, ratio = _page(c), _score(c) / top
-        if ratio < 1 - margin or abs(p - _page(first)) <= 1 or p in have:
+        if abs(ratio - 1) > margin or abs(p - _page(first)) <= 1 or p in have:
             continue
         if any(k in r for r in _reasons(c) for k in _RANKED_BELOW):
             continue
