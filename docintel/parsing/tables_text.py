@@ -294,7 +294,7 @@ def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = Non
     match = captions.CAPTION.match
     hits = [
         k
-        for k, t in enumerate(line_df["text"].astype(str).tolist())
+        for k, t in enumerate(map(str, line_df["text"].tolist()))
         if match(t) and _table_caption_text(t.strip())
     ]
     if not hits:
@@ -302,11 +302,9 @@ def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = Non
     maybe = line_df.iloc[hits]
     body = float(line_df["size"].median())
     positions = line_df.groupby("page").indices
-    work = (
-        line_df[list(_WORK)].set_axis(np.arange(len(line_df)), axis=0) if set(_WORK) <= set(line_df) else None
-    )
-    if work is None:  # (a frame without the columns: the rewrite fails as it did, stage isolated)
-        work = line_df.set_axis(np.arange(len(line_df)), axis=0)
+    # (a frame without those columns is read whole: the rewrite fails on it as it did, stage isolated)
+    work = line_df[list(_WORK)] if set(_WORK) <= set(line_df.columns) else line_df
+    work = work.set_axis(np.arange(len(line_df)), axis=0)
     by_page: dict = {}  # page -> its caption rows (``itertuples`` rows, in frame order)
     for r in frame_rows.rows(maybe):
         by_page.setdefault(r.page, []).append(r)
