@@ -271,6 +271,11 @@ def held_page(page, textpage, cdrawings: list | None, words: list | None = None)
     return held
 
 
+#: The columns :func:`reorder_lines` reads and rewrites (the caption test, ``_rewrite``): a page's
+#: working frame holds these only, the other columns are taken once from the source lines at the end.
+_WORK = ("text", "x0", "y0", "x1", "y1", "size", "bold", "role", "column", "line")
+
+
 def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = None) -> pd.DataFrame:
     """Lines of each captioned wrapped text table rewritten cell by cell (row, column, top-down).
 
@@ -278,23 +283,34 @@ def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = Non
     renumbered when one of its tables is rewritten. Only pages with a table caption line are read.
     ``held``: page -> :func:`held_page` of the pages the page stage kept (their words and
     drawings are not read again).
+
+    The pages are rewritten on a working frame of the ``_WORK`` columns whose index is each
+    row's source position in ``line_df`` (a phrase row: its source line's); the result is one
+    ``take`` of ``line_df`` in the new order with the rewritten columns set, which is what
+    concatenating the untouched pages with the rewritten pages and sorting by (page, line) gave.
     """
     if line_df.empty:
         return line_df
-    maybe = line_df[line_df["text"].astype(str).str.match(captions.CAPTION)]
-    if maybe.empty:
+    match = captions.CAPTION.match
+    hits = [
+        k
+        for k, t in enumerate(map(str, line_df["text"].tolist()))
+        if match(t) and _table_caption_text(t.strip())
+    ]
+    if not hits:
         return line_df
-    maybe = maybe[[_table_caption_text(str(t).strip()) for t in maybe["text"]]]
-    if maybe.empty:
-        return line_df
+    maybe = line_df.iloc[hits]
     body = float(line_df["size"].median())
     positions = line_df.groupby("page").indices
+    # (a frame without those columns is read whole: the rewrite fails on it as it did, stage isolated)
+    work = line_df[list(_WORK)] if set(_WORK) <= set(line_df.columns) else line_df
+    work = work.set_axis(np.arange(len(line_df)), axis=0)
     by_page: dict = {}  # page -> its caption rows (``itertuples`` rows, in frame order)
     for r in frame_rows.rows(maybe):
         by_page.setdefault(r.page, []).append(r)
     new_pages: dict[int, pd.DataFrame] = {}
     for page_no in sorted(maybe["page"].unique()):
-        pl = line_df.iloc[positions[page_no]]
+        pl = work.iloc[positions[page_no]]
         caps = [r for r in by_page[page_no] if captions.caption_match(pl, r, body)]
         if not caps:
             continue
@@ -309,18 +325,41 @@ def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = Non
             new_pages[int(page_no)] = new
     if not new_pages:
         return line_df
-    rest = line_df[~line_df["page"].isin(list(new_pages))]
-    out = pd.concat([rest, *new_pages.values()], ignore_index=True)
-    return out.sort_values(["page", "line"], kind="stable", ignore_index=True)
+    return _assemble(line_df, positions, new_pages)
+
+
+def _assemble(line_df: pd.DataFrame, positions: dict, new_pages: dict[int, pd.DataFrame]) -> pd.DataFrame:
+    """``line_df`` with each rewritten page's rows (working frames indexed by source position)
+    in place of its lines, sorted by (page, line) as ``sort_values(kind="stable")`` sorts."""
+    keep = np.ones(len(line_df), dtype=bool)
+    for p in new_pages:
+        keep[positions[p]] = False
+    rest = np.flatnonzero(keep)
+    src = np.concatenate([rest, *(new.index.to_numpy(dtype=np.intp) for new in new_pages.values())])
+    own = ("text", "x0", "y0", "x1", "y1", "line")
+    vals = {c: [line_df[c].to_numpy()[rest], *(new[c].to_numpy() for new in new_pages.values())] for c in own}
+    vals = {c: np.concatenate(v) for c, v in vals.items()}
+    key = pd.DataFrame({"page": line_df["page"].to_numpy()[src], "line": vals["line"]})
+    order = key.sort_values(["page", "line"], kind="stable").index.to_numpy()
+    out = line_df.take(src[order]).reset_index(drop=True)
+    for c in own:
+        out[c] = pd.array(vals[c][order], dtype=line_df[c].dtype)
+    return out
 
 
 def style_lookup(pl: pd.DataFrame):
-    """phrase -> (size, bold) of the page line under its centre (None when no line is)."""
-    bx = pl[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
-    sizes = pl["size"].astype(float).round(1).tolist()
-    bolds = pl["bold"].fillna(False).astype(bool).tolist()
+    """phrase -> (size, bold) of the page line under its centre (None when no line is).
+
+    The page's boxes and styles are read on the first call (a table read that stops early asks none).
+    """
+    memo: list = []
 
     def style_of(p):
+        if not memo:
+            memo.append(_boxes(pl))
+            memo.append(pl["size"].astype(float).round(1).tolist())
+            memo.append(pl["bold"].fillna(False).astype(bool).tolist())
+        bx, sizes, bolds = memo
         cx, cy = (p.x0 + p.x1) / 2, p.yc
         hit = np.flatnonzero(
             (bx[:, 0] - 1 <= cx) & (cx <= bx[:, 2] + 1) & (bx[:, 1] - 1 <= cy) & (cy <= bx[:, 3] + 1)
@@ -330,14 +369,24 @@ def style_lookup(pl: pd.DataFrame):
     return style_of
 
 
+def _boxes(pl: pd.DataFrame) -> np.ndarray:
+    """``pl[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)``, one column at a time (no frame selection)."""
+    out = np.empty((len(pl), 4), dtype=float)
+    for k, c in enumerate(("x0", "y0", "x1", "y1")):
+        out[:, k] = pl[c].to_numpy(dtype=float)
+    return out
+
+
 def _column_span(pl: pd.DataFrame, cap, rect) -> tuple[float, float]:
     """x-range of the caption's text column on a multi-column page, else the page less its margins."""
     full = (rect.x0 + 0.05 * rect.width, rect.x1 - 0.05 * rect.width)
     col = cap.column
     if pd.isna(col) or int(col) < 0 or pl["column"].dropna().max() < 1:
         return full
-    mine = pl[pl["column"] == col]
-    return (float(mine.x0.min()) - 2, float(mine.x1.max()) + 2) if len(mine) >= 3 else full
+    mine = np.flatnonzero((pl["column"] == col).to_numpy())
+    if len(mine) < 3:
+        return full
+    return float(pl["x0"].iloc[mine].min()) - 2, float(pl["x1"].iloc[mine].max()) + 2
 
 
 def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
@@ -349,7 +398,7 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
     )
     if not looks_like_text_table(cells) or tables_cells.ruled_cells(page, box)[1] is not None:
         return pl  # a ruled grid is read by its rules (``tables_cells``), lines as they are
-    xy = pl[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)  # (float64 columns: the same comparisons)
+    xy = _boxes(pl)  # (float64 columns: the same comparisons)
     inside = (
         (xy[:, 1] >= box[1] - 1)
         & (xy[:, 3] <= box[3] + 1)
@@ -374,7 +423,8 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
     first = int(line[pos].min())
     before = pl.iloc[np.flatnonzero(~inside & (line < first))]
     after = pl.iloc[np.flatnonzero(~inside & (line > first))]
-    out = pd.concat([before, _phrase_rows(pl, src, phrases), after], ignore_index=True)
+    rows = _phrase_rows(pl, src, phrases).set_axis(pl.index[src], axis=0)  # (their source positions)
+    out = pd.concat([before, rows, after])
     out["line"] = range(1, len(out) + 1)
     for c in ("line", "page"):  # what ``astype`` of the two columns gives, without copying the frame
         if c in out.columns and out[c].dtype != pl[c].dtype:
