@@ -382,7 +382,8 @@ def _mark_roles(
     contents_pages: set,
 ) -> None:
     """Mark heading, title and contents-entry lines in ``line_df``'s role column (in place)."""
-    key = list(zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=False))
+    # (page, line) as one integer per line: the membership tests below are one np.isin each
+    key = _line_keys(line_df["page"].to_numpy(), line_df["line"].to_numpy())
     # the roles as a Python array, written back in one column assignment: a ``.loc`` write into
     # pandas' Arrow-backed str column rebuilds the whole column each time
     role = line_df["role"].to_numpy(dtype=object, copy=True)
@@ -390,15 +391,35 @@ def _mark_roles(
     heading_lines = {
         (e["page_start"], ln) for e in entries if e["source"] != "provision" for ln in e["lines"]
     }
-    role[np.fromiter((k in heading_lines for k in key), bool, len(key))] = "heading"
+    role[np.isin(key, _key_list(heading_lines))] = "heading"
     if title_c is not None:
         tl = {(title_c.page, ln) for ln in title_c.lines}
-        role[np.fromiter((k in tl for k in key), bool, len(key))] = "title"
+        role[np.isin(key, _key_list(tl))] = "title"
     if len(contents):
         cl = set(zip(contents["page"], contents["line"], strict=False))
         on_cp = line_df["page"].isin(contents_pages).to_numpy() & (role == "body")
         lone_numbers = on_cp & line_df["text"].str.match(r"^\s*[0-9.]+\s*$").to_numpy(
             dtype=bool, na_value=False
         )
-        role[np.fromiter((k in cl for k in key), bool, len(key)) | lone_numbers] = "toc_entry"
+        role[np.isin(key, _key_list(cl)) | lone_numbers] = "toc_entry"
     line_df["role"] = pd.Series(role, index=line_df.index, dtype=line_df["role"].dtype)
+
+
+def _line_keys(page: np.ndarray, line: np.ndarray) -> np.ndarray:
+    """(page, line) pairs as one int64 each (line numbers stay far below 10**6)."""
+    return page.astype(np.int64) * 1_000_000 + line.astype(np.int64)
+
+
+def _key_list(pairs: set) -> np.ndarray:
+    """:func:`_line_keys` of a set of (page, line) pairs; a pair with a missing or fractional
+    value matches no line (as it matched no key of the set test before)."""
+    ok = []
+    for p, ln in pairs:
+        try:
+            if int(p) == p and int(ln) == ln:
+                ok.append((int(p), int(ln)))
+        except (TypeError, ValueError, OverflowError):
+            continue
+    if not ok:
+        return np.empty(0, dtype=np.int64)
+    return np.array([p * 1_000_000 + ln for p, ln in ok], dtype=np.int64)
