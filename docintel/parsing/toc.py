@@ -224,7 +224,7 @@ def _build_toc(
         else None
     )
     feats = span_features(doc, line_df, spans)
-    body = body_size(line_df[line_df["role"] == "body"])
+    body = body_size(line_df.loc[line_df["role"] == "body", ["text", "size"]])
     cands = _join_continuations(candidates(line_df, feats), body)
     title_c = _title_line(cands, body)
     contents = contents_page.find_entries(line_df)
