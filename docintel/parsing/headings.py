@@ -689,6 +689,16 @@ def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_
 
 
 _MONO = re.compile(r"courier|mono|consol|menlo|typewriter|code|cmtt|sftt", re.I)
+_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
+_CAPTION_START = re.compile(r"(?i:table|figure|fig\.|exhibit)\s*[0-9IVX][\w.\-]*\s*[:.\u2014\u2013]")
+
+
+@functools.lru_cache(maxsize=4096)
+def _mono(font: str) -> bool:
+    """A monospace font name (a document has a few fonts: the test runs once per name)."""
+    return bool(_MONO.search(font))
+
+
 _SENTENCE_END = re.compile(r"[.;,]$")
 _STOP_START = re.compile(r"^[a-z\u2022\u2013\u2014\-\*\u25cf\u00b7]")
 
@@ -720,11 +730,11 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
     if not words or len(t) > MAX_HEADING_CHARS or len(words) > MAX_HEADING_WORDS:
         return False
     # a heading has words (any script) and does not start like running text or a bullet
-    if _STOP_START.match(t) or not re.search(r"[^\W\d_]{2}", c.title or t):
+    if _STOP_START.match(t) or not _TWO_LETTERS.search(c.title or t):
         return False
-    if re.match(r"(?i:table|figure|fig\.|exhibit)\s*[0-9IVX][\w.\-]*\s*[:.\u2014\u2013]", t):
+    if _CAPTION_START.match(t):
         return False  # a caption, not a heading
-    if _MONO.search(c.font or ""):
+    if _mono(c.font or ""):
         return False  # code listings are set in monospace, headings never are
     larger = c.size >= body + LARGER_BY_PT
     smaller = c.size < body - SMALLER_BY_PT

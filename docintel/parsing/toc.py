@@ -102,7 +102,7 @@ def _cover_pages(line_df: pd.DataFrame, body: float) -> set[int]:
     """Leading pages with no body text (title pages): their big bold lines are not headings."""
     out = set()
     for p in sorted(line_df["page"].unique())[:2]:
-        pl = line_df[line_df["page"] == p]
+        pl = line_df.loc[line_df["page"] == p, ["text", "bold", "size"]]  # no take of the other columns
         chars = pl["text"].str.len()
         body_like = (~pl["bold"].astype(bool)) & ((pl["size"] - body).abs() <= 1)
         if len(pl) and len(pl) <= 40 and chars[body_like].sum() < 0.25 * chars.sum():
@@ -130,7 +130,9 @@ def _label_stacks(heads: list[Candidate], line_df: pd.DataFrame) -> list[Candida
         if c.number is None and not c.run_in:
             by_page.setdefault(c.page, []).append(c)
     # numpy columns of the page's text lines once; "the line just below" is a masked argmin
-    text = line_df[~line_df["role"].isin(["header", "footer", "page_number"])]
+    text = line_df.loc[
+        ~line_df["role"].isin(["header", "footer", "page_number"]), ["page", "x0", "y0", "x1", "line"]
+    ]
     at = text.groupby("page").indices
     x0s, y0s = text["x0"].to_numpy(dtype=float), text["y0"].to_numpy(dtype=float)
     x1s, lines_ = text["x1"].to_numpy(dtype=float), text["line"].to_numpy()
