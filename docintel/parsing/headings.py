@@ -189,8 +189,7 @@ def span_features(
     # whole-frame columns once; each page takes its rows by position (no per-page pandas work)
     box_all = line_df[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
     fallback_all = (
-        line_df["bold"].fillna(False).astype(bool).to_numpy()
-        | np.array([isinstance(f, str) and is_bold_font(f) for f in line_df["font"].tolist()], dtype=bool)
+        line_df["bold"].fillna(False).astype(bool).to_numpy() | _bold_fonts(line_df["font"])
     ).astype(float)
     long_all = line_df["text"].astype(str).str.len().to_numpy() >= 3
     for page_no, ix in line_df.groupby("page").indices.items():
@@ -237,6 +236,13 @@ def span_features(
     return pd.DataFrame(
         {"boldfrac": boldfrac, "italfrac": italfrac, "rotated": rotated, "lead": lead}, index=line_df.index
     )
+
+
+def _bold_fonts(font: pd.Series) -> np.ndarray:
+    """Per line, whether its font name says bold: tested once per distinct name (missing: False)."""
+    codes, names = pd.factorize(font, use_na_sentinel=True)
+    flags = np.array([isinstance(f, str) and is_bold_font(f) for f in names] + [False], dtype=bool)
+    return flags[codes]  # code -1 (a missing name) reads the trailing False
 
 
 def _inside_pairs(arr: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -304,9 +310,11 @@ _MAY_NUMBER = re.compile(
 def split_number(text: str) -> tuple[str | None, str | None, str]:
     """Return (scheme, number, title) of a heading text; (None, None, text) when unnumbered."""
     # whitespace runs as one space, ends stripped (str.split() and regex \s share one whitespace set)
+    # _MAY_NUMBER's alternatives hold no whitespace: testing the text with its leading
+    # whitespace stripped is testing the joined text (most lines start with a plain word)
+    if not _MAY_NUMBER.match(text.lstrip()):
+        return None, None, " ".join(text.split())
     t = " ".join(text.split())
-    if not _MAY_NUMBER.match(t):
-        return None, None, t  # no scheme can match: most lines start with a plain word
     for kind, rx in NUMBERING:
         m = rx.match(t)
         if not m:
@@ -369,8 +377,8 @@ def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[
     """
     keep = np.flatnonzero(~line_df["role"].isin(_FURNITURE).to_numpy(bool) & ~feats["rotated"].to_numpy(bool))
     cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
-    vals = [line_df[c].iloc[keep].tolist() for c in cols]
-    vals += [feats[f].iloc[keep].tolist() for f in ("boldfrac", "italfrac", "lead")]
+    vals = [_take_list(line_df[c], keep) for c in cols]
+    vals += [_take_list(feats[f], keep) for f in ("boldfrac", "italfrac", "lead")]
     texts, column = vals[2], vals[9]
     for k in np.flatnonzero(line_df["column"].iloc[keep].isna().to_numpy()).tolist():
         column[k] = -9
@@ -400,6 +408,13 @@ def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[
             }
         )
     return by_page
+
+
+def _take_list(col: pd.Series, keep: np.ndarray) -> list:
+    """``col.iloc[keep].tolist()``; a numpy-typed column by its array (no pandas take)."""
+    if isinstance(col.dtype, np.dtype):
+        return col.to_numpy()[keep].tolist()
+    return col.iloc[keep].tolist()
 
 
 def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
