@@ -310,11 +310,9 @@ _MAY_NUMBER = re.compile(
 def split_number(text: str) -> tuple[str | None, str | None, str]:
     """Return (scheme, number, title) of a heading text; (None, None, text) when unnumbered."""
     # whitespace runs as one space, ends stripped (str.split() and regex \s share one whitespace set)
-    # _MAY_NUMBER's alternatives hold no whitespace: testing the text with its leading
-    # whitespace stripped is testing the joined text (most lines start with a plain word)
-    if not _MAY_NUMBER.match(text.lstrip()):
-        return None, None, " ".join(text.split())
     t = " ".join(text.split())
+    if not _MAY_NUMBER.match(t):
+        return None, None, t  # no scheme can match: most lines start with a plain word
     for kind, rx in NUMBERING:
         m = rx.match(t)
         if not m:
