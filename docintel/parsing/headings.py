@@ -536,19 +536,54 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
     return _candidate_from(page_no, head, dropped, run_in=run_in)
 
 
+class _LazyStart:
+    """:func:`_starts_paragraph` of a line, computed when first asked for its truth value.
+
+    Most candidates are never asked (only :func:`looks_like_heading`'s roman / letter branch and
+    :func:`_italic_heading` read ``para_start``, through :func:`para_start`); the line's page
+    records are not changed after :func:`candidates`, so the answer is the same either way.
+    """
+
+    __slots__ = ("r", "geo", "v")
+
+    def __init__(self, r: dict, geo: _PageGeo) -> None:
+        self.r, self.geo, self.v = r, geo, None
+
+    def __bool__(self) -> bool:
+        if self.v is None:
+            self.v = _starts_paragraph(self.r, self.geo)
+        return self.v
+
+    def __eq__(self, other) -> bool:  # Candidate equality compares extras: by the value, as a bool did
+        return bool(self) == bool(other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(bool(self))
+
+
+def para_start(c: Candidate) -> bool:
+    """Whether the candidate's first line opens a paragraph (``extra["para_start"]``; False if unset)."""
+    return bool(c.extra.get("para_start", False))
+
+
 def _single(page_no: int, r: dict, geo: _PageGeo) -> Candidate:
     """:func:`_candidate` of a line alone on its baseline, with its ``para_start`` / ``table_row``.
 
     The same steps as ``_candidate(page_no, [r], [], geo, start)`` then the two extra keys,
     inlined for the line that is not a run-in heading (most lines of a document).
     """
-    start = _starts_paragraph(r, geo)
     bf = r["bf"]
-    if bf < BOLD_MIN_FRACTION and isinstance(r["lead"], str) and start:
-        c = _candidate(page_no, [r], [], geo, start)
-        c.extra["para_start"] = start
-        c.extra["table_row"] = False  # one piece on the baseline
-        return c
+    if bf < BOLD_MIN_FRACTION and isinstance(r["lead"], str):
+        start = _starts_paragraph(r, geo)
+        if start:
+            c = _candidate(page_no, [r], [], geo, start)
+            c.extra["para_start"] = start
+            c.extra["table_row"] = False  # one piece on the baseline
+            return c
+    else:
+        start = _LazyStart(r, geo)  # read by two rare typography tests only: computed on first use
     raw = r["text"]
     n = len(raw)
     text, m = raw.strip(), max(n, 1)
@@ -728,7 +763,7 @@ def _italic_heading(c: Candidate, words: list[str], body: float) -> bool:
         and 2 <= len(words) <= 8
         and title_case
         and abs(c.size - body) < 1
-        and c.extra.get("para_start", False)
+        and para_start(c)
         and not re.search(r"[.,;:)]$", c.text.strip())
         and not c.extra.get("table_row")
     )
@@ -756,12 +791,7 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
         styled = (
             c.bold or larger or c.extra.get("italic") or (c.kind == "roman" and (c.title or "").isupper())
         )
-        return (
-            bool(styled)
-            and c.extra.get("para_start", False)
-            and len(words) <= 12
-            and not _SENTENCE_END.search(t)
-        )
+        return bool(styled) and para_start(c) and len(words) <= 12 and not _SENTENCE_END.search(t)
     if c.kind in ("decimal", "letter_decimal", "appendix", "section_sign", "part"):
         strong = c.bold or larger
         if c.kind == "appendix" and c.number is None and not strong:
