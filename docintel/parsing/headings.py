@@ -347,9 +347,11 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
         reach = None  # a NaN size or bottom edge: no ordering to bisect
     for r in sorted(recs, key=_Y1_X0):
         ry1, ry0, rsize, rcol = r["y1"], r["y0"], r["size"], r["column"]
-        start = max(len(groups) - 8, 0)  # sorted by y1: only recent groups can share the baseline
+        start = len(groups) - 8  # sorted by y1: only recent groups can share the baseline
+        if start < 0:
+            start = 0
         if reach is not None:
-            start = max(start, bisect.bisect_left(head_y1, ry1 - reach, start))
+            start = bisect.bisect_left(head_y1, ry1 - reach, start)  # never below ``start``
         for j in range(start, len(groups)):
             hy1, hy0, hsize, hcol = heads[j]
             m = hsize if hsize >= rsize else rsize  # max(), inlined: this loop runs per line
