@@ -47,9 +47,18 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
     if toc_df.empty:
         return out
     top = int(toc_df["level"].min())
-    # only the lines of pages a toc entry starts on are ever looked up; their columns are taken
-    # one by one (a boolean take of the whole frame copies every Arrow-backed string column)
-    sel = np.flatnonzero(line_df["page"].isin(set(toc_df["page_start"].tolist())).to_numpy())
+    # only the lines a toc entry starts at are ever looked up ((page, line) as one integer);
+    # their columns are taken one by one (a boolean take of the whole frame copies every
+    # Arrow-backed string column)
+    starts = [
+        int(p) * 1_000_000 + int(ln)
+        for p, ln in zip(toc_df["page_start"].tolist(), toc_df["line_start"].tolist(), strict=True)
+        if pd.notna(ln)
+    ]
+    key = line_df["page"].to_numpy().astype(np.int64) * 1_000_000 + line_df["line"].to_numpy().astype(
+        np.int64
+    )
+    sel = np.flatnonzero(np.isin(key, np.array(starts, dtype=np.int64)))
     page_l, line_l, text_l, role_l, x0_l, y0_l, x1_l, y1_l = (
         line_df[c].iloc[sel].tolist() for c in ("page", "line", "text", "role", "x0", "y0", "x1", "y1")
     )

@@ -26,11 +26,7 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
         return []
     nums = toc_df["number"].astype("string")
     prov = toc_df[(toc_df["source"] == "provision") & ~nums.str.startswith("(").fillna(True)]
-    # (page, line) -> the first such line's (text, x0, y0, x1, y1): a dict, not a MultiIndex lookup per entry
-    first: dict[tuple, tuple] = {}
-    cols = [line_df[c].tolist() for c in ("page", "line", "text", "x0", "y0", "x1", "y1")]
-    for p, ln, *vals in zip(*cols, strict=True):
-        first.setdefault((p, ln), vals)
+    first = _first_lines(toc_df, line_df)
     # headings printed with a clause keyword ("Section 6.03 Payment", "ARTICLE IV") are clauses
     kw_of: dict[str, tuple[str, str]] = {}
     for t in frame_rows.rows(toc_df[toc_df["source"] != "provision"]):
@@ -50,23 +46,23 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
         )
         & (toc_df["source"] != "provision")
     ]
-    words = [
-        m.group(1).capitalize()
-        for m in _CITED.finditer(" ".join(line_df["text"].astype(str).head(20000).tolist()))
-    ]
-    word = max(("Clause", "Section", "Article"), key=lambda w: (words.count(w), w == "Clause"))
+    word = None  # the cited word, counted over the text only when a label falls back to it
     out = []
     for t in frame_rows.rows(pd.concat([heads, prov]).sort_values(["page_start", "line_start"])):
         tid = str(t.toc_id)
         m = re.match(r"^(Article|Section|Clause|Sec|Rule|Regulation|Art)\s+(.+)$", tid)
         oid = m.group(2) if m else str(t.number).rstrip(".").replace("\u00a7", "").strip()
         oid = re.sub(r"~[0-9]+$", "", oid)  # "Section 1~2" (chapter IV's SECTION 1) is printed "Section 1"
-        label = (
-            f"{m.group(1)} {oid}" if m else (f"\u00a7 {oid}" if tid.startswith("\u00a7") else f"{word} {oid}")
-        )
         if tid in kw_of:
             label = " ".join(kw_of[tid])
             oid = kw_of[tid][1]
+        elif m:
+            label = f"{m.group(1)} {oid}"
+        elif tid.startswith("\u00a7"):
+            label = f"\u00a7 {oid}"
+        else:
+            word = word or _cited_word(line_df)
+            label = f"{word} {oid}"
         key = f"clause:{oid}"
         if key in seen:
             continue
@@ -95,3 +91,35 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
             }
         )
     return out
+
+
+def _cited_word(line_df: pd.DataFrame) -> str:
+    """The word the document cites its provisions with: the most counted of Clause / Section / Article."""
+    words = [
+        m.group(1).capitalize()
+        for m in _CITED.finditer(" ".join(line_df["text"].astype(str).head(20000).tolist()))
+    ]
+    return max(("Clause", "Section", "Article"), key=lambda w: (words.count(w), w == "Clause"))
+
+
+def _first_lines(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> dict[tuple, list]:
+    """(page, line) -> the first such line's [text, x0, y0, x1, y1], for the lines toc_df starts at.
+
+    A dict, not a MultiIndex lookup per entry; only the entries' lines are read (the page and
+    line columns are integers: their lists are cheap, the text column's is not).
+    """
+    starts = toc_df["line_start"]
+    want = {
+        (int(p), int(ln))
+        for p, ln in zip(toc_df["page_start"].tolist(), starts.tolist(), strict=True)
+        if pd.notna(ln) and pd.notna(p)
+    }
+    at: dict[tuple, int] = {}
+    for k, key in enumerate(zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=True)):
+        if key in want and key not in at:
+            at[key] = k
+    if not at:
+        return {}
+    pos = list(at.values())
+    cols = [line_df[c].iloc[pos].tolist() for c in ("text", "x0", "y0", "x1", "y1")]
+    return {key: list(vals) for key, vals in zip(at, zip(*cols, strict=True), strict=True)}

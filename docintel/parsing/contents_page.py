@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from docintel.parsing.headings import split_number
@@ -45,6 +46,10 @@ def _may_be_entry(t: str) -> bool:
     )
 
 
+#: What a text _may_be_entry accepts ends with (before trailing blanks), or holds a newline.
+_MAY_END = r"[0-9ivxlcIVXLC][ \t]*$|\n"
+
+
 def find_entries(line_df: pd.DataFrame) -> pd.DataFrame:
     """Rows of contents entries: page, line, number, title, label, level (empty when none)."""
     rows = []
@@ -53,9 +58,17 @@ def find_entries(line_df: pd.DataFrame) -> pd.DataFrame:
     nums = line_df["line"].tolist()
     x0s = line_df["x0"].tolist()
     positions = line_df.groupby("page").indices if len(line_df) else {}
+    # the lines _may_be_entry can pass, in one vectorised test (a superset: a label character
+    # before trailing blanks, or any newline); the per-line tests below decide
+    maybe = (
+        line_df["text"].str.contains(_MAY_END, regex=True, na=False).to_numpy(dtype=bool, na_value=False)
+        if len(line_df)
+        else np.zeros(0, dtype=bool)
+    )
     for page_no in sorted(positions):
         hits = []
-        for k in positions[page_no]:
+        pos = positions[page_no]
+        for k in pos[maybe[pos]].tolist():
             t = str(texts[k])
             # == _TRAILING_BLANKS.sub("", t); ``$`` also matches before a final newline, so such a
             # text keeps the pattern

@@ -189,8 +189,7 @@ def span_features(
     # whole-frame columns once; each page takes its rows by position (no per-page pandas work)
     box_all = line_df[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
     fallback_all = (
-        line_df["bold"].fillna(False).astype(bool).to_numpy()
-        | np.array([isinstance(f, str) and is_bold_font(f) for f in line_df["font"].tolist()], dtype=bool)
+        line_df["bold"].fillna(False).astype(bool).to_numpy() | _bold_fonts(line_df["font"])
     ).astype(float)
     long_all = line_df["text"].astype(str).str.len().to_numpy() >= 3
     for page_no, ix in line_df.groupby("page").indices.items():
@@ -237,6 +236,13 @@ def span_features(
     return pd.DataFrame(
         {"boldfrac": boldfrac, "italfrac": italfrac, "rotated": rotated, "lead": lead}, index=line_df.index
     )
+
+
+def _bold_fonts(font: pd.Series) -> np.ndarray:
+    """Per line, whether its font name says bold: tested once per distinct name (missing: False)."""
+    codes, names = pd.factorize(font, use_na_sentinel=True)
+    flags = np.array([isinstance(f, str) and is_bold_font(f) for f in names] + [False], dtype=bool)
+    return flags[codes]  # code -1 (a missing name) reads the trailing False
 
 
 def _inside_pairs(arr: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -341,9 +347,11 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
         reach = None  # a NaN size or bottom edge: no ordering to bisect
     for r in sorted(recs, key=_Y1_X0):
         ry1, ry0, rsize, rcol = r["y1"], r["y0"], r["size"], r["column"]
-        start = max(len(groups) - 8, 0)  # sorted by y1: only recent groups can share the baseline
+        start = len(groups) - 8  # sorted by y1: only recent groups can share the baseline
+        if start < 0:
+            start = 0
         if reach is not None:
-            start = max(start, bisect.bisect_left(head_y1, ry1 - reach, start))
+            start = bisect.bisect_left(head_y1, ry1 - reach, start)  # never below ``start``
         for j in range(start, len(groups)):
             hy1, hy0, hsize, hcol = heads[j]
             m = hsize if hsize >= rsize else rsize  # max(), inlined: this loop runs per line
@@ -369,8 +377,8 @@ def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[
     """
     keep = np.flatnonzero(~line_df["role"].isin(_FURNITURE).to_numpy(bool) & ~feats["rotated"].to_numpy(bool))
     cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
-    vals = [line_df[c].iloc[keep].tolist() for c in cols]
-    vals += [feats[f].iloc[keep].tolist() for f in ("boldfrac", "italfrac", "lead")]
+    vals = [_take_list(line_df[c], keep) for c in cols]
+    vals += [_take_list(feats[f], keep) for f in ("boldfrac", "italfrac", "lead")]
     texts, column = vals[2], vals[9]
     for k in np.flatnonzero(line_df["column"].iloc[keep].isna().to_numpy()).tolist():
         column[k] = -9
@@ -400,6 +408,13 @@ def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[
             }
         )
     return by_page
+
+
+def _take_list(col: pd.Series, keep: np.ndarray) -> list:
+    """``col.iloc[keep].tolist()``; a numpy-typed column by its array (no pandas take)."""
+    if isinstance(col.dtype, np.dtype):
+        return col.to_numpy()[keep].tolist()
+    return col.iloc[keep].tolist()
 
 
 def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
@@ -523,19 +538,54 @@ def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGe
     return _candidate_from(page_no, head, dropped, run_in=run_in)
 
 
+class _LazyStart:
+    """:func:`_starts_paragraph` of a line, computed when first asked for its truth value.
+
+    Most candidates are never asked (only :func:`looks_like_heading`'s roman / letter branch and
+    :func:`_italic_heading` read ``para_start``, through :func:`para_start`); the line's page
+    records are not changed after :func:`candidates`, so the answer is the same either way.
+    """
+
+    __slots__ = ("r", "geo", "v")
+
+    def __init__(self, r: dict, geo: _PageGeo) -> None:
+        self.r, self.geo, self.v = r, geo, None
+
+    def __bool__(self) -> bool:
+        if self.v is None:
+            self.v = _starts_paragraph(self.r, self.geo)
+        return self.v
+
+    def __eq__(self, other) -> bool:  # Candidate equality compares extras: by the value, as a bool did
+        return bool(self) == bool(other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(bool(self))
+
+
+def para_start(c: Candidate) -> bool:
+    """Whether the candidate's first line opens a paragraph (``extra["para_start"]``; False if unset)."""
+    return bool(c.extra.get("para_start", False))
+
+
 def _single(page_no: int, r: dict, geo: _PageGeo) -> Candidate:
     """:func:`_candidate` of a line alone on its baseline, with its ``para_start`` / ``table_row``.
 
     The same steps as ``_candidate(page_no, [r], [], geo, start)`` then the two extra keys,
     inlined for the line that is not a run-in heading (most lines of a document).
     """
-    start = _starts_paragraph(r, geo)
     bf = r["bf"]
-    if bf < BOLD_MIN_FRACTION and isinstance(r["lead"], str) and start:
-        c = _candidate(page_no, [r], [], geo, start)
-        c.extra["para_start"] = start
-        c.extra["table_row"] = False  # one piece on the baseline
-        return c
+    if bf < BOLD_MIN_FRACTION and isinstance(r["lead"], str):
+        start = _starts_paragraph(r, geo)
+        if start:
+            c = _candidate(page_no, [r], [], geo, start)
+            c.extra["para_start"] = start
+            c.extra["table_row"] = False  # one piece on the baseline
+            return c
+    else:
+        start = _LazyStart(r, geo)  # read by two rare typography tests only: computed on first use
     raw = r["text"]
     n = len(raw)
     text, m = raw.strip(), max(n, 1)
@@ -689,6 +739,16 @@ def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_
 
 
 _MONO = re.compile(r"courier|mono|consol|menlo|typewriter|code|cmtt|sftt", re.I)
+_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
+_CAPTION_START = re.compile(r"(?i:table|figure|fig\.|exhibit)\s*[0-9IVX][\w.\-]*\s*[:.\u2014\u2013]")
+
+
+@functools.lru_cache(maxsize=4096)
+def _mono(font: str) -> bool:
+    """A monospace font name (a document has a few fonts: the test runs once per name)."""
+    return bool(_MONO.search(font))
+
+
 _SENTENCE_END = re.compile(r"[.;,]$")
 _STOP_START = re.compile(r"^[a-z\u2022\u2013\u2014\-\*\u25cf\u00b7]")
 
@@ -705,7 +765,7 @@ def _italic_heading(c: Candidate, words: list[str], body: float) -> bool:
         and 2 <= len(words) <= 8
         and title_case
         and abs(c.size - body) < 1
-        and c.extra.get("para_start", False)
+        and para_start(c)
         and not re.search(r"[.,;:)]$", c.text.strip())
         and not c.extra.get("table_row")
     )
@@ -720,11 +780,11 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
     if not words or len(t) > MAX_HEADING_CHARS or len(words) > MAX_HEADING_WORDS:
         return False
     # a heading has words (any script) and does not start like running text or a bullet
-    if _STOP_START.match(t) or not re.search(r"[^\W\d_]{2}", c.title or t):
+    if _STOP_START.match(t) or not _TWO_LETTERS.search(c.title or t):
         return False
-    if re.match(r"(?i:table|figure|fig\.|exhibit)\s*[0-9IVX][\w.\-]*\s*[:.\u2014\u2013]", t):
+    if _CAPTION_START.match(t):
         return False  # a caption, not a heading
-    if _MONO.search(c.font or ""):
+    if _mono(c.font or ""):
         return False  # code listings are set in monospace, headings never are
     larger = c.size >= body + LARGER_BY_PT
     smaller = c.size < body - SMALLER_BY_PT
@@ -733,12 +793,7 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
         styled = (
             c.bold or larger or c.extra.get("italic") or (c.kind == "roman" and (c.title or "").isupper())
         )
-        return (
-            bool(styled)
-            and c.extra.get("para_start", False)
-            and len(words) <= 12
-            and not _SENTENCE_END.search(t)
-        )
+        return bool(styled) and para_start(c) and len(words) <= 12 and not _SENTENCE_END.search(t)
     if c.kind in ("decimal", "letter_decimal", "appendix", "section_sign", "part"):
         strong = c.bold or larger
         if c.kind == "appendix" and c.number is None and not strong:

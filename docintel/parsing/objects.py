@@ -41,36 +41,39 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     seen: set[str] = set()
     drawn: dict[int, list[tuple]] = {}
     usable = line_df[~line_df["role"].isin(_FURNITURE)]
-    body = body_size(usable[usable["role"] == "body"]) if len(usable) else 10.0
+    body = body_size(usable.loc[usable["role"] == "body", ["text", "size"]]) if len(usable) else 10.0
     # rows as namedtuples once; a page's frame and pymupdf page only for the few caption / equation lines
     positions = usable.groupby("page").indices
     all_rows = line_df.groupby("page").indices  # every line of a page, for the figure marks
     # headings an outline or contents page names stay headings even when drawn inside a graphic
     primary = toc_df[toc_df["source"] != "heading_detection"] if len(toc_df) else toc_df
     vouched = set(zip(primary["page_start"], primary["line_start"], strict=False)) if len(primary) else set()
-    # the label tests on plain column lists; rows (namedtuples) only for a page that has a hit
-    rows_of = frame_rows.Rows(usable)
+    # the label tests on plain column lists; rows (namedtuples) only for the lines that have a hit
     texts = [str(t).strip() for t in usable["text"].tolist()]
     roles = usable["role"].tolist()
     sides = {"above": 0, "below": 0, None: 0}  # where table captions sit (caption above its table)
-    # the pages with a caption-like line, and the equation-label lines, in one pass over the texts
+    # the caption-like lines and the equation-label lines, in one pass over the texts
     # "(512)" in a statistics or financial table is a negative amount, not an equation label
     # (roles as they were before any caption marked its table)
     page_of = usable["page"].tolist()
-    cap_pages = {page_of[k] for k, t in enumerate(texts) if CAPTION.match(t)}
+    cap_lines = {k for k, t in enumerate(texts) if CAPTION.match(t)}  # caption_match's first test
     eq_lines = {k for k, t in enumerate(texts) if roles[k] != "table" and figures.EQ_LABEL.match(t)}
+    cap_pages = {page_of[k] for k in cap_lines}
     eq_pages = {page_of[k] for k in eq_lines}
+    hit = sorted(cap_lines | eq_lines)
+    row_at = dict(zip(hit, frame_rows.rows(usable.iloc[hit]), strict=True))
     for page_no in sorted(positions):
         has_caption = page_no in cap_pages
         if not has_caption and page_no not in eq_pages:
             continue
         pos = positions[page_no]
-        eq_at = [i for i, k in enumerate(pos.tolist()) if k in eq_lines]
-        rows = rows_of.take(pos)
+        pos_list = pos.tolist()
+        eq_rows = [row_at[k] for k in pos_list if k in eq_lines]
         pl = usable.iloc[pos] if has_caption else None
         # the pymupdf page only for a page with a caption or an equation label (loading one costs)
         page = tables_free.CachedPage(doc[int(page_no) - 1]) if pl is not None else None
-        for r in rows if pl is not None else ():
+        # a line CAPTION does not match is never a caption (caption_match tests it first)
+        for r in [row_at[k] for k in pos_list if k in cap_lines] if pl is not None else ():
             m = caption_match(pl, r, body)
             if m is None:
                 continue
@@ -95,7 +98,6 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
                 )
             row.update(x0=bb[0], y0=bb[1], x1=bb[2], y1=bb[3])
             reg.append(row)
-        eq_rows = [rows[i] for i in eq_at]
         if eq_rows:
             page = doc[int(page_no) - 1] if page is None else page
             reg += figures.equations(line_df, usable.iloc[pos] if pl is None else pl, eq_rows, page, seen)

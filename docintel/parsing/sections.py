@@ -131,11 +131,13 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
     """
     if toc_df.empty:
         return toc_df
-    roles = dict(
+    # the (page, line) of the lines an object re-read: a mask in Arrow, not every line's role in Python
+    inside = line_df["role"].isin(("figure_text", "table")).to_numpy(dtype=bool, na_value=False)
+    demoted = set(
         zip(
-            zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=False),
-            line_df["role"].tolist(),
-            strict=False,
+            line_df["page"].to_numpy()[inside].tolist(),
+            line_df["line"].to_numpy()[inside].tolist(),
+            strict=True,
         )
     )
     # one frame per page, built once: a per-row filter of the whole line_df was quadratic
@@ -144,7 +146,7 @@ def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:
         r.source == "heading_detection"
         and pd.notna(r.line_start)
         and (
-            roles.get((int(r.page_start), int(r.line_start))) in ("figure_text", "table")
+            (int(r.page_start), int(r.line_start)) in demoted
             or _beside_table(pages.get(int(r.page_start)), int(r.line_start))
         )
         for r in frame_rows.rows(toc_df)
@@ -235,18 +237,13 @@ def assign_sections(line_df: pd.DataFrame, toc_df: pd.DataFrame) -> pd.DataFrame
     starts = toc_df.assign(ls=toc_df["line_start"].fillna(1)).sort_values(["page_start", "ls"])
     keys = list(zip(starts["page_start"].astype(int), starts["ls"].astype(int), strict=False))
     ids = starts["toc_id"].tolist()
-    ordered = line_df.sort_values(["page", "line"])
-    # plain ints read once: per-row .at lookups were most of this function's time
-    pages = ordered["page"].astype(int).tolist()
-    nums = ordered["line"].astype(int).tolist()
-    j, cur = 0, None
-    out = {}
-    for idx, k in zip(ordered.index, zip(pages, nums, strict=True), strict=True):
-        while j < len(keys) and keys[j] <= k:
-            cur = ids[j]
-            j += 1
-        out[idx] = cur
-    line_df["section_id"] = pd.Series(out)
+    # each line's section: the last start at or before its (page, line), one searchsorted over
+    # (page, line) as one integer (starts are sorted by the same key)
+    at = np.array([p * 1_000_000 + ln for p, ln in keys], dtype=np.int64)
+    me = line_df["page"].to_numpy().astype(np.int64) * 1_000_000 + line_df["line"].to_numpy().astype(np.int64)
+    j = np.searchsorted(at, me, side="right") - 1
+    pick = np.array([None, *ids], dtype=object)[j + 1]
+    line_df["section_id"] = pd.Series(pick, index=line_df.index)
     furniture = line_df["role"].isin(["header", "footer", "page_number"])
     line_df.loc[furniture, "section_id"] = None
     return line_df

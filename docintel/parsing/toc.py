@@ -102,7 +102,7 @@ def _cover_pages(line_df: pd.DataFrame, body: float) -> set[int]:
     """Leading pages with no body text (title pages): their big bold lines are not headings."""
     out = set()
     for p in sorted(line_df["page"].unique())[:2]:
-        pl = line_df[line_df["page"] == p]
+        pl = line_df.loc[line_df["page"] == p, ["text", "bold", "size"]]  # no take of the other columns
         chars = pl["text"].str.len()
         body_like = (~pl["bold"].astype(bool)) & ((pl["size"] - body).abs() <= 1)
         if len(pl) and len(pl) <= 40 and chars[body_like].sum() < 0.25 * chars.sum():
@@ -130,7 +130,9 @@ def _label_stacks(heads: list[Candidate], line_df: pd.DataFrame) -> list[Candida
         if c.number is None and not c.run_in:
             by_page.setdefault(c.page, []).append(c)
     # numpy columns of the page's text lines once; "the line just below" is a masked argmin
-    text = line_df[~line_df["role"].isin(["header", "footer", "page_number"])]
+    text = line_df.loc[
+        ~line_df["role"].isin(["header", "footer", "page_number"]), ["page", "x0", "y0", "x1", "line"]
+    ]
     at = text.groupby("page").indices
     x0s, y0s = text["x0"].to_numpy(dtype=float), text["y0"].to_numpy(dtype=float)
     x1s, lines_ = text["x1"].to_numpy(dtype=float), text["line"].to_numpy()
@@ -224,7 +226,7 @@ def _build_toc(
         else None
     )
     feats = span_features(doc, line_df, spans)
-    body = body_size(line_df[line_df["role"] == "body"])
+    body = body_size(line_df.loc[line_df["role"] == "body", ["text", "size"]])
     cands = _join_continuations(candidates(line_df, feats), body)
     title_c = _title_line(cands, body)
     contents = contents_page.find_entries(line_df)
@@ -382,7 +384,8 @@ def _mark_roles(
     contents_pages: set,
 ) -> None:
     """Mark heading, title and contents-entry lines in ``line_df``'s role column (in place)."""
-    key = list(zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=False))
+    # (page, line) as one integer per line: the membership tests below are one np.isin each
+    key = _line_keys(line_df["page"].to_numpy(), line_df["line"].to_numpy())
     # the roles as a Python array, written back in one column assignment: a ``.loc`` write into
     # pandas' Arrow-backed str column rebuilds the whole column each time
     role = line_df["role"].to_numpy(dtype=object, copy=True)
@@ -390,15 +393,35 @@ def _mark_roles(
     heading_lines = {
         (e["page_start"], ln) for e in entries if e["source"] != "provision" for ln in e["lines"]
     }
-    role[np.fromiter((k in heading_lines for k in key), bool, len(key))] = "heading"
+    role[np.isin(key, _key_list(heading_lines))] = "heading"
     if title_c is not None:
         tl = {(title_c.page, ln) for ln in title_c.lines}
-        role[np.fromiter((k in tl for k in key), bool, len(key))] = "title"
+        role[np.isin(key, _key_list(tl))] = "title"
     if len(contents):
         cl = set(zip(contents["page"], contents["line"], strict=False))
         on_cp = line_df["page"].isin(contents_pages).to_numpy() & (role == "body")
         lone_numbers = on_cp & line_df["text"].str.match(r"^\s*[0-9.]+\s*$").to_numpy(
             dtype=bool, na_value=False
         )
-        role[np.fromiter((k in cl for k in key), bool, len(key)) | lone_numbers] = "toc_entry"
+        role[np.isin(key, _key_list(cl)) | lone_numbers] = "toc_entry"
     line_df["role"] = pd.Series(role, index=line_df.index, dtype=line_df["role"].dtype)
+
+
+def _line_keys(page: np.ndarray, line: np.ndarray) -> np.ndarray:
+    """(page, line) pairs as one int64 each (line numbers stay far below 10**6)."""
+    return page.astype(np.int64) * 1_000_000 + line.astype(np.int64)
+
+
+def _key_list(pairs: set) -> np.ndarray:
+    """:func:`_line_keys` of a set of (page, line) pairs; a pair with a missing or fractional
+    value matches no line (as it matched no key of the set test before)."""
+    ok = []
+    for p, ln in pairs:
+        try:
+            if int(p) == p and int(ln) == ln:
+                ok.append((int(p), int(ln)))
+        except (TypeError, ValueError, OverflowError):
+            continue
+    if not ok:
+        return np.empty(0, dtype=np.int64)
+    return np.array([p * 1_000_000 + ln for p, ln in ok], dtype=np.int64)

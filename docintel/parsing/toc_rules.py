@@ -7,6 +7,7 @@ appendices nest by their labels; a heading title is at most a sentence.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -80,7 +81,10 @@ def not_sections(heads: list[Candidate], line_df: pd.DataFrame, title_c: Candida
             if not np.isnan(col):
                 right &= np.isnan(pcol) | (pcol == col)  # the definition is in the term's column
             starts.append(round(float(px0[right].min()) / 4) if right.any() else None)
-        common = pd.Series([x for x in starts if x is not None]).value_counts()
+        got = [x for x in starts if x is not None]
+        if not got or max(Counter(got).values()) < 3:
+            continue  # no left edge three terms share: the test below fails (value_counts only then)
+        common = pd.Series(got).value_counts()
         if len(common) and common.iloc[0] >= 3:
             terms = [
                 c for c, x in zip(cs, starts, strict=True) if x is not None and abs(x - common.index[0]) <= 1
@@ -98,10 +102,13 @@ def _paragraph_tails(heads: list[Candidate], line_df: pd.DataFrame) -> list[Cand
     short = [c for c in heads if c.number is None and len(c.lines) == 1 and len(c.text.split()) <= 3]
     if not short:
         return []
-    want = {(c.page, c.line - 1) for c in short}
-    key = zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=True)
-    hit = [k in want for k in key]
-    sub = line_df[hit]
+    # (page, line) as one integer: the lines just above the short ones, by np.isin, not a Python test per line
+    want = np.array([c.page * 1_000_000 + (c.line - 1) for c in short], dtype=np.int64)
+    key = line_df["page"].to_numpy().astype(np.int64) * 1_000_000 + line_df["line"].to_numpy().astype(
+        np.int64
+    )
+    cols = [c for c in ("page", "line", "x0", "y0", "text", "bold") if c in line_df.columns]
+    sub = line_df.loc[np.isin(key, want), cols]
     bold = sub["bold"].fillna(False).astype(bool).tolist() if "bold" in sub else [False] * len(sub)
     prev = {
         (int(p), int(n)): (float(x), float(y), str(t), b)

@@ -17,21 +17,23 @@ from docintel.parsing import contents_page, frame_rows
 from docintel.parsing.headings import Candidate, split_number
 from docintel.parsing.toc_rules import norm, short_title
 
-#: The candidates of the last list ``match`` was given, by page: (list, its length, page -> candidates
-#: in list order). Outline and contents entries are matched one by one against one list; reading
-#: it once per list, not once per entry and page, keeps that linear. One tuple, read once per call.
-_BY_PAGE: tuple | None = None
+#: The candidates of the last two lists ``match`` was given, by page: (list, its length, page ->
+#: candidates in list order), newest last. Outline and contents entries are matched one by one
+#: against one list (a contents entry not found falls back to a second, its heading-like lines);
+#: reading each once per list, not once per entry and page, keeps that linear.
+_BY_PAGE: list[tuple] = []
 
 
 def _on_page(cands: list[Candidate]) -> dict[int, list[Candidate]]:
     global _BY_PAGE
-    memo = _BY_PAGE
-    if memo is None or memo[0] is not cands or memo[1] != len(cands):
-        idx: dict[int, list[Candidate]] = {}
-        for c in cands:
-            idx.setdefault(c.page, []).append(c)
-        memo = _BY_PAGE = (cands, len(cands), idx)
-    return memo[2]
+    for memo in _BY_PAGE:
+        if memo[0] is cands and memo[1] == len(cands):
+            return memo[2]
+    idx: dict[int, list[Candidate]] = {}
+    for c in cands:
+        idx.setdefault(c.page, []).append(c)
+    _BY_PAGE = [*_BY_PAGE[-1:], (cands, len(cands), idx)]
+    return idx
 
 
 #: :func:`norm` of candidate titles and texts, which every entry's search reads again.
@@ -269,17 +271,17 @@ def contents_entries(
     entries: list[dict] = []
     labels = contents_page.label_to_page(page_df)
     later = [c for c in cands if c.page > max(contents_pages)]
+    fallback: tuple | None = None  # (the heading-like ones of ``later``, their pages): built on first use
     offset = None
     for e in frame_rows.rows(contents):  # itertuples' rows, from column lists
         number = e.number if isinstance(e.number, str) else None
         guess = contents_page.physical_page(e.label, labels, n_pages, offset)
         order = [guess, guess + 1, guess - 1] if guess else []
-        c = match(e.title, number, later, order) or match(
-            e.title,
-            number,
-            [x for x in later if x.extra["heading_like"]],
-            sorted({x.page for x in later}),
-        )
+        c = match(e.title, number, later, order)
+        if c is None:
+            if fallback is None:
+                fallback = ([x for x in later if x.extra["heading_like"]], sorted({x.page for x in later}))
+            c = match(e.title, number, *fallback)
         if c is not None and e.label.isdigit() and offset is None:
             offset = c.page - int(e.label)  # learned once, reused when labels are missing
         page = c.page if c else guess
