@@ -24,6 +24,7 @@ TRICKY = [
     "e\u0301", "\ufb01nal ligature", "full\uff0d", "width", "small\ufe63", "hyphen", "ΟΔΟΣ", "Σ end",
     "ß Straße", "x-\u200b", "y", "tab\there", "  spaced   out  ", "word\u2010", "next", "UP-", "Per",
     "a -", "b", "3-", "d", "\u3000ideographic\u3000", "\u2028", "", "-", "- leading hyphen",
+    "x-", "", "late", "y-", "\u00a0", "later", "z-", "\u00ad", "lately", "w-", "\u00a8", "low",
 ]  # fmt: skip
 
 

@@ -36,6 +36,7 @@ class _Evidence:
         self.runs: list[list[EvidenceLine]] = []
         self._run_text: dict[int, tuple[bool, str]] = {}
         self._forms: dict[int, tuple[list[str], list[bool]]] = {}
+        self._pieces: dict[tuple[int, int, int], str] = {}
         for k in keys:
             ln = self.where[k][0]
             if self.runs and self.runs[-1][-1].page == ln.page and self.runs[-1][-1].line == ln.line - 1:
@@ -55,28 +56,47 @@ class _Evidence:
         hit = self._run_text.get(key)
         if hit is None:
             safe = not any(self._line_forms(run)[1][:-1])
-            hit = self._run_text[key] = (safe, self._window(run, 0, len(run)))
+            hit = self._run_text[key] = (safe, self._window(run, 0, len(run)) if safe else "")
         return not hit[0] or needle in hit[1]
 
     def _line_forms(self, run: list[EvidenceLine]) -> tuple[list[str], list[bool]]:
-        """Each line's comparison form alone, and whether it ends in a hyphen (once per run)."""
+        """Each line's comparison form alone, and whether the join after it is glued: the line
+        ends in a hyphen, or its form is blank and the join before it is glued (join_lines and
+        the break-hyphen rule skip a blank line). Once per run."""
         key = id(run)
         hit = self._forms.get(key)
         if hit is None:
-            texts = [ln.text for ln in run]
-            hit = self._forms[key] = ([_line_form(t) for t in texts], [_ends_in_hyphen(t) for t in texts])
+            forms = [_line_form(ln.text) for ln in run]
+            glued: list[bool] = []
+            for k, ln in enumerate(run):
+                glued.append(_ends_in_hyphen(ln.text) or (not forms[k] and k > 0 and glued[k - 1]))
+            hit = self._forms[key] = (forms, glued)
         return hit
 
     def _window(self, run: list[EvidenceLine], i: int, j: int) -> str:
-        """``normalize(join_lines(...))`` of ``run[i:j]``. When no line but the last ends in a
-        hyphen the lines are joined with one space and nothing of the comparison form reaches
-        across a join (NFKC does not compose across a space, no break hyphen is there to merge,
-        the space and any blank around it collapse into one): the lines' own forms, joined with
-        a space (blank ones left out), are that text. Otherwise it is computed whole."""
-        forms, hyphen = self._line_forms(run)
-        if any(hyphen[i : j - 1]):
-            return normalize(join_lines(x.text for x in run[i:j]))
-        return " ".join(f for f in forms[i:j] if f)
+        """``normalize(join_lines(...))`` of ``run[i:j]``. Across a join that is not glued the
+        lines are joined with one space and nothing of the comparison form reaches over it (NFKC
+        does not compose across a space, no break hyphen is there to merge, the space and any
+        blank around it collapse into one): the window is its glued pieces' forms (a line's own,
+        or a piece's computed whole, kept per run), joined with a space, blank ones left out."""
+        forms, glued = self._line_forms(run)
+        parts: list[str] = []
+        a = i
+        for k in range(i, j):
+            if k < j - 1 and glued[k]:
+                continue
+            part = forms[a] if a == k else self._piece(run, a, k + 1)
+            if part:
+                parts.append(part)
+            a = k + 1
+        return " ".join(parts)
+
+    def _piece(self, run: list[EvidenceLine], a: int, b: int) -> str:
+        key = (id(run), a, b)
+        hit = self._pieces.get(key)
+        if hit is None:
+            hit = self._pieces[key] = normalize(join_lines(x.text for x in run[a:b]))
+        return hit
 
     def find(self, needle: str) -> tuple[int, int, int] | None:
         """Smallest run of consecutive lines whose text contains ``needle`` (normalized)."""
