@@ -25,6 +25,16 @@ questions in R rounds (in order, every round): ``1st`` is round 1 alone (each qu
 ask on the document, which also stores the references it learned: the figure this bench printed
 before R existed), ``med`` each question's median over the R rounds, ``min`` its minimum (the
 least disturbed by other processes); each column is the median over the questions.
+
+Rounds are interleaved (session 10): each (tree, size) has its own child process that keeps its one
+document warm and answers one round of the questions when the parent asks; the parent asks every
+child's round 1, then every child's round 2, ... (the order reversed every other round), so a burst
+of load on the shared machine falls on every tree and size alike instead of on one block (before,
+one child ran all its rounds of one size in a row: two identical trees measured 1.37x and 2.51x in
+one run). Every ask is the one it was (same process state, same questions in the same order);
+only the wall-clock spacing between rounds changed: a cache file written by a round-1 ask is
+rechecked by content only while it is under 2 s old (``stamps.RACY_NS``), so with rounds spread
+out fewer later asks of the small document pay that check.
 """
 
 from __future__ import annotations
@@ -92,29 +102,35 @@ def parse_cpu(path: Path, mode: str, tmp: Path) -> tuple[float, int]:
     return cpu, escalated
 
 
-def ask_cpu(path: Path, tmp: Path, questions: list[str], repeat: int = 1) -> tuple[float, list[list[float]]]:
+def ask_cpu(
+    path: Path, tmp: Path, questions: list[str], repeat: int = 1, *, load: bool = True, rounds: bool = True
+) -> tuple[float, list[list[float]]]:
     """(CPU s of the first ask, which builds and stores the index; CPU s of each question's warm
-    ask, one list per round)."""
+    ask, one list per round). ``load=False``: the document is already parsed and asked in this
+    process (no first ask, 0.0 for it); ``rounds=False``: the first ask only."""
     from docintel.api import ask, parse
     from docintel.retrieval import bm25
 
     out = tmp / "ask"
     kw = {"backend": "offline", "out_dir": out, "layout": "never", "ocr": "never"}
-    parse(path, out_dir=out, layout="never", ocr="never")  # into the cache, no index yet
-
-    bm25._CACHE.clear()  # as a new process would: the index comes from the cache entry
-    t0 = time.process_time()
-    ask(path, questions[0], trace_path=out / "t.json", **kw)
-    first = time.process_time() - t0
-    rounds = []
+    first = 0.0
+    if load:
+        parse(path, out_dir=out, layout="never", ocr="never")  # into the cache, no index yet
+        bm25._CACHE.clear()  # as a new process would: the index comes from the cache entry
+        t0 = time.process_time()
+        ask(path, questions[0], trace_path=out / "t.json", **kw)
+        first = time.process_time() - t0
+    if not rounds:
+        return first, []
+    rounds_out = []
     for _ in range(max(1, repeat)):
         times = []
         for q in questions:  # nothing dropped: the server keeps what it loaded (see the docstring)
             t0 = time.process_time()
             ask(path, q, trace_path=out / "t.json", **kw)
             times.append(time.process_time() - t0)
-        rounds.append(times)
-    return first, rounds
+        rounds_out.append(times)
+    return first, rounds_out
 
 
 def summary(rounds: list[list[float]]) -> dict[str, float | list[float]]:
@@ -130,22 +146,59 @@ def summary(rounds: list[list[float]]) -> dict[str, float | list[float]]:
     }
 
 
-def ask_tree(
-    tree: Path, path: Path, tmp: Path, questions: list[str], repeat: int = 1
-) -> tuple[float, list[list[float]]]:
-    """:func:`ask_cpu` with the docintel of ``tree``, in a child process (its own imports)."""
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONSAFEPATH": "1", "DOCINTEL_PARSE_WORKER": "0"}
-    code = (
-        f"import json, sys; sys.path.insert(0, {str(REPO / 'benchmarks')!r});"
-        "from pathlib import Path; import bench_scale as b;"  # it puts this tree first on the path:
-        f"sys.path[:] = [{str(tree)!r}] + [p for p in sys.path if p != {str(REPO)!r}];"
-        f"print(json.dumps(b.ask_cpu(Path({str(path)!r}), Path({str(tmp)!r}), {questions!r}, {repeat})))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
-    if out.returncode:
-        raise SystemExit(f"Error: the ask in {tree} failed: {out.stderr.strip().splitlines()[-1:]}")
-    first, rounds = json.loads(out.stdout.strip().splitlines()[-1])
-    return first, rounds
+#: What a worker's answer lines open with (anything else it prints is not read).
+_MARK = "@@bench "
+
+
+def worker(path: Path, tmp: Path, questions: list[str]) -> None:
+    """The child side of :class:`TreeWorker`: :func:`ask_cpu`'s first ask, then one round of the
+    questions per ``round`` line on stdin (CPU s of each ask), until stdin closes."""
+    first, _ = ask_cpu(path, tmp, questions[:1], 0, rounds=False)
+    print(_MARK + json.dumps(first), flush=True)
+    for line in sys.stdin:
+        if line.strip() != "round":
+            break
+        _, (times,) = ask_cpu(path, tmp, questions, 1, load=False)
+        print(_MARK + json.dumps(times), flush=True)
+
+
+class TreeWorker:
+    """The warm asks of one tree's docintel on one document, in a child process of its own (its
+    own imports; the document kept as ``docintel serve`` keeps it), one round at a time."""
+
+    def __init__(self, tree: Path, path: Path, tmp: Path, questions: list[str]):
+        env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONSAFEPATH": "1", "DOCINTEL_PARSE_WORKER": "0"}
+        code = (
+            f"import json, sys; sys.path.insert(0, {str(REPO / 'benchmarks')!r});"
+            "from pathlib import Path; import bench_scale as b;"  # it puts this tree first on the path:
+            f"sys.path[:] = [{str(tree)!r}] + [p for p in sys.path if p != {str(REPO)!r}];"
+            f"b.worker(Path({str(path)!r}), Path({str(tmp)!r}), {questions!r})"
+        )
+        tmp.mkdir(parents=True, exist_ok=True)
+        self.tree, self.log = tree, (tmp / "worker.log").open("w+")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", code], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self.log, text=True,
+        )  # fmt: skip
+        self.first: float = self._answer()
+
+    def _answer(self):
+        for line in self.proc.stdout:
+            if line.startswith(_MARK):
+                return json.loads(line[len(_MARK) :])
+        self.log.seek(0)
+        raise SystemExit(f"Error: the ask in {self.tree} failed: {self.log.read().strip().splitlines()[-1:]}")
+
+    def round(self) -> list[float]:
+        """CPU s of each question's ask, in order."""
+        self.proc.stdin.write("round\n")
+        self.proc.stdin.flush()
+        return self._answer()
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+        self.log.close()
 
 
 def main() -> int:
@@ -185,6 +238,8 @@ def main() -> int:
     per_q: list[str] = []
     with tempfile.TemporaryDirectory(prefix="docintel-bench-scale-") as t:
         tmp = Path(t)
+        rows: dict[int, str] = {}
+        workers: dict[tuple[int, str], TreeWorker] = {}
         for n in sizes:
             path = build(sources, n, tmp)
             full, noimg = floors(path)
@@ -192,8 +247,20 @@ def main() -> int:
             for m in modes:
                 cpu, esc = parse_cpu(path, m, tmp)
                 row += f"{cpu:>10.2f}{cpu / full:>8.1f}{cpu / noimg:>9.1f}{esc:>6}"
-            for name, tree in trees.items():  # each tree in its own process, interleaved per size
-                first, rounds = ask_tree(tree, path, tmp / f"{name}{n}", questions, args.repeat)
+            rows[n] = row
+            for name, tree in trees.items():  # each (tree, size) in its own process
+                workers[(n, name)] = TreeWorker(tree, path, tmp / f"{name}{n}", questions)
+        asked: dict[tuple[int, str], list[list[float]]] = {key: [] for key in workers}
+        order = list(workers)
+        for r in range(max(1, args.repeat)):  # round r of every worker, then round r + 1
+            for key in order if r % 2 == 0 else order[::-1]:
+                asked[key].append(workers[key].round())
+        for w in workers.values():
+            w.close()
+        for n in sizes:
+            row = rows[n]
+            for name in trees:
+                first, rounds = workers[(n, name)].first, asked[(n, name)]
                 got = summary(rounds)
                 small.setdefault(name, got)
                 row += f"{first * 1000:>14.0f}"

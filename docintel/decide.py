@@ -32,6 +32,7 @@ from docintel.retrieval.covered import ALREADY_IN_EVIDENCE, evidence_keys, targe
 from docintel.retrieval.firstpass import same_page_targets
 from docintel.retrieval.named import named_first_hop
 from docintel.retrieval.overview import Overview, overview_passages
+from docintel.retrieval.resolve_build import OffPages, near
 from docintel.retrieval.resolve_pages import off_pages
 from docintel.retrieval.targets import unread_pages_warning
 from docintel.schema.answer import (
@@ -117,18 +118,25 @@ class _Loop:
 
     def resolve_near(self, ref: PendingReference, pages: set[int]) -> Resolution:
         """:meth:`resolve` without a model for the first hop's same-page check, except that a
-        pointer whose target is surely off ``pages`` (:func:`off_pages`: no passage built) is
-        only noted, and resolved as it would have been here if the loop meets it again."""
+        pointer whose target is surely off ``pages`` (a control's region, :func:`off_pages`; a
+        section target's lines, :func:`near`: no passage built) is only noted, and resolved as it
+        would have been here if the loop meets it again."""
         key = _ref_key(ref)
         if key in self.deferred:
             return self.resolutions[key]
-        if key not in self.resolutions and off_pages(self.tables, ref, pages):
+        if key in self.resolutions:
+            return self.resolve(ref, allow_llm=False)
+        try:
+            if off_pages(self.tables, ref, pages):  # a control's region, from the memos
+                raise OffPages
+            with near(pages):  # a section target off the pages stops before its passages
+                return self.resolve(ref, allow_llm=False)
+        except OffPages:
             self.deferred[key] = ref
             # a placeholder holds the reference's place in the order of resolutions (unresolved,
             # of no pass: nothing reads it before it is resolved)
             self.resolutions[key] = Resolution(ref, "unresolved", "none", "unknown", reason="off the pages")
             return self.resolutions[key]
-        return self.resolve(ref, allow_llm=False)
 
     def resolve(self, ref: PendingReference, *, allow_llm: bool) -> Resolution:
         key = _ref_key(ref)

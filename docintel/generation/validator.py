@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from docintel.generation import refdetect
 from docintel.generation.safety import merge_detected_references
@@ -34,6 +35,8 @@ class _Evidence:
         keys = sorted(self.where)
         self.runs: list[list[EvidenceLine]] = []
         self._run_text: dict[int, tuple[bool, str]] = {}
+        self._forms: dict[int, tuple[list[str], list[bool]]] = {}
+        self._pieces: dict[tuple[int, int, int], str] = {}
         for k in keys:
             ln = self.where[k][0]
             if self.runs and self.runs[-1][-1].page == ln.page and self.runs[-1][-1].line == ln.line - 1:
@@ -52,33 +55,80 @@ class _Evidence:
         key = id(run)
         hit = self._run_text.get(key)
         if hit is None:
-            safe = not any(_ends_in_hyphen(ln.text) for ln in run[:-1])
-            hit = self._run_text[key] = (safe, normalize(join_lines(x.text for x in run)))
+            safe = not any(self._line_forms(run)[1][:-1])
+            hit = self._run_text[key] = (safe, self._window(run, 0, len(run)) if safe else "")
         return not hit[0] or needle in hit[1]
+
+    def _line_forms(self, run: list[EvidenceLine]) -> tuple[list[str], list[bool]]:
+        """Each line's comparison form alone, and whether the join after it is glued: the line
+        ends in a hyphen, or its form is blank and the join before it is glued (join_lines and
+        the break-hyphen rule skip a blank line). Once per run."""
+        key = id(run)
+        hit = self._forms.get(key)
+        if hit is None:
+            forms = [_line_form(ln.text) for ln in run]
+            glued: list[bool] = []
+            for k, ln in enumerate(run):
+                glued.append(_ends_in_hyphen(ln.text) or (not forms[k] and k > 0 and glued[k - 1]))
+            hit = self._forms[key] = (forms, glued)
+        return hit
+
+    def _window(self, run: list[EvidenceLine], i: int, j: int) -> str:
+        """``normalize(join_lines(...))`` of ``run[i:j]``. Across a join that is not glued the
+        lines are joined with one space and nothing of the comparison form reaches over it (NFKC
+        does not compose across a space, no break hyphen is there to merge, the space and any
+        blank around it collapse into one): the window is its glued pieces' forms (a line's own,
+        or a piece's computed whole, kept per run), joined with a space, blank ones left out."""
+        forms, glued = self._line_forms(run)
+        parts: list[str] = []
+        a = i
+        for k in range(i, j):
+            if k < j - 1 and glued[k]:
+                continue
+            part = forms[a] if a == k else self._piece(run, a, k + 1)
+            if part:
+                parts.append(part)
+            a = k + 1
+        return " ".join(parts)
+
+    def _piece(self, run: list[EvidenceLine], a: int, b: int) -> str:
+        key = (id(run), a, b)
+        hit = self._pieces.get(key)
+        if hit is None:
+            hit = self._pieces[key] = normalize(join_lines(x.text for x in run[a:b]))
+        return hit
 
     def find(self, needle: str) -> tuple[int, int, int] | None:
         """Smallest run of consecutive lines whose text contains ``needle`` (normalized)."""
         if not needle:
             return None
 
-        def has(lines: list[EvidenceLine]) -> bool:
-            return needle in normalize(join_lines(x.text for x in lines))
-
         for run in self.runs:
             if not self._may_hold(run, needle):
                 continue
+
+            def has(i: int, j: int, run=run) -> bool:
+                return needle in self._window(run, i, j)
+
             for i in range(len(run)):
                 j_max = min(len(run), i + _MAX_SPAN)
-                if not has(run[i:j_max]):
+                if not has(i, j_max):
                     continue
-                j = next(j for j in range(i + 1, j_max + 1) if has(run[i:j]))
-                while i + 1 < j and has(run[i + 1 : j]):  # the first window may start too early
+                j = next(j for j in range(i + 1, j_max + 1) if has(i, j))
+                while i + 1 < j and has(i + 1, j):  # the first window may start too early
                     i += 1
                 return run[i].page, run[i].line, run[j - 1].line
         return None
 
 
 _HYPHENS = ("-", "\u00ad", "\u2010")
+
+
+@lru_cache(maxsize=8192)
+def _line_form(text: str) -> str:
+    """One evidence line's comparison form, as a window of that line alone has it (a pure
+    function of the text: the same lines come back in every pass and every ask on the page)."""
+    return normalize(join_lines([text]))
 
 
 def _ends_in_hyphen(text: str) -> bool:

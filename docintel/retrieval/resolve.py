@@ -35,7 +35,7 @@ from docintel.retrieval.refcontrols import control_lines
 from docintel.retrieval.refparts import foreign_part
 from docintel.retrieval.refrelative import relative_sections
 from docintel.retrieval.refunits import enclosing_paragraph, tagged_region, unlisted_provision_paragraph
-from docintel.retrieval.resolve_build import cut_note, n_lines, section_at, sections_found
+from docintel.retrieval.resolve_build import check_near, cut_note, n_lines, section_at, sections_found
 from docintel.retrieval.resolve_build import found as _found
 from docintel.retrieval.resolve_model import model_brief, model_may_help, section_resolution
 from docintel.retrieval.targets import (
@@ -416,6 +416,7 @@ def _from_tables(
                     secs["title"].str.contains(rf"\b{re.escape(str(target))}\b", case=False, na=False)
                 ]
             if not secs.empty:
+                check_near(tables, secs)
                 passages = section_passages(tables, secs, q, sub_selector=sub, max_lines=max_lines, **common)
                 why = "toc_df: appendix section(s) " + ", ".join(secs["title"].head(3))
                 return _found(ref, "toc_df", ref_type, str(secs.iloc[0]["toc_id"]), sub, passages, why)

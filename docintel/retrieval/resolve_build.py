@@ -7,11 +7,15 @@ figures it cites on its own pages, a ``cut`` note when the budget left lines out
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import pandas as pd
 
 from docintel import refscan
 from docintel.retrieval.lookup import find_objects
-from docintel.retrieval.targets import object_passages, section_lines, section_passages
+from docintel.retrieval.targets import evidence_pages_after, object_passages, section_lines, section_passages
 from docintel.schema.document import DocTables
 from docintel.schema.loop import Resolution
 
@@ -44,6 +48,53 @@ def section_at(tables: DocTables, obj) -> pd.DataFrame:
     return toc[(toc["page_start"] == obj["page"]) & (toc["line_start"] == obj["line_start"])].head(1)
 
 
+#: The pages the first hop's same-page check asks about (:func:`near`); None outside it.
+_NEAR: ContextVar[frozenset[int] | None] = ContextVar("docintel_near_pages", default=None)
+
+
+class OffPages(Exception):  # noqa: N818 (a verdict, not an error)
+    """Raised under :func:`near` in place of building a section target whose lines lie wholly
+    off the pages asked about (:func:`check_near`): the resolution would have had passages, all
+    of them elsewhere, so the pointer is not a same-page target."""
+
+
+@contextmanager
+def near(pages: set[int]) -> Iterator[None]:
+    """Within it, a resolution that reaches a section target off ``pages`` stops with
+    :class:`OffPages` instead of building the target's passages (the first hop only needs to
+    know its pages; the loop resolves it in full if it ever follows it)."""
+    token = _NEAR.set(frozenset(pages))
+    try:
+        yield
+    finally:
+        _NEAR.reset(token)
+
+
+def section_pages(tables: DocTables, sec) -> set[int]:
+    """The pages of :func:`.targets.section_lines` of one toc row (the same bounds), from the
+    evidence lines' keys, without building the rows."""
+    ps, ls = int(sec["page_start"]), int(sec["line_start"]) if pd.notna(sec["line_start"]) else 1
+    pe = int(sec["page_end"]) if pd.notna(sec["page_end"]) else ps
+    le = int(sec["line_end"]) if pd.notna(sec["line_end"]) else 10**6
+    # keys from (ps, ls) to (pe, le), both included: after (ps, ls - 1), before (pe, le + 1)
+    return evidence_pages_after(tables, ps, ls - 1, 1 << 62, (pe, le + 1))
+
+
+def check_near(tables: DocTables, secs: pd.DataFrame) -> None:
+    """Under :func:`near`: raise :class:`OffPages` when the lines of ``secs`` are not empty and
+    none is on the pages asked about. ``section_passages`` draws every passage from those lines
+    (a non-empty section always gives its heading line), and :func:`objects_it_shows` only adds
+    to them, so the full resolution has passages and every section passage is off the pages."""
+    pages = _NEAR.get()
+    if pages is None or secs.empty:
+        return
+    span: set[int] = set()
+    for _, sec in secs.iterrows():
+        span |= section_pages(tables, sec)
+    if span and not span & pages:
+        raise OffPages
+
+
 def n_lines(passages) -> int:
     return sum(len(p.lines) for p in passages)
 
@@ -51,6 +102,7 @@ def n_lines(passages) -> int:
 def sections_found(tables, secs, ref_type, target, sub, ctx, common) -> Resolution:
     """Sections as the target: their best lines (heading, sub-paragraphs, captions of what
     they hold), and what the budget cut named."""
+    check_near(tables, secs)
     q, max_lines = ctx["question"], ctx["max_lines"]
     select = ctx.get("select", sub)  # what is left to select once a chain led into the toc's provision
     passages = section_passages(tables, secs, q, sub_selector=select, max_lines=max_lines, **common)
