@@ -82,21 +82,36 @@ def rival_pages(
 
 
 def first_page_warning(
-    tables: DocTables, question: ParsedQuestion, candidates: list | None, evidence_pages: Iterable[int]
+    tables: DocTables,
+    question: ParsedQuestion,
+    candidates: list | None,
+    evidence_pages: Iterable[int],
+    first_pages: Iterable[int] | None = None,
 ) -> list[str]:
     """The warning for an ambiguous first hop (empty when the first page won clearly, when the
-    question names its region, or when no keyword ranking chose the first page)."""
-    if not candidates or question.scope is not None:
+    region the question names was found and ranked first, or when no keyword ranking chose the
+    first page). ``first_pages``: the pages the first hop read; the ranking's first page must be
+    one of them (a listing or heading-series first hop reads other pages than the ranking's)."""
+    if not candidates:
+        return []
+    first = _page(candidates[0])
+    if first_pages is not None and first not in set(first_pages):
+        return []
+    if _scope_score(candidates[0]) > 0:  # the region the question names chose, not the words
         return []
     rivals = rival_pages(tables, candidates, evidence_pages)
     if not rivals:
         return []
-    first = _page(candidates[0])
     names = ", ".join(f"page {p} ({round(100 * r)}%)" for p, r in rivals)
     return [
-        f"ambiguous first page: {names} scored almost as high as page {first}, "
-        "which the answer is read from; the answer may be on the other page"
+        f"ambiguous first page: {names} scored almost as high as page {first}, the first page "
+        "read; the answer may be on the other page"
     ]
+
+
+def _scope_score(c) -> float:
+    scores = c.get("scores") if isinstance(c, dict) else getattr(c, "scores", None)
+    return float((scores or {}).get("scope", 0.0))
 
 
 __all__ = ["MARGIN", "first_page_warning", "rival_pages"]
