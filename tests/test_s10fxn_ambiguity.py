@@ -12,7 +12,7 @@ from docintel import decide
 from docintel.generation.offline import OfflineBackend
 from docintel.questions import parse_question
 from docintel.retrieval import retrieve
-from docintel.retrieval.ambiguity import first_page_warning
+from docintel.retrieval.ambiguity import first_page_warning, rival_pages
 from docintel.schema.trace import Trace
 
 from .test_retrieval import DOC, FILLER, make_tables
@@ -69,3 +69,25 @@ def test_a_named_region_the_document_lacks_does_not_silence_the_warning():
     assert parse_question(question).scope is not None
     result = _ask(make_tables(_pages(9)), question)
     assert _ambiguous(result)
+
+
+def _near_tie(first: int, rival: int) -> list[dict]:
+    return [{"page": first, "score": 2.0, "reasons": []}, {"page": rival, "score": 1.99, "reasons": []}]
+
+
+def test_on_a_page_where_two_sections_meet_the_one_starting_there_holds_it():
+    toc = [{"doc_id": DOC, "toc_id": i, "number": n, "title": t, "level": 2, "page_start": p, "line_start": 1}
+           for i, n, t, p in [("a", "3.1", "Scope", 2), ("b", "3.2", "Retention", 6),
+                              ("c", "3.3", "Review", 12)]]  # fmt: skip
+    tables = make_tables({p: FILLER for p in range(1, 15)}, toc=toc)
+    assert rival_pages(tables, _near_tie(6, 9), []) == []  # 3.2 runs from page 6 to page 12
+    assert rival_pages(tables, _near_tie(6, 3), []) == [(3, 0.995)]  # 3.1 ends on page 6
+
+
+def test_a_section_spanning_most_of_the_document_does_not_silence_the_warning():
+    toc = [{"doc_id": DOC, "toc_id": "t", "title": "SUPREME COURT OF THE UNITED STATES", "level": 1,
+            "page_start": 2, "page_end": 20}]  # fmt: skip
+    tables = make_tables({p: FILLER for p in range(1, 25)}, toc=toc)
+    assert rival_pages(tables, _near_tie(5, 15), []) == [(15, 0.995)]
+    narrow = [{**toc[0], "page_end": 12}]  # 11 of 24 pages: one provision's pages
+    assert rival_pages(make_tables({p: FILLER for p in range(1, 25)}, toc=narrow), _near_tie(5, 10), []) == []

@@ -44,16 +44,29 @@ def _reasons(c) -> list[str]:
     return list(c["reasons"] if isinstance(c, dict) else c.reasons)
 
 
+#: A named section spanning more than this share of the document's pages (a SCOTUS opinion's
+#: level-1 "SUPREME COURT OF THE UNITED STATES" over most pages, a part holding the whole body)
+#: names no one provision: two pages inside it can still be two places.
+WIDE_SECTION = 0.5
+
+
 def _same_section(tables: DocTables, a: int, b: int) -> bool:
-    """Both pages inside the deepest named section that holds page ``a``."""
+    """Both pages inside the named section that holds page ``a``: the deepest, and of those the
+    one starting last (on a page where one section ends and the next begins, the page's later
+    lines are the next section's), ignoring sections wider than :data:`WIDE_SECTION` of the
+    document."""
     ranges = section_ranges(tables)
     if ranges.empty:
         return False
-    holding = ranges[(ranges["page_start"] <= a) & (ranges["page_end"] >= a)]
+    pages = int(tables.page_df["page"].max()) if len(tables.page_df) else int(ranges["page_end"].max())
+    span = ranges["page_end"].astype(int) - ranges["page_start"].astype(int) + 1
+    holding = ranges[(ranges["page_start"] <= a) & (ranges["page_end"] >= a) & (span <= WIDE_SECTION * pages)]
     if holding.empty:
         return False
-    deepest = holding.loc[holding["level"].fillna(1).astype(int).idxmax()]
-    return int(deepest["page_start"]) <= b <= int(deepest["page_end"])
+    level = holding["level"].fillna(1).astype(int)
+    deepest = holding[level == level.max()]
+    section = deepest.loc[deepest["page_start"].astype(int).idxmax()]
+    return int(section["page_start"]) <= b <= int(section["page_end"])
 
 
 def rival_pages(
@@ -114,4 +127,4 @@ def _scope_score(c) -> float:
     return float((scores or {}).get("scope", 0.0))
 
 
-__all__ = ["MARGIN", "first_page_warning", "rival_pages"]
+__all__ = ["MARGIN", "WIDE_SECTION", "first_page_warning", "rival_pages"]
