@@ -381,8 +381,9 @@ def _run(loop: _Loop, max_loops: int, top_k: int | None, first_hop: list[Passage
         loop.reasons += [PartialReason(code="overview_part_missing", detail=m) for m in overview.missing]
     answer = _earn_completeness(loop, answer)
     if overview is None and not first_hop:  # a first page the keyword ranking chose by a hair
-        ranked = trace.data.get("candidates")
-        loop.warnings.extend(first_page_warning(tables, q, ranked, {p.page for p in passages}))
+        listed = any(e["kind"] == "list_path" for e in trace.data["events"])  # not the ranking's page
+        ranked = None if listed else trace.data.get("candidates")
+        loop.warnings.extend(first_page_warning(tables, q, ranked, {p.page for p in passages}, pages))
     loop.warnings.extend(unread_pages_warning(tables))
     return AskResult(
         question=q.text,

@@ -56,8 +56,10 @@ def test_no_warning_for_a_clear_winner_or_the_next_page():
 def test_no_warning_inside_one_named_section_or_when_the_rival_is_in_the_evidence():
     toc = [{"toc_id": "t1", "number": "102", "title": "Authorized projects", "level": 1, "page_start": 2,
             "page_end": 10, "source": "outline"}]  # fmt: skip
-    tables = make_tables(_pages(9), toc=toc)
+    # a 25-page document: a section over 9 of 11 pages would span the document (review fix, fxn)
+    tables = make_tables({**_pages(9), **{p: FILLER for p in range(12, 26)}}, toc=toc)
     cands = retrieve(parse_question(_Q), tables)
+    assert {cands[0].page, cands[1].page} == {3, 9}
     assert rival_pages(tables, cands, []) == []
     tables = make_tables(_pages(9))
     cands = retrieve(parse_question(_Q), tables)

@@ -68,3 +68,24 @@ def test_a_question_asking_for_a_value_does_not_read_the_list_on():
     assert parse_question(question).shape == "number"
     text = _answer(question, _PARAGRAPHS)
     assert "72 hours" in text and "describe the measures taken" not in text
+
+
+def test_a_question_asking_for_a_span_does_not_read_the_list_on(monkeypatch):
+    # review fix (fxn): the read-on is gated on the answer type too, not only the number shape
+    # (here the window reaches the list anyway, so the flag given to pick_windows is asserted)
+    from docintel.generation.offline import backend
+
+    flags = []
+    pick = backend.pick_windows
+    monkeypatch.setattr(
+        backend, "pick_windows", lambda *a, **k: flags.append(k["read_lists"]) or pick(*a, **k)
+    )
+    question = "Within what period must a personal data breach be notified to the supervisory authority?"
+    q = parse_question(question)
+    assert q.answer_type == "duration" and q.shape != "number"
+    _answer(question, _PARAGRAPHS)
+    assert flags == [False]
+    _answer(
+        "What must a personal data breach notification to the supervisory authority describe?", _PARAGRAPHS
+    )
+    assert flags == [False, True]

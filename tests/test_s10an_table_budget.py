@@ -29,9 +29,23 @@ def test_one_cell_rows_fit_the_budget_that_prose_wide_rows_do_not():
     rows += [_row("table", wide) for _ in range(20)]
     rows += [_row("caption", "Table 3. Error rates (%, 10-crop testing) on ImageNet validation.", {"error"})]
     seed = len(rows) - 1
+    # the hit row (index 1) is out of the budget's reach: no reach-back (review fix, fxn), not a
+    # window spent on the 13 rows above the caption the question did not hit
+    assert rows_above_caption(rows, seed, seed, seed, 14) == seed
+
+
+def test_the_reach_back_holds_the_hit_row_when_it_fits():
+    wide = "network with thirty four layers trained on ImageNet from scratch reaches about"
+    rows = [_row("body", "The models are compared below.")]
+    rows += [_row("table", f"model-{i} " + wide, {"model-8"} if i == 8 else None) for i in range(20)]
+    rows += [_row("caption", "Table 3. Error rates (%, 10-crop testing) on ImageNet validation.", {"error"})]
+    seed = len(rows) - 1
+    hit = 9  # "model-8"
     start = rows_above_caption(rows, seed, seed, seed, 14)
-    assert start > 1  # the reach-back stops at the budget
+    assert start == hit and rows[start].hits  # the window opens at the row the question hits
     assert sum(line_cost(rows[k].ln.text) for k in range(start, seed + 1)) <= 14
+    far = rows_above_caption(rows, seed, seed, seed, 8)  # 12 rows' worth needed, 8 allowed
+    assert far == seed
 
 
 def test_line_cost_is_a_share_of_a_prose_line():

@@ -122,14 +122,25 @@ _ANSWER_TYPE_NOUN = re.compile(
 )
 
 
+#: A leading prepositional or adverbial clause closed by a comma ("Under HIPAA, how long ...",
+#: "After a breach is discovered, how many days ...") comes before the asking words; the clause
+#: must open with such a word, so "What should be considered, when deciding how long ..." is no
+#: opening and stays not a duration question.
+_LEAD = (
+    r"(?:(?:under|for|within|after|before|in|at|on|during|once|when|whenever|if|upon|following|"
+    r"according to|pursuant to|per|as|by|from|where|with|without|unless|until|regarding)\b"
+    r"[^,?;]{1,100},\s*){0,2}"
+)
+
 #: A question asking for a time span: "How long / how soon ...", "how many days", "what deadline",
 #: opening the question ("For how long ...", "Within how many days ..."). "By when" asks for a
 #: date or an event; "what should be considered when deciding how long to keep it" asks for the
 #: considerations, not a span; "what time does it open" asks for a clock time, "what days" for
 #: days of the week; "how long-term ..." is an adjective.
-_OPENS = r"^(?:(?:for|within|in|and|so|then)\s+)?"
+_OPENS = r"^" + _LEAD + r"(?:(?:for|within|in|and|so|then)\s+)?"
 _ASKS_DURATION = re.compile(
-    _OPENS + r"(?:how (?:long|soon)\b(?!-)|how (?:many|much)\s+(?:time|days)\b|^within what time\b"
+    _OPENS + r"(?:how (?:long|soon)\b(?!-)|how (?:many|much)\s+(?:time|days)\b"
+    r"|within what (?:time|period|time ?frame|time period|period of time)\b"
     r"|how many (?:seconds|minutes|hours|(?:calendar |business )?days|weeks|months|years)\b"
     r"|what (?:time limit|deadline|time ?frame|time period|period of time)\b)",
     re.I,
@@ -143,7 +154,7 @@ _ASKS_LENGTH = re.compile(
 #: "How long is the cable / key / list?" asks for a length too: "how long is/are <noun>" is a time
 #: only with a verb of time ("How long is the data kept?") or a noun that names a span ("How long
 #: is the notice period?"); "For / within how long is ..." always asks for one.
-_HOW_LONG_IS = re.compile(r"^(?:(?:and|so|then)\s+)?how long (?:is|are|was|were)\b", re.I)
+_HOW_LONG_IS = re.compile(r"^" + _LEAD + r"(?:(?:and|so|then)\s+)?how long (?:is|are|was|were)\b", re.I)
 _TIME_WORDS = re.compile(
     r"\b(?:take|takes|taken|keep|keeps|kept|retain|retains|retained|last|lasts|remain|remains|stay|stays|"
     r"period|periods|term|terms|duration|time|delay|wait|waiting|interval|notice|deadline|lifetime|tenure|"

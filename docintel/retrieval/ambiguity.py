@@ -44,16 +44,29 @@ def _reasons(c) -> list[str]:
     return list(c["reasons"] if isinstance(c, dict) else c.reasons)
 
 
+#: A named section spanning more than this share of the document's pages (a SCOTUS opinion's
+#: level-1 "SUPREME COURT OF THE UNITED STATES" over most pages, a part holding the whole body)
+#: names no one provision: two pages inside it can still be two places.
+WIDE_SECTION = 0.5
+
+
 def _same_section(tables: DocTables, a: int, b: int) -> bool:
-    """Both pages inside the deepest named section that holds page ``a``."""
+    """Both pages inside the named section that holds page ``a``: the deepest, and of those the
+    one starting last (on a page where one section ends and the next begins, the page's later
+    lines are the next section's), ignoring sections wider than :data:`WIDE_SECTION` of the
+    document."""
     ranges = section_ranges(tables)
     if ranges.empty:
         return False
-    holding = ranges[(ranges["page_start"] <= a) & (ranges["page_end"] >= a)]
+    pages = int(tables.page_df["page"].max()) if len(tables.page_df) else int(ranges["page_end"].max())
+    span = ranges["page_end"].astype(int) - ranges["page_start"].astype(int) + 1
+    holding = ranges[(ranges["page_start"] <= a) & (ranges["page_end"] >= a) & (span <= WIDE_SECTION * pages)]
     if holding.empty:
         return False
-    deepest = holding.loc[holding["level"].fillna(1).astype(int).idxmax()]
-    return int(deepest["page_start"]) <= b <= int(deepest["page_end"])
+    level = holding["level"].fillna(1).astype(int)
+    deepest = holding[level == level.max()]
+    section = deepest.loc[deepest["page_start"].astype(int).idxmax()]
+    return int(section["page_start"]) <= b <= int(section["page_end"])
 
 
 def rival_pages(
@@ -82,21 +95,36 @@ def rival_pages(
 
 
 def first_page_warning(
-    tables: DocTables, question: ParsedQuestion, candidates: list | None, evidence_pages: Iterable[int]
+    tables: DocTables,
+    question: ParsedQuestion,
+    candidates: list | None,
+    evidence_pages: Iterable[int],
+    first_pages: Iterable[int] | None = None,
 ) -> list[str]:
     """The warning for an ambiguous first hop (empty when the first page won clearly, when the
-    question names its region, or when no keyword ranking chose the first page)."""
-    if not candidates or question.scope is not None:
+    region the question names was found and ranked first, or when no keyword ranking chose the
+    first page). ``first_pages``: the pages the first hop read; the ranking's first page must be
+    one of them (a listing or heading-series first hop reads other pages than the ranking's)."""
+    if not candidates:
+        return []
+    first = _page(candidates[0])
+    if first_pages is not None and first not in set(first_pages):
+        return []
+    if _scope_score(candidates[0]) > 0:  # the region the question names chose, not the words
         return []
     rivals = rival_pages(tables, candidates, evidence_pages)
     if not rivals:
         return []
-    first = _page(candidates[0])
     names = ", ".join(f"page {p} ({round(100 * r)}%)" for p, r in rivals)
     return [
-        f"ambiguous first page: {names} scored almost as high as page {first}, "
-        "which the answer is read from; the answer may be on the other page"
+        f"ambiguous first page: {names} scored almost as high as page {first}, the first page "
+        "read; the answer may be on the other page"
     ]
 
 
-__all__ = ["MARGIN", "first_page_warning", "rival_pages"]
+def _scope_score(c) -> float:
+    scores = c.get("scores") if isinstance(c, dict) else getattr(c, "scores", None)
+    return float((scores or {}).get("scope", 0.0))
+
+
+__all__ = ["MARGIN", "WIDE_SECTION", "first_page_warning", "rival_pages"]

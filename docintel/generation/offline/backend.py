@@ -121,7 +121,9 @@ class OfflineBackend:
                 primary,
                 max_windows=self.max_windows,
                 max_lines=self.max_lines,
-                read_lists=question.shape != "number",
+                # a question asking for a value (a number, a span, a recurrence) is answered
+                # by the sentence stating it, not by a list after it
+                read_lists=question.answer_type is None and question.shape != "number",
             )
         # the defining sentence: in the first hop, else where the loop found the term defined
         defined = primary + [i for i in pulled if passages[i].retrieved_via == "definition"]

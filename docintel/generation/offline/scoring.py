@@ -390,6 +390,8 @@ def pick_windows(
         start = rows_above_caption(rows, r.pos, start, end, max_lines - used)
         hits = set().union(*(rows[i].hits for i in range(start, end + 1)))
         out.append(Window(r.passage, start, end, r.pos, round(r.context, 3), hits))
+        # whole lines, the table rows a reach-back added too: ``line_cost`` only lets one window
+        # reach a table's short rows; later windows get what is left of the lines actually read
         used += end - start + 1
     return merge_windows(out, grouped)
 

@@ -156,8 +156,8 @@ def rows_above_caption(
     itself under prose (the caption-above style of most standards), are that caption's table:
     the caption under them heads the next table and does not reach back. The reach-back stays
     within ``budget`` (the window's remaining line budget; ``end`` is its last index) counted by
-    :func:`line_cost`: ResNet's Table 3 rows are 21 one-cell lines, a few lines' worth of words.
-    Returns the window's new first index."""
+    :func:`line_cost`: ResNet's Table 3 rows are 21 one-cell lines, a few lines' worth of words;
+    when the budget cannot reach the hit row, the window does not reach back at all. Returns the window's new first index."""
     if rows[seed].ln.role != "caption" or seed == 0 or rows[seed - 1].ln.role not in _TABLE_ROLES:
         return start
     first = seed - 1
@@ -176,8 +176,7 @@ def rows_above_caption(
     if budget is None or end is None:
         return hit
     spent = sum(line_cost(rows[k].ln.text) for k in range(start, end + 1))
-    k = start
-    while k > hit and spent + line_cost(rows[k - 1].ln.text) <= budget:
-        k -= 1
-        spent += line_cost(rows[k].ln.text)
-    return k
+    reach = sum(line_cost(rows[k].ln.text) for k in range(hit, start))
+    # all or nothing: a reach-back stopped short of the hit row would spend the window on rows
+    # the question did not hit
+    return hit if spent + reach <= budget else start
