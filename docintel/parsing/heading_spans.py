@@ -16,8 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from docintel.parsing.lines import _fast_flags
-
 #: Font names that mean bold even when the bold flag is not set (Arial-Black, NimbusRomNo9L-Medi).
 _BOLD_FONT = re.compile(r"bold|black|heavy|medi|semibold|demi|-bd\b|,b\b", re.I)
 
@@ -32,6 +30,15 @@ ROTATED_MIN_FRACTION = 0.5
 ROTATED_TALL_RATIO = 2.5
 #: A text line whose direction has a sine above this is rotated (about 12 degrees; set by hand).
 ROTATED_DIR_MIN = 0.2
+
+
+def _fast_flags() -> int:
+    """The ``get_text("dict")`` flags of the fast path (here, not in :mod:`lines`: lines imports this)."""
+    import pymupdf
+
+    # TEXTFLAGS_DICT without TEXT_PRESERVE_IMAGES: decoding images is 80-90% of get_text("dict")
+    # on figure-heavy pages and the lines do not need them (image boxes come from get_image_info).
+    return pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
 
 
 def is_bold_font(font: str | None) -> bool:

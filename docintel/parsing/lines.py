@@ -26,6 +26,8 @@ import re
 import numpy as np
 
 from docintel.parsing import columns
+from docintel.parsing.heading_spans import _SPAN_STYLE, ROTATED_DIR_MIN, PageSpans, _span_style
+from docintel.parsing.heading_spans import _fast_flags as _fast_flags  # (read from here by ocr, signals)
 
 #: Fonts whose glyphs are mathematics (TeX's CM/AMS fonts, Word's Symbol/MT Extra, STIX, Cambria Math).
 _MATH_FONT = re.compile(
@@ -42,14 +44,6 @@ _FOOTNOTE_MARK = set("*†‡§¶#")
 _OCR_FONT = "GlyphLessFont"
 #: Largest horizontal gap (in font sizes) between fragments merged into one line.
 MERGE_GAP_EM = 1.3
-
-
-def _fast_flags() -> int:
-    import pymupdf
-
-    # TEXTFLAGS_DICT without TEXT_PRESERVE_IMAGES: decoding images is 80-90% of get_text("dict")
-    # on figure-heavy pages and the lines do not need them (image boxes come from get_image_info).
-    return pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
 
 
 @functools.lru_cache(maxsize=4096)
@@ -127,9 +121,7 @@ def _raw_lines(page_dict: dict, span_rows: list | None = None, span_texts: list 
     """
     out = []
     want = span_rows is not None
-    if want:
-        from docintel.parsing.heading_spans import _SPAN_STYLE as style
-        from docintel.parsing.heading_spans import ROTATED_DIR_MIN, _span_style
+    style = _SPAN_STYLE  # (flags, font) -> (bold, italic), shared with heading_spans.page_spans
     for bno, block in enumerate(page_dict["blocks"]):
         if block.get("type") != 0:
             continue
@@ -517,8 +509,6 @@ def extract_page_lines(
         "_page_dict": d,
     }
     if want_spans:
-        from docintel.parsing.heading_spans import PageSpans
-
         # one flat float list, six values a span: the float64 rows page_spans makes
         signals["_spans"] = (
             PageSpans(np.array(span_rows, dtype=float).reshape(-1, 6), span_texts) if span_rows else None
