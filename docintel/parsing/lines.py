@@ -23,7 +23,11 @@ import functools
 import operator
 import re
 
+import numpy as np
+
 from docintel.parsing import columns
+from docintel.parsing.heading_spans import _SPAN_STYLE, ROTATED_DIR_MIN, PageSpans, _span_style
+from docintel.parsing.heading_spans import _fast_flags as _fast_flags  # (read from here by ocr, signals)
 
 #: Fonts whose glyphs are mathematics (TeX's CM/AMS fonts, Word's Symbol/MT Extra, STIX, Cambria Math).
 _MATH_FONT = re.compile(
@@ -40,14 +44,6 @@ _FOOTNOTE_MARK = set("*†‡§¶#")
 _OCR_FONT = "GlyphLessFont"
 #: Largest horizontal gap (in font sizes) between fragments merged into one line.
 MERGE_GAP_EM = 1.3
-
-
-def _fast_flags() -> int:
-    import pymupdf
-
-    # TEXTFLAGS_DICT without TEXT_PRESERVE_IMAGES: decoding images is 80-90% of get_text("dict")
-    # on figure-heavy pages and the lines do not need them (image boxes come from get_image_info).
-    return pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
 
 
 @functools.lru_cache(maxsize=4096)
@@ -116,8 +112,16 @@ def _turn(direction: tuple) -> tuple[bool, tuple[int, int]]:
     return out
 
 
-def _raw_lines(page_dict: dict) -> list[dict]:
+def _raw_lines(page_dict: dict, span_rows: list | None = None, span_texts: list | None = None) -> list[dict]:
+    """The page's text lines as dicts (private ``_`` hints included), in the dict's order.
+
+    ``span_rows`` / ``span_texts``: lists to extend, in the same walk, with what
+    :func:`heading_spans.page_spans` takes of the dict (six floats and the text of each inked
+    span, in the dict's order), so the page stage need not walk the spans again.
+    """
     out = []
+    want = span_rows is not None
+    style = _SPAN_STYLE  # (flags, font) -> (bold, italic), shared with heading_spans.page_spans
     for bno, block in enumerate(page_dict["blocks"]):
         if block.get("type") != 0:
             continue
@@ -135,11 +139,32 @@ def _raw_lines(page_dict: dict) -> list[dict]:
                 flags = first["flags"]
                 math = n if _is_math_font(font) else 0
                 x0, y0, x1, y1 = first["bbox"]
+                if want:
+                    key = (flags, font)
+                    bi = style.get(key)
+                    if bi is None:
+                        bi = style[key] = _span_style(*key)
+                    rot = float(abs(ln["dir"][1]) > ROTATED_DIR_MIN)
+                    span_rows += ((x0 + x1) / 2, (y0 + y1) / 2, n, bi[0], rot, bi[1])
+                    span_texts.append(raw_text)
                 text = " ".join(raw_text.split())
                 ocr = font == _OCR_FONT
                 marker = lead[:1] in _FOOTNOTE_MARK
                 chars = n
             else:
+                if want:
+                    rot = float(abs(ln["dir"][1]) > ROTATED_DIR_MIN)
+                    for sp in all_spans:
+                        text = sp["text"]
+                        n = len(text.strip())
+                        if n:
+                            sx0, sy0, sx1, sy1 = sp["bbox"]
+                            key = (sp["flags"], sp["font"])
+                            bi = style.get(key)
+                            if bi is None:
+                                bi = style[key] = _span_style(*key)
+                            span_rows += ((sx0 + sx1) / 2, (sy0 + sy1) / 2, n, bi[0], rot, bi[1])
+                            span_texts.append(text)
                 x = _many_spans(all_spans)
                 if x is None:
                     continue
@@ -394,6 +419,7 @@ def extract_page_lines(
     image_boxes: list[tuple[float, float, float, float]] | None = None,
     textpage=None,
     page_dict: dict | None = None,
+    want_spans: bool = False,
 ) -> tuple[list[dict], dict]:
     """Lines of one page in reading order, plus the page's text signals.
 
@@ -406,11 +432,14 @@ def extract_page_lines(
     ``textpage``: read this text page instead of the page's own (an OCR text page from
     :mod:`ocr`); lines holding recognised text get ``parse_method='ocr'``.
     ``page_dict``: that text page's ``get_text("dict")`` when the caller already read it.
+    ``want_spans``: signals also carry ``_spans``, :func:`heading_spans.page_spans` of that dict,
+    taken in the same walk as the lines.
     Each line dict has the line_df columns except doc_id, section_id, object_key
     (filled later), plus private ``_`` hints.
     """
     d = page.get_text("dict", flags=_fast_flags(), textpage=textpage) if page_dict is None else page_dict
-    raw = _raw_lines(d)
+    span_rows, span_texts = ([], []) if want_spans else (None, None)
+    raw = _raw_lines(d, span_rows, span_texts)
     turned = _rotated_content(raw)
     # a page set sideways: its text in the rotated direction is the content, not margin stamps
     content = [r for r in raw if turned is not None and r["_dir"] == turned]
@@ -479,4 +508,9 @@ def extract_page_lines(
         "_bad_chars": len(_BAD_CHAR.findall(text_chars)),
         "_page_dict": d,
     }
+    if want_spans:
+        # one flat float list, six values a span: the float64 rows page_spans makes
+        signals["_spans"] = (
+            PageSpans(np.array(span_rows, dtype=float).reshape(-1, 6), span_texts) if span_rows else None
+        )
     return ordered, signals

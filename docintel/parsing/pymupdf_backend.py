@@ -158,6 +158,7 @@ def _parse_page(
             image_boxes=prow.get("_image_boxes"),
             textpage=tp,
             page_dict=page_dict,
+            want_spans=True,
         )
         hold = held is not None and (
             any(r.get("role") == "table" for r in rows)
@@ -176,7 +177,8 @@ def _parse_page(
             with contextlib.suppress(Exception):
                 held[page_no] = tables_text.held_page(page, tp, cdrawings, words=words)
         del tp, page_dict, words
-        spans[page_no] = headings.page_spans(sig.pop("_page_dict"))
+        del sig["_page_dict"]
+        spans[page_no] = sig.pop("_spans")  # headings.page_spans of the dict, taken in the lines' walk
         if sig["_gutters"]:
             seen_gutters[tuple((round(a), round(b)) for a, b in sig["_gutters"])] += 1
         prow.update(sig)

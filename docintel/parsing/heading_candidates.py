@@ -1,0 +1,386 @@
+"""Heading candidates: each page's lines grouped by baseline and built into :class:`Candidate` s.
+
+Lines that share a baseline ("1." and "Introduction" emitted as two lines) are joined into
+one candidate; a fragment lying inside another one on the same baseline (NIST emits "1.1" and
+"1.1 Authority" at the same place) is an artefact and dropped. Split from
+:mod:`docintel.parsing.headings`, which re-exports every name.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import operator
+
+import numpy as np
+import pandas as pd
+
+from docintel.parsing.heading_spans import BOLD_MIN_FRACTION
+from docintel.parsing.heading_text import (
+    Candidate,
+    _emphasised_subject,
+    _respace,
+    first_sentence,
+    split_number,
+)
+
+_FURNITURE = {"header", "footer", "page_number"}
+
+# The heading detector's thresholds. The history does not record a measurement for any of
+# them: unless a line says otherwise, each was set by hand on the dev PDFs; not measured.
+#: Below this bold fraction a piece of a line counts as regular text (between the two: mixed).
+REGULAR_MAX_FRACTION = 0.5
+#: Italic fraction above which a candidate is italic (whole line in italics; set by hand, not measured).
+ITALIC_MIN_FRACTION = 0.95
+#: A gap wider than this many font sizes splits a baseline into separate pieces (table cells,
+#: author names); regular-then-bold across more than COLUMN_GAP_EM starts another column
+#: (both set by hand on the dev PDFs; not measured).
+CELL_GAP_EM = 2.5
+COLUMN_GAP_EM = 0.5
+#: Lines on one baseline: bottoms within this many sizes, tops within BASELINE_TOP_EM (set by hand).
+BASELINE_BOTTOM_EM = 0.35
+BASELINE_TOP_EM = 0.6
+#: A line above within this many font sizes belongs to the same paragraph (set by hand; not measured).
+PARA_GAP_EM = 1.6
+#: Smallest font size the gap rules scale by, so tiny text is not split at every gap (set by hand).
+MIN_GAP_SIZE_PT = 6.0
+
+
+_X0 = operator.itemgetter("x0")
+_PAGE_LINE = operator.attrgetter("page", "line")
+_Y1_X0 = operator.itemgetter("y1", "x0")
+
+
+def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
+    """Group a page's lines that sit on one baseline (same column), left to right."""
+    groups: list[list[dict]] = []
+    heads: list[tuple] = []  # each group's first line as (y1, y0, size, column), read once
+    head_y1: list[float] = []  # the groups' y1, never decreasing (lines come sorted by y1)
+    sizes = [s for s in (r["size"] for r in recs) if s == s]  # no NaN
+    # a group whose y1 lies more than BASELINE_BOTTOM_EM x the page's largest size above a line
+    # fails the baseline test: those are skipped by bisection (a margin keeps the rounding safe)
+    reach = BASELINE_BOTTOM_EM * max(sizes) + 1e-6 if sizes else None
+    if reach is not None and (not math.isfinite(reach) or any(r["y1"] != r["y1"] for r in recs)):
+        reach = None  # a NaN size or bottom edge: no ordering to bisect
+    for r in sorted(recs, key=_Y1_X0):
+        ry1, ry0, rsize, rcol = r["y1"], r["y0"], r["size"], r["column"]
+        start = len(groups) - 8  # sorted by y1: only recent groups can share the baseline
+        if start < 0:
+            start = 0
+        if reach is not None:
+            start = bisect.bisect_left(head_y1, ry1 - reach, start)  # never below ``start``
+        for j in range(start, len(groups)):
+            hy1, hy0, hsize, hcol = heads[j]
+            m = hsize if hsize >= rsize else rsize  # max(), inlined: this loop runs per line
+            if (
+                abs(hy1 - ry1) <= BASELINE_BOTTOM_EM * m
+                and abs(hy0 - ry0) <= BASELINE_TOP_EM * m
+                and hcol == rcol
+            ):
+                groups[j].append(r)
+                break
+        else:
+            groups.append([r])
+            heads.append((ry1, ry0, rsize, rcol))
+            head_y1.append(ry1)
+    return [g if len(g) == 1 else sorted(g, key=_X0) for g in groups]
+
+
+def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[dict]]:
+    """The candidate lines (no furniture, not rotated) of each page as dicts, in frame order.
+
+    From whole columns once (``DataFrame.to_dict("records")`` boxes every value one by one);
+    a missing column is -9 and a missing text its ``str()``, as the per-line readers expect.
+    """
+    keep = np.flatnonzero(~line_df["role"].isin(_FURNITURE).to_numpy(bool) & ~feats["rotated"].to_numpy(bool))
+    cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
+    vals = [_take_list(line_df[c], keep) for c in cols]
+    vals += [_take_list(feats[f], keep) for f in ("boldfrac", "italfrac", "lead")]
+    texts, column = vals[2], vals[9]
+    for k in np.flatnonzero(line_df["column"].iloc[keep].isna().to_numpy()).tolist():
+        column[k] = -9
+    vals[2] = [t if type(t) is str else str(t) for t in texts]
+    by_page: dict[int, list[dict]] = {}
+    page_list = None
+    last = None
+    for p, line, text, x0, y0, x1, y1, size, font, col, bf, itf, lead in zip(*vals, strict=True):
+        if p != last:  # a page's lines are mostly contiguous: one dict lookup per run
+            page_list = by_page.setdefault(int(p), [])
+            last = p
+        page_list.append(
+            {
+                "page": p,
+                "line": line,
+                "text": text,
+                "x0": x0,
+                "y0": y0,
+                "x1": x1,
+                "y1": y1,
+                "size": size,
+                "font": font,
+                "column": col,
+                "bf": bf,
+                "itf": itf,
+                "lead": lead,
+            }
+        )
+    return by_page
+
+
+def _take_list(col: pd.Series, keep: np.ndarray) -> list:
+    """``col.iloc[keep].tolist()``; a numpy-typed column by its array (no pandas take)."""
+    if isinstance(col.dtype, np.dtype):
+        return col.to_numpy()[keep].tolist()
+    return col.iloc[keep].tolist()
+
+
+def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
+    """Every line group that could be a heading, with its typography and numbering."""
+    out: list[Candidate] = []
+    for page_no, pl in _page_records(line_df, feats).items():
+        geo = _PageGeo(pl)
+        for frags in _baseline_groups(pl):
+            if len(frags) == 1:  # most lines: alone on their baseline, one segment, no artefact
+                out.append(_single(page_no, frags[0], geo))
+                continue
+            keep, dropped = [], []
+            for r in frags:
+                # a fragment contained in a wider one on the same baseline is a duplicate artefact
+                dup = any(
+                    o is not r
+                    and o["x0"] <= r["x0"] + 1
+                    and o["x1"] >= r["x1"] - 1
+                    and (o["x1"] - o["x0"]) > (r["x1"] - r["x0"]) + 2
+                    for o in frags
+                )
+                (dropped if dup else keep).append(r)
+            segs = _segments(keep)
+            bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= BOLD_MIN_FRACTION)
+            for seg in segs:
+                start = _starts_paragraph(seg[0], geo)
+                c = _candidate(page_no, seg, dropped, geo, start)
+                c.extra["para_start"] = start
+                # three or more separate bold pieces on one baseline: a table header row
+                c.extra["table_row"] = len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
+                out.append(c)
+    out.sort(key=_PAGE_LINE)
+    return out
+
+
+def _segments(frags: list[dict]) -> list[list[dict]]:
+    """Split one baseline into pieces that could each be a heading.
+
+    A wide gap separates table cells or author names; regular text followed by
+    bold text across a gap is the start of another column (a heading never
+    starts mid-line after regular text).
+    """
+    segs: list[list[dict]] = [[frags[0]]]
+    for a, b in zip(frags[:-1], frags[1:], strict=False):
+        gap = b["x0"] - a["x1"]
+        size = max(float(a["size"]), MIN_GAP_SIZE_PT)
+        col_start = gap > COLUMN_GAP_EM * size and a["bf"] < REGULAR_MAX_FRACTION <= b["bf"]
+        if gap > CELL_GAP_EM * size or col_start:
+            segs.append([b])
+        else:
+            segs[-1].append(b)
+    return segs
+
+
+class _PageGeo:
+    """A page's candidate lines ordered by bottom edge, so 'the line just above' is a bisect."""
+
+    def __init__(self, recs: list[dict]) -> None:
+        self.recs = recs
+        self.order = sorted(range(len(recs)), key=lambda i: (recs[i]["y1"], i))
+        self.y1 = [recs[i]["y1"] for i in self.order]
+        self._tops: tuple[list, list] | None = None  # (y0, x0) of the lines by top edge, on first use
+        self._scan = False
+
+    def left_edge_below(self, y: float, below: float, x0: float) -> bool:
+        """Any line with ``y < y0 < y + below`` and its left edge within 2 pt of ``x0``."""
+        if self._tops is None:
+            tops = sorted((r["y0"], r["x0"]) for r in self.recs)
+            if any(t != t for t, _ in tops):  # a NaN top: no order to bisect, scan every line
+                tops = None
+            self._tops = ([t for t, _ in tops], [x for _, x in tops]) if tops is not None else ([], [])
+            self._scan = tops is None
+        if self._scan:
+            return any(y < o["y0"] < y + below and abs(o["x0"] - x0) <= 2 for o in self.recs)
+        ys, xs = self._tops
+        lo, hi = bisect.bisect_right(ys, y), bisect.bisect_left(ys, y + below)
+        return any(abs(xs[k] - x0) <= 2 for k in range(lo, hi))
+
+
+def _starts_paragraph(r: dict, geo: _PageGeo) -> bool:
+    """No line just above it in its column, or the one above ends a sentence (``r`` is one of geo's)."""
+    lo = bisect.bisect_left(geo.y1, r["y0"] - PARA_GAP_EM * r["size"])
+    hi = bisect.bisect_right(geo.y1, r["y0"] + 1)
+    prev = None
+    # ascending y1, ties in page order: keep the first of the lowest lines, as max() picks
+    for i in geo.order[lo:hi]:
+        o = geo.recs[i]
+        overlaps = o is not r and o["x0"] < r["x1"] and o["x1"] > r["x0"]
+        if overlaps and (prev is None or o["y1"] > prev["y1"]):
+            prev = o
+    if prev is None:
+        return True
+    return prev["text"].rstrip().endswith((".", ":", "!", "?"))
+
+
+def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGeo, starts: bool) -> Candidate:
+    """``starts``: :func:`_starts_paragraph` of ``head[0]``, computed by the caller."""
+    first = head[0]
+    run_in = False
+    if (
+        first["bf"] < BOLD_MIN_FRACTION
+        and isinstance(first.get("lead"), str)
+        and starts
+        and not _emphasised_subject(first["lead"], first["text"])
+    ):
+        # the line starts with a bold lead-in followed by regular text: a run-in heading
+        lead = {**first, "text": first_sentence(_respace(first["lead"], first["text"])), "bf": 1.0}
+        return _candidate_from(page_no, [lead], [], run_in=True)
+    if len(head) > 1 and first["bf"] >= BOLD_MIN_FRACTION:
+        nb = [r for r in head if r["bf"] < REGULAR_MAX_FRACTION]
+        if nb:
+            reg = nb[0]
+            # regular text whose left edge other lines below share is another column, not a run-in
+            column_start = geo.left_edge_below(reg["y1"], 3 * reg["size"], reg["x0"])
+            run_in = not column_start
+            head = [r for r in head if r["bf"] >= REGULAR_MAX_FRACTION and r["x0"] < reg["x0"]]
+    return _candidate_from(page_no, head, dropped, run_in=run_in)
+
+
+class _LazyStart:
+    """:func:`_starts_paragraph` of a line, computed when first asked for its truth value.
+
+    Most candidates are never asked (only :func:`looks_like_heading`'s roman / letter branch and
+    :func:`_italic_heading` read ``para_start``, through :func:`para_start`); the line's page
+    records are not changed after :func:`candidates`, so the answer is the same either way.
+    """
+
+    __slots__ = ("r", "geo", "v")
+
+    def __init__(self, r: dict, geo: _PageGeo) -> None:
+        self.r, self.geo, self.v = r, geo, None
+
+    def __bool__(self) -> bool:
+        if self.v is None:
+            self.v = _starts_paragraph(self.r, self.geo)
+        return self.v
+
+    def __eq__(self, other) -> bool:  # Candidate equality compares extras: by the value, as a bool did
+        return bool(self) == bool(other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(bool(self))
+
+
+def para_start(c: Candidate) -> bool:
+    """Whether the candidate's first line opens a paragraph (``extra["para_start"]``; False if unset)."""
+    return bool(c.extra.get("para_start", False))
+
+
+def _single(page_no: int, r: dict, geo: _PageGeo) -> Candidate:
+    """:func:`_candidate` of a line alone on its baseline, with its ``para_start`` / ``table_row``.
+
+    The same steps as ``_candidate(page_no, [r], [], geo, start)`` then the two extra keys,
+    inlined for the line that is not a run-in heading (most lines of a document).
+    """
+    bf = r["bf"]
+    if bf < BOLD_MIN_FRACTION and isinstance(r["lead"], str):
+        start = _starts_paragraph(r, geo)
+        if start:
+            c = _candidate(page_no, [r], [], geo, start)
+            c.extra["para_start"] = start
+            c.extra["table_row"] = False  # one piece on the baseline
+            return c
+    else:
+        start = _LazyStart(r, geo)  # read by two rare typography tests only: computed on first use
+    raw = r["text"]
+    n = len(raw)
+    text, m = raw.strip(), max(n, 1)
+    itf = r["itf"] * n / m
+    kind, num, title = split_number(text)
+    line = int(r["line"])
+    return Candidate(
+        page_no,
+        line,
+        [line],
+        text,
+        float(r["size"]),
+        bf * n / m >= BOLD_MIN_FRACTION,
+        float(r["x0"]),
+        float(r["y0"]),
+        float(r["x1"]),
+        float(r["y1"]),
+        str(r["font"]),
+        False,
+        kind,
+        num,
+        title,
+        {"italic": itf >= ITALIC_MIN_FRACTION, "para_start": start, "table_row": False},
+    )
+
+
+def _candidate_from(page_no: int, head: list[dict], dropped: list[dict], *, run_in: bool) -> Candidate:
+    first = head[0]
+    if len(head) == 1:  # most candidates: one line, the same sums and extremes without the loops
+        raw = first["text"]
+        n = len(raw)
+        text, m = raw.strip(), max(n, 1)
+        bf = first["bf"] * n / m
+        itf = first.get("itf", 0.0) * n / m
+        x0, x1, y0, y1 = first["x0"], first["x1"], first["y0"], first["y1"]
+        size, line = first["size"], first["line"]
+        kind, num, title = split_number(text)
+        lines = [int(line)]
+        if dropped:
+            lines += [int(r["line"]) for r in dropped if r["x0"] >= x0 - 1 and r["x1"] <= x1 + 1]
+        return Candidate(
+            page_no,
+            int(line),
+            lines,
+            text,
+            float(size),
+            bf >= BOLD_MIN_FRACTION,
+            float(x0),
+            float(y0),
+            float(x1),
+            float(y1),
+            str(first["font"]),
+            run_in,
+            kind,
+            num,
+            title,
+            {"italic": itf >= ITALIC_MIN_FRACTION},
+        )
+    text = " ".join(r["text"].strip() for r in head)
+    chars = sum(len(r["text"]) for r in head)
+    bf = sum(r["bf"] * len(r["text"]) for r in head) / max(chars, 1)
+    itf = sum(r.get("itf", 0.0) * len(r["text"]) for r in head) / max(chars, 1)
+    x0, x1 = min(r["x0"] for r in head), max(r["x1"] for r in head)
+    y0, y1 = min(r["y0"] for r in head), max(r["y1"] for r in head)
+    size, line = max(r["size"] for r in head), min(r["line"] for r in head)
+    kind, num, title = split_number(text)
+    dup = [r for r in dropped if r["x0"] >= x0 - 1 and r["x1"] <= x1 + 1]
+    return Candidate(
+        page=page_no,
+        line=int(line),
+        lines=[int(r["line"]) for r in head + dup],
+        text=text,
+        size=float(size),
+        bold=bf >= BOLD_MIN_FRACTION,
+        x0=float(x0),
+        y0=float(y0),
+        x1=float(x1),
+        y1=float(y1),
+        font=str(first["font"]),
+        extra={"italic": itf >= ITALIC_MIN_FRACTION},
+        run_in=run_in,
+        kind=kind,
+        number=num,
+        title=title,
+    )

@@ -1,0 +1,159 @@
+"""Heading text: the :class:`Candidate` record, numbering schemes, and a run-in lead's sentence.
+
+Split from :mod:`docintel.parsing.headings`, which re-exports every name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+#: Numbering schemes a heading can start with: (name, regex). Group "num" is the number,
+#: group "title" the rest. Order matters: the first match wins.
+NUMBERING: list[tuple[str, re.Pattern]] = [
+    (
+        "appendix",
+        re.compile(
+            r"^(?P<kw>appendix|annex|exhibit|schedule|attachment)\s*(?P<num>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b"
+            r"\s*[:.\-\u2013\u2014]?\s*(?P<title>.*)$",
+            re.I,
+        ),
+    ),
+    (
+        "part",
+        re.compile(
+            r"^(?P<kw>part|chapter)\s+(?P<num>[0-9]{1,3}|[IVX]{1,5})\b\s*[:.\-\u2013\u2014]?\s*(?P<title>.*)$",
+            re.I,
+        ),
+    ),
+    ("section_sign", re.compile(r"^\u00a7\s*(?P<num>[0-9]+(?:\.[0-9]+)*[a-z]?)\s*(?P<title>.*)$")),
+    (
+        "decimal",
+        re.compile(r"^(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){0,4})(?:\.|\s)\s*(?P<title>(?![a-z])[^\W\d_].*)$"),
+    ),
+    ("letter_decimal", re.compile(r"^(?P<num>[A-Z](?:\.[0-9]{1,2}){1,4})\.?\s+(?P<title>[A-Z].*)$")),
+    # IEEE style: "IV. EXPERIMENTS", "B. Training Details"
+    ("roman", re.compile(r"^(?P<num>[IVX]{1,5})\.\s+(?P<title>[A-Z].*)$")),
+    ("letter", re.compile(r"^(?P<num>[A-H])\.\s+(?P<title>[A-Z][a-z]+.*)$")),
+    (
+        "paragraph",
+        re.compile(
+            r"^(?P<num>\((?:[a-z]{1,2}|[0-9]{1,2}|[ivx]{1,4})\))\s+(?P<title>(?![a-z])[^\W\d_].*|[\u300c\u201c\u0022].*)$"
+        ),
+    ),
+]
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A possible heading: one or more joined lines (slots: one is built per text line)."""
+
+    page: int
+    line: int  # first line of the heading
+    lines: list[int]  # every line_df line that belongs to it (incl. dropped artefacts)
+    text: str
+    size: float
+    bold: bool
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    font: str
+    run_in: bool = False  # a bold lead-in followed by body text on the same baseline
+    kind: str | None = None  # numbering scheme
+    number: str | None = None
+    title: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+#: What some NUMBERING pattern needs at the start of a text (tested first: one match, not eight).
+_MAY_NUMBER = re.compile(
+    r"[0-9(\u00a7]|[A-Z][IVX]{0,4}\.|(?i:appendix|annex|exhibit|schedule|attachment|part|chapter)"
+)
+
+
+def split_number(text: str) -> tuple[str | None, str | None, str]:
+    """Return (scheme, number, title) of a heading text; (None, None, text) when unnumbered."""
+    # whitespace runs as one space, ends stripped (str.split() and regex \s share one whitespace set)
+    t = " ".join(text.split())
+    if not _MAY_NUMBER.match(t):
+        return None, None, t  # no scheme can match: most lines start with a plain word
+    for kind, rx in NUMBERING:
+        m = rx.match(t)
+        if not m:
+            continue
+        num = m.groupdict().get("num")
+        title = (m.group("title") or "").strip(" :.-\u2013\u2014")
+        if kind == "appendix":
+            return kind, (num or None), (title or t)
+        if kind == "part":
+            return kind, num, title or t
+        if kind == "decimal" and int(num.split(".")[0]) == 0:
+            continue
+        return kind, num, title
+    return None, None, t
+
+
+def _respace(lead: str, text: str) -> str:
+    """The line's own spelling of a bold lead joined from spans without spaces ("NoNSP" -> "No NSP")."""
+    want = lead.replace(" ", "")
+    j = 0
+    for i, ch in enumerate(text):
+        if j == len(want):
+            return text[:i].strip()
+        if ch == " ":
+            continue
+        if ch != want[j]:
+            return lead
+        j += 1
+    return text.strip() if j == len(want) else lead
+
+
+_ABBREV = {
+    "vs",
+    "e.g",
+    "i.e",
+    "etc",
+    "fig",
+    "no",
+    "eq",
+    "cf",
+    "al",
+    "sec",
+    "ch",
+    "mr",
+    "dr",
+    "st",
+    "ltd",
+    "inc",
+    "co",
+}
+_ABBREV |= {"corp", "jr", "sr", "u.s", "dept", "vol"}
+
+
+def first_sentence(t: str) -> str:
+    """A heading is at most a sentence: cut a run-in lead at its first full stop."""
+    for m in re.finditer(r"[.!?](?=\s+[A-Z])", t):
+        word = re.findall(r"[\w.]+$", t[: m.start()])
+        rest = t[m.end() :].split()
+        if word and len(word[0]) > 1 and word[0].lower().rstrip(".") not in _ABBREV and len(rest) >= 2:
+            return t[: m.end()]
+    return t
+
+
+def _emphasised_subject(lead: str, text: str) -> bool:
+    """True when a bold lead-in is the subject of its sentence, not a run-in heading.
+
+    "Jim Bainbridge is a senior consultant", "Row permission is a rule": the regular text
+    goes on in lower case with no stop after the bold words. A run-in heading ends with a
+    stop ("Training.", "Note:") or the sentence after it starts anew ("Acknowledgements We").
+    """
+    lead = lead.strip()
+    if not lead or lead[-1] in ".:;!?\u2014\u2013-)":
+        return False
+    i = text.find(lead)
+    rest = text[i + len(lead) :] if i >= 0 else ""
+    if re.match(r"\s*[(=,]", rest):
+        return True  # "BERTBASE (L=12, ...)": a term being defined, not a heading
+    m = re.match(r"\s*([^\W\d_])", rest)
+    return bool(m) and m.group(1).islower()
