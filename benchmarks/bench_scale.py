@@ -34,7 +34,10 @@ one child ran all its rounds of one size in a row: two identical trees measured 
 one run). Every ask is the one it was (same process state, same questions in the same order);
 only the wall-clock spacing between rounds changed: a cache file written by a round-1 ask is
 rechecked by content only while it is under 2 s old (``stamps.RACY_NS``), so with rounds spread
-out fewer later asks of the small document pay that check.
+out fewer later asks of the small document pay that check. Each child also idles while the others
+run, so its round starts with colder CPU caches (more of a cost for the 600-page working set), and
+every child stays alive for the whole run (six processes with a baseline): figures from before
+session 10 are not directly comparable with these.
 """
 
 from __future__ import annotations
@@ -240,23 +243,25 @@ def main() -> int:
         tmp = Path(t)
         rows: dict[int, str] = {}
         workers: dict[tuple[int, str], TreeWorker] = {}
-        for n in sizes:
-            path = build(sources, n, tmp)
-            full, noimg = floors(path)
-            row = f"{n:>6}{full:>8.2f}{noimg:>8.2f}"
-            for m in modes:
-                cpu, esc = parse_cpu(path, m, tmp)
-                row += f"{cpu:>10.2f}{cpu / full:>8.1f}{cpu / noimg:>9.1f}{esc:>6}"
-            rows[n] = row
-            for name, tree in trees.items():  # each (tree, size) in its own process
-                workers[(n, name)] = TreeWorker(tree, path, tmp / f"{name}{n}", questions)
-        asked: dict[tuple[int, str], list[list[float]]] = {key: [] for key in workers}
-        order = list(workers)
-        for r in range(max(1, args.repeat)):  # round r of every worker, then round r + 1
-            for key in order if r % 2 == 0 else order[::-1]:
-                asked[key].append(workers[key].round())
-        for w in workers.values():
-            w.close()
+        try:  # the workers are closed even when an ask fails
+            for n in sizes:
+                path = build(sources, n, tmp)
+                full, noimg = floors(path)
+                row = f"{n:>6}{full:>8.2f}{noimg:>8.2f}"
+                for m in modes:
+                    cpu, esc = parse_cpu(path, m, tmp)
+                    row += f"{cpu:>10.2f}{cpu / full:>8.1f}{cpu / noimg:>9.1f}{esc:>6}"
+                rows[n] = row
+                for name, tree in trees.items():  # each (tree, size) in its own process
+                    workers[(n, name)] = TreeWorker(tree, path, tmp / f"{name}{n}", questions)
+            asked: dict[tuple[int, str], list[list[float]]] = {key: [] for key in workers}
+            order = list(workers)
+            for r in range(max(1, args.repeat)):  # round r of every worker, then round r + 1
+                for key in order if r % 2 == 0 else order[::-1]:
+                    asked[key].append(workers[key].round())
+        finally:
+            for w in workers.values():
+                w.close()
         for n in sizes:
             row = rows[n]
             for name in trees:

@@ -49,9 +49,10 @@ class _Evidence:
 
     def _may_hold(self, run: list[EvidenceLine], needle: str) -> bool:
         """False only when no window of ``run`` can hold ``needle``: the run's whole text lacks
-        it and no line but the last ends in a hyphen. Lines are then joined with a space (no
-        break hyphen is merged across a join), so every window's comparison form is a substring
-        of the run's and a needle missing from the run is missing from each window."""
+        it and no join is ``glued`` (a line ending in a hyphen, with any blank lines after it, is
+        normalised whole with what follows). Other lines are joined with a space (no break hyphen
+        is merged across such a join), so every window's comparison form is a substring of the
+        run's and a needle missing from the run is missing from each window."""
         key = id(run)
         hit = self._run_text.get(key)
         if hit is None:
