@@ -169,3 +169,9 @@ def test_parsed_lines_give_the_sentence_item_and_one_reference_per_mention():
         if r.origin_line == 2
     ]
     assert got == [("4.01", "paragraph (a)"), ("6.03", "")]
+
+
+def test_a_spaced_dash_ending_the_line_opens_a_title_not_a_range():
+    got = _on_lines("U.S. Code, Title 44 \u2013 Public Printing, Chapter 35 \u2013", "44 U.S.C., Sec. 3541")
+    assert [t for t, _ in got[0]] == ["35"]
+    assert _on_lines("see pages 221\u2013", "222 of the report")[0] == [("221", None), ("222", None)]

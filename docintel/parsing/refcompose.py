@@ -66,7 +66,7 @@ _EXT_BEFORE = LazyRegex(
     r"|\b(?P<guide>Guide\s+to\s+(?:the\s+)?[A-Z][^,.;()]{2,50}),"
     r"|(?<![\w\-])(?P<act>(?:[A-Z][\w\u2019'\-]*\s+(?:(?:of|on|the|and|for|to)\s+){0,2}){1,8}"
     r"(?:Act|Compact|Treaty|Convention|Charter)(?:\s+of\s+[0-9]{4})?),"
-    r"|(?<![\w.\-])(?<!Table\s)(?<!Figure\s)(?<!Fig\.\s)(?<!Exhibit\s)(?P<docid>[A-Z]{1,2}-[0-9]{2,4}),)\s*,?\s*$"
+    r"|(?<![\w.\-])(?<!Table\s)(?<!Figure\s)(?<!Fig\.\s)(?<!Exhibit\s)(?P<docid>[A-Z]-[0-9]{2,4}),)\s*,?\s*$"
 )
 _OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
 #: Between a unit and the statute it is cited in: a comma, after the unit's own tags.
@@ -206,6 +206,7 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             m.family == "absolute"
             and (m.kind in SECTIONISH or m.kind in ("appendix", "annex"))
             and (before := _EXT_BEFORE.search(text[max(0, m.start - 60) : m.start]))
+            and not (before.group("docid") and out and out[-1].end > max(0, m.start - 60) + before.start())
             and not (before.group("act") and _EXT_NAME.match(after))  # "..., Section 208 of the X Act"
         ):
             # "OMB Circular A-130, Appendix III" broken after "Circular": "A-130, Appendix III" alone
@@ -275,6 +276,7 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
         if (
             m.family == "absolute"
             and m.kind == "appendix"
+            and not m.label.lower().startswith("appendix")  # "48" / "Appendix 1: ...": a page, then its title
             and (vol := _VOLUME.search(text[max(0, m.start - 8) : m.start]))
         ):
             m = _volume_pages(m, vol, text, out)  # "1 App. 7-51": pages of a record's volume

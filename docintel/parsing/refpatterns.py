@@ -61,6 +61,9 @@ _LOWER_START = re.compile(r"\s*[a-z]")
 #: A next line opening with a list item's "1)" starts an item, never the rest of a reference
 #: ("3 Requirements" / "1) Specified in a FIPS ...": not requirement 1).
 _ITEM_START = re.compile(r"\s*[0-9]{1,2}\)[ \t\u00a0]+\S")
+#: A line ending in a spaced dash goes on with a title ("Chapter 35 –" / "Coordination of
+#: ..."), not with the other end of a range: the next line's number is its own.
+_SPACED_DASH_END = re.compile(r"\s[\u2013\u2014-]\s*$")
 #: Characters of the line before read for the earlier items of a sentence's enumeration.
 HEAD_CHARS = 120
 #: A parenthesized item marker in running text ("shall (a) comply"), and one opening its line.
@@ -106,6 +109,7 @@ def references_on_lines(
             and lines[k + 1][1] == line + 1
             and not _LINE_NUMBER.match(str(lines[k + 1][2]))
             and not _ITEM_START.match(str(lines[k + 1][2]))
+            and not _SPACED_DASH_END.search(text)
         ):
             tail = " " + str(lines[k + 1][2])[:TAIL_CHARS]
             if _BROKEN_WORD.search(text) and _LOWER_START.match(tail):
