@@ -175,3 +175,8 @@ def test_a_spaced_dash_ending_the_line_opens_a_title_not_a_range():
     got = _on_lines("U.S. Code, Title 44 \u2013 Public Printing, Chapter 35 \u2013", "44 U.S.C., Sec. 3541")
     assert [t for t, _ in got[0]] == ["35"]
     assert _on_lines("see pages 221\u2013", "222 of the report")[0] == [("221", None), ("222", None)]
+
+
+def test_a_part_read_alone_that_names_another_target_stays():
+    got = _on_lines("as specified in figure 10 to", "paragraph (i) of this AD are incorporated")
+    assert got == [[("10", "paragraph (i)")], [("(i)", None)]]

@@ -97,10 +97,11 @@ def references_on_lines(
     by reading :data:`TAIL_CHARS` of the next line of the same page, and is reported once, on
     the line where it starts. The one line walker of the parser's ``extract_references`` and
     the ask-time :mod:`docintel.refscan`."""
-    spill, last = 0, -2  # how far the reference the line before ran into this one
+    # how far the references the line before ran into this one, and what they read there
+    spill, spilled, last = 0, [], -2
     for k in range(len(lines)) if only is None else only:
         page, line, text = lines[k]
-        covered = spill if last == k - 1 else 0
+        covered, before = (spill, spilled) if last == k - 1 else (0, [])
         head = _head(lines[k - 1], page, line) if k > 0 else ""
         tail = ""
         if (
@@ -119,10 +120,22 @@ def references_on_lines(
             if len(head) <= r["start"] < len(head) + len(text):
                 found.append({**r, "start": r["start"] - len(head), "end": r["end"] - len(head)})
         found = [r for r in found if not _plural_over_end(r, text)]
-        spill, last = max((r["end"] - len(text) - 1 for r in found), default=0), k
+        spilled = [r for r in found if r["end"] > len(text) + 1]
+        spill, last = max((r["end"] - len(text) - 1 for r in spilled), default=0), k
         # a reference the line before already read over the line end ("OMB Circular" / "A-130,
-        # Appendix III") is not read again from here, alone ("Appendix III", an internal one)
-        yield k, [r for r in found if r["end"] > covered] if covered > 0 else found
+        # Appendix III") is not read again from here, alone ("Appendix III", an internal one);
+        # a part of it read alone that names another target ("figure 10 to" / "paragraph (i)")
+        # stays, the line before's reading may not resolve
+        yield (
+            k,
+            [r for r in found if r["end"] > covered or not _read_before(r, before)] if covered > 0 else found,
+        )
+
+
+def _read_before(r: dict, before: list[dict]) -> bool:
+    """Whether the line before's references that ran into this line already read ``r``: the same
+    target, or another document's (its part printed here is that document's, not this one's)."""
+    return any(b["ref_target"] == r["ref_target"] or b["ref_type"] in ("external", "bib") for b in before)
 
 
 def _plural_over_end(r: dict, text: str) -> bool:
