@@ -110,6 +110,9 @@ def caption_match(pl: pd.DataFrame, r, body: float):
     plain = re.match(r"\s+[A-Z(\u201c\"]", m.group("rest")) and (r.size <= body - 0.5 or r.role == "caption")
     if not (CAPTION_REST.match(m.group("rest")) or plain or m.group("open")):
         return None
+    if m.group("kw")[:3].lower() == "exh" and not m.group("rest").strip() and not m.group("open"):
+        return None  # "EXHIBIT A" alone on its line: an attachment's heading (a contract's), not a figure
+
     if _is_paragraph_continuation(pl, r):
         return None
     return m

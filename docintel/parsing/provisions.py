@@ -60,6 +60,7 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
                 tuple(int(x) for x in n.strip().rstrip(".").split(".")),
                 (e["page_start"], e["line_start"] or 0),
             )
+    _article_parents(entries, scopes, known)
     printed = {c["num"] for c in cands if c["scheme"] == "dec"}
     cands = drop_listings(cands, known)
     # "1. Services. The Consultant ...": a numbered paragraph with a run-in title is also read as
@@ -131,6 +132,20 @@ def find_provisions(line_df: pd.DataFrame, entries: list[dict], leads: pd.Series
     for e in form:  # a form's lines are one flat list, whatever furniture headings sit between them
         e["level"] = flat
     return out
+
+
+def _article_parents(entries: list[dict], scopes: list, known: list[dict]) -> None:
+    """An "ARTICLE VII" (or "Article 7") label heading is the parent of "Section 7.01" (in place in
+    ``known``): a contract's article may hold one section only, vouched for by its article."""
+    for e in entries:
+        m = provision_labels.LABEL.match(" ".join(str(e.get("title") or "").split()))
+        if m is None or m.group("kw").lower().rstrip(".") not in ("article", "art"):
+            continue
+        num = m.group("num")
+        val = int(num) if num.isdigit() else roman_value(num)
+        if val:
+            pos = (e["page_start"], e["line_start"] or 0)
+            known[bisect.bisect_right(scopes, pos)].setdefault((val,), pos)
 
 
 def _defined_terms(out: list[dict]) -> list[dict]:
@@ -267,10 +282,25 @@ def _assign(stream: list) -> list[dict]:
             tid = f"{c['kw'].rstrip('.').capitalize()} {c['printed']}"
             nodes[(c["val"],)] = (level, tid)  # "ARTICLE II" parents "Section 2.01"
         e = _entry(c, level, tid, c["printed"])
-        ctx_level, owner, par = level, tid, []
+        ctx_level, owner, par = level, tid, _run_in(c, level)
         kw_owner = c["scheme"] == "kw"
         out.append(e)
     return out
+
+
+#: A first paragraph run into its provision's line after the title ("Section 7.01 Limitations.
+#: (a) Seller shall ..."): the "(b)" on a line of its own continues it.
+_RUN_IN_FIRST = re.compile(r"^(?:[^()]{0,120}?[.:\u2014]\s+)?\((?P<lab>a|1|A)\)\s+\S")
+
+
+def _run_in(c: dict, level: int) -> list[list]:
+    """The open paragraph levels after provision ``c``: its run-in "(a)" (no row of its own: the
+    provision's line holds it), else none."""
+    m = _RUN_IN_FIRST.match(str(c.get("rest") or ""))
+    if m is None:
+        return []
+    types = par_types(m.group("lab"))
+    return [[types[0][0], types[0][1], level + 1, m.group("lab")]] if types else []
 
 
 #: How far ahead :func:`_roman_next` looks for the label that tells "(i)" the letter from "(i)" one.

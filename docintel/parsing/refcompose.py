@@ -16,7 +16,7 @@ together (:mod:`.refmatch` finds the matches).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from docintel.parsing.refrules import DEFINITION_PREFIX, LazyRegex, RefPattern
 
@@ -28,6 +28,12 @@ _FORM_PARTS = {"line", "box", "step", "worksheet", "item", "part"}
 _CONTAINERS = {"schedule", "worksheet", "exhibit", "attachment", "appendix", "annex", "part"}
 #: Attachments numbered on their own: a provision "of" one is the attachment's.
 _BACK = {"schedule", "exhibit", "attachment", "appendix", "annex"}
+#: Units a form's line is read in after a comma: "Part II, line 5", "the ... Worksheet, line 22".
+_LINED = {"part", "worksheet"}
+#: Another volume named before a unit: "Volume II, Appendix C", "Vol. 2, Chapter 4".
+_OTHER_VOLUME = LazyRegex(
+    r"\b(?P<vol>(?:Volume|VOLUME|Vol\.)[\s\u00a0]+(?:[IVX]{1,4}|[0-9]{1,2}))[\s\u00a0]*,[\s\u00a0]*$"
+)
 _OF_IN = LazyRegex(r"^[\s\u00a0]+(?:of|in|on)[\s\u00a0]+(?:the[\s\u00a0]+)?$")
 #: A class society's compound reference ("Pt.4 Ch.1 Sec.2", "Ch.3 Sec.2 [1.2.3]"): outer units then
 #: inner ones, read as one reference to the innermost, the outer path as its scope.
@@ -58,9 +64,13 @@ _SCOPE = LazyRegex(
 _EXT_BEFORE = LazyRegex(
     r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40}"
     r"|\b(?P<guide>Guide\s+to\s+(?:the\s+)?[A-Z][^,.;()]{2,50}),"
-    r"|(?<![\w\-])(?P<act>(?:[A-Z][\w\u2019'\-]*\s+(?:(?:of|on|the|and|for|to)\s+){0,2}){1,8}Act(?:\s+of\s+[0-9]{4})?),)\s*,?\s*$"
+    r"|(?<![\w\-])(?P<act>(?:[A-Z][\w\u2019'\-]*\s+(?:(?:of|on|the|and|for|to)\s+){0,2}){1,8}"
+    r"(?:Act|Compact|Treaty|Convention|Charter)(?:\s+of\s+[0-9]{4})?),"
+    r"|(?<![\w.\-])(?<!Table\s)(?<!Figure\s)(?<!Fig\.\s)(?<!Exhibit\s)(?P<docid>[A-Z]-[0-9]{2,4}),)\s*,?\s*$"
 )
 _OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
+#: Between a unit and the statute it is cited in: a comma, after the unit's own tags.
+_LAW_GAP = LazyRegex(r"((?:\([A-Za-z0-9]{1,4}\))*),[ \t\u00a0]*")
 #: A volume number right before an abbreviated appendix label: "1 App. 7–51" (a record's volume).
 _VOLUME = LazyRegex(r"(?<![\w.,\-–])[0-9]{1,2}[\s\u00a0]+$")
 #: "point (a) of Article 6(1)", "points (a) and (b) of paragraph 1": the points of the unit after "of"
@@ -144,11 +154,44 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             m.end += 1
             k += 1
         elif (
-            m.family == "absolute"
-            and (m.kind in _FORM_PARTS or m.kind in SECTIONISH and nxt is not None and nxt.kind in _BACK)
+            m.family in ("absolute", "named")
+            and m.kind in _LINED
             and len(m.ids) == 1
             and nxt is not None
             and nxt.family == "absolute"
+            and nxt.kind in ("line", "box")
+            and len(nxt.ids) == 1
+            and re.fullmatch(r",[ \t\u00a0]*", gap)
+        ):
+            # "Part II, line 5", "the Credit Limit Worksheet, line 22": that part's or worksheet's line
+            m = replace(m, end=nxt.end, sub=text[nxt.start : nxt.end].strip())
+            k += 1
+        elif (
+            m.family == "absolute"
+            and m.kind == "appendix"
+            and len(m.ids) == 1
+            and nxt is not None
+            and nxt.family == "absolute"
+            and nxt.kind in ("part", "subpart")
+            and re.fullmatch(r"[ \t\u00a0]+to[ \t\u00a0]+", gap)
+        ):
+            # "Appendix A to Part 164": a regulation's appendix, one reference (the part is its scope)
+            m = replace(m, end=nxt.end, scope=text[nxt.start : nxt.end].strip())
+            k += 1
+        elif (
+            m.family == "absolute"
+            and (m.kind in SECTIONISH or m.kind in ("appendix", "annex"))
+            and (vol := _OTHER_VOLUME.search(text[max(0, m.start - 24) : m.start]))
+        ):
+            # "Volume II, Appendix C": a part of another volume, a document of its own
+            m = _named_external(m, m.end, vol.group("vol"), text[m.start : m.end].strip())
+            m.start -= len(text[max(0, m.start - 24) : m.start]) - vol.start()
+        elif (
+            m.family in ("absolute", "named")
+            and (m.kind in _FORM_PARTS or m.kind in SECTIONISH and nxt is not None and nxt.kind in _BACK)
+            and len(m.ids) == 1
+            and nxt is not None
+            and (nxt.family == "absolute" or nxt.family == "named" and nxt.kind == "worksheet")
             and nxt.kind in _CONTAINERS
             and nxt.kind != m.kind
             and _OF_IN.match(gap)
@@ -161,28 +204,26 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             k += 1
         elif (
             m.family == "absolute"
-            and m.kind in SECTIONISH
+            and (m.kind in SECTIONISH or m.kind in ("appendix", "annex"))
             and (before := _EXT_BEFORE.search(text[max(0, m.start - 60) : m.start]))
+            and not (before.group("docid") and out and out[-1].end > max(0, m.start - 60) + before.start())
             and not (before.group("act") and _EXT_NAME.match(after))  # "..., Section 208 of the X Act"
         ):
-            guide, part = before.group("guide") or before.group("act"), text[m.start : m.end].strip()
-            m = Mention(m.start, m.end, m.rule, m.m, "external", "external_part", m.label,
-                        [re.sub(r"\s+", " ", guide) if guide else part], sub=part if guide else None,
-                        family="external")  # fmt: skip
+            # "OMB Circular A-130, Appendix III" broken after "Circular": "A-130, Appendix III" alone
+            guide = before.group("guide") or before.group("act") or before.group("docid")
+            part = text[m.start : m.end].strip()
+            m = _named_external(m, m.end, guide or part, part if guide else None)
         elif m.family == "absolute" and m.kind in ("rule", "regulation") and (ext := _act_after(after)):
             # "Rule 144 under the Securities Act": a rule made under that Act (never "of the Local
             # Rules": a rule book names itself so)
-            name = re.sub(r"\s+", " ", ext.group("name")).strip()
-            m = Mention(m.start, m.end + ext.end(), m.rule, m.m, "external", "external_part", m.label, [name],
-                        sub=text[m.start : m.end].strip(), family="external")  # fmt: skip
+            m = _named_external(m, m.end + ext.end(), ext.group("name"), text[m.start : m.end].strip())
         elif m.family == "absolute" and m.kind in SECTIONISH:
             ext = _EXT_NAME.match(after) or (_ACRONYM.match(after) if not m.label.isupper() else None)
             ext = ext or _OF_ACRONYM.match(after)
             if ext is not None:
-                name = re.sub(r"\s+", " ", ext.group("name")).strip()
-                m = Mention(m.start, m.end + ext.end(), m.rule, m.m, "external", "external_part", m.label, [name],
-                            sub=text[m.start : m.end].strip(), family="external")  # fmt: skip
-            elif nxt is not None and nxt.kind in _LAW_KINDS and re.fullmatch(r",[ \t\u00a0]*", gap):
+                m = _named_external(m, m.end + ext.end(), ext.group("name"), text[m.start : m.end].strip())
+            elif nxt is not None and nxt.kind in _LAW_KINDS and (tags := _LAW_GAP.fullmatch(gap)):
+                m.end += len(tags.group(1))  # "Art. VII(A), 80 Stat. 1411": the article's (A) with it
                 m = _external_part(m, nxt, text)  # "secs. 13400-13424, Pub. L. 111-5"
                 k += 1
             elif (
@@ -235,6 +276,7 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
         if (
             m.family == "absolute"
             and m.kind == "appendix"
+            and not m.label.lower().startswith("appendix")  # "48" / "Appendix 1: ...": a page, then its title
             and (vol := _VOLUME.search(text[max(0, m.start - 8) : m.start]))
         ):
             m = _volume_pages(m, vol, text, out)  # "1 App. 7-51": pages of a record's volume
@@ -299,6 +341,13 @@ def _volume_pages(m: Mention, vol: re.Match, text: str, out: list[Mention]) -> M
     pages = re.sub(r"^\S+\s*", "", text[m.start : m.end].strip())
     return Mention(start, m.end, m.rule, m.m, "external", "record_volume", m.label, [label], sub=f"p. {pages}",
                    family="external")  # fmt: skip
+
+
+def _named_external(m: Mention, end: int, name: str, sub: str | None) -> Mention:
+    """``m`` read as a part of another document named around it ("Rule 144 under the Securities
+    Act", "E-Government Act of 2002, Section 208"): external, the name as its target."""
+    return Mention(m.start, end, m.rule, m.m, "external", "external_part", m.label,
+                   [re.sub(r"\s+", " ", name).strip()], sub=sub, family="external")  # fmt: skip
 
 
 def _external_part(part: Mention, ext: Mention, text: str) -> Mention:

@@ -141,9 +141,10 @@ KINDS: tuple[Kind, ...] = (
         "schedule",
         "appendix",
         (("en", r"schedules?"),),
-        numbering=("roman", "letter", "decimal"),
+        numbering=("roman", "letter_decimal", "letter", "number4", "decimal"),
         selectors=True,
-        example="Schedule 1, Schedule II, Schedules I through V",
+        example="Schedule 1, Schedule II, Schedules I through V, Schedule 8812 (a form's four digits, never a"
+        " year), Schedule K-1",
     ),
     Kind(
         "attachment",

@@ -191,6 +191,9 @@ def _mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
             ids.extend([f"{base}({e})" for e in enh] or [base])
         multi = "list" if len(ids) > 1 else None
         return Mention(m.start(), m.end(), rule, m, "section", "control", "", ids, multi)
+    if rule.name == "named_worksheet":
+        name = re.sub(r"\s+", " ", raw).strip()
+        return Mention(m.start(), m.end(), rule, m, "section", "worksheet", "", [name], family="named")
     if rule.name == "appendix_unnumbered":
         kind = kind_of_label(g["label"]) or KIND_BY_NAME["appendix"]
         return Mention(

@@ -58,6 +58,17 @@ _LINE_NUMBER = re.compile(r"\s*[0-9]{3,5}\s*$")
 #: line's head continues it in lower case, so the two halves are read as one word.
 _BROKEN_WORD = re.compile(r"(?<![\w-])[A-Za-z]{2,}-\s*$")
 _LOWER_START = re.compile(r"\s*[a-z]")
+#: A next line opening with a list item's "1)" starts an item, never the rest of a reference
+#: ("3 Requirements" / "1) Specified in a FIPS ...": not requirement 1).
+_ITEM_START = re.compile(r"\s*[0-9]{1,2}\)[ \t\u00a0]+\S")
+#: A line ending in a spaced dash goes on with a title ("Chapter 35 –" / "Coordination of
+#: ..."), not with the other end of a range: the next line's number is its own.
+_SPACED_DASH_END = re.compile(r"\s[\u2013\u2014-]\s*$")
+#: Characters of the line before read for the earlier items of a sentence's enumeration.
+HEAD_CHARS = 120
+#: A parenthesized item marker in running text ("shall (a) comply"), and one opening its line.
+_OWN_MARKER = re.compile(r"(?:^|(?<=[\s,;:]))\([A-Za-z0-9]{1,4}\)[ \t\u00a0]+[a-z]")
+_LEAD_MARKER = re.compile(r"^\s*\([A-Za-z0-9]{1,4}\)\s*")
 
 
 def _default(row: dict) -> bool:
@@ -86,19 +97,71 @@ def references_on_lines(
     by reading :data:`TAIL_CHARS` of the next line of the same page, and is reported once, on
     the line where it starts. The one line walker of the parser's ``extract_references`` and
     the ask-time :mod:`docintel.refscan`."""
+    # how far the references the line before ran into this one, and what they read there
+    spill, spilled, last = 0, [], -2
     for k in range(len(lines)) if only is None else only:
         page, line, text = lines[k]
+        covered, before = (spill, spilled) if last == k - 1 else (0, [])
+        head = _head(lines[k - 1], page, line) if k > 0 else ""
         tail = ""
         if (
             k + 1 < len(lines)
             and lines[k + 1][0] == page
             and lines[k + 1][1] == line + 1
             and not _LINE_NUMBER.match(str(lines[k + 1][2]))
+            and not _ITEM_START.match(str(lines[k + 1][2]))
+            and not _SPACED_DASH_END.search(text)
         ):
             tail = " " + str(lines[k + 1][2])[:TAIL_CHARS]
             if _BROKEN_WORD.search(text) and _LOWER_START.match(tail):
                 text, tail = text.rstrip()[:-1], tail.lstrip()  # "para-" / "graph (e)": one word
-        yield k, [r for r in find_references(text + tail) if r["start"] < len(text)]
+        found = []
+        for r in find_references(head + text + tail):
+            if len(head) <= r["start"] < len(head) + len(text):
+                found.append({**r, "start": r["start"] - len(head), "end": r["end"] - len(head)})
+        found = [r for r in found if not _plural_over_end(r, text)]
+        spilled = [r for r in found if r["end"] > len(text) + 1]
+        spill, last = max((r["end"] - len(text) - 1 for r in spilled), default=0), k
+        # a reference the line before already read over the line end ("OMB Circular" / "A-130,
+        # Appendix III") is not read again from here, alone ("Appendix III", an internal one);
+        # a part of it read alone that names another target ("figure 10 to" / "paragraph (i)")
+        # stays, the line before's reading may not resolve
+        yield (
+            k,
+            [r for r in found if r["end"] > covered or not _read_before(r, before)] if covered > 0 else found,
+        )
+
+
+def _read_before(r: dict, before: list[dict]) -> bool:
+    """Whether the line before's references that ran into this line already read ``r``: the same
+    target, or another document's (its part printed here is that document's, not this one's)."""
+    return any(b["ref_target"] == r["ref_target"] or b["ref_type"] in ("external", "bib") for b in before)
+
+
+def _plural_over_end(r: dict, text: str) -> bool:
+    """A plural label ending the line with one id on the next ("Derived Security Requirements" /
+    "3.14.4 ..."): a heading's or a sentence's last word over the next line's own number; a
+    pointer to one unit is singular ("Sections 3 and" / "4" is a list)."""
+    own = text[r["start"] :].strip()
+    return (
+        r["end"] > len(text)
+        and r["multi"] is None
+        and own.lower() == str(r.get("label") or "").lower()
+        and own[-1:] in "sS"
+        and not own.lower().endswith(("ss", "us", "is"))
+    )
+
+
+def _head(prev: tuple[int, int, str], page: int, line: int) -> str:
+    """The end of the line before (same page, the line just above) when it holds an item marker
+    of a sentence's own enumeration: "shall (a) comply with the covenants of" / "Section 4(a),
+    and (b) pay" lists (b) after the sentence's (a), not Section 4's. A reference opening on the
+    line before and running into this one is reported there, never here. A marker opening the
+    line before is that line's own label, not an item of its sentence, and is left out."""
+    if prev[0] != page or prev[1] != line - 1:
+        return ""
+    before = _LEAD_MARKER.sub("", str(prev[2]))[-HEAD_CHARS:]
+    return before + " " if _OWN_MARKER.search(before) else ""
 
 
 def classify_reference(raw_text: str) -> tuple[str, str | None, str | None]:

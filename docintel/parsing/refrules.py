@@ -265,6 +265,13 @@ RELATIVE_RULES: list[RefPattern] = [
           r"\b(?i:see|in)\s+(?i:the\s+)?(?P<targets>(?:[A-Z][\w\u2019'-]*\s+){1,5})(?i:section)\b",
           "See Flightcrew Training section: a section named, not numbered (resolved by title)",
           family="named"),
+    _rule("named_worksheet", "section",
+          r"(?<![\w\u2019'\-])(?:The\s+|the\s+)?(?P<targets>(?:(?!The\b|See\b|Use\b|If\b|Complete\b|Enter\b)"
+          r"[A-Z][\w\u2019'\-]*\s+(?:(?:and|of|for|to|on|or|the|\([A-Z0-9]{2,6}\))\s+){0,2}){2,9}Worksheet)\b"
+          r"(?![\s\u00a0]*(?:[A-Z0-9][\w.\-]{0,4}\b(?![\s\u00a0]*[a-z])|\([A-Za-z0-9]))",
+          "the Qualified Dividends and Capital Gain Tax Worksheet, the Credit Limit Worksheet: a worksheet named"
+          " by its title (tax instructions), resolved by title; 'Worksheet A' is a numbered one",
+          kind="worksheet", family="named"),
     _rule("appendix_unnumbered", "appendix",
           r"\b(?i:the|this|see|in)\s+(?P<label>[Aa]ppendix|Annex|Schedule)\b(?![\s\u00a0]+(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)",
           "the Appendix / the appendix / the Annex / the Schedule (no id: the unnumbered one; 'the annex"

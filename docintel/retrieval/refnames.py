@@ -184,6 +184,10 @@ def find_titled(tables: DocTables, kind, target: str) -> pd.DataFrame:
         return toc.iloc[0:0]
     words = "|".join(w for _, w in kind.words)
     rx = re.compile(rf"^\s*(?:{words})\s+{re.escape(str(target))}(?![\w.]|\.[0-9A-Za-z])", re.I)
+    if re.search(rf"\s(?:{words})$", str(target), re.I):  # named by its title ("Credit Limit Worksheet")
+        rx = re.compile(
+            r"^\s*(?:the\s+)?" + r"\s+".join(map(re.escape, str(target).split())) + r"(?!\w)", re.I
+        )
     return toc[toc["title"].fillna("").astype(str).str.match(rx)]
 
 

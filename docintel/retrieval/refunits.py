@@ -161,10 +161,11 @@ def tagged_region(
     of the same label ("§ 164.516 ..." after "§ 164.514 ..."); None when ``sub`` names no tag or
     the provision prints no such paragraph. For a provision the toc misses: "§ 164.514(e)" is
     its (e), not the first lines under its heading."""
-    from docintel.retrieval.targets import evidence_after
+    from docintel.retrieval.targets import evidence_after, form_line
 
     tags = _TAG.findall(sub or "")
-    if not tags:
+    opens = form_line(sub)
+    if not tags and opens is None:
         return None
     after = evidence_after(tables, at[0], at[1] - 1, TAGGED_SPAN)
     texts = [str(t).strip() for t in after["text"].tolist()]
@@ -172,6 +173,9 @@ def tagged_region(
         return None
     label = re.match(r"[^\w\s]+|[A-Za-z]+", texts[0])
     end = next((k for k in range(1, len(texts)) if label and texts[k].startswith(label.group(0))), len(texts))
+    if opens is not None:  # "Part II, line 5": the line the part numbers 5, before the next part
+        pos = next((k for k in range(1, end) if opens.match(texts[k])), None)
+        return None if pos is None else _cut(after, pos, end, max_lines)
     x0 = after["x0"].tolist() if "x0" in after else [float("nan")] * len(texts)
     pages = after["page"].tolist()
     pos, prev = 0, None

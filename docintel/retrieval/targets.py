@@ -19,6 +19,19 @@ from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.schema.kinds import HEADING_ROLES, NON_EVIDENCE_ROLES
 
 _ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
+#: A form's line, box or item as a sub-selector ("line 22", "Line 8z", "box 1a").
+_FORM_LINE = re.compile(r"^(?i:(line|box|item)s?)[\s\u00a0]+([0-9]{1,3}[a-z]{0,2})$")
+
+
+def form_line(sub: str | None) -> re.Pattern | None:
+    """The lines opening the form's line ``sub`` names ("line 22": "22.", "22 Tax on ...",
+    "Line 22. ..."), None when ``sub`` names no form line."""
+    m = _FORM_LINE.match((sub or "").strip())
+    if m is None:
+        return None
+    return re.compile(rf"^(?i:{m.group(1)}[\s\u00a0]+)?{re.escape(m.group(2))}(?:[.:)]|[\s\u00a0]+\S)", re.I)
+
+
 #: Caption lines a section target brings beyond its window (about four captions).
 MAX_CAPTION_LINES = 16
 
@@ -255,7 +268,15 @@ def section_passages(
     if not parts:
         return []
     tags = _ROW_TAG.findall(sub_selector or "")
-    if tags:  # "paragraph (b)(1)": start at the line that opens (b), then the (1) after it
+    opens = form_line(sub_selector)
+    if opens is not None:  # "Part II, line 5": from the heading to the line the part numbers 5
+        for i, part in enumerate(parts):
+            texts = part["text"].astype(str).str.strip().tolist()
+            first = _heading_rows(part)
+            pos = next((k for k in range(first, len(texts)) if opens.match(texts[k])), None)
+            if pos is not None:
+                parts[i] = pd.concat([part.iloc[:first], part.iloc[pos:]])
+    elif tags:  # "paragraph (b)(1)": start at the line that opens (b), then the (1) after it
         for i, part in enumerate(parts):
             texts = part["text"].astype(str).str.strip().tolist()
             pos = 0
