@@ -134,37 +134,62 @@ def retrieve(
     window_n = _normalise({p: s for p, (s, _) in windows.items()})
 
     matched = index.matches(qset)  # page -> the question terms it holds, sorted
+    text_on = {p: index.has_text(p) for p in index.pages}
+    first_definition = min(definitions) if definitions else None
+    w_bm25, w_window, w_phrase, w_toc = w["bm25"], w["window"], w["phrase"], w["toc"]
+    w_definition, w_objects, w_scope = w["definition"], w["objects"], w["scope"]
+    no_toc = (0.0, "")
     candidates = []
     for p in index.pages:
-        scores = {
-            "bm25": round(bm25_n[p], 4),
-            "window": round(window_n[p], 4),
-            "phrase": round(phrase_n[p], 4),
-            "toc": round(toc.get(p, (0.0, ""))[0], 4),
-            # Documents define a term where they first use it: the first such page counts most.
-            "definition": (1.0 if p == min(definitions) else 0.5) if p in definitions else 0.0,
-            "objects": 1.0 if p in objects else 0.0,
-            "scope": 1.0 if p in scope_pages else 0.0,
-        }
-        total = sum(w[k] * v for k, v in scores.items())
-        reasons = _reasons(
-            p,
-            matched.get(p, []),
-            qset,
-            bm25[p],
-            phrases[p][1],
-            windows[p],
-            toc.get(p),
-            scope_note,
-            scope_pages,
+        # round() only where it can change the value: a zero rounds to itself (same sign, same type)
+        raw, b, win, ph = bm25[p], bm25_n[p], window_n[p], phrase_n[p]
+        page_toc = toc.get(p)
+        t = (page_toc or no_toc)[0]
+        b, win, ph, t = (
+            (round(b, 4) if b else b),
+            (round(win, 4) if win else win),
+            (round(ph, 4) if ph else ph),
+            (round(t, 4) if t else t),
         )
-        if p in definitions:
+        # Documents define a term where they first use it: the first such page counts most.
+        d = (1.0 if p == first_definition else 0.5) if p in definitions else 0.0
+        o = 1.0 if p in objects else 0.0
+        sc = 1.0 if p in scope_pages else 0.0
+        # sum() in the signals' order, as over the dict (sum() compensates float rounding since 3.12)
+        total = sum(
+            (
+                w_bm25 * b,
+                w_window * win,
+                w_phrase * ph,
+                w_toc * t,
+                w_definition * d,
+                w_objects * o,
+                w_scope * sc,
+            )
+        )
+        scores = {
+            "bm25": b,
+            "window": win,
+            "phrase": ph,
+            "toc": t,
+            "definition": d,
+            "objects": o,
+            "scope": sc,
+        }
+        window, hits = windows[p], phrases[p][1]
+        if raw > 0 or window[0] > 0 or hits or sc or (page_toc and page_toc[0] > 0):
+            reasons = _reasons(
+                p, matched.get(p, []), qset, raw, hits, window, page_toc, scope_note, scope_pages
+            )
+        else:
+            reasons = []
+        if d:
             reasons.append(f"definition: '{term}' is introduced on line {definitions[p]}")
-        if p in objects:
+        if o:
             reasons.append(f"objects: {objects[p]} on this page")
-        if not index.has_text(p):
+        if not text_on[p]:
             reasons = ["no text on this page (image-only or empty): ranked last", *reasons]
-        scores["bm25_raw"] = round(bm25[p], 4)
+        scores["bm25_raw"] = round(raw, 4) if raw else raw
         candidates.append(Candidate(page=p, score=round(total, 4), scores=scores, reasons=reasons))
 
     exempt = {c.page for c in candidates if c.scores["scope"] or c.scores["toc"]}
@@ -180,7 +205,7 @@ def retrieve(
             c.reasons.append("contents / list of tables or figures: ranked after the body it lists")
     candidates.sort(
         key=lambda c: (
-            not index.has_text(c.page),
+            not text_on[c.page],
             c.page in listing and c.page not in scope_pages,
             -rank_score[c.page],
             rank_score[c.page] < c.score,
