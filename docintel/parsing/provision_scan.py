@@ -110,12 +110,12 @@ def _para_starts(c: dict[str, list]) -> list[bool]:
             out.append(
                 roles[i] == "list_item"
                 or t.endswith((".", ":", ";", "!", "?", "]", ")"))
-                or _AND_OR.search(t) is not None
+                or (t.endswith(("and", "or")) and _AND_OR.search(t) is not None)
                 or y0[i] - y1[i - 1] > 0.5 * max(float(size[i]), 4.0)
                 or y0[i] < y0[i - 1] - 1  # a new column
                 or x0[i] < x0[i - 1] - 2
                 or (x0[i] > c["x1"][i - 1] and y0[i] <= y1[i - 1])  # a line of the next column
-                or (not _REF_END.search(t) and (roles[i - 1] in ("heading", "title") or _short(c, i - 1)))
+                or (not _ref_end(t) and (roles[i - 1] in ("heading", "title") or _short(c, i - 1)))
             )
     return out
 
@@ -126,6 +126,33 @@ _REF_END = re.compile(
     r"\b(?:[Ss]ections?|[Cc]lauses?|[Aa]rticles?|[Pp]aragraphs?|[Rr]ules?|[Ss]ubsections?|[Pp]arts?"
     r"|[Ll]ines?|[Ss]chedules?|of|in|under|and|or|to|with|by|see|per|at|from|than)$"
 )
+#: Every word :data:`_REF_END` can match, spelled out. A match ends at the end of the (rstripped)
+#: line, so the line ends with one of these: a necessary condition, tested first with one
+#: ``str.endswith`` (most lines end in no such word and skip the regex).
+_REF_END_WORDS = tuple(
+    f"{a}{w}{s}"
+    for caps, w in (
+        ("Ss", "ection"),
+        ("Cc", "lause"),
+        ("Aa", "rticle"),
+        ("Pp", "aragraph"),
+        ("Rr", "ule"),
+        ("Ss", "ubsection"),
+        ("Pp", "art"),
+        ("Ll", "ine"),
+        ("Ss", "chedule"),
+    )
+    for a in caps
+    for s in ("", "s")
+) + ("of", "in", "under", "and", "or", "to", "with", "by", "see", "per", "at", "from", "than")
+
+
+def _ref_end(t: str) -> bool:
+    """``_REF_END.search(t)`` on a line without a trailing newline, the regex run only on lines ending
+    in one of its words."""
+    return t.endswith(_REF_END_WORDS) and _REF_END.search(t) is not None
+
+
 #: A line ending this many of its font sizes short of the longest of its neighbours in the same
 #: column ends its paragraph, stop or no stop ("5.3 Termination does not affect accrued rights").
 SHORT_BY = 4.0
@@ -210,11 +237,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             # a clause number glued to the line above ("... by the other party" / "5.3 Termination
             # ..."): only a decimal number opening a capitalized sentence, the chain vouches for it
             g = _GLUED.match(str(texts[i]).lstrip())
-            if (
-                not g
-                or _REF_END.search(str(texts[i - 1]).rstrip())
-                or str(texts[i - 1]).rstrip().endswith("-")
-            ):
+            if not g or _ref_end(str(texts[i - 1]).rstrip()) or str(texts[i - 1]).rstrip().endswith("-"):
                 continue
         text = " ".join(str(texts[i]).split())
         bare = _BARE.match(text) and i + 1 < len(starts)

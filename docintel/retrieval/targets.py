@@ -399,6 +399,24 @@ def object_passages(
 ) -> list[Passage]:
     """Caption plus body of a registered object; for tables the header row(s) plus the
     rows the sub-selector picks, rendered 'cell | cell | ...' so values keep their columns."""
+    return object_passages_counted(
+        tables,
+        obj,
+        q,
+        sub_selector=sub_selector,
+        max_lines=max_lines,
+        ref=ref,
+        note=note,
+        retrieved_via=retrieved_via,
+    )[0]
+
+
+def object_passages_counted(
+    tables, obj, q, *, sub_selector=None, max_lines=40, ref=None, note="", retrieved_via="reference"
+) -> tuple[list[Passage], int]:
+    """:func:`object_passages` and how many lines the object's region has before the ``max_lines``
+    cut: ``n_lines(object_passages(..., max_lines=10**6))`` without building the region twice
+    (every row of the frame goes to exactly one passage, so the count is the uncut frame's length)."""
     lines = evidence_lines(tables)
     page = int(obj["page"])
     ls = int(obj["line_start"]) if pd.notna(obj["line_start"]) else None
@@ -438,15 +456,17 @@ def object_passages(
         if p is not None and len(p)
     ]
     if not parts:
-        return []
+        return [], 0
     df = pd.concat(parts, ignore_index=True)
+    region = len(df)
     if len(df) > max_lines:
         df = pd.concat([df.head(2), best_window(df.iloc[2:], q, max_lines - 2, keep_first=0)])
     df["synthetic"] = df["synthetic"].fillna(False).astype(bool) if "synthetic" in df else False
     label = f"{obj['label']}" + (f" {sub_selector}" if sub_selector else "")
-    return to_passages(
+    passages = to_passages(
         df, tables.doc_id, retrieved_via=retrieved_via, ref=ref, note=(note + f" [{label}]").strip()
     )
+    return passages, region
 
 
 def _filter_text_rows(body: pd.DataFrame, sub_selector: str) -> pd.DataFrame:
