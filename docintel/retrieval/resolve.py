@@ -39,7 +39,7 @@ from docintel.retrieval.resolve_build import check_near, cut_note, n_lines, sect
 from docintel.retrieval.resolve_build import found as _found
 from docintel.retrieval.resolve_model import model_brief, model_may_help, section_resolution
 from docintel.retrieval.targets import (
-    object_passages,
+    object_passages_counted,
     page_passages,
     section_passages,
     to_passages,
@@ -397,11 +397,12 @@ def _from_tables(
             secs = section_at(tables, obj) if ref_type in ("appendix", "annex") else None
             if secs is not None and not secs.empty:  # an appendix is the section it opens, whole
                 return sections_found(tables, secs, ref_type, str(obj["object_key"]), sub, ctx, common)
-            passages = object_passages(tables, obj, q, sub_selector=sub, max_lines=max_lines, **common)
+            passages, region = object_passages_counted(
+                tables, obj, q, sub_selector=sub, max_lines=max_lines, **common
+            )
             why = f"object_registry: {obj['label']} on page {obj['page']}"
             res = _found(ref, "object_registry", ref_type, obj["object_key"], sub, passages, why)
-            region = object_passages(tables, obj, q, sub_selector=sub, max_lines=10**6, **common)
-            res.cut = cut_note(str(obj["label"]), n_lines(region), n_lines(passages))
+            res.cut = cut_note(str(obj["label"]), region, n_lines(passages))
             return res
         if ref_type in ("appendix", "annex") and target and "." in str(target):
             # "Appendix C.2" is section C.2 of the appendix; else the appendix it belongs to
