@@ -11,6 +11,7 @@ like back matter); :func:`answer_type_first` puts a page that states the asked-f
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pandas as pd
 
@@ -108,11 +109,13 @@ ANSWER_TYPE_POOL = 10
 
 
 def answer_type_first(
-    question: ParsedQuestion, tables: DocTables, candidates: list[Candidate], rank_score: dict[int, float]
+    question: ParsedQuestion, tables: DocTables, candidates: Sequence[Candidate], rank_score: dict[int, float]
 ) -> None:
     """A question that asks for a duration is answered by a page that states one: each page
     without a duration that outranks the best close page with one ranks just after it
-    (``rank_score`` lowered to that page's, in place; the reason is added)."""
+    (``rank_score`` lowered to that page's, in place; the reason is added). ``candidates``: any
+    records with ``page`` and ``reasons`` (rank passes its rows before it builds Candidates); pages
+    are unique, so ``in`` and ``is`` agree."""
     if question.answer_type != "duration":  # read once from the question's opening (questions.parse)
         return
     if tables.line_df is None or tables.line_df.empty:

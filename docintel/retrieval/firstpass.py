@@ -48,7 +48,9 @@ def first_passages(
     if members:  # "the four Tiers": the headings "Tier 1: ..." to "Tier 4: ..." are the list
         trace.event("list_path", series=[p.note for p in members])
         return members
-    chosen = [c for c in candidates if c.chosen] or candidates[:top_k]
+    # the chosen are the first top_k (rank.retrieve), and with none chosen (top_k <= 0) the old
+    # fallback was this same slice: only the pages read are built (a Ranking builds on access)
+    chosen = candidates[:top_k]
     passages = []
     for c in chosen:  # a question asking which source says it keeps the page's citing line
         cited = cited_line(tables, q, c.page) if sources else None

@@ -27,6 +27,8 @@ just after the best body page that matches every question term it matches
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
+from typing import overload
 
 import pandas as pd
 
@@ -100,11 +102,13 @@ def retrieve(
     *,
     top_k: int = 1,
     weights: dict[str, float] | None = None,
-) -> list[Candidate]:
+) -> Ranking:
     """Every page of the document as a Candidate, best first; the ``top_k`` best have ``chosen=True``.
 
     Deterministic: ties are broken by page number. ``weights`` overrides :data:`WEIGHTS`
-    (for experiments; the default is the measured setting).
+    (for experiments; the default is the measured setting). The pages are scored and sorted as
+    plain records; a :class:`Ranking` builds each Candidate when it is first read (most callers
+    read the first few of hundreds).
     """
     w = {**WEIGHTS, **(weights or {})}
     index = page_index(tables)
@@ -190,7 +194,7 @@ def retrieve(
         if not text_on[p]:
             reasons = ["no text on this page (image-only or empty): ranked last", *reasons]
         scores["bm25_raw"] = round(raw, 4) if raw else raw
-        candidates.append(Candidate(page=p, score=round(total, 4), scores=scores, reasons=reasons))
+        candidates.append(_Row(p, round(total, 4), scores, reasons))
 
     exempt = {c.page for c in candidates if c.scores["scope"] or c.scores["toc"]}
     if question.shape == "definition":
@@ -214,7 +218,68 @@ def retrieve(
     )
     for c in candidates[: max(0, top_k)]:
         c.chosen = True
-    return candidates
+    return Ranking(candidates)
+
+
+class _Row:
+    """A page's Candidate fields before the Candidate is built (what the ranking reads and sorts)."""
+
+    __slots__ = ("chosen", "page", "reasons", "score", "scores")
+
+    def __init__(self, page: int, score: float, scores: dict[str, float], reasons: list[str]) -> None:
+        self.page, self.score, self.scores, self.reasons, self.chosen = page, score, scores, reasons, False
+
+    def candidate(self) -> Candidate:
+        c = Candidate(page=self.page, score=self.score, scores=self.scores, reasons=self.reasons)
+        if self.chosen:  # set after construction, as the ranking always did (``model_fields_set``)
+            c.chosen = True
+        return c
+
+
+class Ranking(Sequence[Candidate]):
+    """The ranked pages as a read-only sequence of Candidates, each built on its first read and
+    then kept (reading an item twice gives the same object). Slices are lists. Equal to another
+    Ranking or a list holding equal Candidates in the same order."""
+
+    __slots__ = ("_built", "_rows")
+
+    def __init__(self, rows: list[_Row]) -> None:
+        self._rows = rows
+        self._built: list[Candidate | None] = [None] * len(rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> Candidate: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Candidate]: ...
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._item(j) for j in range(*i.indices(len(self._rows)))]
+        n = len(self._rows)
+        if not -n <= i < n:
+            raise IndexError("Ranking index out of range")
+        return self._item(i % n)
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return (self._item(j) for j in range(len(self._rows)))
+
+    def _item(self, j: int) -> Candidate:
+        c = self._built[j]
+        if c is None:
+            c = self._built[j] = self._rows[j].candidate()
+        return c
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Ranking | list):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable contents, like a list
+
+    def __repr__(self) -> str:
+        return f"Ranking({list(self)!r})"
 
 
 def keyword_scores(index: PageIndex, query: list[str]) -> dict[int, float]:
@@ -237,7 +302,7 @@ def keyword_scores(index: PageIndex, query: list[str]) -> dict[int, float]:
 
 
 def _back_matter_below_body(
-    candidates: list[Candidate],
+    candidates: list[Candidate] | list[_Row],
     back: set[int],
     index: PageIndex,
     qset: set[str],
@@ -259,7 +324,7 @@ def _back_matter_below_body(
     if matches is None:
         matches = index.matches(qset)
     on_pages = {t: index.tf(t).keys() for t in qset}  # a term -> the pages that hold it
-    best_of: dict[tuple[str, ...], Candidate | None] = {}  # the same terms, the same best body page
+    best_of: dict[tuple[str, ...], Candidate | _Row | None] = {}  # the same terms, the same best body page
     for c in candidates:
         terms_here = tuple(matches.get(c.page, ()))
         if c.page not in back or not terms_here:
@@ -387,7 +452,7 @@ def _reasons(
     return out
 
 
-def explain(candidates: list[Candidate], n: int = 5) -> str:
+def explain(candidates: Sequence[Candidate], n: int = 5) -> str:
     """A short human summary of the top ``n`` candidates (for logs and notebooks)."""
     rows = [
         f"p{c.page} {c.score:.3f}{' *' if c.chosen else ''}: {'; '.join(c.reasons)}" for c in candidates[:n]
@@ -397,6 +462,7 @@ def explain(candidates: list[Candidate], n: int = 5) -> str:
 
 __all__ = [
     "WEIGHTS",
+    "Ranking",
     "explain",
     "query_terms",
     "resolve_scope",
