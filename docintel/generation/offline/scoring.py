@@ -16,7 +16,7 @@ How a line scores (every number is reported in the call record, ``CallInfo.detai
 * A long pulled-in target is scored again on its own with the content words of the sentence
   that pointed at it added as word terms (``read_as_pointed``): "the bitwise exclusive-or,
   defined in Section 1.5" reads Section 1.5 for "exclusive-or", not only for the question's words.
-* A window grows from a seed line to sentence boundaries (at most 8 lines back, 6 forward,
+* A window grows from a seed line to sentence boundaries (``spans.py``; at most 8 lines back, 6 forward,
   never forward into a heading nor back past one); a sentence that is a question the document
   asks (an FAQ) is followed by the next one, its answer; an inline enumeration ("(i) access
   control; ... (xvii) ...") is read to its last member.
@@ -25,17 +25,34 @@ How a line scores (every number is reported in the call record, ``CallInfo.detai
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 
+from docintel.generation.offline.spans import (  # noqa: F401 - re-exported: defining, answertype and tests import them from here
+    _BARE_ITEM,
+    _FURNITURE,
+    _INLINE_ITEM,
+    _ITEM,
+    BACK,
+    FORWARD,
+    ITEM_GAP,
+    LIST_MAX_LINES,
+    SEQUENCE_GAP,
+    SERIES_LINES,
+    _answered,
+    _forward,
+    _gap,
+    _in_series,
+    _item_number,
+    _successor,
+    _through_series,
+    announced_list,
+    grow_window,
+    list_span,
+)
 from docintel.generation.offline.tablerows import rows_above_caption
-from docintel.generation.text import content_stems, ends_sentence, join_lines, normalize, stem, tokens
+from docintel.generation.text import content_stems, join_lines, normalize, stem, tokens
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
-from docintel.schema.kinds import HEADING_ROLES, UNSCANNED_ROLES
 from docintel.text import ANSWER_TYPE_PATTERNS
-
-_FURNITURE = UNSCANNED_ROLES
-BACK, FORWARD = 8, 6  # narrow columns (Federal Register, two-column papers) carry long sentences
 
 
 @dataclass
@@ -160,194 +177,6 @@ def score_lines(
             nxt = g[i + 1].score if i + 1 < len(g) else 0.0
             r.context = r.score + 0.5 * (prev + nxt)
     return grouped, weights
-
-
-def grow_window(rows: list[ScoredLine], seed: int) -> tuple[int, int]:
-    """Extend a seed line to whole sentences: back to the line after a sentence end, forward to
-    a line that ends one (bounded, and never across furniture lines)."""
-    start = seed
-    while (
-        start > 0
-        and seed - start < BACK
-        and rows[start].ln.role not in ("heading", "title", "list_item")  # an item starts a sentence
-        and rows[start - 1].ln.role not in _FURNITURE
-        and not ends_sentence(rows[start - 1].ln.text)
-    ):
-        start -= 1
-    return start, _through_series(rows, _answered(rows, _forward(rows, seed, seed)))
-
-
-#: A member of an enumeration written inline: "(xv) systems and services acquisition; (xvi) ...".
-#: The marker opens the line or a sentence, or follows a list separator ("; and (xvii)", ": (i)");
-#: a cross-reference inside a sentence ("paragraph (b) of this section", "164.502(e) and") is none.
-_INLINE_ITEM = re.compile(
-    r"(?:^\s*|[;:,]\s*(?:(?:and|or)\s+)?|[.!?]\s+)\((?:[ivx]{1,5}|[a-z]|\d{1,2})\)(?=\s|$)"
-)
-#: Lines a window may run on to finish an inline enumeration it stopped inside.
-SERIES_LINES = 8
-
-
-def _through_series(rows: list[ScoredLine], end: int) -> int:
-    """A window that stops inside an inline enumeration (its last line carries an item marker
-    "(xv) ..." and does not end the sentence) runs on, line by line while each carries a marker,
-    up to :data:`SERIES_LINES` lines: the members of a list written as one sentence are one answer.
-    Only a window whose tail is a series (:func:`_in_series`) runs on."""
-    if not _in_series(rows, end):
-        return end
-    last = end
-    while (
-        end + 1 < len(rows)
-        and end - last < SERIES_LINES
-        and not rows[end].ln.text.rstrip().endswith(".")
-        and _INLINE_ITEM.search(rows[end].ln.text)
-        and rows[end + 1].ln.role not in _FURNITURE
-        and rows[end + 1].ln.role not in HEADING_ROLES
-    ):
-        end += 1
-    return end
-
-
-def _in_series(rows: list[ScoredLine], end: int) -> bool:
-    """The window's last two lines carry two or more inline item markers: one marker is as
-    often a line that opens on a wrapped reference ("(b) of this section") as a list."""
-    return sum(len(_INLINE_ITEM.findall(rows[k].ln.text)) for k in range(max(0, end - 1), end + 1)) >= 2
-
-
-def _answered(rows: list[ScoredLine], end: int) -> int:
-    """A window that ends on a question the document asks (an FAQ, "Question: ... Answer: ...")
-    runs on through the next sentence, its answer."""
-    if not rows[end].ln.text.rstrip().endswith("?") or end + 1 >= len(rows):
-        return end
-    nxt = rows[end + 1].ln
-    if nxt.role in _FURNITURE or nxt.role in HEADING_ROLES or _item_number(nxt.text):
-        return end
-    return _forward(rows, end + 1, end + 1)
-
-
-def _forward(rows: list[ScoredLine], seed: int, end: int) -> int:
-    while (
-        end + 1 < len(rows)
-        and end - seed < FORWARD
-        and not ends_sentence(rows[end].ln.text)
-        and rows[end + 1].ln.role not in _FURNITURE
-        and rows[end + 1].ln.role not in HEADING_ROLES
-    ):
-        end += 1
-    return end
-
-
-#: An enumerated item opening a line: "1.", "2)", "(a)", "(iv)", "Step 3:", a bullet; not a
-#: decimal provision number ("8.7 Subject to ..."), which is a provision of its own.
-_ITEM = re.compile(
-    r"^\s*(?:\(?(\d{1,2}|[a-z]|[ivx]{1,5})[.)](?!\d)|\((\d{1,2}|[a-z]|[ivx]{1,5})\)|step\s+(\d{1,2})\b|[•●▪◦\-–])\s*",
-    re.I,
-)
-#: Continuation lines an item may wrap over before the next item (narrow columns).
-ITEM_GAP = 4
-#: Longest list a window is widened to (lines); a longer list keeps the window as grown.
-LIST_MAX_LINES = 32
-
-
-def _item_number(text: str) -> str | None:
-    m = _ITEM.match(text)
-    if not m:
-        return None
-    return next((g for g in m.groups() if g), "•").lower()
-
-
-#: Lines an item may run over when the next item's number is its successor ("3." ... "4."):
-#: the numbering vouches for the list across an item's comments and sub-steps.
-SEQUENCE_GAP = 12
-
-
-def _successor(a: str | None, b: str | None) -> bool:
-    if not a or not b:
-        return False
-    if a.isdigit() and b.isdigit():
-        return int(b) in (int(a), int(a) + 1)  # "4." then its sub-steps "4.1", "4.2" or "5."
-    return len(a) == 1 and len(b) == 1 and a.isalpha() and ord(b) == ord(a) + 1
-
-
-def _gap(rows: list[ScoredLine], i: int, j: int) -> int:
-    """The gap allowed between items at ``i`` and ``j``."""
-    if _successor(_item_number(rows[i].ln.text), _item_number(rows[j].ln.text)):
-        return SEQUENCE_GAP
-    return ITEM_GAP
-
-
-def list_span(rows: list[ScoredLine], start: int, end: int) -> tuple[int, int]:
-    """Widen a window that touches an enumerated list (a procedure's steps, a clause's items)
-    to the whole list: from its lead-in line ("Signature Generation:") to the end of its last
-    item. A list ends at a heading, at a gap of more than :data:`ITEM_GAP` lines between items
-    or where the numbering restarts at 1. Lists over :data:`LIST_MAX_LINES` are left as is."""
-    items = [i for i, r in enumerate(rows) if r.ln.role not in HEADING_ROLES and _item_number(r.ln.text)]
-    inside = [i for i in items if start <= i <= end]
-    if not inside:
-        prev = [i for i in items if i < start and start - i <= ITEM_GAP]
-        if not prev:
-            return start, end
-        inside = prev[-1:]
-    first = last = inside[0]
-    pos = items.index(first)
-    while (
-        pos > 0
-        and first - items[pos - 1] <= _gap(rows, items[pos - 1], first)
-        and _item_number(rows[first].ln.text) not in ("1", "a", "i")
-    ):
-        if any(rows[k].ln.role in HEADING_ROLES for k in range(items[pos - 1], first)):
-            break
-        pos -= 1
-        first = items[pos]
-    pos = items.index(last)
-    while pos + 1 < len(items) and items[pos + 1] - last <= _gap(rows, last, items[pos + 1]):
-        nxt = items[pos + 1]
-        if _item_number(rows[nxt].ln.text) in ("1", "a", "i") or any(
-            rows[k].ln.role in HEADING_ROLES for k in range(last + 1, nxt + 1)
-        ):
-            break
-        pos += 1
-        last = nxt
-    tail = last
-    while tail + 1 < len(rows) and tail - last < ITEM_GAP and not ends_sentence(rows[tail].ln.text):
-        if rows[tail + 1].ln.role in HEADING_ROLES or _item_number(rows[tail + 1].ln.text):
-            break
-        tail += 1
-    tail = _answered(rows, tail)
-    lead = first - 1 if first > 0 and rows[first - 1].ln.text.rstrip().endswith(":") else first
-    new_start, new_end = min(start, lead), max(end, tail)
-    if new_end - new_start + 1 > LIST_MAX_LINES:
-        return start, end
-    return new_start, new_end
-
-
-_BARE_ITEM = re.compile(r"^\s*\(?(?:\d{1,2}|[a-z]|[ivx]{1,5})[.)]\s*$", re.I)
-
-
-def announced_list(rows: list[ScoredLine], start: int, end: int) -> int:
-    """A window cut off at the lead-in of a list ("3. The notification referred to in paragraph 1
-    shall at least:", its last line or the next, past a bare "3.") reads on through that list
-    when a member holds a question word: the budget spent on the paragraphs before it must not
-    cut the list the question asks for (GDPR Article 33(3)). Lists over :data:`LIST_MAX_LINES`
-    from the window's start are left as is. Returns the window's new last index."""
-    lead = end
-    for _ in range(2):
-        if lead + 1 >= len(rows) or rows[lead].ln.text.rstrip().endswith(":"):
-            break
-        if lead > end and not _BARE_ITEM.match(rows[lead].ln.text):
-            break
-        lead += 1
-    if not rows[lead].ln.text.rstrip().endswith(":") or lead + 1 >= len(rows):
-        return end
-    if not _item_number(rows[lead + 1].ln.text) or rows[lead + 1].ln.role in HEADING_ROLES:
-        return end
-    _, last = list_span(rows, lead + 1, lead + 1)
-    if (
-        last <= lead
-        or last - start + 1 > LIST_MAX_LINES
-        or not any(rows[k].hits for k in range(lead + 1, last + 1))
-    ):
-        return end
-    return last
 
 
 def pick_windows(
