@@ -59,7 +59,8 @@ _LINE_NUMBER = re.compile(r"\s*[0-9]{3,5}\s*$")
 _BROKEN_WORD = re.compile(r"(?<![\w-])[A-Za-z]{2,}-\s*$")
 _LOWER_START = re.compile(r"\s*[a-z]")
 #: A next line opening with a list item's "1)" starts an item, never the rest of a reference
-#: ("3 Requirements" / "1) Specified in a FIPS ...": not requirement 1).
+#: ("3 Requirements" / "1) Specified in a FIPS ...": not requirement 1), unless this line holds
+#: an open parenthesis the "1)" closes ("the results (Table" / "2) show").
 _ITEM_START = re.compile(r"\s*[0-9]{1,2}\)[ \t\u00a0]+\S")
 #: A line ending in a spaced dash goes on with a title ("Chapter 35 –" / "Coordination of
 #: ..."), not with the other end of a range: the next line's number is its own.
@@ -109,7 +110,7 @@ def references_on_lines(
             and lines[k + 1][0] == page
             and lines[k + 1][1] == line + 1
             and not _LINE_NUMBER.match(str(lines[k + 1][2]))
-            and not _ITEM_START.match(str(lines[k + 1][2]))
+            and not (_ITEM_START.match(str(lines[k + 1][2])) and text.count("(") <= text.count(")"))
             and not _SPACED_DASH_END.search(text)
         ):
             tail = " " + str(lines[k + 1][2])[:TAIL_CHARS]

@@ -1,0 +1,26 @@
+"""Session 10 review fixes (fxg) to gx's reference grammar: each case failed before its fix."""
+
+from docintel.parsing.refpatterns import references_on_lines
+
+
+def _on_lines(*texts: str) -> list[list[tuple]]:
+    lines = [(1, i, t) for i, t in enumerate(texts)]
+    return [
+        [(r["kind"], r["ref_type"], r["ref_target"], r.get("sub_selector")) for r in rows]
+        for _, rows in references_on_lines(lines)
+    ]
+
+
+def _targets(*texts: str) -> list[str]:
+    return [t for rows in _on_lines(*texts) for (_, _, t, _) in rows]
+
+
+def test_parenthetical_reference_split_at_line_end_keeps_its_number():
+    assert _targets("the access controls (see Section", "4) apply") == ["4"]
+    assert _on_lines("the results (Table", "2) show")[0][0][2] == "2"
+    assert _targets("(see Sections 3 and", "4) and") == ["3", "4"]
+
+
+def test_item_opening_the_next_line_is_still_no_continuation():
+    assert _targets("the following Step", "2) Initiate the transfer") == []
+    assert _targets("3 Requirements", "1) Specified in a FIPS") == []
