@@ -24,3 +24,15 @@ def test_parenthetical_reference_split_at_line_end_keeps_its_number():
 def test_item_opening_the_next_line_is_still_no_continuation():
     assert _targets("the following Step", "2) Initiate the transfer") == []
     assert _targets("3 Requirements", "1) Specified in a FIPS") == []
+
+
+def test_plural_spaced_range_over_the_line_end():
+    assert _targets("as described in Sections 3.1 –", "3.4 of this standard.")[:1] == ["3.1"]
+    assert "3.4" in _targets("as described in Sections 3.1 –", "3.4 of this standard.")
+    assert "12" in _targets("see pages 10 -", "12 for details")
+    assert "4" in _targets("the Chapters 2 —", "4 apply")
+
+
+def test_singular_spaced_dash_still_opens_a_title():
+    assert _targets("U.S. Code, Chapter 35 –", "44 U.S.C. 3501") == ["Chapter 35", "44 U.S.C. 3501"]
+    assert _targets("see Chapter 35 –", "44 Coordination of Federal Information Policy") == ["35"]

@@ -63,8 +63,9 @@ _LOWER_START = re.compile(r"\s*[a-z]")
 #: an open parenthesis the "1)" closes ("the results (Table" / "2) show").
 _ITEM_START = re.compile(r"\s*[0-9]{1,2}\)[ \t\u00a0]+\S")
 #: A line ending in a spaced dash goes on with a title ("Chapter 35 –" / "Coordination of
-#: ..."), not with the other end of a range: the next line's number is its own.
-_SPACED_DASH_END = re.compile(r"\s[\u2013\u2014-]\s*$")
+#: ..."), not with the other end of a range: the next line's number is its own. Only after a
+#: singular label's number: a plural's ("Sections 3.1 –" / "3.4", "pages 10 -" / "12") is a range.
+_SPACED_DASH_END = re.compile(r"(?<![A-Za-z]s)(?<!\bpp)(?<!\bpp\.)\s+[0-9][0-9.]*\s[\u2013\u2014-]\s*$")
 #: Characters of the line before read for the earlier items of a sentence's enumeration.
 HEAD_CHARS = 120
 #: A parenthesized item marker in running text ("shall (a) comply"), and one opening its line.
