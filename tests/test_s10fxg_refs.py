@@ -1,6 +1,6 @@
 """Session 10 review fixes (fxg) to gx's reference grammar: each case failed before its fix."""
 
-from docintel.parsing.refpatterns import references_on_lines
+from docintel.parsing.refpatterns import find_references, references_on_lines
 
 
 def _on_lines(*texts: str) -> list[list[tuple]]:
@@ -36,3 +36,20 @@ def test_plural_spaced_range_over_the_line_end():
 def test_singular_spaced_dash_still_opens_a_title():
     assert _targets("U.S. Code, Chapter 35 –", "44 U.S.C. 3501") == ["Chapter 35", "44 U.S.C. 3501"]
     assert _targets("see Chapter 35 –", "44 Coordination of Federal Information Policy") == ["35"]
+
+
+def _named(text: str) -> list[tuple]:
+    return [
+        (r["ref_target"], r.get("sub_selector")) for r in find_references(text) if r["kind"] == "worksheet"
+    ]
+
+
+def test_named_worksheet_takes_no_sentence_word_and_splits_two_titles():
+    assert _named("Attach the Credit Limit Worksheet to your return.") == [("Credit Limit Worksheet", None)]
+    assert _named("In Part II of the Credit Limit Worksheet, enter") == [
+        ("Credit Limit Worksheet", "Part II")
+    ]
+    assert _named("The Annual Report Worksheet and Risk Assessment Worksheet are due.") == [
+        ("Annual Report Worksheet", None),
+        ("Risk Assessment Worksheet", None),
+    ]
