@@ -53,3 +53,15 @@ def test_named_worksheet_takes_no_sentence_word_and_splits_two_titles():
         ("Annual Report Worksheet", None),
         ("Risk Assessment Worksheet", None),
     ]
+
+
+def _types(text: str) -> list[tuple]:
+    return [(r["ref_type"], r["ref_target"]) for r in find_references(text)]
+
+
+def test_lettered_id_before_a_section_is_no_document_outside_a_series():
+    assert _types("the U-235, Section 4 describes") == [("section", "4")]
+    assert _types("Model F-16, Section 3 lists") == [("section", "3")]
+    assert _types("K-12, Chapter 3 covers") == [("section", "3")]
+    assert _types("see A-130, Appendix IV") == [("external", "A-130")]
+    assert _types("see OMB Circular A-123, Section 4")[0][0] == "external"

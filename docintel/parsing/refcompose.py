@@ -68,6 +68,10 @@ _EXT_BEFORE = LazyRegex(
     r"(?:Act|Compact|Treaty|Convention|Charter)(?:\s+of\s+[0-9]{4})?),"
     r"|(?<![\w.\-])(?<!Table\s)(?<!Figure\s)(?<!Fig\.\s)(?<!Exhibit\s)(?P<docid>[A-Z]-[0-9]{2,4}),)\s*,?\s*$"
 )
+#: A lettered document id before a section-like unit names a document only in a circular's or a
+#: bulletin's series ("OMB Circular A-123, Section 4"); "the U-235, Section 4", "Model F-16,
+#: Section 3" are things this document's sections are about. Before an appendix it stands alone.
+_DOCID_SERIES = LazyRegex(r"\b(?:Circulars?|Bulletins?|Memorand(?:um|a)|OMB)\b")
 _OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
 #: Between a unit and the statute it is cited in: a comma, after the unit's own tags.
 _LAW_GAP = LazyRegex(r"((?:\([A-Za-z0-9]{1,4}\))*),[ \t\u00a0]*")
@@ -207,6 +211,11 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             and (m.kind in SECTIONISH or m.kind in ("appendix", "annex"))
             and (before := _EXT_BEFORE.search(text[max(0, m.start - 60) : m.start]))
             and not (before.group("docid") and out and out[-1].end > max(0, m.start - 60) + before.start())
+            and not (
+                before.group("docid")
+                and m.kind not in ("appendix", "annex")
+                and not _DOCID_SERIES.search(text[max(0, m.start - 60) : m.start])
+            )
             and not (before.group("act") and _EXT_NAME.match(after))  # "..., Section 208 of the X Act"
         ):
             # "OMB Circular A-130, Appendix III" broken after "Circular": "A-130, Appendix III" alone
