@@ -65,3 +65,14 @@ def test_lettered_id_before_a_section_is_no_document_outside_a_series():
     assert _types("K-12, Chapter 3 covers") == [("section", "3")]
     assert _types("see A-130, Appendix IV") == [("external", "A-130")]
     assert _types("see OMB Circular A-123, Section 4")[0][0] == "external"
+
+
+def test_this_convention_and_this_reports_volume_stay_internal():
+    assert _types("This Convention, Article 5 applies") == [("section", "5")]
+    assert _types("The Compact, Article IV provides") == [("section", "IV")]
+    assert _types("the Colorado River Compact, Art. VI(1), 44 Stat. 198")[0] == (
+        "external",
+        "Colorado River Compact",
+    )
+    assert _types("Volume II, Appendix C of this report") == [("appendix", "C")]
+    assert _types("see Volume II, Appendix C")[0][0] == "external"
