@@ -76,3 +76,9 @@ def test_this_convention_and_this_reports_volume_stay_internal():
     )
     assert _types("Volume II, Appendix C of this report") == [("appendix", "C")]
     assert _types("see Volume II, Appendix C")[0][0] == "external"
+
+
+def test_unit_after_an_external_part_over_the_line_end_is_read():
+    rows = _on_lines("see OMB Circular A-130, Appendix", "III, and Appendix B of this guide")
+    assert rows[1] == [("appendix", "appendix", "B", None)]
+    assert _on_lines("see OMB Circular A-130,", "Appendix III for the rules")[1] == []

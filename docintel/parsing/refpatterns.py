@@ -130,14 +130,28 @@ def references_on_lines(
         # stays, the line before's reading may not resolve
         yield (
             k,
-            [r for r in found if r["end"] > covered or not _read_before(r, before)] if covered > 0 else found,
+            [
+                r
+                for r in found
+                if r["end"] > covered or not _read_before(r, before, (text + tail)[r["start"] : r["end"]])
+            ]
+            if covered > 0
+            else found,
         )
 
 
-def _read_before(r: dict, before: list[dict]) -> bool:
-    """Whether the line before's references that ran into this line already read ``r``: the same
-    target, or another document's (its part printed here is that document's, not this one's)."""
-    return any(b["ref_target"] == r["ref_target"] or b["ref_type"] in ("external", "bib") for b in before)
+def _read_before(r: dict, before: list[dict], own: str) -> bool:
+    """Whether the line before's references that ran into this line already read ``r`` (its text
+    ``own``): the same target, or another document's read again here, or the part of another
+    document that reference named (its sub, "Appendix III" of "OMB Circular" / "A-130, Appendix
+    III"). Another unit printed after that part ("III, and Appendix B of this guide") is read."""
+    own = own.strip()
+    return any(
+        b["ref_target"] == r["ref_target"]
+        or b["ref_type"] in ("external", "bib")
+        and (r["ref_type"] in ("external", "bib") or own == str(b.get("sub_selector") or "").strip())
+        for b in before
+    )
 
 
 def _plural_over_end(r: dict, text: str) -> bool:
