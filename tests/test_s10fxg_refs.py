@@ -82,3 +82,32 @@ def test_unit_after_an_external_part_over_the_line_end_is_read():
     rows = _on_lines("see OMB Circular A-130, Appendix", "III, and Appendix B of this guide")
     assert rows[1] == [("appendix", "appendix", "B", None)]
     assert _on_lines("see OMB Circular A-130,", "Appendix III for the rules")[1] == []
+
+
+def _caption(text: str):
+    import pandas as pd
+
+    from docintel.parsing.captions import caption_match
+
+    pl = pd.DataFrame(
+        [{"text": text, "x0": 72.0, "y0": 100.0, "x1": 140.0, "y1": 110.0, "size": 10.0, "role": "body"}]
+    )
+    return caption_match(pl, next(pl.itertuples()), 10.0)
+
+
+def test_only_a_lettered_exhibit_alone_is_no_figure_caption():
+    assert _caption("EXHIBIT A") is None
+    assert _caption("Exhibit 3") is not None
+
+
+def test_form_line_opens_no_section_number_or_sentence():
+    from docintel.retrieval.targets import form_line
+
+    pat = form_line("line 5")
+    assert pat.match("5 Tax on income") and pat.match("Line 5. Enter") and pat.match("5) Total")
+    assert not pat.match("5.1 Scope") and not pat.match("5 percent of the income")
+
+
+def test_plural_label_after_a_lowercase_word_reads_the_next_lines_id():
+    assert _targets("see Appendices", "C for the forms") == ["C"]
+    assert _targets("Derived Security Requirements", "3.14.4 Update malicious code") == []

@@ -157,10 +157,13 @@ def _read_before(r: dict, before: list[dict], own: str) -> bool:
 def _plural_over_end(r: dict, text: str) -> bool:
     """A plural label ending the line with one id on the next ("Derived Security Requirements" /
     "3.14.4 ..."): a heading's or a sentence's last word over the next line's own number; a
-    pointer to one unit is singular ("Sections 3 and" / "4" is a list)."""
+    pointer to one unit is singular ("Sections 3 and" / "4" is a list). Only a heading's: after a
+    lower-case word the label is a sentence's pointer ("see Appendices" / "C for the forms")."""
     own = text[r["start"] :].strip()
+    word = text[: r["start"]].split()[-1:]
     return (
         r["end"] > len(text)
+        and not (word and word[0][:1].islower())
         and r["multi"] is None
         and own.lower() == str(r.get("label") or "").lower()
         and own[-1:] in "sS"
