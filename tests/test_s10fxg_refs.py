@@ -111,3 +111,7 @@ def test_form_line_opens_no_section_number_or_sentence():
 def test_plural_label_after_a_lowercase_word_reads_the_next_lines_id():
     assert _targets("see Appendices", "C for the forms") == ["C"]
     assert _targets("Derived Security Requirements", "3.14.4 Update malicious code") == []
+
+
+def test_named_worksheet_title_never_starts_with_the_article():
+    assert _named("The Customer Worksheet lists the accounts.") == []
