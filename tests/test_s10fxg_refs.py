@@ -115,3 +115,8 @@ def test_plural_label_after_a_lowercase_word_reads_the_next_lines_id():
 
 def test_named_worksheet_title_never_starts_with_the_article():
     assert _named("The Customer Worksheet lists the accounts.") == []
+
+
+def test_bare_ids_an_external_reference_read_over_the_line_end_are_not_read_again():
+    assert _on_lines("HIPAA Security Rule 45 C.F.R. §", "164.308(a)(8)")[1] == []
+    assert _on_lines("NIST SP 800-53 Rev. 4 AU-12, CA-7, CM-3,", "CM-8, PE-3, SI-4")[1] == []

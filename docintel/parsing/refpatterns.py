@@ -142,16 +142,22 @@ def references_on_lines(
 
 def _read_before(r: dict, before: list[dict], own: str) -> bool:
     """Whether the line before's references that ran into this line already read ``r`` (its text
-    ``own``): the same target, or another document's read again here, or the part of another
-    document that reference named (its sub, "Appendix III" of "OMB Circular" / "A-130, Appendix
-    III"). Another unit printed after that part ("III, and Appendix B of this guide") is read."""
+    ``own``): the same target; or, after another document's reference, another external, a bare
+    id that reference read ("45 C.F.R. §" / "164.308(a)(8)", "Rev. 4 AU-12," / "CM-8, PE-3"), or
+    the labelled part it named (its sub: "OMB Circular" / "A-130, Appendix III"). Another
+    labelled unit after that part ("III, and Appendix B of this guide") is this document's."""
     own = own.strip()
-    return any(
-        b["ref_target"] == r["ref_target"]
-        or b["ref_type"] in ("external", "bib")
-        and (r["ref_type"] in ("external", "bib") or own == str(b.get("sub_selector") or "").strip())
-        for b in before
-    )
+    for b in before:
+        if b["ref_target"] == r["ref_target"]:
+            return True
+        if b["ref_type"] not in ("external", "bib"):
+            continue
+        sub = str(b.get("sub_selector") or "").strip()
+        if r["ref_type"] in ("external", "bib") or own == sub:
+            return True
+        if not r.get("label") and own and own in f"{b['ref_target']} {sub}":
+            return True
+    return False
 
 
 def _plural_over_end(r: dict, text: str) -> bool:
