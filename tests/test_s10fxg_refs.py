@@ -120,3 +120,9 @@ def test_named_worksheet_title_never_starts_with_the_article():
 def test_bare_ids_an_external_reference_read_over_the_line_end_are_not_read_again():
     assert _on_lines("HIPAA Security Rule 45 C.F.R. §", "164.308(a)(8)")[1] == []
     assert _on_lines("NIST SP 800-53 Rev. 4 AU-12, CA-7, CM-3,", "CM-8, PE-3, SI-4")[1] == []
+
+
+def test_unit_an_external_name_holds_is_not_read_again_and_a_heading_plural_stays_quiet():
+    assert _on_lines("subject to the provisions of 31", "U.S.C., Chapter 91.")[1] == []
+    assert _on_lines("as provided in 42", "CFR part 2. A court order")[1] == []
+    assert _targets("2", "Indices and tables", "7") == []

@@ -121,7 +121,7 @@ def references_on_lines(
         for r in find_references(head + text + tail):
             if len(head) <= r["start"] < len(head) + len(text):
                 found.append({**r, "start": r["start"] - len(head), "end": r["end"] - len(head)})
-        found = [r for r in found if not _plural_over_end(r, text)]
+        found = [r for r in found if not _plural_over_end(r, text, tail)]
         spilled = [r for r in found if r["end"] > len(text) + 1]
         spill, last = max((r["end"] - len(text) - 1 for r in spilled), default=0), k
         # a reference the line before already read over the line end ("OMB Circular" / "A-130,
@@ -143,8 +143,9 @@ def references_on_lines(
 def _read_before(r: dict, before: list[dict], own: str) -> bool:
     """Whether the line before's references that ran into this line already read ``r`` (its text
     ``own``): the same target; or, after another document's reference, another external, a bare
-    id that reference read ("45 C.F.R. §" / "164.308(a)(8)", "Rev. 4 AU-12," / "CM-8, PE-3"), or
-    the labelled part it named (its sub: "OMB Circular" / "A-130, Appendix III"). Another
+    id that reference read ("45 C.F.R. §" / "164.308(a)(8)", "Rev. 4 AU-12," / "CM-8, PE-3"), a
+    unit its name holds ("31 U.S.C., Chapter" / "91"), or the labelled part it named (its sub:
+    "OMB Circular" / "A-130, Appendix III"). Another
     labelled unit after that part ("III, and Appendix B of this guide") is this document's."""
     own = own.strip()
     for b in before:
@@ -155,21 +156,24 @@ def _read_before(r: dict, before: list[dict], own: str) -> bool:
         sub = str(b.get("sub_selector") or "").strip()
         if r["ref_type"] in ("external", "bib") or own == sub:
             return True
-        if not r.get("label") and own and own in f"{b['ref_target']} {sub}":
-            return True
+        target, label = str(b["ref_target"]), str(r.get("label") or "")
+        if own and own in (target if label else f"{target} {sub}") or label and label in target:
+            return True  # "31 U.S.C., Chapter" / "91", "42" / "CFR part 2", "See 2" / "App. 362"
     return False
 
 
-def _plural_over_end(r: dict, text: str) -> bool:
+def _plural_over_end(r: dict, text: str, tail: str = "") -> bool:
     """A plural label ending the line with one id on the next ("Derived Security Requirements" /
     "3.14.4 ..."): a heading's or a sentence's last word over the next line's own number; a
     pointer to one unit is singular ("Sections 3 and" / "4" is a list). Only a heading's: after a
-    lower-case word the label is a sentence's pointer ("see Appendices" / "C for the forms")."""
+    lower-case word, with the sentence going on after the id, the label is a pointer ("see
+    Appendices" / "C for the forms"; "Indices and tables" / "7" is a heading)."""
     own = text[r["start"] :].strip()
     word = text[: r["start"]].split()[-1:]
+    goes_on = re.match(r"[\s\u00a0]*[,;]?[\s\u00a0]*[a-z]", (text + tail)[r["end"] :])
     return (
         r["end"] > len(text)
-        and not (word and word[0][:1].islower())
+        and not (word and word[0][:1].islower() and goes_on)
         and r["multi"] is None
         and own.lower() == str(r.get("label") or "").lower()
         and own[-1:] in "sS"
