@@ -126,3 +126,4 @@ def test_unit_an_external_name_holds_is_not_read_again_and_a_heading_plural_stay
     assert _on_lines("subject to the provisions of 31", "U.S.C., Chapter 91.")[1] == []
     assert _on_lines("as provided in 42", "CFR part 2. A court order")[1] == []
     assert _targets("2", "Indices and tables", "7") == []
+    assert _targets("and functionality requirements", "50 large metro locations were affected") == []

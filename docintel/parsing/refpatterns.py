@@ -166,14 +166,15 @@ def _plural_over_end(r: dict, text: str, tail: str = "") -> bool:
     """A plural label ending the line with one id on the next ("Derived Security Requirements" /
     "3.14.4 ..."): a heading's or a sentence's last word over the next line's own number; a
     pointer to one unit is singular ("Sections 3 and" / "4" is a list). Only a heading's: after a
-    lower-case word, with the sentence going on after the id, the label is a pointer ("see
-    Appendices" / "C for the forms"; "Indices and tables" / "7" is a heading)."""
+    lower-case word, with the sentence going on after a lettered id, the label is a pointer ("see
+    Appendices" / "C for the forms"; "Indices and tables" / "7" is a heading, "... functionality
+    requirements" / "50 large metro locations" a number of the next sentence)."""
     own = text[r["start"] :].strip()
     word = text[: r["start"]].split()[-1:]
     goes_on = re.match(r"[\s\u00a0]*[,;]?[\s\u00a0]*[a-z]", (text + tail)[r["end"] :])
     return (
         r["end"] > len(text)
-        and not (word and word[0][:1].islower() and goes_on)
+        and not (word and word[0][:1].islower() and goes_on and not str(r["ref_target"])[:1].isdigit())
         and r["multi"] is None
         and own.lower() == str(r.get("label") or "").lower()
         and own[-1:] in "sS"
