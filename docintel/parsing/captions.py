@@ -110,9 +110,15 @@ def caption_match(pl: pd.DataFrame, r, body: float):
     plain = re.match(r"\s+[A-Z(\u201c\"]", m.group("rest")) and (r.size <= body - 0.5 or r.role == "caption")
     if not (CAPTION_REST.match(m.group("rest")) or plain or m.group("open")):
         return None
-    if m.group("kw")[:3].lower() == "exh" and not m.group("rest").strip() and not m.group("open"):
-        return None  # "EXHIBIT A" alone on its line: an attachment's heading (a contract's), not a figure
-
+    if (
+        m.group("kw")[:3].lower() == "exh"
+        and not m.group("id")[:1].isdigit()
+        and not m.group("rest").strip()
+        and not m.group("open")
+    ):
+        # "EXHIBIT A" alone on its line: an attachment's heading (a contract's), not a figure; a
+        # report's numbered "Exhibit 3" alone on its line is still its figure's caption
+        return None
     if _is_paragraph_continuation(pl, r):
         return None
     return m

@@ -34,6 +34,10 @@ _LINED = {"part", "worksheet"}
 _OTHER_VOLUME = LazyRegex(
     r"\b(?P<vol>(?:Volume|VOLUME|Vol\.)[\s\u00a0]+(?:[IVX]{1,4}|[0-9]{1,2}))[\s\u00a0]*,[\s\u00a0]*$"
 )
+#: "..., Appendix C of this report": this document's own unit, whatever volume it is in.
+_THIS_DOC = LazyRegex(
+    r"^[\s\u00a0]+(?:of|in)[\s\u00a0]+this[\s\u00a0]+(?:report|document|guide|publication|volume)\b"
+)
 _OF_IN = LazyRegex(r"^[\s\u00a0]+(?:of|in|on)[\s\u00a0]+(?:the[\s\u00a0]+)?$")
 #: A class society's compound reference ("Pt.4 Ch.1 Sec.2", "Ch.3 Sec.2 [1.2.3]"): outer units then
 #: inner ones, read as one reference to the innermost, the outer path as its scope.
@@ -64,10 +68,14 @@ _SCOPE = LazyRegex(
 _EXT_BEFORE = LazyRegex(
     r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40}"
     r"|\b(?P<guide>Guide\s+to\s+(?:the\s+)?[A-Z][^,.;()]{2,50}),"
-    r"|(?<![\w\-])(?P<act>(?:[A-Z][\w\u2019'\-]*\s+(?:(?:of|on|the|and|for|to)\s+){0,2}){1,8}"
+    r"|(?<![\w\-])(?P<act>(?!(?:This|The|That|Such)\s+(?:Act|Compact|Treaty|Convention|Charter)\b)(?:[A-Z][\w\u2019'\-]*\s+(?:(?:of|on|the|and|for|to)\s+){0,2}){1,8}"
     r"(?:Act|Compact|Treaty|Convention|Charter)(?:\s+of\s+[0-9]{4})?),"
     r"|(?<![\w.\-])(?<!Table\s)(?<!Figure\s)(?<!Fig\.\s)(?<!Exhibit\s)(?P<docid>[A-Z]-[0-9]{2,4}),)\s*,?\s*$"
 )
+#: A lettered document id before a section-like unit names a document only in a circular's or a
+#: bulletin's series ("OMB Circular A-123, Section 4"); "the U-235, Section 4", "Model F-16,
+#: Section 3" are things this document's sections are about. Before an appendix it stands alone.
+_DOCID_SERIES = LazyRegex(r"\b(?:Circulars?|Bulletins?|Memorand(?:um|a)|OMB)\b")
 _OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
 #: Between a unit and the statute it is cited in: a comma, after the unit's own tags.
 _LAW_GAP = LazyRegex(r"((?:\([A-Za-z0-9]{1,4}\))*),[ \t\u00a0]*")
@@ -182,6 +190,7 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             m.family == "absolute"
             and (m.kind in SECTIONISH or m.kind in ("appendix", "annex"))
             and (vol := _OTHER_VOLUME.search(text[max(0, m.start - 24) : m.start]))
+            and not _THIS_DOC.match(after)
         ):
             # "Volume II, Appendix C": a part of another volume, a document of its own
             m = _named_external(m, m.end, vol.group("vol"), text[m.start : m.end].strip())
@@ -207,6 +216,11 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             and (m.kind in SECTIONISH or m.kind in ("appendix", "annex"))
             and (before := _EXT_BEFORE.search(text[max(0, m.start - 60) : m.start]))
             and not (before.group("docid") and out and out[-1].end > max(0, m.start - 60) + before.start())
+            and not (
+                before.group("docid")
+                and m.kind not in ("appendix", "annex")
+                and not _DOCID_SERIES.search(text[max(0, m.start - 60) : m.start])
+            )
             and not (before.group("act") and _EXT_NAME.match(after))  # "..., Section 208 of the X Act"
         ):
             # "OMB Circular A-130, Appendix III" broken after "Circular": "A-130, Appendix III" alone

@@ -59,11 +59,13 @@ _LINE_NUMBER = re.compile(r"\s*[0-9]{3,5}\s*$")
 _BROKEN_WORD = re.compile(r"(?<![\w-])[A-Za-z]{2,}-\s*$")
 _LOWER_START = re.compile(r"\s*[a-z]")
 #: A next line opening with a list item's "1)" starts an item, never the rest of a reference
-#: ("3 Requirements" / "1) Specified in a FIPS ...": not requirement 1).
+#: ("3 Requirements" / "1) Specified in a FIPS ...": not requirement 1), unless this line holds
+#: an open parenthesis the "1)" closes ("the results (Table" / "2) show").
 _ITEM_START = re.compile(r"\s*[0-9]{1,2}\)[ \t\u00a0]+\S")
 #: A line ending in a spaced dash goes on with a title ("Chapter 35 –" / "Coordination of
-#: ..."), not with the other end of a range: the next line's number is its own.
-_SPACED_DASH_END = re.compile(r"\s[\u2013\u2014-]\s*$")
+#: ..."), not with the other end of a range: the next line's number is its own. Only after a
+#: singular label's number: a plural's ("Sections 3.1 –" / "3.4", "pages 10 -" / "12") is a range.
+_SPACED_DASH_END = re.compile(r"(?<![A-Za-z]s)(?<!\bpp)(?<!\bpp\.)\s+[0-9][0-9.]*\s[\u2013\u2014-]\s*$")
 #: Characters of the line before read for the earlier items of a sentence's enumeration.
 HEAD_CHARS = 120
 #: A parenthesized item marker in running text ("shall (a) comply"), and one opening its line.
@@ -109,7 +111,7 @@ def references_on_lines(
             and lines[k + 1][0] == page
             and lines[k + 1][1] == line + 1
             and not _LINE_NUMBER.match(str(lines[k + 1][2]))
-            and not _ITEM_START.match(str(lines[k + 1][2]))
+            and not (_ITEM_START.match(str(lines[k + 1][2])) and text.count("(") <= text.count(")"))
             and not _SPACED_DASH_END.search(text)
         ):
             tail = " " + str(lines[k + 1][2])[:TAIL_CHARS]
@@ -119,7 +121,7 @@ def references_on_lines(
         for r in find_references(head + text + tail):
             if len(head) <= r["start"] < len(head) + len(text):
                 found.append({**r, "start": r["start"] - len(head), "end": r["end"] - len(head)})
-        found = [r for r in found if not _plural_over_end(r, text)]
+        found = [r for r in found if not _plural_over_end(r, text, tail)]
         spilled = [r for r in found if r["end"] > len(text) + 1]
         spill, last = max((r["end"] - len(text) - 1 for r in spilled), default=0), k
         # a reference the line before already read over the line end ("OMB Circular" / "A-130,
@@ -128,23 +130,51 @@ def references_on_lines(
         # stays, the line before's reading may not resolve
         yield (
             k,
-            [r for r in found if r["end"] > covered or not _read_before(r, before)] if covered > 0 else found,
+            [
+                r
+                for r in found
+                if r["end"] > covered or not _read_before(r, before, (text + tail)[r["start"] : r["end"]])
+            ]
+            if covered > 0
+            else found,
         )
 
 
-def _read_before(r: dict, before: list[dict]) -> bool:
-    """Whether the line before's references that ran into this line already read ``r``: the same
-    target, or another document's (its part printed here is that document's, not this one's)."""
-    return any(b["ref_target"] == r["ref_target"] or b["ref_type"] in ("external", "bib") for b in before)
+def _read_before(r: dict, before: list[dict], own: str) -> bool:
+    """Whether the line before's references that ran into this line already read ``r`` (its text
+    ``own``): the same target; or, after another document's reference, another external, a bare
+    id that reference read ("45 C.F.R. §" / "164.308(a)(8)", "Rev. 4 AU-12," / "CM-8, PE-3"), a
+    unit its name holds ("31 U.S.C., Chapter" / "91"), or the labelled part it named (its sub:
+    "OMB Circular" / "A-130, Appendix III"). Another
+    labelled unit after that part ("III, and Appendix B of this guide") is this document's."""
+    own = own.strip()
+    for b in before:
+        if b["ref_target"] == r["ref_target"]:
+            return True
+        if b["ref_type"] not in ("external", "bib"):
+            continue
+        sub = str(b.get("sub_selector") or "").strip()
+        if r["ref_type"] in ("external", "bib") or own == sub:
+            return True
+        target, label = str(b["ref_target"]), str(r.get("label") or "")
+        if own and own in (target if label else f"{target} {sub}") or label and label in target:
+            return True  # "31 U.S.C., Chapter" / "91", "42" / "CFR part 2", "See 2" / "App. 362"
+    return False
 
 
-def _plural_over_end(r: dict, text: str) -> bool:
+def _plural_over_end(r: dict, text: str, tail: str = "") -> bool:
     """A plural label ending the line with one id on the next ("Derived Security Requirements" /
     "3.14.4 ..."): a heading's or a sentence's last word over the next line's own number; a
-    pointer to one unit is singular ("Sections 3 and" / "4" is a list)."""
+    pointer to one unit is singular ("Sections 3 and" / "4" is a list). Only a heading's: after a
+    lower-case word, with the sentence going on after a lettered id, the label is a pointer ("see
+    Appendices" / "C for the forms"; "Indices and tables" / "7" is a heading, "... functionality
+    requirements" / "50 large metro locations" a number of the next sentence)."""
     own = text[r["start"] :].strip()
+    word = text[: r["start"]].split()[-1:]
+    goes_on = re.match(r"[\s\u00a0]*[,;]?[\s\u00a0]*[a-z]", (text + tail)[r["end"] :])
     return (
         r["end"] > len(text)
+        and not (word and word[0][:1].islower() and goes_on and not str(r["ref_target"])[:1].isdigit())
         and r["multi"] is None
         and own.lower() == str(r.get("label") or "").lower()
         and own[-1:] in "sS"

@@ -266,8 +266,8 @@ RELATIVE_RULES: list[RefPattern] = [
           "See Flightcrew Training section: a section named, not numbered (resolved by title)",
           family="named"),
     _rule("named_worksheet", "section",
-          r"(?<![\w\u2019'\-])(?:The\s+|the\s+)?(?P<targets>(?:(?!The\b|See\b|Use\b|If\b|Complete\b|Enter\b)"
-          r"[A-Z][\w\u2019'\-]*\s+(?:(?:and|of|for|to|on|or|the|\([A-Z0-9]{2,6}\))\s+){0,2}){2,9}Worksheet)\b"
+          r"(?<![\w\u2019'\-])(?:The\s+|the\s+)?(?P<targets>(?:(?!Worksheet\b|The\b)"
+          r"[A-Z][\w\u2019'\-]*\s+(?:(?:and|of|for|to|on|or|\([A-Z0-9]{2,6}\))\s+){0,2}){2,9}Worksheet)\b"
           r"(?![\s\u00a0]*(?:[A-Z0-9][\w.\-]{0,4}\b(?![\s\u00a0]*[a-z])|\([A-Za-z0-9]))",
           "the Qualified Dividends and Capital Gain Tax Worksheet, the Credit Limit Worksheet: a worksheet named"
           " by its title (tax instructions), resolved by title; 'Worksheet A' is a numbered one",

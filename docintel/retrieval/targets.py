@@ -29,7 +29,9 @@ def form_line(sub: str | None) -> re.Pattern | None:
     m = _FORM_LINE.match((sub or "").strip())
     if m is None:
         return None
-    return re.compile(rf"^(?i:{m.group(1)}[\s\u00a0]+)?{re.escape(m.group(2))}(?:[.:)]|[\s\u00a0]+\S)", re.I)
+    # "22." / "22 Tax on ...", never "5.1 ..." (a section's number) or "5 percent of" (a sentence)
+    label, num = m.group(1), re.escape(m.group(2))
+    return re.compile(rf"^(?i:{label}[\s\u00a0]+)?(?i:{num})(?:[.:)](?![0-9])|[\s\u00a0]+(?![0-9a-z])\S)")
 
 
 #: Caption lines a section target brings beyond its window (about four captions).
