@@ -78,29 +78,36 @@ def _span_style(flags: int, font: str) -> tuple[float, float]:
     return float(bool(flags & 16) or is_bold_font(font)), float(bool(flags & 2) or _italic_name(font))
 
 
+def line_span_rows(line: dict, rows: list, texts: list) -> None:
+    """Extend ``rows`` with six floats (x and y centre, inked characters, bold, rotated, italic) and
+    ``texts`` with the text of each inked span of one ``get_text("dict")`` line: what
+    :func:`page_spans` takes of a line, shared with ``lines._raw_lines``' own walk of the page."""
+    rot = float(abs(line["dir"][1]) > ROTATED_DIR_MIN)
+    style = _SPAN_STYLE  # (flags, font) -> (bold, italic) as floats: a few dozen per document
+    for s in line["spans"]:
+        text = s["text"]
+        n = len(text.strip())
+        if n:
+            x0, y0, x1, y1 = s["bbox"]
+            key = (s["flags"], s["font"])
+            bi = style.get(key)
+            if bi is None:
+                bi = style[key] = _span_style(*key)
+            rows += ((x0 + x1) / 2, (y0 + y1) / 2, n, bi[0], rot, bi[1])
+            texts.append(text)
+
+
 def page_spans(page_dict: dict) -> PageSpans | None:
     """The inked spans of one page's ``get_text("dict")``, as :func:`span_features` needs them.
 
-    The page stage already holds this dict, so it calls this once per page and
-    :func:`span_features` never has to read the page again. None when the page has no text.
+    The page stage builds these rows in its own walk of the dict (``lines._raw_lines``); OCR pages
+    and callers without that walk call this. None when the page has no text.
     """
-    spans = []
-    texts = []
-    style = _SPAN_STYLE  # (flags, font) -> (bold, italic) as floats: a few dozen per document
+    spans: list = []
+    texts: list = []
     for b in page_dict["blocks"]:
         for ln in b.get("lines", []):
-            rot = float(abs(ln["dir"][1]) > ROTATED_DIR_MIN)
-            for s in ln["spans"]:
-                text = s["text"]
-                n = len(text.strip())
-                if n:
-                    x0, y0, x1, y1 = s["bbox"]
-                    key = (s["flags"], s["font"])
-                    bi = style.get(key)
-                    if bi is None:
-                        bi = style[key] = _span_style(*key)
-                    spans += ((x0 + x1) / 2, (y0 + y1) / 2, n, bi[0], rot, bi[1])
-                    texts.append(text)
+            line_span_rows(ln, spans, texts)
     if not spans:
         return None
     # one flat float list, six values a span: the same float64 rows as an array of tuples, cheaper

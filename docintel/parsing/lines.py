@@ -26,7 +26,13 @@ import re
 import numpy as np
 
 from docintel.parsing import columns
-from docintel.parsing.heading_spans import _SPAN_STYLE, ROTATED_DIR_MIN, PageSpans, _span_style
+from docintel.parsing.heading_spans import (
+    _SPAN_STYLE,
+    ROTATED_DIR_MIN,
+    PageSpans,
+    _span_style,
+    line_span_rows,
+)
 from docintel.parsing.heading_spans import _fast_flags as _fast_flags  # (read from here by ocr, signals)
 
 #: Fonts whose glyphs are mathematics (TeX's CM/AMS fonts, Word's Symbol/MT Extra, STIX, Cambria Math).
@@ -153,18 +159,7 @@ def _raw_lines(page_dict: dict, span_rows: list | None = None, span_texts: list 
                 chars = n
             else:
                 if want:
-                    rot = float(abs(ln["dir"][1]) > ROTATED_DIR_MIN)
-                    for sp in all_spans:
-                        text = sp["text"]
-                        n = len(text.strip())
-                        if n:
-                            sx0, sy0, sx1, sy1 = sp["bbox"]
-                            key = (sp["flags"], sp["font"])
-                            bi = style.get(key)
-                            if bi is None:
-                                bi = style[key] = _span_style(*key)
-                            span_rows += ((sx0 + sx1) / 2, (sy0 + sy1) / 2, n, bi[0], rot, bi[1])
-                            span_texts.append(text)
+                    line_span_rows(ln, span_rows, span_texts)
                 x = _many_spans(all_spans)
                 if x is None:
                     continue
