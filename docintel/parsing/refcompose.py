@@ -207,9 +207,7 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
         ):
             # "line 5a of Schedule B": Schedule B, its line 5a; "paragraph 2 of Schedule 3", "Section 4.2
             # of Exhibit B": the attachment's own numbering, not the body's paragraph 2 or Section 4.2
-            sub = text[m.start : m.end].strip()
-            m = Mention(m.start, nxt.end, nxt.rule, nxt.m, nxt.ref_type, nxt.kind, nxt.label, nxt.ids,
-                        nxt.multi, nxt.expanded, sub)  # fmt: skip
+            m = _read_in(m, nxt, text)
             k += 1
         elif (
             m.family == "absolute"
@@ -248,9 +246,7 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
                 and nxt.kind in SECTIONISH
                 and _OF.match(gap)
             ):
-                sub = text[m.start : m.end].strip()
-                m = Mention(m.start, nxt.end, nxt.rule, nxt.m, nxt.ref_type, nxt.kind, nxt.label, nxt.ids,
-                            nxt.multi, nxt.expanded, sub)  # fmt: skip
+                m = _read_in(m, nxt, text)
                 k += 1
         if (
             m.ref_type == "external"
@@ -355,6 +351,15 @@ def _volume_pages(m: Mention, vol: re.Match, text: str, out: list[Mention]) -> M
     pages = re.sub(r"^\S+\s*", "", text[m.start : m.end].strip())
     return Mention(start, m.end, m.rule, m.m, "external", "record_volume", m.label, [label], sub=f"p. {pages}",
                    family="external")  # fmt: skip
+
+
+def _read_in(m: Mention, container: Mention, text: str) -> Mention:
+    """``m`` read inside the unit the next mention names ("line 5a of Schedule B", "paragraph 2 of
+    Section 4"): the container's reference over both, ``m``'s text as its sub-selector (the
+    container's relative / scope / family readings are not carried over)."""
+    c = container
+    return Mention(m.start, c.end, c.rule, c.m, c.ref_type, c.kind, c.label, c.ids, c.multi, c.expanded,
+                   text[m.start : m.end].strip())  # fmt: skip
 
 
 def _named_external(m: Mention, end: int, name: str, sub: str | None) -> Mention:
