@@ -81,7 +81,7 @@ def _span_style(flags: int, font: str) -> tuple[float, float]:
 def line_span_rows(line: dict, rows: list, texts: list) -> None:
     """Extend ``rows`` with six floats (x and y centre, inked characters, bold, rotated, italic) and
     ``texts`` with the text of each inked span of one ``get_text("dict")`` line: what
-    :func:`page_spans` takes of a line, shared with ``lines._raw_lines``' own walk of the page."""
+    :func:`page_spans` takes of a line, shared with ``line_walk._raw_lines``' own walk of the page."""
     rot = float(abs(line["dir"][1]) > ROTATED_DIR_MIN)
     style = _SPAN_STYLE  # (flags, font) -> (bold, italic) as floats: a few dozen per document
     for s in line["spans"]:
@@ -100,7 +100,7 @@ def line_span_rows(line: dict, rows: list, texts: list) -> None:
 def page_spans(page_dict: dict) -> PageSpans | None:
     """The inked spans of one page's ``get_text("dict")``, as :func:`span_features` needs them.
 
-    The page stage builds these rows in its own walk of the dict (``lines._raw_lines``); OCR pages
+    The page stage builds these rows in its own walk of the dict (``line_walk._raw_lines``); OCR pages
     and callers without that walk call this. None when the page has no text.
     """
     spans: list = []

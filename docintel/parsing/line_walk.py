@@ -1,0 +1,201 @@
+"""The fast path's walk of a page's ``get_text("dict")``: one dict per text line, with typography.
+
+Split from :mod:`docintel.parsing.lines` (which imports :func:`_raw_lines` and runs the rest of the
+page's line work: merging, columns, roles, reading order). One pass over the blocks, lines and
+spans gives each inked line its text, box, dominant font / size / flags, the characters set in
+math fonts, its direction and the private hints the later steps read; the same walk collects the
+heading spans (:func:`heading_spans.line_span_rows`) so the page stage reads the dict once.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import re
+
+from docintel.parsing.heading_spans import (
+    _SPAN_STYLE,
+    ROTATED_DIR_MIN,
+    _span_style,
+    line_span_rows,
+)
+
+#: Fonts whose glyphs are mathematics (TeX's CM/AMS fonts, Word's Symbol/MT Extra, STIX, Cambria Math).
+_MATH_FONT = re.compile(
+    r"^(CM(MI|SY|EX|BSY)|MSAM|MSBM|EU[FSR]M|RSFS|STIX|MTMI|MTSY|MT-?Extra|Symbol|.*Math)", re.I
+)
+_FOOTNOTE_MARK = set("*†‡§¶#")
+#: The invisible font Tesseract writes recognised text in (PyMuPDF's OCR text pages).
+_OCR_FONT = "GlyphLessFont"
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_math_font(font: str) -> bool:
+    return bool(_MATH_FONT.match(font))
+
+
+@functools.lru_cache(maxsize=4096)
+def _font_says(font: str) -> tuple[bool, bool]:
+    """(bold, italic) as the font name says them."""
+    low = font.lower()
+    return "bold" in low or "medi" in low, "italic" in low or "oblique" in low
+
+
+def _style(spans: list[dict], lengths: list[int]) -> tuple[str, float, int, int]:
+    """Dominant (font, size, flags) by character count, and the characters in math fonts.
+
+    ``lengths``: each span's stripped text length.
+    """
+    if len(spans) == 1:  # most lines: one span, nothing to weigh
+        s = spans[0]
+        return (
+            s["font"],
+            float(round(s["size"], 1)),
+            s["flags"],
+            lengths[0] if _is_math_font(s["font"]) else 0,
+        )
+    weights: dict[tuple, int] = {}
+    math = 0
+    for s, n in zip(spans, lengths, strict=True):
+        size = s["size"]
+        key = (s["font"], _SIZES.get(size) or _size(size), s["flags"])
+        weights[key] = weights.get(key, 0) + n
+        if _is_math_font(s["font"]):
+            math += n
+    # the first key with the largest weight: what Counter.most_common(1) gives
+    (font, size, flags), _ = max(weights.items(), key=_WEIGHT)
+    return font, float(size), flags, math
+
+
+_WEIGHT = operator.itemgetter(1)
+
+
+#: Each font size seen, rounded to 0.1 pt (a document sets a few dozen).
+_SIZES: dict[float, float] = {}
+
+
+def _size(size: float) -> float:
+    out = float(round(size, 1))
+    if len(_SIZES) > 4096:
+        _SIZES.clear()
+    _SIZES[size] = out
+    return out
+
+
+#: (rotated, rounded direction) of each line direction seen: a page has one or two of them.
+_TURNS: dict[tuple, tuple[bool, tuple[int, int]]] = {}
+
+
+def _turn(direction: tuple) -> tuple[bool, tuple[int, int]]:
+    dx, dy = direction
+    out = (abs(dy) > 0.02 or dx < 0, (round(dx), round(dy)))
+    if len(_TURNS) > 4096:  # (odd directions of a rotated scan)
+        _TURNS.clear()
+    _TURNS[direction] = out
+    return out
+
+
+def _raw_lines(page_dict: dict, span_rows: list | None = None, span_texts: list | None = None) -> list[dict]:
+    """The page's text lines as dicts (private ``_`` hints included), in the dict's order.
+
+    ``span_rows`` / ``span_texts``: lists to extend, in the same walk, with what
+    :func:`heading_spans.page_spans` takes of the dict (six floats and the text of each inked
+    span, in the dict's order), so the page stage need not walk the spans again.
+    """
+    out = []
+    want = span_rows is not None
+    style = _SPAN_STYLE  # (flags, font) -> (bold, italic), shared with heading_spans.page_spans
+    for bno, block in enumerate(page_dict["blocks"]):
+        if block.get("type") != 0:
+            continue
+        for ln in block["lines"]:
+            all_spans = ln["spans"]
+            if len(all_spans) == 1:  # most lines: one span (what the general case below gives for it)
+                first = all_spans[0]
+                raw_text = first["text"]
+                lead = raw_text.strip()
+                if not lead:
+                    continue
+                n = len(lead)
+                font = first["font"]
+                size = _SIZES.get(first["size"]) or _size(first["size"])
+                flags = first["flags"]
+                math = n if _is_math_font(font) else 0
+                x0, y0, x1, y1 = first["bbox"]
+                if want:
+                    key = (flags, font)
+                    bi = style.get(key)
+                    if bi is None:
+                        bi = style[key] = _span_style(*key)
+                    rot = float(abs(ln["dir"][1]) > ROTATED_DIR_MIN)
+                    span_rows += ((x0 + x1) / 2, (y0 + y1) / 2, n, bi[0], rot, bi[1])
+                    span_texts.append(raw_text)
+                text = " ".join(raw_text.split())
+                ocr = font == _OCR_FONT
+                marker = lead[:1] in _FOOTNOTE_MARK
+                chars = n
+            else:
+                if want:
+                    line_span_rows(ln, span_rows, span_texts)
+                x = _many_spans(all_spans)
+                if x is None:
+                    continue
+                text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars = x
+            turn = _TURNS.get(ln["dir"]) or _turn(ln["dir"])
+            says_bold, says_italic = _font_says(font)
+            out.append(
+                {
+                    "text": text,
+                    "_ocr": ocr,
+                    "x0": x0,
+                    "y0": y0,
+                    "x1": x1,
+                    "y1": y1,
+                    "block": bno,
+                    "font": font,
+                    "size": size,
+                    "bold": bool(flags & 16) or says_bold,
+                    "italic": bool(flags & 2) or says_italic,
+                    "_rot": turn[0],
+                    "_dir": turn[1],
+                    "_math": math,
+                    "_chars": chars,
+                    "_marker": bool(marker),
+                }
+            )
+    return out
+
+
+def _many_spans(all_spans: list[dict]) -> tuple | None:
+    """(text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars) of a line of several spans.
+
+    None when no span has ink.
+    """
+    spans, lengths = [], []
+    for s in all_spans:
+        n = len(s["text"].strip())
+        if n:
+            spans.append(s)
+            lengths.append(n)
+    if not spans:
+        return None
+    text = " ".join("".join([s["text"] for s in all_spans]).split())
+    font, size, flags, math = _style(spans, lengths)
+    first = spans[0]
+    lead = first["text"].strip()
+    # The bbox of the inked spans only: trailing blank spans (Word pads lines with
+    # spaces to the margin) would make a short line look full-width.
+    if len(spans) == 1:
+        x0, y0, x1, y1 = first["bbox"]
+        ocr = first["font"] == _OCR_FONT
+        marker = lead[:1] in _FOOTNOTE_MARK
+    else:
+        x0 = min(s["bbox"][0] for s in spans)
+        y0 = min(s["bbox"][1] for s in spans)
+        x1 = max(s["bbox"][2] for s in spans)
+        y1 = max(s["bbox"][3] for s in spans)
+        ocr = any(s["font"] == _OCR_FONT for s in spans)
+        marker = (lengths[0] <= 3 and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))) or lead[
+            :1
+        ] in _FOOTNOTE_MARK
+    return text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, sum(lengths)
