@@ -100,7 +100,7 @@ def test_the_budget_ranks_candidates_by_the_headings_at_stake(monkeypatch):
 @pytest.mark.parametrize("stake", [0, 3])
 def test_escalate_applies_the_triage(monkeypatch, stake):
     doc, rows = _page_with(lambda page: None)
-    monkeypatch.setattr(escalate, "headings_at_stake", lambda *a, **k: stake)
+    monkeypatch.setattr(escalate, "stakes_at_pages", lambda d, pages, *a, **k: {p[0]: stake for p in pages})
     monkeypatch.setattr(
         escalate, "run_pages", lambda d, jobs, tick=None: {j[0]: (j[1], {}, 0.0) for j in jobs}
     )

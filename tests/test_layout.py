@@ -86,7 +86,7 @@ def test_auto_escalates_the_vector_figure_page_when_headings_are_at_stake(monkey
         pytest.skip("bundled NIST PDF missing")
     from docintel.parsing import escalate
 
-    monkeypatch.setattr(escalate, "headings_at_stake", lambda *a: 2)
+    monkeypatch.setattr(escalate, "stakes_at_pages", lambda d, pages, *a: {p[0]: 2 for p in pages})
     tables = parse_pages(NIST, layout_mode="auto")
     pdf_ = tables.page_df.set_index("page")
     escalated = pdf_[pdf_["parse_method"] == "layout"]

@@ -25,6 +25,12 @@ import time
 from collections.abc import Callable
 
 from docintel.parsing import layout
+from docintel.parsing.escalate_stakes import (  # noqa: F401  (re-exported)
+    _body_size,
+    _cover_pages,
+    headings_at_stake,
+    stakes_at_pages,
+)
 
 log = logging.getLogger(__name__)
 
@@ -229,103 +235,28 @@ def triage(
     """
     out: dict[int, str] = {}
     stakes: dict[int, int] = {}
-    body = cover = None
-    for p, reasons in cands.items():
-        i = by_page[p]
-        if any(r.startswith("garbled_text") for r in reasons) or not prows[i].get("_escalation_regions"):
+    todo = [
+        p
+        for p, reasons in cands.items()
+        if not any(r.startswith("garbled_text") for r in reasons)
+        and prows[by_page[p]].get("_escalation_regions")
+    ]
+    if not todo:
+        return out, stakes
+    # the document's body size and title pages, as the toc stage reads them
+    body = _body_size(page_rows)
+    cover = _cover_pages(page_rows, prows, body)
+    got = stakes_at_pages(
+        doc, [(p, page_rows[by_page[p]], prows[by_page[p]]) for p in todo], body, spans, cover
+    )
+    for p in todo:
+        if p not in got:  # the triage failed there: the model then decides, as before
             continue
-        if body is None:  # the document's body size and title pages, as the toc stage reads them
-            body = _body_size(page_rows)
-            cover = _cover_pages(page_rows, prows, body)
-        try:
-            stake = headings_at_stake(doc[p - 1], p, page_rows[i], prows[i], body, spans, cover=cover)
-        except Exception as exc:  # the model then decides, as before
-            log.debug("page %d: escalation triage failed (%s)", p, exc)
-            continue
-        if stake:
-            stakes[p] = stake
+        if got[p]:
+            stakes[p] = got[p]
         else:
-            out[p] = "layout_no_gain: " + "; ".join(reasons)
+            out[p] = "layout_no_gain: " + "; ".join(cands[p])
     return out, stakes
-
-
-def _body_size(page_rows: list[list[dict]]) -> float:
-    """The most common body-line size weighted by characters (``headings.body_size`` on the
-    fast rows; ~10 ms for 13,000 lines, a sample of pages would miss the mode)."""
-    from collections import Counter
-
-    from docintel.parsing.headings import DEFAULT_BODY_SIZE
-
-    weight: Counter = Counter()
-    for rows in page_rows:
-        for r in rows:
-            if r.get("role") == "body" and r.get("size") is not None:
-                weight[round(float(r["size"]))] += len(r["text"])
-    return float(weight.most_common(1)[0][0]) if weight else DEFAULT_BODY_SIZE
-
-
-def _cover_pages(page_rows: list[list[dict]], prows: list[dict], body: float) -> set[int]:
-    """The leading title pages (``toc._cover_pages`` on the fast rows of the first two text
-    pages): the toc stage takes no heading from them, so the model saves none there."""
-    import pandas as pd
-
-    from docintel.parsing import toc
-
-    first = [(int(prows[i]["page"]), rows) for i, rows in enumerate(page_rows) if rows][:2]
-    recs = [(p, r["text"], bool(r.get("bold")), r.get("size")) for p, rows in first for r in rows]
-    if not recs:
-        return set()
-    df = pd.DataFrame(recs, columns=["page", "text", "bold", "size"])
-    df["size"] = df["size"].astype(float)
-    return toc._cover_pages(df, body)
-
-
-#: The line fields heading detection reads (``headings.candidates``, ``span_features``).
-_HEADING_FIELDS = ("line", "text", "x0", "y0", "x1", "y1", "size", "font", "bold", "column", "role")
-
-
-def headings_at_stake(
-    page,
-    page_no: int,
-    rows: list[dict],
-    prow: dict,
-    body: float,
-    spans: dict | None = None,
-    *,
-    cover: set[int] | None = None,
-) -> int:
-    """Lines inside the regions the escalation reasons name (``_escalation_regions``) that the
-    toc stage reads as headings: ``headings.candidates`` joined over wrapped lines and marked
-    heading-like as ``toc.build_toc`` does (typography, run-in and dash rules, label stacks,
-    ``toc_rules.not_sections``; ``cover``: the document's title pages, which give none). What
-    the model saves is mostly table cells and chart labels that heading detection would make
-    sections of; a line the toc stage drops anyway is not at stake."""
-    import pandas as pd
-
-    from docintel.parsing import headings, toc
-
-    regions = prow.get("_escalation_regions") or []
-    pl = pd.DataFrame(
-        [{k: r.get(k) for k in _HEADING_FIELDS} for r in rows if not r.get("_margin")],
-        columns=_HEADING_FIELDS,
-    )
-    if pl.empty or not regions:
-        return 0
-    pl["page"] = page_no
-    known = {page_no: spans[page_no]} if spans and page_no in spans else None
-    feats = headings.span_features(page.parent, pl, known)  # without the page stage's spans: reads the page
-    box = {int(r.line): ((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2) for r in pl.itertuples()}
-    cands = toc._join_continuations(headings.candidates(pl, feats), body)
-    # as the toc stage marks them: it drops a label printed several times on the page ("CONTROL
-    # NAME" in each record of a ruled form), a glossary's terms, a stack of same-style labels
-    # (an acronym list's expansions), run-in leads ending in ":", lines on a title page
-    toc._mark_heading_like(cands, pl, body, None, set(), cover=cover or set())
-    heads = {int(n) for c in cands if c.extra["heading_like"] for n in c.lines}
-    return sum(
-        any(b[0] <= box[n][0] <= b[2] and b[1] <= box[n][1] <= b[3] for b in regions)
-        for n in heads
-        if n in box
-    )
 
 
 def escalate(

@@ -191,10 +191,17 @@ class _PageGeo:
 
     def __init__(self, recs: list[dict]) -> None:
         self.recs = recs
-        self.order = sorted(range(len(recs)), key=lambda i: (recs[i]["y1"], i))
-        self.y1 = [recs[i]["y1"] for i in self.order]
+        self._by_y1: tuple[list[int], list[float]] | None = None  # sorted on first use: most pages never ask
         self._tops: tuple[list, list] | None = None  # (y0, x0) of the lines by top edge, on first use
         self._scan = False
+
+    def by_bottom(self) -> tuple[list[int], list[float]]:
+        """The lines' positions ordered by (y1, position), and those y1 values."""
+        if self._by_y1 is None:
+            recs = self.recs
+            order = sorted(range(len(recs)), key=lambda i: (recs[i]["y1"], i))
+            self._by_y1 = (order, [recs[i]["y1"] for i in order])
+        return self._by_y1
 
     def left_edge_below(self, y: float, below: float, x0: float) -> bool:
         """Any line with ``y < y0 < y + below`` and its left edge within 2 pt of ``x0``."""
@@ -213,11 +220,12 @@ class _PageGeo:
 
 def _starts_paragraph(r: dict, geo: _PageGeo) -> bool:
     """No line just above it in its column, or the one above ends a sentence (``r`` is one of geo's)."""
-    lo = bisect.bisect_left(geo.y1, r["y0"] - PARA_GAP_EM * r["size"])
-    hi = bisect.bisect_right(geo.y1, r["y0"] + 1)
+    order, y1s = geo.by_bottom()
+    lo = bisect.bisect_left(y1s, r["y0"] - PARA_GAP_EM * r["size"])
+    hi = bisect.bisect_right(y1s, r["y0"] + 1)
     prev = None
     # ascending y1, ties in page order: keep the first of the lowest lines, as max() picks
-    for i in geo.order[lo:hi]:
+    for i in order[lo:hi]:
         o = geo.recs[i]
         overlaps = o is not r and o["x0"] < r["x1"] and o["x1"] > r["x0"]
         if overlaps and (prev is None or o["y1"] > prev["y1"]):

@@ -75,7 +75,9 @@ _MAY_NUMBER = re.compile(
 def split_number(text: str) -> tuple[str | None, str | None, str]:
     """Return (scheme, number, title) of a heading text; (None, None, text) when unnumbered."""
     # whitespace runs as one space, ends stripped (str.split() and regex \s share one whitespace set)
-    t = " ".join(text.split())
+    # a printable text has no whitespace but ASCII spaces (every other one is not printable), so
+    # without a double space its stripped self is the joined split
+    t = text.strip(" ") if text.isprintable() and "  " not in text else " ".join(text.split())
     if not _MAY_NUMBER.match(t):
         return None, None, t  # no scheme can match: most lines start with a plain word
     for kind, rx in NUMBERING:

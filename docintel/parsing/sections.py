@@ -71,7 +71,7 @@ def to_frame(
     """toc_df from ordered entries; ``ids``: keep these toc_ids instead of deriving them."""
     if not entries:
         return TOC_DF.empty()
-    last_line = line_df.groupby("page")["line"].max().to_dict()
+    last_line = _last_lines(line_df)
     max_page = int(line_df["page"].max())
     if ids is None:
         ids = _ids(entries)
@@ -85,7 +85,7 @@ def to_frame(
             open_.pop()
         nxt_of[i] = open_[-1] if open_ else None
         open_.append(i)
-    rows = []
+    rows: list[tuple] = []
     stack: list[tuple[int, str]] = []
     for i, e in enumerate(entries):
         while stack and stack[-1][0] >= e["level"]:
@@ -103,21 +103,65 @@ def to_frame(
                 page_end = max(e["page_start"], nxt["page_start"] - 1)
                 line_end = last_line.get(page_end)
         rows.append(
-            {
-                "doc_id": doc_id,
-                "toc_id": ids[i],
-                "number": e["number"],
-                "title": e["title"],
-                "level": e["level"],
-                "parent_id": parent,
-                "page_start": e["page_start"],
-                "line_start": e["line_start"],
-                "page_end": page_end,
-                "line_end": line_end,
-                "source": e["source"],
-            }
+            (
+                doc_id,
+                ids[i],
+                e["number"],
+                e["title"],
+                e["level"],
+                parent,
+                e["page_start"],
+                e["line_start"],
+                page_end,
+                line_end,
+                e["source"],
+            )
         )
-    return TOC_DF.conform(pd.DataFrame(rows))
+    return _toc_frame(rows)
+
+
+_ROW_KEYS = (
+    "doc_id",
+    "toc_id",
+    "number",
+    "title",
+    "level",
+    "parent_id",
+    "page_start",
+    "line_start",
+    "page_end",
+    "line_end",
+    "source",
+)
+
+
+def _toc_frame(rows: list[tuple]) -> pd.DataFrame:
+    """``TOC_DF.conform`` of a frame of ``rows`` (tuples in ``_ROW_KEYS`` order), built by Arrow from
+    column lists: a pandas frame of row dicts was most of :func:`to_frame`'s time. Each column is
+    converted as ``conform``'s ``from_pandas`` converts it (NaN is null); a value Arrow does not
+    take that way goes the frame's way (which then converts or raises as before)."""
+    import pyarrow as pa
+
+    schema = TOC_DF.arrow_schema
+    cols = dict(zip(_ROW_KEYS, (list(c) for c in zip(*rows, strict=True)), strict=True))
+    try:
+        arrays = [
+            pa.array(cols.get(f.name, [None] * len(rows)), type=f.type, from_pandas=True) for f in schema
+        ]
+        return pa.Table.from_arrays(arrays, schema=schema).to_pandas()
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError):
+        return TOC_DF.conform(pd.DataFrame([dict(zip(_ROW_KEYS, r, strict=True)) for r in rows]))
+
+
+def _last_lines(line_df: pd.DataFrame) -> dict:
+    """Each page's last line number (``groupby("page")["line"].max()``), from numpy columns."""
+    page, line = line_df["page"].to_numpy(), line_df["line"].to_numpy()
+    if not len(page) or page.dtype.kind not in "iu" or line.dtype.kind not in "iu":
+        return line_df.groupby("page")["line"].max().to_dict()
+    order = np.lexsort((line, page))
+    p, ln = page[order], line[order]
+    last = np.flatnonzero(np.r_[p[1:] != p[:-1], True])
+    return dict(zip(p[last].tolist(), ln[last].tolist(), strict=True))
 
 
 def drop_demoted(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> pd.DataFrame:

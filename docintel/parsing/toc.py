@@ -75,10 +75,11 @@ def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
         key = (c.page, c.bold, c.extra.get("italic"), c.font)
         if not c.run_in and c.kind is None:
             for p in reversed(pool.get(key, ())):
+                # the stacking test first: it rejects most pairs, and the tests have no side effects
                 if (
-                    abs(p.size - c.size) < _size_tolerance(p.size, c.size, body)
+                    -0.5 <= c.y0 - p.y1 <= 0.45 * c.size
                     and -1 <= c.x0 - p.x0 <= 3 * c.size
-                    and -0.5 <= c.y0 - p.y1 <= 0.45 * c.size
+                    and abs(p.size - c.size) < _size_tolerance(p.size, c.size, body)
                     and not p.text.rstrip().endswith((".", ":"))
                     and len(p.text) + len(c.text) < MAX_JOINED_CHARS
                 ):
