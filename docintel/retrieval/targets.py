@@ -23,6 +23,14 @@ _ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
 _FORM_LINE = re.compile(r"^(?i:(line|box|item)s?)[\s\u00a0]+([0-9]{1,3}[a-z]{0,2})$")
 
 
+def opens_item(text: str, tag: str) -> bool:
+    """Whether a line opens item ``tag`` as "(2) ..." or, in the closing-bracket style contracts
+    and rule books also number in, "2) ..." (the parser keeps no provision row for the latter)."""
+    return text.startswith(f"({tag})") or (
+        text.startswith(f"{tag})") and text[len(tag) + 1 : len(tag) + 2] in ("", " ")
+    )
+
+
 def form_line(sub: str | None) -> re.Pattern | None:
     """The lines opening the form's line ``sub`` names ("line 22": "22.", "22 Tax on ...",
     "Line 22. ..."), None when ``sub`` names no form line."""
@@ -282,8 +290,8 @@ def section_passages(
         for i, part in enumerate(parts):
             texts = part["text"].astype(str).str.strip().tolist()
             pos = 0
-            for tag in (f"({t})" for t in tags):
-                nxt = next((k for k in range(pos, len(texts)) if texts[k].startswith(tag)), None)
+            for t in tags:
+                nxt = next((k for k in range(pos, len(texts)) if opens_item(texts[k], t)), None)
                 if nxt is None:
                     break
                 pos = nxt
