@@ -88,6 +88,16 @@ def _schedules():
         ("to keep scripts from locking up the host and to schedule GC.", []),
         ("substances in schedule II of the Act", [("appendix", "II", None)]),
         ("see Schedule IV", [("appendix", "IV", None)]),
+        # a disclosure schedule or letter is delivered apart from the agreement
+        (
+            "in Section 4.03 of the Disclosure Schedule, the",
+            [("external", "Disclosure Schedule", "Section 4.03")],
+        ),
+        (
+            "Section 3.2 of the Company Disclosure Letter",
+            [("external", "Company Disclosure Letter", "Section 3.2")],
+        ),
+        ("as set forth in Section 4.03 of this Agreement", [("section", "4.03", None)]),
     ],
 )
 def test_schedules_named_after_a_provision_or_by_letters(text, want):
@@ -106,6 +116,9 @@ def test_a_schedule_named_after_a_provision_resolves_to_its_own_heading():
 
 
 def test_a_schedule_s_letters_are_never_read_from_the_next_line():
-    lines = [(1, 1, "as the General Records Schedule"), (1, 2, "HEW and this guide provide that you attach Schedule SE.")]
+    lines = [
+        (1, 1, "as the General Records Schedule"),
+        (1, 2, "HEW and this guide provide that you attach Schedule SE."),
+    ]
     got = {k: [r["ref_target"] for r in rows] for k, rows in references_on_lines(lines)}
     assert got == {0: [], 1: ["SE"]}
