@@ -122,3 +122,9 @@ def test_a_schedule_s_letters_are_never_read_from_the_next_line():
     ]
     got = {k: [r["ref_target"] for r in rows] for k, rows in references_on_lines(lines)}
     assert got == {0: [], 1: ["SE"]}
+
+
+def test_a_roman_schedule_over_the_line_end_is_still_read():
+    lines = [(1, 1, "substances listed in Schedule"), (1, 2, "II of the Act are controlled.")]
+    got = {k: [r["ref_target"] for r in rows] for k, rows in references_on_lines(lines)}
+    assert got == {0: ["II"], 1: []}

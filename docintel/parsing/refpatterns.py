@@ -34,6 +34,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from docintel.parsing.refmatch import RULES, scan
+from docintel.parsing.refnumbering import roman_value
 from docintel.parsing.refrows import rows
 from docintel.parsing.refrules import RefPattern
 
@@ -193,6 +194,7 @@ def _letters_over_end(r: dict, text: str) -> bool:
         and target.isalpha()
         and target.isupper()
         and len(target) > 1
+        and not roman_value(target.lower())  # "listed in Schedule" / "II of the Act" is schedule II
     )
 
 
