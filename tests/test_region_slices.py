@@ -8,7 +8,7 @@ import pytest
 
 from docintel.api import parse
 from docintel.questions import parse_question
-from docintel.retrieval import targets
+from docintel.retrieval import evidence_slices, targets
 from docintel.schema.kinds import NON_EVIDENCE_ROLES
 
 from .conftest import PDFS, REPO
@@ -67,8 +67,8 @@ def test_slices_before_the_whole_frame_equal_the_masks(tables, order):
             want = lines[key > page * 10**6 + 4].head(n)
             pd.testing.assert_frame_equal(targets.evidence_after(fresh, page, 4, n), want)
     for name in ("y0", "line"):
-        assert targets._evidence_column(fresh, name).tolist() == lines[name].to_numpy().tolist()
-    assert (targets._EVIDENCE[id(fresh.line_df)][1] is None) == (order == "as parsed")
+        assert evidence_slices._evidence_column(fresh, name).tolist() == lines[name].to_numpy().tolist()
+    assert (evidence_slices._EVIDENCE[id(fresh.line_df)][1] is None) == (order == "as parsed")
     pd.testing.assert_frame_equal(targets.evidence_lines(fresh), lines)
 
 

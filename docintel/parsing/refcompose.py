@@ -46,6 +46,9 @@ _CHAIN_GAP = LazyRegex(r"^,?[ \t\u00a0]+$")
 _EXT_NAME = LazyRegex(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+(?:of|under)[\s\u00a0]+(?:the[\s\u00a0]+|that[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
     r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
+    # a contract's disclosure schedule or letter: delivered apart from the agreement, numbered
+    # after its sections ("Section 4.03 of the Seller Disclosure Schedule" is not Section 4.03)
+    r"|(?:(?:[A-Z][\w\u2019'\-]*)[\s\u00a0]+){0,3}?Disclosure[\s\u00a0]+(?:Schedules?|Letter)\b"
     r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?"
     r"|Guide[\s\u00a0]+to[\s\u00a0]+(?:the[\s\u00a0]+)?[A-Z][\w\-]*(?:[\s\u00a0]+[A-Z][\w\-]*){0,6})"
 )

@@ -133,17 +133,17 @@ KINDS: tuple[Kind, ...] = (
         "exhibit",
         "appendix",
         (("en", r"exhibits?"),),
-        numbering=("letter_decimal", "letter", "decimal"),
+        numbering=("letter_decimal", "letter", "decimal_tagged", "decimal"),
         selectors=True,
-        example="Exhibit B, Exhibit 2, Exhibit A-1 (an attachment: the resolver reads it as an appendix)",
+        example="Exhibit B, Exhibit 2, Exhibit 2.1(a), Exhibit A-1 (an attachment: the resolver reads it as an appendix)",
     ),
     Kind(
         "schedule",
         "appendix",
         (("en", r"schedules?"),),
-        numbering=("roman", "letter_decimal", "letter", "number4", "decimal"),
+        numbering=("roman", "letter_decimal", "letter", "number4", "decimal_tagged", "decimal", "caps_id"),
         selectors=True,
-        example="Schedule 1, Schedule II, Schedules I through V, Schedule 8812 (a form's four digits, never a"
+        example="Schedule 1, Schedule II, Schedule SE, Schedule 2.1(a), Schedules I through V, Schedule 8812 (a form's four digits, never a"
         " year), Schedule K-1",
     ),
     Kind(

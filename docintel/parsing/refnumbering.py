@@ -38,6 +38,9 @@ FORMS: dict[str, str] = {
     # "4.02(c)", "25.1309(b)", "8(1)", "1308.11", "552a(b)(1)", "409A", "105.12A(B)(1)" (a capital
     # letter closing the number is part of it: a contract's "Section 2A", a statute's "§ 105.12A")
     "decimal_paren": r"[0-9]{1,5}(?:\.[0-9]{1,4})*(?:[a-z]|[A-Z](?![a-z]))?" + PAREN + "*" + _END,
+    # "2.1(a)", "4(b)(ii)": an attachment named after the provision it lists for ("Schedule 2.1(a)"
+    # lists the assets of Section 2.1(a)); the tags are part of its name, not its paragraphs
+    "decimal_tagged": r"[0-9]{1,3}(?:\.[0-9]{1,3})*" + PAREN + "+" + _END,
     # "10b-5", "14a-8(i)(7)", "15c3-3": a rule numbered within its section (one id, not the range 10b to 5)
     "rule_hyphen": r"[0-9]{1,3}[a-z]{1,2}[0-9]{0,2}-[0-9]{1,3}" + PAREN + "*" + _END,
     # "5.F", "3.A" (contract numbering: a number then a letter)
@@ -56,6 +59,9 @@ FORMS: dict[str, str] = {
     "roman_letter": r"\b" + _ROMAN_UP + r"(?:\.[A-Z]|[\-\u2013](?![IVX]\b)[A-Z])(?:\.[0-9]{1,3})*" + _END,
     "roman": r"\b" + _ROMAN_UP + r"\b(?![\u2019'][a-z]|\.[A-Za-z0-9])",
     "letter": r"\b[A-Z](?![A-Za-z0-9']|\u2019|\.[A-Za-z0-9])",
+    # "SE", "EIC", "LEP": a tax schedule's letters (read only after a label in title case: after
+    # "SCHEDULE" capitals are the heading's words)
+    "caps_id": r"\b[A-Z]{2,3}\b(?![\-\u2013'\u2019.]?[A-Za-z0-9])",
     # "(a)", "(q)(1)", "(a)(1)(i)(A)"
     "paren": PAREN + "+" + _END,
     # "(1)", "1", "(3.2)", "2a"

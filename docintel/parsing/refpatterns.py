@@ -34,6 +34,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from docintel.parsing.refmatch import RULES, scan
+from docintel.parsing.refnumbering import roman_value
 from docintel.parsing.refrows import rows
 from docintel.parsing.refrules import RefPattern
 
@@ -121,7 +122,7 @@ def references_on_lines(
         for r in find_references(head + text + tail):
             if len(head) <= r["start"] < len(head) + len(text):
                 found.append({**r, "start": r["start"] - len(head), "end": r["end"] - len(head)})
-        found = [r for r in found if not _plural_over_end(r, text, tail)]
+        found = [r for r in found if not _plural_over_end(r, text, tail) and not _letters_over_end(r, text)]
         spilled = [r for r in found if r["end"] > len(text) + 1]
         spill, last = max((r["end"] - len(text) - 1 for r in spilled), default=0), k
         # a reference the line before already read over the line end ("OMB Circular" / "A-130,
@@ -179,6 +180,21 @@ def _plural_over_end(r: dict, text: str, tail: str = "") -> bool:
         and own.lower() == str(r.get("label") or "").lower()
         and own[-1:] in "sS"
         and not own.lower().endswith(("ss", "us", "is"))
+    )
+
+
+def _letters_over_end(r: dict, text: str) -> bool:
+    """A schedule's letters read from the next line ("General Records Schedule" / "HEW ..."): the
+    next line's capitals are its own words; a tax schedule's letters stay by their label
+    ("Schedule SE")."""
+    target = str(r["ref_target"] or "")
+    return (
+        r["kind"] == "schedule"
+        and r["end"] > len(text)
+        and target.isalpha()
+        and target.isupper()
+        and len(target) > 1
+        and not roman_value(target.lower())  # "listed in Schedule" / "II of the Act" is schedule II
     )
 
 

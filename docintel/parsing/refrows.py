@@ -13,6 +13,8 @@ _CHAIN = re.compile(
     + r"*)$"
 )
 _SUBUNIT_KINDS = ("paragraph", "subsection", "clause")
+#: Attachments whose name keeps its tags: "Schedule 2.1(a)" is one schedule, not Schedule 2.1's (a).
+_TAGGED_NAMES = ("schedule", "exhibit")
 
 
 def _split_chain(kind: str, tok: str) -> tuple[str, str | None]:
@@ -51,7 +53,7 @@ def _targets(mt: Mention, text: str) -> list[tuple[str | None, str | None]]:
             tid = tid.strip("()")
         elif kind == "control" and "(" in tid:  # "AC-2(3)": control AC-2, its enhancement (3)
             tid, psub = tid.split("(", 1)[0], "enhancement (" + tid.split("(", 1)[1]
-        elif "(" in tid:
+        elif "(" in tid and kind not in _TAGGED_NAMES:
             tid, psub = _split_chain(kind, tid)
         sub = "; ".join(s for s in (psub, mt.sub) if s) or None
         out.append((tid, sub))

@@ -161,7 +161,7 @@ def tagged_region(
     of the same label ("§ 164.516 ..." after "§ 164.514 ..."); None when ``sub`` names no tag or
     the provision prints no such paragraph. For a provision the toc misses: "§ 164.514(e)" is
     its (e), not the first lines under its heading."""
-    from docintel.retrieval.targets import evidence_after, form_line
+    from docintel.retrieval.targets import evidence_after, form_line, opens_item
 
     tags = _TAG.findall(sub or "")
     opens = form_line(sub)
@@ -189,7 +189,7 @@ def tagged_region(
                 (
                     k
                     for k in range(pos + 1, end)
-                    if texts[k].startswith(f"({step})") and not _deeper(x0, pages, k, level)
+                    if opens_item(texts[k], step) and not _deeper(x0, pages, k, level)
                 ),
                 None,
             )
