@@ -96,3 +96,17 @@ def test_no_look_back_from_an_overview_that_points_at_many_parts():
     tables = _tables(overview)
     q, ranked, first = _first(tables)
     assert pointing_passages(tables, q, first, ranked) == []
+
+
+def test_no_look_back_from_a_window_that_only_uses_the_target():
+    # the page ranks for the question's words elsewhere, but the pointing lines hold none of them
+    tables = _tables(["The operation, as set out in Note 7, runs each year.", *FILLER, *FILLER,
+                      "Contingent matters are reviewed by the committee."])  # fmt: skip
+    q, ranked, first = _first(tables)
+    assert pointing_passages(tables, q, first, ranked) == []
+
+
+def test_no_look_back_from_a_use_of_a_term_the_target_defines():
+    tables = _tables([*FILLER, "Contingent assets, as defined in Note 7, are reported each year."])
+    q, ranked, first = _first(tables)
+    assert pointing_passages(tables, q, first, ranked) == []

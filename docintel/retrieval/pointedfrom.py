@@ -18,9 +18,11 @@ import pandas as pd
 
 from docintel.refscan import references_in
 from docintel.retrieval.passage import best_passage
+from docintel.retrieval.rank import query_terms
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion, Passage
 from docintel.schema.kinds import OFF_PAGE_REF_TYPES
+from docintel.text import terms
 
 #: The pointing page must be among this many best-ranked pages, with a score above zero: it
 #: shares the question's words (a pointer from a page about something else is not the
@@ -29,10 +31,14 @@ POINTING_POOL = 5
 #: A pointing window that points at more than this many other parts of the document is an
 #: overview of them (SP 800-184's "1.4 Document Structure" names Sections 2-7 and the appendices).
 OVERVIEW_POINTERS = 3
+#: Lines either side of the pointing line that must hold a question word.
+NEAR_LINES = 2
 #: Words a document names its own numbered parts by ("see Note 19", "Section 3.3", "§ 164.526").
 _PART_WORDS = r"(?:Sections?|Sec\.|Notes?|Articles?|Parts?|Chapters?|Appendix|Appendices|Schedules?|Clauses?|Paragraphs?|\u00a7+)"
 #: "this Clause 5", "this Section": the text names the part it is written in.
 _THIS = re.compile(rf"\bthis\s+{_PART_WORDS}", re.I)
+#: The words before a pointer that make it a use of a defined term: "(as) defined in Section 1.5".
+_DEFINED_IN = re.compile(r"\bdefin\w*\s+(?:in|at|by|under)\s*$", re.I)
 #: Roles of a line that lists rather than points (a contents entry, a running header).
 _LISTING_ROLES = ("toc_entry", "header", "footer", "page_number")
 
@@ -108,6 +114,14 @@ def pointing_passages(
     if not hit.any():
         return []
     found = body[hit]
+    # "which is defined in Section 1.5": a use of the term the target defines, not its other half
+    uses = [
+        any(_DEFINED_IN.search(t[: m.start()]) for rx, _, _ in patterns for m in rx.finditer(t))
+        for t in found["text"].astype(str)
+    ]
+    found = found[[not u for u in uses]]
+    if found.empty:
+        return []
     rank = {p: i for i, p in enumerate(pool)}
     page, line = min(
         zip(found["page"].astype(int), found["line"].astype(int), strict=True),
@@ -123,9 +137,15 @@ def pointing_passages(
     }
     if len(others) > OVERVIEW_POINTERS:
         return []
+    # pointing lines that hold none of the question's words use the target ("the operation, which
+    # is defined in Section 1.5"); they are no half of the question
+    asked = set(query_terms(q))
+    near = [ln for ln in window.lines if abs(ln.line - line) <= NEAR_LINES]
+    if not any(asked.intersection(terms(ln.text)) for ln in near):
+        return []
     anchor = str(found[(found["page"] == page) & (found["line"] == line)]["text"].iloc[0]).strip()
     note = f"points at the first hop's target (page {first.page}): page {page}, line {line}: '{anchor[:80]}'"
     return [window.model_copy(update={"note": note})]
 
 
-__all__ = ["OVERVIEW_POINTERS", "POINTING_POOL", "pointing_passages"]
+__all__ = ["NEAR_LINES", "OVERVIEW_POINTERS", "POINTING_POOL", "pointing_passages"]
