@@ -16,7 +16,8 @@ With ``--loops 1`` (``benchmarks/data/family_questions.jsonl``) the whole loop r
 still pass 1's first passage, ``evidence`` is checked against every pass's evidence, ``target``
 (questions with ``target_pages``) = the evidence on a target page holds every
 ``target_must_contain`` string (without them: a later pass cites a target page), and ``label`` = the answer is labelled ``complete`` exactly when
-evidence (and target) are.
+evidence (and target) are; the totals also count how many wrong and right ``complete`` answers
+carry the ambiguous-first-page warning.
 """
 
 from __future__ import annotations
@@ -94,11 +95,14 @@ def main() -> int:
             good = row["evidence_ok"] and row["target_ok"] is not False
             row["label_ok"] = (obj["answer_completeness"] == "complete") == good
             row["loops"] = obj["loop_count"]
+            # the ambiguity warning (retrieval/ambiguity.py): a rival page scored within its margin
+            row["ambiguous"] = any(w.startswith("ambiguous first page") for w in obj.get("warnings", []))
         rows.append(row)
         extra = ""
         if args.loops:
             t = {None: "-  ", True: "ok ", False: "NO "}[row["target_ok"]]
             extra = f"target {t}label {'ok ' if row['label_ok'] else 'NO '}({row['completeness']}) "
+            extra += "AMBIGUOUS " if row["ambiguous"] else ""
         print(
             f"{row['id']:20s} page {'ok ' if row['page_ok'] else 'NO '} evidence "
             f"{'ok ' if row['evidence_ok'] else 'NO '}{extra}first={first} want={q['first_hop_pages']} top5={cands}",
@@ -115,6 +119,12 @@ def main() -> int:
             extra = (
                 f" target {sum(bool(r['target_ok']) for r in rs)}/{nt}"
                 f" label {sum(r['label_ok'] for r in rs)}/{n}"
+            )
+            done = [r for r in rs if r["completeness"] == "complete"]
+            wrong = [r for r in done if not r["label_ok"]]
+            extra += (
+                f" ambiguous: {sum(r['ambiguous'] for r in wrong)} of {len(wrong)} wrong complete,"
+                f" {sum(r['ambiguous'] for r in done if r['label_ok'])} of {len(done) - len(wrong)} right"
             )
         print(
             f"{name:12s} n={n:2d} page {sum(r['page_ok'] for r in rs)}/{n} "

@@ -8,6 +8,7 @@ partial; then ``completeness.earn`` checks what "complete" must earn.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from docintel.generation.completeness import earn
@@ -22,8 +23,20 @@ NESTED_NOT_FOLLOWED = "loop budget exhausted (a pointer inside a followed target
 #: part 1308, "Schedule A" on the 1040, "Art. I" in a court opinion): another instrument's
 #: unit, named in a warning; it does not make the answer partial, no pass can fetch it.
 NOT_IN_DOCUMENT = "no unit of this document has that label (another instrument's?)"
+#: Why a pointer was not followed whose label a followed pointer names with another separator
+#: between its numbers ("Table 3.6" beside the followed "Table 3-6", NIST SP 800-30): its target
+#: is in the evidence.
+SAME_AS_FOLLOWED = "its target was followed under the same label written another way"
 #: Reasons reported as unresolved that leave the answer's completeness alone.
-REPORTED_ONLY = (NESTED_NOT_FOLLOWED, NOT_IN_DOCUMENT)
+REPORTED_ONLY = (NESTED_NOT_FOLLOWED, NOT_IN_DOCUMENT, SAME_AS_FOLLOWED)
+#: A dash or dot between two digits of a label ("3.6", "3-6", "3 \u2013 6").
+_NUMBER_JOIN = re.compile(r"(?<=\d)\s*[.\-\u2010-\u2014]\s*(?=\d)")
+
+
+def same_label(text: str) -> str:
+    """A pointer's label as compared with another's: case, spacing, a trailing stop and the
+    separator between its numbers aside."""
+    return _NUMBER_JOIN.sub(".", " ".join(str(text).lower().split())).rstrip(".,;:")
 
 
 def finish(
@@ -41,8 +54,18 @@ def finish(
         text = answer.answer.rstrip() + " External reference(s), not fetched: " + "; ".join(names) + "."
         answer = answer.model_copy(update={"answer": text})
     if answer.answer_completeness == "references_unresolved" or unresolved:
+        followed = {same_label(e.reference_text) for p in passes for e in p.evidence if e.reference_text}
+        for i, u in enumerate(unresolved):
+            if u.reason not in REPORTED_ONLY and same_label(u.raw_text) in followed:
+                unresolved[i] = u.model_copy(update={"reason": SAME_AS_FOLLOWED})
         keep: list[PendingReference] = []
         for ref in answer.pending_references:
+            if same_label(ref.raw_text) in followed:
+                if not any(u.raw_text == ref.raw_text for u in unresolved):
+                    unresolved.append(UnresolvedReference(raw_text=ref.raw_text, ref_type=ref.ref_type,
+                                                          origin_page=ref.origin_page, origin_line=ref.origin_line,
+                                                          reason=SAME_AS_FOLLOWED))  # fmt: skip
+                continue
             inside = nested(ref)
             if not inside:
                 keep.append(ref)

@@ -1,0 +1,151 @@
+"""The text that points at a first hop's target: a reverse look-up of the document's pointers.
+
+A question often joins a provision's two halves: the policy that says "see Note 19" and the note
+itself, the prose that names a framework "depicted in Table 3-3" and the table. When the first
+hop lands on the target (the note, the table, the section opens inside pass 1's window), the
+pointing text is on another page and no pointer leads back to it: the loop only follows pointers
+forward. :func:`pointing_passages` reads the parse's resolved pointers (``cross_ref_df``) the
+other way: a pointer on another page whose target line is inside the first window, on a page
+the ranking also found for the question's words, gives its window to pass 1.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import pandas as pd
+
+from docintel.refscan import references_in
+from docintel.retrieval.passage import best_passage
+from docintel.retrieval.rank import query_terms
+from docintel.schema.document import DocTables
+from docintel.schema.evidence import ParsedQuestion, Passage
+from docintel.schema.kinds import OFF_PAGE_REF_TYPES
+from docintel.text import terms
+
+#: The pointing page must be among this many best-ranked pages, with a score above zero: it
+#: shares the question's words (a pointer from a page about something else is not the
+#: question's other half).
+POINTING_POOL = 5
+#: A pointing window that points at more than this many other parts of the document is an
+#: overview of them (SP 800-184's "1.4 Document Structure" names Sections 2-7 and the appendices).
+OVERVIEW_POINTERS = 3
+#: Lines either side of the pointing line that must hold a question word.
+NEAR_LINES = 2
+#: Words a document names its own numbered parts by ("see Note 19", "Section 3.3", "§ 164.526").
+_PART_WORDS = r"(?:Sections?|Sec\.|Notes?|Articles?|Parts?|Chapters?|Appendix|Appendices|Schedules?|Clauses?|Paragraphs?|\u00a7+)"
+#: "this Clause 5", "this Section": the text names the part it is written in.
+_THIS = re.compile(rf"\bthis\s+{_PART_WORDS}", re.I)
+#: The words before a pointer that make it a use of a defined term: "(as) defined in Section 1.5".
+_DEFINED_IN = re.compile(r"\bdefin\w*\s+(?:in|at|by|under)\s*$", re.I)
+#: Roles of a line that lists rather than points (a contents entry, a running header).
+_LISTING_ROLES = ("toc_entry", "header", "footer", "page_number")
+
+
+def _targets(tables: DocTables, first: Passage) -> list[tuple[re.Pattern, tuple, tuple]]:
+    """(pattern, start, end) of the pointers to what the first window opens or sits in: the
+    numbered sections (not their lettered provisions) holding its first line or opening inside
+    it, the captioned objects whose caption is inside it; start and end are the (page, line)
+    span of the target (a line inside it naming it, "this Clause 5", points at nothing else)."""
+    lines = sorted(ln.line for ln in first.lines)
+    page, top, bottom = first.page, lines[0], lines[-1]
+    out = []
+    toc = tables.toc_df
+    if toc is not None and not toc.empty:
+        rows = toc[toc["number"].notna() & (toc["source"] != "provision") & toc["page_start"].notna()]
+        end_page = rows["page_end"].fillna(rows["page_start"])
+        end_line = rows["line_end"].fillna(10**6)
+        start = list(
+            zip(rows["page_start"].astype(int), rows["line_start"].fillna(0).astype(int), strict=True)
+        )
+        end = list(zip(end_page.astype(int), end_line.astype(int), strict=True))
+        for number, a, b in zip(rows["number"].astype(str), start, end, strict=True):
+            number = number.strip().rstrip(".")
+            opened = a <= (page, top) <= b or (a[0] == page and top <= a[1] <= bottom)
+            if opened and re.fullmatch(r"[A-Z]?\d+(?:[.\-]\d+)*[a-z]?", number):
+                rx = re.compile(rf"\b{_PART_WORDS}\s*{re.escape(number)}(?![\w.\-]*\d)", re.I)
+                out.append((rx, a, b))
+    objs = tables.object_registry
+    if objs is not None and not objs.empty:
+        here = objs[(objs["page"] == page) & objs["line_start"].between(top, bottom) & objs["label"].notna()]
+        for label, a, b in zip(here["label"].astype(str), here["line_start"], here["line_end"], strict=True):
+            word, _, ident = label.strip().partition(" ")
+            if word and ident:
+                rx = re.compile(rf"\b{re.escape(word)}s?\s+{re.escape(ident)}(?![\w.\-]*\d)", re.I)
+                out.append((rx, (page, int(a)), (page, int(b) if b == b else int(a))))
+    return out
+
+
+def pointing_passages(
+    tables: DocTables, q: ParsedQuestion, passages: Sequence[Passage], ranked: Sequence
+) -> list[Passage]:
+    """At most one window: the line on the best-ranked other page (``ranked``: the ranking's
+    candidates, best first) that points at what the first passage opens, with its context.
+    Empty when the first window opens no numbered part or captioned object, no page among the
+    first :data:`POINTING_POOL` points at it from outside it."""
+    ldf = tables.line_df
+    if not passages or not passages[0].lines or ldf is None or ldf.empty:
+        return []
+    first = passages[0]
+    have = {p.page for p in passages}
+    pool = [int(c.page) for c in ranked[:POINTING_POOL] if c.score > 0 and int(c.page) not in have]
+    if not pool:
+        return []
+    patterns = _targets(tables, first)
+    if not patterns:
+        return []
+    # a first window that points elsewhere in the document leaves the loop a pointer to follow:
+    # the look-up back is for a first hop that is an end point (a note, a table, a section)
+    onward = [
+        r
+        for r in references_in(first.lines)
+        if r.ref_type not in OFF_PAGE_REF_TYPES and not any(rx.search(r.raw_text) for rx, _, _ in patterns)
+    ]
+    if onward:
+        return []
+    body = ldf[ldf["page"].isin(pool) & ~ldf["role"].isin(_LISTING_ROLES)]
+    text = body["text"].astype(str)
+    at = list(zip(body["page"].astype(int), body["line"].astype(int), strict=True))
+    hit = pd.Series(False, index=body.index)
+    for rx, a, b in patterns:
+        outside = pd.Series([not a <= k <= b for k in at], index=body.index)
+        hit |= text.str.contains(rx) & ~text.str.contains(_THIS) & outside
+    if not hit.any():
+        return []
+    found = body[hit]
+    # "which is defined in Section 1.5": a use of the term the target defines, not its other half
+    uses = [
+        any(_DEFINED_IN.search(t[: m.start()]) for rx, _, _ in patterns for m in rx.finditer(t))
+        for t in found["text"].astype(str)
+    ]
+    found = found[[not u for u in uses]]
+    if found.empty:
+        return []
+    rank = {p: i for i, p in enumerate(pool)}
+    page, line = min(
+        zip(found["page"].astype(int), found["line"].astype(int), strict=True),
+        key=lambda k: (rank[k[0]], k[1]),
+    )
+    window = best_passage(tables, q, page, include_lines=[line])
+    # a window that points at many parts is an overview ("Section 2 describes ..., Section 4
+    # ..."), as a contents page is: it names the target among others, it is no half of a question
+    others = {
+        r.raw_text.strip().lower()
+        for r in references_in(window.lines)
+        if r.ref_type not in OFF_PAGE_REF_TYPES and not any(rx.search(r.raw_text) for rx, _, _ in patterns)
+    }
+    if len(others) > OVERVIEW_POINTERS:
+        return []
+    # pointing lines that hold none of the question's words use the target ("the operation, which
+    # is defined in Section 1.5"); they are no half of the question
+    asked = set(query_terms(q))
+    near = [ln for ln in window.lines if abs(ln.line - line) <= NEAR_LINES]
+    if not any(asked.intersection(terms(ln.text)) for ln in near):
+        return []
+    anchor = str(found[(found["page"] == page) & (found["line"] == line)]["text"].iloc[0]).strip()
+    note = f"points at the first hop's target (page {first.page}): page {page}, line {line}: '{anchor[:80]}'"
+    return [window.model_copy(update={"note": note})]
+
+
+__all__ = ["NEAR_LINES", "OVERVIEW_POINTERS", "POINTING_POOL", "pointing_passages"]
