@@ -10,7 +10,7 @@ import random
 import numpy as np
 
 from docintel.questions import parse_question
-from docintel.retrieval import rank, retrieve
+from docintel.retrieval import rank, rankscore, retrieve
 
 from .test_s10rk_rank_loop import _tables
 
@@ -39,13 +39,13 @@ def test_round4_is_python_round():
 
 def test_reasons_are_built_only_for_the_pages_read(monkeypatch):
     calls = []
-    real = rank._reasons
+    real = rankscore._reasons
 
     def counting(page, *args):
         calls.append(page)
         return real(page, *args)
 
-    monkeypatch.setattr(rank, "_reasons", counting)
+    monkeypatch.setattr(rankscore, "_reasons", counting)
     cands = retrieve(parse_question("Who approves a transfer of funds?"), _tables())
     assert calls == []
     first = cands[0]
