@@ -15,6 +15,7 @@ from docintel.errors import LLMOutputError
 from docintel.generation.finish import (
     BUDGET_EXHAUSTED,
     NESTED_NOT_FOLLOWED,
+    NOT_IN_DOCUMENT,
     earn_completeness,
     finish,
 )
@@ -27,7 +28,7 @@ from docintel.refscan import memo
 from docintel.retrieval import count_tokens, firstpass
 from docintel.retrieval import pointerfacts as facts
 from docintel.retrieval.ambiguity import first_page_warning
-from docintel.retrieval.covered import ALREADY_IN_EVIDENCE, evidence_keys
+from docintel.retrieval.covered import ALREADY_IN_EVIDENCE, evidence_keys, target_covered
 from docintel.retrieval.firstpass import same_page_targets
 from docintel.retrieval.named import named_first_hop
 from docintel.retrieval.overview import Overview, overview_passages
@@ -35,6 +36,7 @@ from docintel.retrieval.resolve_build import OffPages, near
 from docintel.retrieval.resolve_pages import off_pages
 from docintel.retrieval.targets import unread_pages_warning
 from docintel.schema.answer import (
+    ExternalReference,
     PendingReference,
     ReferenceAwareAnswer,
     UnresolvedReference,
@@ -52,7 +54,6 @@ from docintel.schema.loop import (
 )
 from docintel.schema.result import AskResult
 from docintel.schema.trace import Trace
-from docintel.triage import triage
 
 #: Why a loop that found nothing to add gives up partial, as the user reads it.
 NOTHING_ADDED = "no reference target could be retrieved; answer kept from the previous pass"
@@ -164,10 +165,91 @@ class _Loop:
             self.asked.add(key)
         return res
 
+    @property
+    def own_ids(self) -> set[str]:
+        """The publication ids this document is (its DOI, its running headers), read once."""
+        if getattr(self, "_own_ids", None) is None:
+            self._own_ids = facts.own_ids(self.tables)
+        return self._own_ids
+
+    def report(self, ref: PendingReference, ref_type: str, reason: str) -> None:
+        """Record ``ref`` as unresolved for ``reason`` (once per reference text)."""
+        if not any(u.raw_text == ref.raw_text for u in self.unresolved):
+            self.unresolved.append(
+                UnresolvedReference(
+                    raw_text=ref.raw_text,
+                    ref_type=ref_type,
+                    origin_page=ref.origin_page,
+                    origin_line=ref.origin_line,
+                    reason=reason,
+                )  # fmt: skip
+            )
+
     def triage(self, answer: ReferenceAwareAnswer, passages: list[Passage]) -> ReferenceAwareAnswer:
-        """Drop pending references whose target is already in the evidence; externals are named
-        (:func:`docintel.triage.triage`)."""
-        return triage(self, answer, passages)
+        """Drop pending references whose target is already in the evidence; externals are named.
+
+        A reference to Table 1 printed on the page already given is not a reason
+        for a second pass. This is a deterministic check against the tables.
+        """
+        have = evidence_keys(passages)
+        keep: list[PendingReference] = []
+        externals = list(answer.external_references)
+        named = {e.name.lower() for e in externals}
+        for ref in answer.pending_references:
+            res = self.resolve(ref, allow_llm=False)
+            if facts.may_be_elsewhere(res):
+                res = self.resolve(ref, allow_llm=True)  # what pass 2 would try, asked now
+                if facts.may_be_elsewhere(res) and not facts.numbers(self.tables, res.target):
+                    self.trace.event("triage", reference=ref.raw_text, verdict="not_in_document")
+                    self.report(ref, res.ref_type, NOT_IN_DOCUMENT)
+                    continue
+            if res.status == "unresolved" and facts.opens_heading(self.tables, ref):
+                # "Subpart D—Notification ..." (a heading the toc lacks) is its own label; a heading
+                # that names a provision found elsewhere ("Clause 5.6" over a drafting note) points
+                self.trace.event("triage", reference=ref.raw_text, verdict="names_itself")
+                continue
+            if res.status == "external":
+                name = res.target or ref.raw_text
+                if name.lower() not in named:
+                    externals.append(
+                        ExternalReference(
+                            name=name[:200], origin_page=ref.origin_page, origin_line=ref.origin_line
+                        )
+                    )
+                    named.add(name.lower())
+                self.trace.event("triage", reference=ref.raw_text, verdict="external")
+                continue
+            if res.status == "resolved" and facts.labels_itself(ref, res):
+                self.trace.event("triage", reference=ref.raw_text, verdict="names_itself", target=res.target)
+                continue  # a heading naming its own section or object is not a pointer elsewhere
+            if res.status == "resolved" and target_covered(res.passages, have):
+                self.trace.event(
+                    "triage", reference=ref.raw_text, verdict="already_in_evidence", target=res.target
+                )
+                continue
+            keep.append(ref)
+        if externals:  # the identifier grammar is imported only when there is a name to test
+            from docintel.identifiers.own import is_own
+
+            externals = [e for e in externals if not is_own(e.name, self.own_ids)]  # not the document itself
+        completeness = answer.answer_completeness
+        if completeness == "references_unresolved" and not keep:
+            completeness = "complete"
+        text, restate = answer.answer, getattr(self.backend, "restate", None)
+        still = {(r.raw_text, r.origin_page, r.origin_line) for r in keep}  # one pointer, many targets
+        settled = [
+            r for r in answer.pending_references if (r.raw_text, r.origin_page, r.origin_line) not in still
+        ]
+        if settled and restate is not None:  # a backend whose text lists the pointers it left
+            text = restate(text, settled)
+        return answer.model_copy(
+            update={
+                "answer": text,
+                "pending_references": keep,
+                "external_references": externals,
+                "answer_completeness": completeness,
+            }
+        )
 
     def generate(
         self, passages: list[Passage], pass_no: int
