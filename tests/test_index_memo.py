@@ -99,9 +99,10 @@ def test_a_value_missing_from_the_stored_index_is_computed_once_and_stored(artif
 
 def test_an_index_built_by_other_grammar_code_is_not_served(artifacts, nist_pdf, monkeypatch, tmp_path):
     files = {p.name for p in bm25.fingerprint_files()}
+    # (rankpages.py computes the listing, back-matter and commentary pages stored with the index)
     for needed in (
-        "reflines.py", "rank.py", "firsthop.py", "lookup.py", "passage.py", "refscan.py", "refpatterns.py",
-        "refrules.py",
+        "reflines.py", "rank.py", "rankpages.py", "firsthop.py", "lookup.py", "passage.py", "refscan.py",
+        "refpatterns.py", "refrules.py",
     ):  # fmt: skip
         assert needed in files
     tables = parse(nist_pdf, out_dir=artifacts, layout="never")

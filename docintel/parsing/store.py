@@ -13,33 +13,34 @@ folder ``.<options_key>.v-<ns>-<pid>/`` holding ``<table>.parquet`` + ``manifest
   complete version, versions nothing points to removed).
 - **Serialised**: :func:`locked` takes an exclusive ``flock`` on the ``<doc_id>`` folder, so two
   processes parsing one file never interleave; the second waits and then reads the first's result.
+
+The versioned folders, the lock and the repair live in :mod:`docintel.parsing.versions`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import hashlib
 import json
-import os
-import shutil
-import signal
-import tempfile
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from docintel.atomic import clean_stale_temps, fsync_dir, temp_name
-from docintel.errors import DocumentError, StorageError
+from docintel.errors import DocumentError
 from docintel.parsing import arrow_copies, stamps
+from docintel.parsing.versions import (  # noqa: F401 - locked, live_version, recover, MANIFEST: store's API
+    MANIFEST,
+    fault_point,
+    link_or_copy,
+    live_version,
+    locked,
+    new_version,
+    recover,
+)
+from docintel.parsing.versions import write_file as _write_file  # tests replace store._write_file
 from docintel.schema.document import DocTables
 from docintel.schema.tables import SCHEMA_VERSION, TABLES, schema_major
-
-MANIFEST = "manifest.json"
 
 
 def options_key(options: dict) -> str:
@@ -52,43 +53,7 @@ def cache_dir(root: Path, doc_id: str, options: dict) -> Path:
     return Path(root) / doc_id / options_key(options)
 
 
-def _fault_point(name: str) -> None:
-    """Test hook: ``DOCINTEL_FAULT=<name>`` kills this process right here (kill -9 mid-save)."""
-    if os.environ.get("DOCINTEL_FAULT") == name:
-        os.kill(os.getpid(), signal.SIGKILL)
-
-
-@contextlib.contextmanager
-def locked(directory: Path) -> Iterator[None]:
-    """Exclusive lock on the document's folder (``<root>/<doc_id>``) for a load-parse-save."""
-    folder = Path(directory).parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError as exc:  # a read-only or full artifacts folder
-        raise _storage_error(folder, exc) from exc
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock (the atomic swap still keeps every entry whole)
-        os.close(fd)
-        yield
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing the descriptor releases the lock
-
-
 # -- reading ----------------------------------------------------------------------------------
-
-
-def live_version(directory: Path) -> Path | None:
-    """The version folder the link names (a legacy plain folder is its own version)."""
-    if directory.is_symlink():
-        target = directory.parent / os.readlink(directory)
-        return target if target.is_dir() else None
-    return directory if directory.is_dir() else None
 
 
 def load_checked(directory: Path, *, source_sha256: str | None = None) -> tuple[DocTables | None, str | None]:
@@ -234,68 +199,6 @@ def _table_bytes(df: pd.DataFrame, name: str, meta: dict) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def _write_file(path: Path, data: bytes) -> None:
-    """Write and flush one file (a full disk raises OSError ENOSPC from here)."""
-    with open(path, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-
-
-def _publish(tmp: Path, directory: Path) -> Path:
-    """Make the complete folder ``tmp`` the live version of ``directory`` (one atomic swap)."""
-    parent = directory.parent
-    fsync_dir(tmp)
-    version = parent / f".{directory.name}.v-{time.time_ns()}-{os.getpid()}"
-    os.rename(tmp, version)
-    _fault_point("after-version")
-    previous = live_version(directory)
-    if directory.exists() and not directory.is_symlink():
-        # tables written by docintel before versioned folders: move them aside first (recover()
-        # restores them if we are killed before the link exists)
-        previous = parent / f".{directory.name}.v-0-legacy-{os.getpid()}"
-        os.rename(directory, previous)
-    link = parent / f"{temp_name(directory, 'link')}{time.time_ns()}"
-    os.symlink(version.name, link)
-    os.replace(link, directory)
-    fsync_dir(parent)
-    _fault_point("after-swap")
-    if previous is not None and previous != version:
-        shutil.rmtree(previous, ignore_errors=True)
-    return version
-
-
-def _new_temp(directory: Path) -> Path:
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=temp_name(directory), dir=directory.parent))
-
-
-def _storage_error(directory: Path, exc: OSError) -> StorageError:
-    what = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
-    return StorageError(
-        f"could not save the tables to {directory}: {what}; the earlier tables there (if any) are untouched"
-    )
-
-
-@contextlib.contextmanager
-def _new_version(directory: Path) -> Iterator[Path]:
-    """A temporary folder that becomes the live version of ``directory`` when the block ends.
-
-    On any failure it is removed and the previous version stays live; an OSError (a full disk)
-    becomes a :class:`StorageError`.
-    """
-    tmp = _new_temp(directory)
-    try:
-        yield tmp
-        _publish(tmp, directory)
-    except OSError as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise _storage_error(directory, exc) from exc
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-
-
 def save(tables: DocTables, directory: Path) -> Path:
     """Write every table plus the manifest as a new version of ``directory``, atomically.
 
@@ -303,7 +206,7 @@ def save(tables: DocTables, directory: Path) -> Path:
     version stays live; an OSError (a full disk) becomes a :class:`StorageError`.
     """
     directory = Path(directory)
-    with _new_version(directory) as tmp:
+    with new_version(directory) as tmp:
         meta = {
             "schema_version": SCHEMA_VERSION,
             "parser": tables.manifest.get("parser"),
@@ -315,7 +218,7 @@ def save(tables: DocTables, directory: Path) -> Path:
             data = _table_bytes(tables.table(name), name, meta)
             checksums[name] = hashlib.sha256(data).hexdigest()
             _write_file(tmp / f"{name}.parquet", data)
-            _fault_point("mid-tables")
+            fault_point("mid-tables")
         manifest = {
             **tables.manifest,
             "schema_version": SCHEMA_VERSION,
@@ -326,47 +229,6 @@ def save(tables: DocTables, directory: Path) -> Path:
         _write_file(tmp / MANIFEST, json.dumps(manifest, indent=2, default=str).encode())
     tables.manifest = {**manifest, "cache_hit": hit}
     return directory
-
-
-def recover(directory: Path) -> list[str]:
-    """Repair what an interrupted save left (call inside :func:`locked`); returns what was done.
-
-    Stale temp folders/links of dead writers go; a missing or dangling link is pointed at the
-    newest complete version (or at the ``.old-<pid>`` folder older docintel versions left); the
-    versions nothing points to are removed.
-    """
-    directory = Path(directory)
-    parent = directory.parent
-    done = [
-        f"removed {p.name}" for p in clean_stale_temps(parent) if p.name.startswith(f".{directory.name}.")
-    ]
-    prefix_v, prefix_old = f".{directory.name}.v-", f".{directory.name}.old-"
-    candidates = sorted(
-        (p for p in parent.iterdir() if p.name.startswith((prefix_v, prefix_old)) and p.is_dir()),
-        key=lambda p: (p.name.startswith(prefix_v), p.name),
-    )
-    live = live_version(directory)
-    if live is None:
-        complete = [p for p in candidates if (p / MANIFEST).exists()]
-        if complete:
-            best = complete[-1]
-            if directory.is_symlink():
-                directory.unlink()
-            if best.name.startswith(prefix_old):  # adopt it as a version
-                renamed = parent / f"{prefix_v}0-adopted-{os.getpid()}"
-                os.rename(best, renamed)
-                best = renamed
-            link = parent / f"{temp_name(directory, 'link')}{time.time_ns()}"
-            os.symlink(best.name, link)
-            os.replace(link, directory)
-            fsync_dir(parent)
-            live = best
-            done.append(f"restored {directory.name} from an interrupted save")
-    for p in candidates:
-        if p.exists() and (live is None or p.resolve() != live.resolve()):
-            shutil.rmtree(p, ignore_errors=True)
-            done.append(f"removed {p.name}")
-    return done
 
 
 def append_cross_refs(tables: DocTables, new_rows: pd.DataFrame) -> None:
@@ -519,20 +381,12 @@ def _republish(
             return None  # the entry was replaced under us; it is not ours to extend
         if any((manifest.get("checksums") or {}).get(t) != sums.get(t) for t in require):
             return None
-        with _new_version(directory) as tmp:
+        with new_version(directory) as tmp:
             files = [f"{n}.parquet" for n in TABLES]
             files += [e.get("file") for e in (manifest.get("sidecars") or {}).values() if isinstance(e, dict)]
             for f in files:
                 if f and f == Path(f).name and f not in replaced and (live / f).exists():
-                    _link_or_copy(live / f, tmp / f)
+                    link_or_copy(live / f, tmp / f)
             write(tmp, manifest)
             _write_file(tmp / MANIFEST, json.dumps(manifest, indent=2, default=str).encode())
     return manifest
-
-
-def _link_or_copy(src: Path, dst: Path) -> None:
-    """Versions are never modified in place, so a hard link shares an unchanged table safely."""
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copyfile(src, dst)

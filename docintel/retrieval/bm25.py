@@ -128,6 +128,7 @@ class PageIndex:
         self._pt_bytes: bytes | None = None
         self._page_bigrams: dict[int, set] = {}
         self._df: dict[str, int] | None = None
+        self._line_arrays = None
         a = arrays
         self.page_terms = _Lazy(
             self.pages, lambda i: [vocab[k] for k in a["pt_ids"][a["pt_off"][i] : a["pt_off"][i + 1]]]
@@ -201,6 +202,17 @@ class PageIndex:
         lo, hi = a["lpost_off"][k], a["lpost_off"][k + 1]
         return list(zip(a["lpost_page"][lo:hi], a["lpost_pos"][lo:hi], strict=True))
 
+    def line_arrays(self):
+        """(line offsets of the pages as int64, each indexed line's page position, the pages as
+        int64) as numpy arrays, built once (the index is read-only)."""
+        if self._line_arrays is None:
+            import numpy as np
+
+            off = np.frombuffer(self._a["lt_off"], dtype=np.int32).astype(np.int64)
+            line_page = np.repeat(np.arange(len(self.pages), dtype=np.int64), np.diff(off))
+            self._line_arrays = (off, line_page, np.asarray(self.pages, dtype=np.int64))
+        return self._line_arrays
+
     def line_number(self, page: int, pos: int) -> int:
         return self._a["lt_line"][self._a["lt_off"][self._pos[page]] + pos]
 
@@ -273,14 +285,34 @@ class PageIndex:
 
     def bm25_scores(self, query: list[str]) -> dict[int, float]:
         """BM25Okapi scores of every page (negative ones as 0), from the query terms' postings."""
-        out = {p: 0.0 for p in self.pages}
+        return dict(zip(self.pages, self.bm25_array(query).tolist(), strict=True))
+
+    def bm25_array(self, query: list[str]):
+        """:meth:`bm25_scores` as a numpy array in page order: each page's terms added in the
+        query's order with the same floating-point operations (numpy's are IEEE's, as Python's)."""
+        import numpy as np
+
+        out = np.zeros(len(self.pages))
         if not self.has_any_text or not query:
             return out
+        off = np.frombuffer(self._a["pt_off"], dtype=np.int32)
+        doc_len = np.diff(off).astype(np.int64)
         for q in query:
             idf = self.bm25_idf(q)
-            for p, f in self.tf(q).items():
-                out[p] += idf * (f * (K1 + 1) / (f + K1 * (1 - B + B * self.doc_len[p] / self.avgdl)))
-        return {p: max(0.0, s) for p, s in out.items()}
+            at, f = self.postings(q)
+            if len(at):
+                out[at] += idf * (f * (K1 + 1) / (f + K1 * (1 - B + B * doc_len[at] / self.avgdl)))
+        return np.where(out > 0, out, 0.0)
+
+    def postings(self, term: str):
+        """(the page positions, the term's frequency there) of ``term``'s pages, as numpy arrays."""
+        import numpy as np
+
+        k, a = self._id.get(term), self._a
+        lo, hi = (a["post_off"][k], a["post_off"][k + 1]) if k is not None else (0, 0)
+        pages = np.frombuffer(a["post_page"], dtype=np.int32)[lo:hi]
+        tf = np.frombuffer(a["post_tf"], dtype=np.int32)[lo:hi].astype(np.int64)
+        return np.searchsorted(self.line_arrays()[2], pages), tf
 
     # -- storage --------------------------------------------------------------------------
 
@@ -524,74 +556,103 @@ def _all_pages(tables: DocTables) -> list[int]:
 def phrase_scores(index: PageIndex, phrase_bigrams: set[tuple[str, str]]) -> dict[int, tuple[float, list]]:
     """Per page: idf-weighted sum of the question's bigrams that occur verbatim (as adjacent terms)."""
     out: dict[int, tuple[float, list]] = {p: (0.0, []) for p in index.pages}
+    out.update(phrase_hits(index, phrase_bigrams))
+    return out
+
+
+def phrase_hits(index: PageIndex, phrase_bigrams: set[tuple[str, str]]) -> dict[int, tuple[float, list]]:
+    """:func:`phrase_scores` of the pages holding a question bigram only (every other page scores
+    (0.0, [])), in page order."""
     have: dict[int, set[tuple[str, str]]] = {}
     for bg in phrase_bigrams:
         for p in index.bigram_pages(bg):
             have.setdefault(p, set()).add(bg)
-    for p in sorted(have):
-        out[p] = (math.fsum(index.bigram_idf(b) for b in have[p]), sorted(have[p]))
-    return out
+    idf = {bg: index.bigram_idf(bg) for bg in phrase_bigrams}
+    return {p: (math.fsum(idf[b] for b in have[p]), sorted(have[p])) for p in sorted(have)}
 
 
 def window_scores(index: PageIndex, query: set[str], *, size: int = 12) -> dict[int, tuple[float, int]]:
     """Per page: the best run of ``size`` lines by idf mass of *distinct* query terms it holds.
 
     Rewards pages where the question's terms sit together (one paragraph answers
-    it) over pages where they are scattered; returns (score, first line of the window).
+    it) over pages where they are scattered; returns (score, first line of the window); a page
+    without a query term scores (0.0, its first line). See :func:`window_hits`.
+    """
+    out = {p: (0.0, index.first_line(p)) for p in index.pages}
+    out.update(window_hits(index, query, size=size))
+    return out
+
+
+def window_hits(index: PageIndex, query: set[str], *, size: int = 12) -> dict[int, tuple[float, int]]:
+    """:func:`window_scores` of the pages whose best window scores above 0 only, in page order.
+
     The earliest best window, read from the query terms' line postings: between two starts
     where a matching line enters the window, terms only leave it, so the score cannot rise;
     the windows starting where a match enters (and the first) are the only ones to score.
-    All pages at once on numpy arrays: a window holds a term when one of the term's lines falls
-    in it (a binary search of the term's sorted (page, line) keys), and a set of terms scores
-    its exact idf sum (``math.fsum`` in the sorted query's order, once per set).
+    All pages at once on numpy arrays over the document's lines (a line's place in the index,
+    pages in order): a window is a run of lines cut at its page's last line, it holds a term when
+    the running count of the term's lines rises across it, and a set of terms scores its exact
+    idf sum (``math.fsum`` in the sorted query's order, once per set). Marks over the lines give
+    the sorted starts and the sets without a sort.
     """
     import numpy as np
 
-    out = {p: (0.0, index.first_line(p)) for p in index.pages}
     ordered = sorted(query)
     weights = [index.idf(t) for t in ordered]
     a = index._a
+    line_off, line_page, all_pages = index.line_arrays()
+    n_lines = int(line_off[-1])
     post_page = np.frombuffer(a["lpost_page"], dtype=np.int32)
     post_pos = np.frombuffer(a["lpost_pos"], dtype=np.int32)
-    big = np.int64(1 << 32)  # a page's line positions are far below this: keys never cross pages
-    per_term = []  # per query term: the sorted page * big + position keys of its lines
+    per_term = []  # per query term: the document-wide indices of its lines (sorted, unique)
+    hit = np.zeros(n_lines, dtype=bool)
     for t in ordered:
         k = index.term_id(t)
         lo, hi = (a["lpost_off"][k], a["lpost_off"][k + 1]) if k is not None else (0, 0)
-        per_term.append(post_page[lo:hi].astype(np.int64) * big + post_pos[lo:hi])
-    hits = np.unique(np.concatenate(per_term)) if per_term else np.zeros(0, np.int64)
+        lines = line_off[np.searchsorted(all_pages, post_page[lo:hi])] + post_pos[lo:hi]
+        hit[lines] = True
+        per_term.append(lines)
+    hits = np.flatnonzero(hit)
     if not len(hits):
-        return out
-    pages = hits // big
-    page_list = np.unique(pages)
-    line_off = np.frombuffer(a["lt_off"], dtype=np.int32)
-    at = np.searchsorted(np.asarray(index.pages, dtype=np.int64), pages)  # the pages are sorted
-    last_of = np.maximum(0, (line_off[at + 1] - line_off[at]).astype(np.int64) - size)
-    starts = np.minimum(np.maximum(0, hits - pages * big - size + 1), last_of)
-    cand = np.unique(np.concatenate([pages * big + starts, page_list * big]))  # every page's 0 too
+        return {}
+    page_lo, page_hi = line_off[line_page[hits]], line_off[line_page[hits] + 1]
+    starts = np.minimum(np.maximum(page_lo, hits - size + 1), np.maximum(page_lo, page_hi - size))
+    mark = np.zeros(n_lines, dtype=bool)
+    mark[starts] = True
+    mark[page_lo] = True  # every page's first window too
+    cand = np.flatnonzero(mark)
+    cand_pages = line_page[cand]
+    cand_end = np.minimum(cand + size, line_off[cand_pages + 1])
     # the terms each window holds, as bits: 62 terms to an int64 word, as many words as it takes
     words = np.zeros((len(cand), (len(ordered) + 61) // 62), dtype=np.int64)
-    for k, keys in enumerate(per_term):
-        if len(keys):
-            inside = np.searchsorted(keys, cand + size, "left") > np.searchsorted(keys, cand, "left")
+    seen = np.zeros(n_lines + 1, dtype=np.int32)
+    for k, lines in enumerate(per_term):
+        if len(lines):
+            seen[:] = 0
+            seen[lines + 1] = 1
+            count = np.cumsum(seen)  # count[g]: the term's lines among the document's first g
+            inside = count[cand_end] > count[cand]
             words[:, k // 62] |= inside.astype(np.int64) << (k % 62)
-    if words.shape[1] == 1:  # the usual question: one word of bits
-        sets, which = np.unique(words[:, 0], return_inverse=True)
-        sets = sets.reshape(-1, 1)
+    if len(ordered) <= 16:  # the usual question: the sets as small integers, found by marks
+        present = np.zeros(1 << len(ordered), dtype=bool)
+        present[words[:, 0]] = True
+        masks = np.flatnonzero(present).tolist()
+        set_scores = [math.fsum(w for k, w in enumerate(weights) if m >> k & 1) for m in masks]
+        table = np.zeros(1 << len(ordered), dtype=np.float64)
+        table[masks] = set_scores
+        scores = table[words[:, 0]]
     else:
         sets, which = np.unique(words, axis=0, return_inverse=True)
-    masks = [sum(int(w) << (62 * j) for j, w in enumerate(row)) for row in sets.tolist()]
-    set_scores = [math.fsum(w for k, w in enumerate(weights) if m >> k & 1) for m in masks]
-    which = which.reshape(-1)
-    scores = np.array(set_scores, dtype=np.float64)[which]
-    cand_pages = cand // big
+        masks = [sum(int(w) << (62 * j) for j, w in enumerate(row)) for row in sets.tolist()]
+        set_scores = [math.fsum(w for k, w in enumerate(weights) if m >> k & 1) for m in masks]
+        scores = np.array(set_scores, dtype=np.float64)[which.reshape(-1)]
     bounds = np.flatnonzero(np.r_[True, cand_pages[1:] != cand_pages[:-1]])
     best = np.maximum.reduceat(scores, bounds)
     group = np.repeat(np.arange(len(bounds)), np.diff(np.r_[bounds, len(cand)]))
     first = np.minimum.reduceat(np.where(scores == best[group], np.arange(len(cand)), len(cand)), bounds)
-    for i in first.tolist():
-        p = int(cand_pages[i])
-        score = set_scores[int(which[i])]
-        if score > 0:
-            out[p] = (score, index.line_number(p, int(cand[i] - p * big)))
-    return out
+    first = first[best > 0]
+    starts_at = np.frombuffer(a["lt_line"], dtype=np.int32)[cand[first]].tolist()
+    return {
+        int(all_pages[cp]): (float(s), line)
+        for cp, s, line in zip(cand_pages[first].tolist(), scores[first].tolist(), starts_at, strict=True)
+    }

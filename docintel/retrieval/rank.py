@@ -29,14 +29,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import overload
 
+import numpy as np
+
 from docintel.retrieval.bm25 import (
-    K1,
-    B,
     PageIndex,
     bigrams,
     page_index,
-    phrase_scores,
-    window_scores,
+    phrase_hits,
+    window_hits,
 )
 from docintel.retrieval.firsthop import answer_type_first, overview_pages, preamble_pages
 from docintel.retrieval.lookup import (
@@ -57,6 +57,16 @@ from docintel.retrieval.rankpages import (  # noqa: F401 - re-exported: passage 
     back_matter_pages,
     commentary_pages,
     listing_pages,
+)
+from docintel.retrieval.rankscore import (  # noqa: F401 - keyword_scores, round4: rank's API
+    PageMatches,
+    ReasonSource,
+    Signals,
+    keyword_array,
+    keyword_scores,
+    normalised,
+    round4,
+    spread,
 )
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import Candidate, ParsedQuestion
@@ -124,75 +134,47 @@ def retrieve(
 
     back = back_matter_pages(tables) | commentary_pages(tables) | preamble_pages(tables)
     listing = listing_pages(tables)
-    bm25 = keyword_scores(index, query)
-    phrases = phrase_scores(index, phrase_bigrams(question))
-    windows = window_scores(index, qset)
+    pages = index.pages
+    at = {p: i for i, p in enumerate(pages)}
+    raw = keyword_array(index, query)
+    phrases = phrase_hits(index, phrase_bigrams(question))  # the pages with a signal only
+    windows = window_hits(index, qset)
     toc = toc_scores(tables, index, qset)
-
-    bm25_n = _normalise({p: s for p, s in bm25.items()})
-    phrase_n = _normalise({p: s for p, (s, _) in phrases.items()})
-    window_n = _normalise({p: s for p, (s, _) in windows.items()})
-
-    matched = index.matches(qset)  # page -> the question terms it holds, sorted
-    text_on = {p: index.has_text(p) for p in index.pages}
+    d = np.zeros(len(pages))  # documents define a term where they first use it: that page counts most
     first_definition = min(definitions) if definitions else None
-    w_bm25, w_window, w_phrase, w_toc = w["bm25"], w["window"], w["phrase"], w["toc"]
-    w_definition, w_objects, w_scope = w["definition"], w["objects"], w["scope"]
-    no_toc = (0.0, "")
-    candidates = []
-    for p in index.pages:
-        # round() only where it can change the value: a zero rounds to itself (same sign, same type)
-        raw, b, win, ph = bm25[p], bm25_n[p], window_n[p], phrase_n[p]
-        page_toc = toc.get(p)
-        t = (page_toc or no_toc)[0]
-        b, win, ph, t = (
-            (round(b, 4) if b else b),
-            (round(win, 4) if win else win),
-            (round(ph, 4) if ph else ph),
-            (round(t, 4) if t else t),
-        )
-        # Documents define a term where they first use it: the first such page counts most.
-        d = (1.0 if p == first_definition else 0.5) if p in definitions else 0.0
-        o = 1.0 if p in objects else 0.0
-        sc = 1.0 if p in scope_pages else 0.0
-        # sum() in the signals' order, as over the dict (sum() compensates float rounding since 3.12)
-        total = sum(
-            (
-                w_bm25 * b,
-                w_window * win,
-                w_phrase * ph,
-                w_toc * t,
-                w_definition * d,
-                w_objects * o,
-                w_scope * sc,
-            )
-        )
-        scores = {
-            "bm25": b,
-            "window": win,
-            "phrase": ph,
-            "toc": t,
-            "definition": d,
-            "objects": o,
-            "scope": sc,
-        }
-        window, hits = windows[p], phrases[p][1]
-        if raw > 0 or window[0] > 0 or hits or sc or (page_toc and page_toc[0] > 0):
-            reasons = _reasons(
-                p, matched.get(p, []), qset, raw, hits, window, page_toc, scope_note, scope_pages
-            )
-        else:
-            reasons = []
-        if d:
-            reasons.append(f"definition: '{term}' is introduced on line {definitions[p]}")
-        if o:
-            reasons.append(f"objects: {objects[p]} on this page")
-        if not text_on[p]:
-            reasons = ["no text on this page (image-only or empty): ranked last", *reasons]
-        scores["bm25_raw"] = round(raw, 4) if raw else raw
-        candidates.append(_Row(p, round(total, 4), scores, reasons))
+    o, sc, t = np.zeros(len(pages)), np.zeros(len(pages)), np.zeros(len(pages))
+    for p in at.keys() & definitions.keys():  # (pages the index lacks score nothing)
+        d[at[p]] = 1.0 if p == first_definition else 0.5
+    for p in at.keys() & objects.keys():
+        o[at[p]] = 1.0
+    for p in at.keys() & set(scope_pages):
+        sc[at[p]] = 1.0
+    for p in at.keys() & toc.keys():
+        t[at[p]] = toc[p][0]
+    signals = Signals(  # each rounded as round(x, 4) rounds it (see round4)
+        bm25=round4(normalised(raw)),
+        window=round4(normalised(spread(windows, at))),
+        phrase=round4(normalised(spread(phrases, at))),
+        toc=round4(t),
+        definition=d,
+        objects=o,
+        scope=sc,
+        bm25_raw=round4(raw),
+    )
+    total = np.zeros(len(pages))
+    terms_ = [w[k] * v for k, v in signals.weighted()]
+    some = np.flatnonzero(np.any(np.array(terms_) != 0, axis=0)) if pages else np.zeros(0, np.int64)
+    # sum() of each page's terms in the signals' order, as the dict-per-page loop summed them
+    # (Python's sum: 3.12's compensates float rounding); a page without a signal sums to 0.0
+    total[some] = [sum(ts) for ts in zip(*(x[some].tolist() for x in terms_), strict=True)]
+    score = round4(total).tolist()
+    matched = PageMatches(index, qset)  # page -> the question terms it holds, sorted
+    text_on = [bool(index.doc_len[p]) for p in pages]
+    why = ReasonSource(matched, qset, raw.tolist(), phrases, windows, toc, scope_note, set(scope_pages),
+               definitions, objects, term, text_on, signals)  # fmt: skip
+    candidates = [_Row(p, s, i, why) for i, (p, s) in enumerate(zip(pages, score, strict=True))]
 
-    exempt = {c.page for c in candidates if c.scores["scope"] or c.scores["toc"]}
+    exempt = {pages[i] for i in np.flatnonzero((sc != 0) | (signals.toc != 0)).tolist()}
     if question.shape == "definition":
         exempt = set(back)
     # an overview's own header rows are toc rows ("Required, (A) = Addressable"): only the
@@ -200,36 +182,62 @@ def retrieve(
     demoted = (back - exempt) | (set(overview_pages(tables)) - set(scope_pages))
     rank_score = _back_matter_below_body(candidates, demoted, index, qset, matched)
     answer_type_first(question, tables, candidates, rank_score)
-    for c in candidates:
-        if c.page in listing:
-            c.reasons.append("contents / list of tables or figures: ranked after the body it lists")
-    candidates.sort(
-        key=lambda c: (
-            not text_on[c.page],
-            c.page in listing and c.page not in scope_pages,
-            -rank_score[c.page],
-            rank_score[c.page] < c.score,
-            c.page,
+    for p in sorted(listing):
+        if p in at:
+            _note(candidates[at[p]], "contents / list of tables or figures: ranked after the body it lists")
+    ranked = np.array([rank_score[p] for p in pages], dtype=np.float64)
+    scope_set = set(scope_pages)
+    order = np.lexsort(  # the last key first: pages are unique, so the order is total
+        (
+            np.asarray(pages, dtype=np.int64),
+            ranked < np.asarray(score, dtype=np.float64),
+            -ranked,
+            np.array([p in listing and p not in scope_set for p in pages], dtype=bool),
+            ~np.array(text_on, dtype=bool),
         )
     )
+    candidates = [candidates[i] for i in order.tolist()]
     for c in candidates[: max(0, top_k)]:
         c.chosen = True
     return Ranking(candidates)
 
 
 class _Row:
-    """A page's Candidate fields before the Candidate is built (what the ranking reads and sorts)."""
+    """A page's Candidate fields before the Candidate is built (what the ranking reads and sorts);
+    its scores dict and reasons are built when first read (most pages are never read)."""
 
-    __slots__ = ("chosen", "page", "reasons", "score", "scores")
+    __slots__ = ("_added", "_at", "_reasons", "_why", "chosen", "page", "score")
 
-    def __init__(self, page: int, score: float, scores: dict[str, float], reasons: list[str]) -> None:
-        self.page, self.score, self.scores, self.reasons, self.chosen = page, score, scores, reasons, False
+    def __init__(self, page: int, score: float, at: int, why: ReasonSource) -> None:
+        self.page, self.score, self._at, self._why, self.chosen = page, score, at, why, False
+        self._reasons: list[str] | None = None
+        self._added: list[str] = []
+
+    @property
+    def scores(self) -> dict[str, float]:
+        return self._why.signals.scores(self._at)
+
+    @property
+    def reasons(self) -> list[str]:
+        """The page's reasons (one list, kept: callers append to it), then those added by
+        :func:`_note` before it was first read."""
+        if self._reasons is None:
+            self._reasons = self._why.reasons(self.page, self._at) + self._added
+        return self._reasons
 
     def candidate(self) -> Candidate:
         c = Candidate(page=self.page, score=self.score, scores=self.scores, reasons=self.reasons)
         if self.chosen:  # set after construction, as the ranking always did (``model_fields_set``)
             c.chosen = True
         return c
+
+
+def _note(c: Candidate | _Row, reason: str) -> None:
+    """Add ``reason`` after the candidate's reasons (a row keeps it until its reasons are read)."""
+    if isinstance(c, _Row) and c._reasons is None:
+        c._added.append(reason)
+    else:
+        c.reasons.append(reason)
 
 
 class Ranking(Sequence[Candidate]):
@@ -278,31 +286,12 @@ class Ranking(Sequence[Candidate]):
         return f"Ranking({list(self)!r})"
 
 
-def keyword_scores(index: PageIndex, query: list[str]) -> dict[int, float]:
-    """BM25Okapi scores of every page; where they are all zero though a page holds a question
-    term, the same formula with the smoothed idf (:meth:`PageIndex.idf`, always > 0).
-
-    BM25Okapi's idf is zero or below for a term on half the pages or more, and its floor is a
-    share of the mean idf, itself zero or below when every term is that common: in a document of
-    two or three pages (a form) every page then scores nothing and the ranking falls to page
-    order. The smoothed idf keeps a shared term counting by how often each page uses it."""
-    out = index.bm25_scores(query)
-    if any(out.values()) or not index.has_any_text:
-        return out
-    for t in dict.fromkeys(query):
-        idf = index.idf(t)
-        for p, f in index.tf(t).items():
-            norm = 1 - B + B * index.doc_len[p] / index.avgdl
-            out[p] += idf * (f * (K1 + 1) / (f + K1 * norm))
-    return out
-
-
 def _back_matter_below_body(
     candidates: list[Candidate] | list[_Row],
     back: set[int],
     index: PageIndex,
     qset: set[str],
-    matches: dict[int, list[str]] | None = None,
+    matches: dict[int, list[str]] | PageMatches | None = None,
 ) -> dict[int, float]:
     """The score each page ranks by: its own, except a back-matter page whose matched question
     terms a lower-scoring body page also matches all of: it ranks at the best such body page's
@@ -322,8 +311,10 @@ def _back_matter_below_body(
     on_pages = {t: index.tf(t).keys() for t in qset}  # a term -> the pages that hold it
     best_of: dict[tuple[str, ...], Candidate | _Row | None] = {}  # the same terms, the same best body page
     for c in candidates:
+        if c.page not in back:
+            continue
         terms_here = tuple(matches.get(c.page, ()))
-        if c.page not in back or not terms_here:
+        if not terms_here:
             continue
         if terms_here not in best_of:
             # the body pages holding every term this page holds (the best one: pages are unique)
@@ -333,9 +324,10 @@ def _back_matter_below_body(
         best = best_of[terms_here]
         if best is not None and best.score < c.score:
             out[c.page] = best.score
-            c.reasons.append(
+            _note(
+                c,
                 f"back matter: page {best.page} of the body matches every question term this page "
-                "matches, so this page ranks after it"
+                "matches, so this page ranks after it",
             )
     return out
 
@@ -348,28 +340,6 @@ def suggested_top_k(question: ParsedQuestion, tables: DocTables, *, cap: int = 5
     listed = listed_object_type(query_terms(question))
     n = len(object_pages(tables, listed)) if listed else 0
     return max(1, min(cap, n or 3))
-
-
-def _normalise(values: dict[int, float]) -> dict[int, float]:
-    top = max(values.values(), default=0.0)
-    return {p: (v / top if top > 0 else 0.0) for p, v in values.items()}
-
-
-def _reasons(
-    page, matched: list[str], qset, bm25, phrase_hits, window, toc, scope_note, scope_pages
-) -> list[str]:
-    out = []
-    if bm25 > 0:
-        out.append(f"keywords: {len(matched)}/{len(qset)} terms on the page ({', '.join(matched[:8])})")
-    if window[0] > 0:
-        out.append(f"densest match in the lines from {window[1]}")
-    if phrase_hits:
-        out.append("phrases: " + ", ".join(" ".join(b) for b in phrase_hits[:5]))
-    if toc and toc[0] > 0:
-        out.append(toc[1])
-    if page in scope_pages:
-        out.append(scope_note)
-    return out
 
 
 def explain(candidates: Sequence[Candidate], n: int = 5) -> str:
