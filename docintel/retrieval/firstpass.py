@@ -14,6 +14,7 @@ from docintel.refscan import references_in
 from docintel.retrieval.covered import evidence_keys
 from docintel.retrieval.overview import member_passages
 from docintel.retrieval.passage import best_passage
+from docintel.retrieval.pointedfrom import pointing_passages
 from docintel.retrieval.rank import retrieve, suggested_top_k
 from docintel.retrieval.targets import (
     definition_passages,
@@ -57,6 +58,7 @@ def first_passages(
         window = best_passage(tables, q, c.page, include_lines=[cited] if cited else None)
         passages.append(through_list(tables, extend_to_sentence_end(tables, window)))
     passages = [p for p in passages if p.lines]
+    passages += pointing_passages(tables, q, passages, candidates)
     return passages + definition_passages(tables, q, passages)
 
 
