@@ -20,6 +20,13 @@ from .conftest import PDFS
 NAMES = sorted(p.name for p in PDFS.glob("*.pdf"))
 
 
+@pytest.fixture(scope="module")
+def parsed(tmp_path_factory):
+    """Each repo PDF parsed once for this module (the tests only read the tables)."""
+    out = tmp_path_factory.mktemp("artifacts")
+    return {name: parse(PDFS / name, out_dir=out, layout="never") for name in NAMES}
+
+
 def _old_id_rows(tables, key):
     """find_sections' first two steps as they were: two comparisons over the whole toc, the
     contents entries dropped from the first."""
@@ -64,8 +71,8 @@ def _old_toc_scores(tables, index, qset):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_id_lookup_equals_the_toc_scan(name, artifacts):
-    tables = parse(PDFS / name, out_dir=artifacts, layout="never")
+def test_id_lookup_equals_the_toc_scan(name, parsed):
+    tables = parsed[name]
     toc = tables.toc_df
     assert len(toc)
     ids, nums = refnames._toc_norm(tables, "ids"), refnames._toc_norm(tables, "nums")
@@ -84,8 +91,8 @@ def test_id_lookup_equals_the_toc_scan(name, artifacts):
     assert [refnames._contents_at(tables, i) for i in range(len(toc))] == flags
 
 
-def test_contents_rows_are_left_out_and_the_paren_form_found(artifacts):
-    tables = parse(PDFS / NAMES[0], out_dir=artifacts, layout="never")
+def test_contents_rows_are_left_out_and_the_paren_form_found(parsed):
+    tables = parsed[NAMES[0]]
     toc = tables.toc_df.head(3).copy()
     toc["toc_id"] = ["s-a", "s-b", "s-c"]
     toc["number"] = ["2.1", "2.1", "(q)"]
@@ -97,8 +104,8 @@ def test_contents_rows_are_left_out_and_the_paren_form_found(artifacts):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_region_from_equals_the_line_scan(name, artifacts):
-    tables = parse(PDFS / name, out_dir=artifacts, layout="never")
+def test_region_from_equals_the_line_scan(name, parsed):
+    tables = parsed[name]
     lines = evidence_lines(tables)
     starts = list(zip(lines["page"].astype(int), lines["line"].astype(int), strict=True))[::7]
     starts += [(int(lines["page"].max()) + 1, 0), (1, 10**5)]
@@ -117,8 +124,8 @@ def test_region_from_equals_the_line_scan(name, artifacts):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_toc_scores_equal_the_title_loop(name, artifacts):
-    tables = parse(PDFS / name, out_dir=artifacts, layout="never")
+def test_toc_scores_equal_the_title_loop(name, parsed):
+    tables = parsed[name]
     index = bm25.page_index(tables)
     titles = lookup.toc_titles(tables, index)
     qsets = [set(t[1]) for t in titles] + [set(t[1][:1]) for t in titles]
@@ -132,8 +139,8 @@ def test_toc_scores_equal_the_title_loop(name, artifacts):
     assert hits
 
 
-def test_parent_map_is_built_once_per_toc(artifacts):
-    tables = parse(PDFS / NAMES[0], out_dir=artifacts, layout="never")
+def test_parent_map_is_built_once_per_toc(parsed):
+    tables = parsed[NAMES[0]]
     toc = tables.toc_df
     first = narrow.toc_parents(toc)
     assert first == dict(zip(toc["toc_id"], toc["parent_id"], strict=True))
