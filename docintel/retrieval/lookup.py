@@ -82,16 +82,11 @@ def _section_ranges(tables: DocTables) -> pd.DataFrame:
 def toc_scores(tables: DocTables, index: PageIndex, qset: set[str]) -> dict[int, tuple[float, str]]:
     """Per page: the best share of a matching section title's idf mass, with the reason."""
     out: dict[int, tuple[float, str]] = {}
-    for title, title_list, page_start, page_end in toc_titles(tables, index):
-        title_terms = set(title_list)
-        if not title_terms or not (title_terms & qset):
-            continue
-        if len(title_terms) == 1 and all(
-            index.df.get(t, 0) > SUBJECT_SHARE * index.n_pages for t in title_terms
-        ):
-            continue  # "BERT" in the BERT paper: the document's subject singles out no pages
-        mass = math.fsum(index.idf(t) for t in title_terms)
-        share = math.fsum(index.idf(t) for t in title_terms & qset) / mass
+    titles = toc_titles(tables, index)
+    masses, by_term = _title_masses(titles, index)
+    for i in sorted({i for t in qset for i in by_term.get(t, ())}):  # the titles sharing a term, in toc order
+        title, title_list, page_start, page_end = titles[i]
+        share = math.fsum(index.idf(t) for t in set(title_list) & qset) / masses[i]
         if share < TOC_MIN_MATCH:
             continue
         # Squared: a title the question names in full ("Operational Readiness Flight") should beat
@@ -102,6 +97,31 @@ def toc_scores(tables: DocTables, index: PageIndex, qset: set[str]) -> dict[int,
             if share > out.get(p, (0.0, ""))[0]:
                 out[p] = (share, note)
     return out
+
+
+def _title_masses(titles: list, index: PageIndex) -> tuple[list[float | None], dict[str, list[int]]]:
+    """Each title's idf mass (``math.fsum``, exact whatever the order) and, per term, the
+    positions of the titles that may match a question holding it: not an empty title, not a
+    one-word title on more than :data:`SUBJECT_SHARE` of the pages ("BERT" in the BERT paper:
+    the document's subject singles out no pages). Values of the index alone, kept in its memo
+    (not stored): an ask summed every matching title's idfs again."""
+    hit = index.memo.get("toc_title_mass")
+    if hit is None or hit[0] is not titles:
+        masses: list[float | None] = []
+        by_term: dict[str, list[int]] = {}
+        for i, (_title, title_list, _start, _end) in enumerate(titles):
+            title_terms = set(title_list)
+            subject = len(title_terms) == 1 and all(
+                index.df.get(t, 0) > SUBJECT_SHARE * index.n_pages for t in title_terms
+            )
+            if not title_terms or subject:
+                masses.append(None)
+                continue
+            masses.append(math.fsum(index.idf(t) for t in title_terms))
+            for t in title_terms:
+                by_term.setdefault(t, []).append(i)
+        hit = index.memo["toc_title_mass"] = (titles, masses, by_term)
+    return hit[1], hit[2]
 
 
 def toc_titles(tables: DocTables, index: PageIndex) -> list:

@@ -12,6 +12,7 @@ import re
 import pandas as pd
 
 from docintel.retrieval.bm25 import _page_rows as page_rows
+from docintel.retrieval.framememo import per_frame
 from docintel.schema.answer import PendingReference
 from docintel.schema.document import DocTables
 
@@ -35,7 +36,7 @@ def nearest(tables: DocTables, secs: pd.DataFrame, ref: PendingReference, target
             return secs
     lines = page_rows(tables.line_df, ref.origin_page)  # a slice when line_df is in page order
     at = lines.loc[lines["line"] == ref.origin_line, "section_id"]
-    parents = dict(zip(tables.toc_df["toc_id"], tables.toc_df["parent_id"], strict=True))
+    parents = toc_parents(tables.toc_df)
     chain, sid = [], at.iloc[0] if len(at) and isinstance(at.iloc[0], str) else None
     while isinstance(sid, str) and sid not in chain:
         chain.append(sid)
@@ -48,6 +49,16 @@ def nearest(tables: DocTables, secs: pd.DataFrame, ref: PendingReference, target
     starts = secs["page_start"].fillna(0).astype(int) * 10**6 + secs["line_start"].fillna(0).astype(int)
     before = secs[starts.to_numpy() <= key]
     return before.tail(1) if len(before) else secs.head(1)
+
+
+#: id(toc_df) -> (toc_df, {toc_id: parent_id}): the map :func:`nearest` walks, once per toc.
+_PARENTS: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
+def toc_parents(toc: pd.DataFrame) -> dict:
+    """``{toc_id: parent_id}`` of ``toc`` (the last row of an id wins, as ``dict(zip(...))``),
+    built once per toc frame object: a 600-page document's toc was zipped per reference."""
+    return per_frame(_PARENTS, toc, lambda: dict(zip(toc["toc_id"], toc["parent_id"], strict=True)))
 
 
 SUB_CHAIN = re.compile(r"^paragraph\s+((?:\([A-Za-z0-9]{1,4}\))+)\s*(?:;\s*)?")

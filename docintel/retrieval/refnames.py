@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -31,14 +32,13 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
     if toc.empty or not target:
         return toc.iloc[0:0]
     key = norm_id(target)
-    ids, nums = _toc_norm(tables, "ids"), _toc_norm(tables, "nums")
-    hit = toc[(ids == key) | (nums == key)]
-    if len(hit):
-        # a row read off a contents page ("2.2.2 Complex Type NameIDType ......... 13") lists the
-        # section, it is not the section: the heading it names is found by its line instead
-        hit = hit[[not contents_row(tables, r) for r in hit.itertuples(index=False)]]
+    ids = _toc_norm(tables, "ids")
+    at = _id_positions(tables, key)  # the rows ``(ids == key) | (nums == key)`` selects
+    # a row read off a contents page ("2.2.2 Complex Type NameIDType ......... 13") lists the
+    # section, it is not the section: the heading it names is found by its line instead
+    hit = toc.iloc[[i for i in at if not _contents_at(tables, i)]]
     if hit.empty and paren and not key.startswith("("):
-        hit = toc[(ids == f"({key})") | (nums == f"({key})")]
+        hit = toc.iloc[_id_positions(tables, f"({key})")]
     dotted = re.fullmatch(r"([0-9]+(?:\.[0-9]+)*)\.([a-z])", key)
     if hit.empty and dotted:  # "clause 5.F" cites the paragraph printed "F." under 5: toc "5(F)"
         hit = toc[ids == f"{dotted[1]}({dotted[2]})"]
@@ -52,6 +52,44 @@ def find_sections(tables: DocTables, target: str | None, *, paren: bool = True) 
         if hit.empty:
             hit = toc[titles.str.startswith(name)]
     return hit
+
+
+def _id_positions(tables: DocTables, key: str) -> list[int]:
+    """Positions (in toc order) of the toc rows whose normalised id or number is ``key``: a
+    lookup in a map built once per toc frame, not two comparisons over the whole toc per
+    reference."""
+    cols = per_frame(_TOC_NORM, tables.toc_df, dict)
+    if "by_id" not in cols:
+        by_id: dict[str, set[int]] = {}
+        for what in ("ids", "nums"):
+            for i, v in enumerate(_toc_norm(tables, what).tolist()):
+                by_id.setdefault(v, set()).add(i)
+        cols["by_id"] = {v: sorted(at) for v, at in by_id.items()}
+    return cols["by_id"].get(key, [])
+
+
+class _TocRow(NamedTuple):
+    title: object
+    page_start: object
+    line_start: object
+
+
+def _contents_at(tables: DocTables, i: int) -> bool:
+    """:func:`contents_row` of the toc row at position ``i``, once per row and document (the
+    row's values as ``itertuples`` gives them)."""
+    cols = per_frame(_TOC_NORM, tables.toc_df, dict)
+    memo = cols.get("contents")
+    if memo is None or memo[0] is not tables.line_df:
+        toc = tables.toc_df
+        memo = cols["contents"] = (
+            tables.line_df,
+            {},
+            [toc[c].tolist() for c in ("title", "page_start", "line_start")],
+        )
+    flags, (titles, starts, lines) = memo[1], memo[2]
+    if i not in flags:
+        flags[i] = contents_row(tables, _TocRow(titles[i], starts[i], lines[i]))
+    return flags[i]
 
 
 def _by_path(tables: DocTables, key: str) -> pd.DataFrame:
