@@ -1,0 +1,68 @@
+"""Session 11 (gx2): the reference vocabulary of papers and standards: numbered statements
+("see Definition 3", "Proposition 5"), parsed from a generated paper page."""
+
+from __future__ import annotations
+
+import pytest
+
+from docintel.parsing.pymupdf_backend import parse_with_pymupdf
+from docintel.parsing.refpatterns import find_references
+from docintel.retrieval.resolve import resolve_in_tables
+from tests.synthetic_pdf import build_pdf
+from tests.test_ref_families_s6 import Q, _ref
+
+
+def _p(text: str) -> tuple:
+    return (text, "helv", 10, 72)
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("as stated in Definition 3, the noise", [("definition", "3")]),
+        ("by Proposition 5 we have", [("proposition", "5")]),
+        ("see Theorem 2.1 and Lemma 4", [("theorem", "2.1"), ("lemma", "4")]),
+        ("Theorems 1 and 2 hold", [("theorem", "1"), ("theorem", "2")]),
+        ("Algorithm 1 shows the steps", [("algorithm", "1")]),
+        # a sentence's lower-case words are no pointer
+        ("for example 5 days later", []),
+        ("the definition 2 of the term", []),
+        # nor a relative pointer's word: "the following definitions" of a contract
+        ("the following definitions apply", []),
+    ],
+)
+def test_numbered_statements_are_read_by_their_own_label(text, want):
+    got = [(r["kind"], r["ref_target"]) for r in find_references(text, relative=True)]
+    assert got == want
+
+
+def _paper():
+    pages = [
+        [
+            ("II. PRELIMINARIES", "hebo", 11, 72),
+            _p("Definition 1. A randomized mechanism M satisfies differential privacy if the"),
+            _p("output distribution changes little when one record changes."),
+            _p("Theorem 3. The Laplace mechanism satisfies differential privacy."),
+            _p("Definition 3. The local sensitivity of a query f at a dataset D is the largest"),
+            _p("change of f over the neighbours of D."),
+            _p("3. EXPERIMENTS"),
+        ],
+        [
+            ("IV. MECHANISM", "hebo", 11, 72),
+            _p("The noise is adjusted to the local sensitivity (see Definition 3) of the query."),
+            _p("By Theorem 3 the released value is private."),
+        ],
+    ]
+    return parse_with_pymupdf(build_pdf(pages), "paper", layout_mode="never", ocr_mode="never")
+
+
+def test_a_numbered_statement_resolves_to_the_line_that_states_it():
+    tables = _paper()
+    for anchor, line, want in [
+        ("Definition 3", 2, "Definition 3. The local sensitivity"),
+        ("Theorem 3", 3, "Theorem 3. The Laplace"),
+    ]:
+        res = resolve_in_tables(_ref(anchor, 2, line), tables, question=Q)
+        assert res.status == "resolved", anchor
+        first = res.passages[0].lines[0]
+        assert first.page == 1 and first.text.startswith(want), anchor
