@@ -66,3 +66,11 @@ def test_a_numbered_statement_resolves_to_the_line_that_states_it():
         assert res.status == "resolved", anchor
         first = res.passages[0].lines[0]
         assert first.page == 1 and first.text.startswith(want), anchor
+
+
+def test_a_statement_label_over_a_blank_line_is_a_heading_list_not_a_pointer():
+    # "Examples" closing one block, the next block opening with its section number
+    assert [r["kind"] for r in find_references("Examples\n\n1.9 Scope of the guide")] == []
+    # a reference broken over one line end is still read, and its label is the full word
+    got = find_references("as shown by Proposition\n5 the noise")
+    assert [(r["kind"], r["ref_target"], r["label_form"]) for r in got] == [("proposition", "5", "full")]
