@@ -74,3 +74,8 @@ def test_a_statement_label_over_a_blank_line_is_a_heading_list_not_a_pointer():
     # a reference broken over one line end is still read, and its label is the full word
     got = find_references("as shown by Proposition\n5 the noise")
     assert [(r["kind"], r["ref_target"], r["label_form"]) for r in got] == [("proposition", "5", "full")]
+
+
+def test_a_definition_printed_with_the_fi_ligature_is_read():
+    got = find_references("the local sensitivity LSf(D) (see De\ufb01nition 3). The ability")
+    assert [(r["kind"], r["ref_target"]) for r in got] == [("definition", "3")]

@@ -345,12 +345,17 @@ KINDS: tuple[Kind, ...] = (
             # numbered statements of a paper, a standard or lecture notes: each label counts its own
             # (or a shared) sequence, so "Definition 3" is the line printed "Definition 3." and never
             # "Theorem 3" or section 3; the words a sentence uses in lower case ("for example 5
-            # days", "the definition 2 of") are read capitalized only
+            # days", "the definition 2 of") are read capitalized only; a paper's text layer may keep
+            # the "fi" ligature ("De\ufb01nition 3": PyMuPDF preserves ligatures)
             ("theorem", r"theorems?", "Theorem 2, Theorem 3.1, Theorems 1 and 2"),
             ("lemma", r"lemm(?:as?|ata)", "Lemma 4, Lemmas 2 and 3"),
             ("proposition", r"propositions?", "Proposition 5"),
             ("corollary", r"corollar(?:y|ies)", "Corollary 1"),
-            ("definition", r"(?-i:Definitions?|DEFINITIONS?)", "see Definition 3 (never 'the definition 2')"),
+            (
+                "definition",
+                "(?-i:Definitions?|De\ufb01nitions?|DEFINITIONS?)",
+                "see Definition 3 (never 'the definition 2')",
+            ),
             ("example", r"(?-i:Examples?|EXAMPLES?)", "Example 3 (never 'for example 5 days')"),
             ("remark", r"(?-i:Remarks?|REMARKS?)", "Remark 2"),
             ("algorithm", r"algorithms?", "Algorithm 1"),
