@@ -79,3 +79,32 @@ def test_a_statement_label_over_a_blank_line_is_a_heading_list_not_a_pointer():
 def test_a_definition_printed_with_the_fi_ligature_is_read():
     got = find_references("the local sensitivity LSf(D) (see De\ufb01nition 3). The ability")
     assert [(r["kind"], r["ref_target"]) for r in got] == [("definition", "3")]
+
+
+def _abstract():
+    pages = [
+        [
+            ("Section 22 Domestic Trade", "hebo", 14, 72),
+            _p("Shopping centers by state are counted in Table 1045, retail sales in Table 1017."),
+            _p("No. 1. No. 2. are the register's entries of the first two volumes."),
+        ],
+        [
+            ("No. 1045. Shopping Centers\u2014Number and Gross Leasable Area by State: 2000", "hebo", 9, 72),
+            _p("[A shopping center has at least four stores. Area in millions of square feet]"),
+            _p("State        Number    Area"),
+            _p("Alabama         412      61"),
+            _p("Alaska           49       9"),
+        ],
+    ]
+    return parse_with_pymupdf(build_pdf(pages), "abstract", layout_mode="never", ocr_mode="never")
+
+
+def test_a_statistical_abstract_s_bold_table_number_is_its_table_caption():
+    tables = _abstract()
+    reg = tables.object_registry
+    tabs = reg[reg["object_type"] == "table"]
+    assert tabs["object_id"].astype(str).tolist() == ["1045"]
+    assert tabs["label"].tolist() == ["Table 1045"] and int(tabs["page"].iloc[0]) == 2
+    res = resolve_in_tables(_ref("Table 1045", 1, 2), tables, question=Q)
+    assert res.status == "resolved"
+    assert res.passages[0].lines[0].page == 2
