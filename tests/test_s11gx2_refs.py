@@ -108,3 +108,9 @@ def test_a_statistical_abstract_s_bold_table_number_is_its_table_caption():
     res = resolve_in_tables(_ref("Table 1045", 1, 2), tables, question=Q)
     assert res.status == "resolved"
     assert res.passages[0].lines[0].page == 2
+
+
+def test_a_margin_line_number_after_a_statement_word_is_no_statement():
+    # a line-numbered draft: "461 Example" / "462 the mapping ..."
+    assert find_references("461 Example\n462 the mapping of the two phrases") == []
+    assert [r["ref_target"] for r in find_references("see Example 2 and Theorem 12")] == ["2", "12"]

@@ -157,6 +157,8 @@ def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
         return True  # "P.O. Box 992": an address
     if rule.name in STATEMENT_KINDS and "\n\n" in text[m.start("label") : m.start("targets")]:
         return True  # "Examples" / (blank) / "1.9 ...": a heading list, the next block's number
+    if rule.name in STATEMENT_KINDS and re.match(r"[0-9]{3,}(?![.0-9])", m.group("targets")):
+        return True  # "461 Example" / "462 ...": a line-numbered standard's margin number, no statement
     if rule.name in _OWN_LABEL and re.match(r"[\s\u00a0]*:", text[m.end() : m.end() + 3]):
         return True  # "Step 7: Implement Action Plan", "4.3 Step 3: Activate": the step naming itself
     if rule.name == "page":
