@@ -20,8 +20,10 @@ from docintel.parsing import frame_rows
 CAPTION = re.compile(
     r"^(?P<open>[\[<\u3008\u3010\uff3b]\s*)?"
     r"(?P<kw>Table|TABLE|Tab\.|Figure|FIGURE|Fig\.?|FIG\.?|Exhibit|EXHIBIT|Chart|Plate"
-    r"|\ud45c|\uadf8\ub9bc|\ub3c4\ud45c|\u8868|\u56f3|\u56fe)\s*"
-    r"(?P<id>[0-9]{1,3}(?:[.\-][0-9]{1,3})*[a-z]?|[A-Z]{2,4}-[0-9]{1,3}|[IVXLC]{1,6}|[A-Z](?:[.\-]?[0-9]{1,3})?)"
+    r"|\ud45c|\uadf8\ub9bc|\ub3c4\ud45c|\u8868|\u56f3|\u56fe"
+    # a statistical abstract's table number, "No. 1045. Retail Trade\u2014..." (bold: caption_match)
+    r"|No\.(?= [0-9]{1,4}\.\s+[A-Z]))\s*"
+    r"(?P<id>(?<=No\. )[0-9]{1,4}|[0-9]{1,3}(?:[.\-][0-9]{1,3})*[a-z]?|[A-Z]{2,4}-[0-9]{1,3}|[IVXLC]{1,6}|[A-Z](?:[.\-]?[0-9]{1,3})?)"
     r"(?(open)\s*[\]>\u3009\u3011\uff3d)])"
     r"(?P<rest>.*)$"
 )
@@ -29,7 +31,7 @@ CAPTION = re.compile(
 CAPTION_REST = re.compile(
     r"^(\s*[:.\u2014\u2013|]|\s*$|\s+-\s|\s+to\s+(paragraph|\u00a7|section|appendix)\b)", re.I
 )
-_KIND = {"tab": "table", "fig": "figure", "exh": "figure", "cha": "figure", "pla": "figure"}
+_KIND = {"no.": "table", "tab": "table", "fig": "figure", "exh": "figure", "cha": "figure", "pla": "figure"}
 #: CJK caption words: table (표, 도표, 表), figure (그림, 図, 图).
 _CJK_KIND = {"\ud45c": "table", "\ub3c4\ud45c": "table", "\u8868": "table"}
 LEADER = re.compile(r"(\.\s?){4,}\s*\S+$")
@@ -39,6 +41,11 @@ def kind_of(kw: str) -> str:
     if kw[:1].isascii():
         return _KIND[kw[:3].lower()]
     return _CJK_KIND.get(kw, "figure")
+
+
+def _label_word(kw: str) -> str:
+    """A table caption's label word: "TABLE" -> "Table"; a statistical abstract's "No." is its Table."""
+    return "Table" if kw == "No." else kw.rstrip(".").capitalize()
 
 
 def _is_paragraph_continuation(pl: pd.DataFrame, r) -> bool:
@@ -119,6 +126,8 @@ def caption_match(pl: pd.DataFrame, r, body: float):
         # "EXHIBIT A" alone on its line: an attachment's heading (a contract's), not a figure; a
         # report's numbered "Exhibit 3" alone on its line is still its figure's caption
         return None
+    if m.group("kw") == "No." and not getattr(r, "bold", False):
+        return None  # "No. 1. No. ..." of a scanned register: only a bold "No. 1045. Title" heads a table
     if _is_paragraph_continuation(pl, r):
         return None
     return m
@@ -137,7 +146,7 @@ def caption_object(
         "object_key": key,
         "object_type": kind,
         "object_id": m.group("id"),
-        "label": f"{m.group('kw').rstrip('.').capitalize() if kind == 'table' else m.group('kw')} {m.group('id')}",
+        "label": f"{_label_word(m.group('kw')) if kind == 'table' else m.group('kw')} {m.group('id')}",
         "caption": caption,
         "page": page_no,
         "line_start": int(block.line.min()),

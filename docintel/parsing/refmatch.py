@@ -65,7 +65,8 @@ _BODY = LazyRegex(r"(?<![\w.])(" + BODY_ACRONYM + r")[ \t\u00a0]+$")
 def kind_of_label(label: str) -> Kind | None:
     low = label.lower().rstrip(".")
     for k in KINDS:
-        if any(re.fullmatch(w, low) for _, w in k.words):
+        # a word read capitalized only ("Definition", not "definition") matches as printed
+        if any(re.fullmatch(w, low) or re.fullmatch(w, label.rstrip(".")) for _, w in k.words):
             return k
         if low in k.abbrevs or low in k.dotted or label.strip() in k.symbols:
             return k
@@ -75,7 +76,7 @@ def kind_of_label(label: str) -> Kind | None:
 def language(kind: Kind, label: str) -> str | None:
     low = label.lower()
     for lang, w in kind.words:
-        if re.fullmatch(w, low):
+        if re.fullmatch(w, low) or re.fullmatch(w, label):
             return lang
     return None
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from docintel.parsing.refkinds import STATEMENT_KINDS
 from docintel.parsing.refrules import BODY_ACRONYM, RefPattern
 
 _PAGE_OF = re.compile(r"^[\s\u00a0]*(?i:of|de|von|sur|di)[\s\u00a0]+[0-9]{1,4}\b")
@@ -154,6 +155,10 @@ def drop(rule: RefPattern, m: re.Match, text: str) -> bool:
         r"(?i:\bP\.?\s?O\.?|\bpost\s+office)[\s\u00a0]*$", text[max(0, m.start() - 14) : m.start()]
     ):
         return True  # "P.O. Box 992": an address
+    if rule.name in STATEMENT_KINDS and "\n\n" in text[m.start("label") : m.start("targets")]:
+        return True  # "Examples" / (blank) / "1.9 ...": a heading list, the next block's number
+    if rule.name in STATEMENT_KINDS and re.match(r"[0-9]{3,}(?![.0-9])", m.group("targets")):
+        return True  # "461 Example" / "462 ...": a line-numbered standard's margin number, no statement
     if rule.name in _OWN_LABEL and re.match(r"[\s\u00a0]*:", text[m.end() : m.end() + 3]):
         return True  # "Step 7: Implement Action Plan", "4.3 Step 3: Activate": the step naming itself
     if rule.name == "page":

@@ -46,8 +46,12 @@ def _top_level(rx: str) -> list[str]:
 
 def _needs(kind: Kind) -> tuple[str, ...]:
     alts = [a for _, w in kind.words for a in _top_level(w)]
+    # a case-sensitive group ("(?-i:Definitions?|...)") is its alternatives; stems are matched lower-cased
+    alts = [
+        b for a in alts for b in (_top_level(a[5:-1]) if a.startswith("(?-i:") and a.endswith(")") else [a])
+    ]
     stems = (
-        {x for a in alts for x in _stems(a)}
+        {x.lower() for a in alts for x in _stems(a)}
         | set(kind.abbrevs)
         | {d + "." for d in kind.dotted}
         | set(kind.symbols)

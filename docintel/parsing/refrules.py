@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from docintel.parsing.refkinds import CONTROL_FAMILIES, KINDS, SELECTOR_WORDS, Kind
+from docintel.parsing.refkinds import CONTROL_FAMILIES, KINDS, SELECTOR_WORDS, STATEMENT_KINDS, Kind
 from docintel.parsing.refnumbering import PAREN, SEP, id_regex
 
 
@@ -117,7 +117,9 @@ def _rule(name, ref_type, rx, desc, kind="", family="absolute") -> RefPattern:
     return RefPattern(name, ref_type, LazyRegex(rx), desc, kind or name, family)
 
 
-_ALL_WORDS = "|".join(w for k in KINDS if k.name != "page" for _, w in k.words)
+_ALL_WORDS = "|".join(
+    w for k in KINDS if k.name != "page" and k.name not in STATEMENT_KINDS for _, w in k.words
+)
 _DIRS = r"previous|preceding|prior|foregoing|above|aforementioned|last|following|next|subsequent|below"
 _SELF = r"this|these|the\s+present|cette|ce|cet|la\s+pr[ée]sente|le\s+pr[ée]sent|dieser|dieses|diesem|este|esta|presente"
 
