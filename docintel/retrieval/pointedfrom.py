@@ -16,7 +16,6 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from docintel.parsing import contents_page
 from docintel.refscan import references_in
 from docintel.retrieval.passage import best_passage
 from docintel.retrieval.rank import query_terms
@@ -63,6 +62,12 @@ _ELSEWHERE = re.compile(
 _LISTING_ROLES = ("toc_entry", "header", "footer", "page_number")
 #: A line that is a page label alone: a contents page laid out as title line, page line.
 _PAGE_LABEL = re.compile(r"^\s*(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I)
+#: A contents entry: a title, a leader (dots, an ellipsis, a wide gap), a page label.
+_LEADER_ENTRY = re.compile(
+    r"\S(?:\s*(?:\.\s?){3,}|\s*\u2026+|\s{3,}|\s*_{3,})\s*(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I
+)
+#: Lines of a page that make it a contents page (``parsing.contents_page.MIN_ENTRIES``).
+CONTENTS_ENTRIES = 3
 
 
 def _words(tables: DocTables, title: str, a: tuple) -> str:
@@ -127,18 +132,17 @@ def _targets(tables: DocTables, first: Passage) -> list[tuple[re.Pattern, tuple,
 
 
 def _contents_pages(body: pd.DataFrame) -> set[int]:
-    """Pages of ``body`` that read as a contents page: entries ending in a page label after a
-    leader (:func:`contents_page.find_entries`), or lines that are a page label alone, a third
-    of the page's lines and at least three (a title line, then its page line)."""
+    """Pages of ``body`` that read as a contents page: at least :data:`CONTENTS_ENTRIES` lines
+    ending in a page label after a leader ("3.2 Scope ....... 7"), or lines that are a page label
+    alone, a third of the page's lines and at least three (a title line, then its page line)."""
+    text = body["text"].astype(str)
     pages = set()
-    entries = contents_page.find_entries(body)
-    if entries is not None and not entries.empty:
-        counts = entries["page"].value_counts()
-        pages |= {int(p) for p, n in counts.items() if n >= contents_page.MIN_ENTRIES}
-    alone = body["text"].astype(str).str.match(_PAGE_LABEL)
-    for p, grp in alone.groupby(body["page"]):
-        if grp.sum() >= 3 and grp.sum() * 3 >= len(grp):
-            pages.add(int(p))
+    for pattern, a_third in ((_LEADER_ENTRY, False), (_PAGE_LABEL, True)):
+        hits = text.str.contains(pattern)
+        for p, grp in hits.groupby(body["page"]):
+            n = int(grp.sum())
+            if n >= CONTENTS_ENTRIES and (not a_third or n * 3 >= len(grp)):
+                pages.add(int(p))
     return pages
 
 
