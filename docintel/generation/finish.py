@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from docintel.generation.completeness import earn
+from docintel.generation.offline.compose import restate
 from docintel.schema.answer import PendingReference, ReferenceAwareAnswer, UnresolvedReference
 from docintel.schema.loop import PartialReason, PassRecord, Resolution
 
@@ -25,18 +26,74 @@ NESTED_NOT_FOLLOWED = "loop budget exhausted (a pointer inside a followed target
 NOT_IN_DOCUMENT = "no unit of this document has that label (another instrument's?)"
 #: Why a pointer was not followed whose label a followed pointer names with another separator
 #: between its numbers ("Table 3.6" beside the followed "Table 3-6", NIST SP 800-30): its target
-#: is in the evidence.
+#: is in the evidence. Only for two numbered labels that differ in that separator alone, when no
+#: caption, contents entry or object of the document carries the variant as its own label.
 SAME_AS_FOLLOWED = "its target was followed under the same label written another way"
 #: Reasons reported as unresolved that leave the answer's completeness alone.
 REPORTED_ONLY = (NESTED_NOT_FOLLOWED, NOT_IN_DOCUMENT, SAME_AS_FOLLOWED)
-#: A dash or dot between two digits of a label ("3.6", "3-6", "3 \u2013 6").
-_NUMBER_JOIN = re.compile(r"(?<=\d)\s*[.\-\u2010-\u2014]\s*(?=\d)")
+#: A numbered label: a part word and a number with at least one separator between two of its
+#: digits, no space around it ("Table 3-6", "Section 2.1"); "Section 3 \u2013 6" (a spaced dash,
+#: often a range), "\u00a7 1-5" (a code's own numbering), "Note 3", "the next section" are not.
+_NUMBERED = re.compile(r"[A-Za-z]+\.?\s*[A-Z]?\d+(?:[.\-\u2010-\u2014]\d+)+[a-z]?", re.I)
+#: The separator between two digits of a numbered label.
+_NUMBER_JOIN = re.compile(r"(?<=\d)[.\-\u2010-\u2014](?=\d)")
+#: Line roles that carry a document's own labels (a heading, a caption, a contents entry).
+_OWN_ROLES = ("heading", "title", "caption", "toc_entry")
+#: Words of captioned objects, numbered apart from the sections (singular, no stop).
+_OBJECT_WORDS = frozenset(
+    ("table", "figure", "fig", "exhibit", "chart", "box", "equation", "eq", "listing", "plate", "map")
+)
+
+
+def _plain(text: str) -> str:
+    return " ".join(str(text).lower().split()).rstrip(".,;:")
 
 
 def same_label(text: str) -> str:
     """A pointer's label as compared with another's: case, spacing, a trailing stop and the
     separator between its numbers aside."""
-    return _NUMBER_JOIN.sub(".", " ".join(str(text).lower().split())).rstrip(".,;:")
+    return _NUMBER_JOIN.sub(".", _plain(text))
+
+
+def written_otherwise(text: str, followed: set[str]) -> bool:
+    """``text`` is a numbered label that a followed label (``followed``: their :func:`_plain`
+    forms) writes with another separator between its numbers, and with nothing else changed."""
+    plain = _plain(text)
+    if plain in followed or not _NUMBERED.fullmatch(plain):
+        return False
+    key = same_label(plain)
+    return any(f != plain and _NUMBERED.fullmatch(f) and same_label(f) == key for f in followed)
+
+
+def carried(tables, text: str) -> bool:
+    """The document carries ``text`` as its own label: an object's label, a heading, caption or
+    contents line opening with it, a contents row numbered with its number (then the variant is
+    a distinct part, not the followed one written another way). True when the document is unknown."""
+    if tables is None:
+        return True
+    plain = _plain(text)
+    number = re.search(r"[A-Z]?\d+(?:[.\-\u2010-\u2014]\d+)+[a-z]?$", plain, re.I)
+    objs = getattr(tables, "object_registry", None)
+    labels: set[str] = set()
+    if objs is not None and not objs.empty and "label" in objs:
+        labels = {_plain(lbl) for lbl in objs["label"].dropna().astype(str)}
+        if plain in labels:
+            return True
+    # a table's or figure's number is no section's: "Table 3.6" and a Section 3.6 are two parts
+    word = plain.split()[0] if plain.split() else ""
+    objects = word.rstrip("s.") in _OBJECT_WORDS or any(lbl.split()[:1] == [word] for lbl in labels)
+    toc = getattr(tables, "toc_df", None)
+    if not objects and number is not None and toc is not None and not toc.empty and "number" in toc:
+        numbers = toc["number"].dropna().astype(str).str.strip().str.rstrip(".").str.lower()
+        if (numbers == number.group(0)).any():
+            return True
+    ldf = getattr(tables, "line_df", None)
+    if ldf is not None and not ldf.empty:
+        own = ldf[ldf["role"].isin(_OWN_ROLES)]["text"].astype(str)
+        pattern = re.escape(plain).replace("\\ ", r"\s*") + r"(?![\w.\-]*\d)"
+        if own.str.lower().str.strip().str.match(pattern).any():
+            return True
+    return False
 
 
 def finish(
@@ -45,22 +102,31 @@ def finish(
     warnings: list[str],
     passes: list[PassRecord],
     nested: Callable[[PendingReference], bool],
+    tables=None,
 ) -> ReferenceAwareAnswer:
     """The answer as the user gets it: external references named in its text, and every
     reference still pending reported unresolved (the answer is then partial). ``unresolved``,
-    ``warnings`` and the last pass's decision are updated in place."""
+    ``warnings`` and the last pass's decision are updated in place. ``tables`` (the document;
+    else the loop ``nested`` is bound to, if any) tells a label written another way from a
+    distinct part: without it no pointer counts as :data:`SAME_AS_FOLLOWED`."""
+    if tables is None:
+        tables = getattr(getattr(nested, "__self__", None), "tables", None)
     names = [e.name for e in answer.external_references if e.name.lower() not in answer.answer.lower()]
     if names:  # externals are always named in the answer text, whatever the backend wrote
         text = answer.answer.rstrip() + " External reference(s), not fetched: " + "; ".join(names) + "."
         answer = answer.model_copy(update={"answer": text})
     if answer.answer_completeness == "references_unresolved" or unresolved:
-        followed = {same_label(e.reference_text) for p in passes for e in p.evidence if e.reference_text}
+        followed = {_plain(e.reference_text) for p in passes for e in p.evidence if e.reference_text}
+
+        def same(raw: str) -> bool:
+            return written_otherwise(raw, followed) and not carried(tables, raw)
+
         for i, u in enumerate(unresolved):
-            if u.reason not in REPORTED_ONLY and same_label(u.raw_text) in followed:
+            if u.reason not in REPORTED_ONLY and same(u.raw_text):
                 unresolved[i] = u.model_copy(update={"reason": SAME_AS_FOLLOWED})
         keep: list[PendingReference] = []
         for ref in answer.pending_references:
-            if same_label(ref.raw_text) in followed:
+            if same(ref.raw_text):
                 if not any(u.raw_text == ref.raw_text for u in unresolved):
                     unresolved.append(UnresolvedReference(raw_text=ref.raw_text, ref_type=ref.ref_type,
                                                           origin_page=ref.origin_page, origin_line=ref.origin_line,
@@ -87,6 +153,13 @@ def finish(
                 "not followed (loop budget), found in the followed targets: "
                 + "; ".join(f"{u.raw_text} (page {u.origin_page})" for u in later)
             )
+        read_as = [u for u in unresolved if u.reason == SAME_AS_FOLLOWED]
+        if read_as:
+            warnings.append(
+                "not followed, read as a followed pointer written with another separator: "
+                + "; ".join(f"{u.raw_text} (page {u.origin_page})" for u in read_as)
+            )
+            answer = answer.model_copy(update={"answer": restate(answer.answer, read_as)})
         first_order = keep or any(u.reason not in REPORTED_ONLY for u in unresolved)
         earned = answer.answer_completeness in ("references_unresolved", "complete") and not first_order
         answer = answer.model_copy(
@@ -123,6 +196,9 @@ __all__ = [
     "NESTED_NOT_FOLLOWED",
     "NOT_IN_DOCUMENT",
     "REPORTED_ONLY",
+    "SAME_AS_FOLLOWED",
     "earn_completeness",
     "finish",
+    "same_label",
+    "written_otherwise",
 ]

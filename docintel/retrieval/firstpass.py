@@ -58,7 +58,7 @@ def first_passages(
         window = best_passage(tables, q, c.page, include_lines=[cited] if cited else None)
         passages.append(through_list(tables, extend_to_sentence_end(tables, window)))
     passages = [p for p in passages if p.lines]
-    passages += pointing_passages(tables, q, passages, candidates)
+    passages += pointing_passages(tables, q, passages, candidates, trace=trace)
     return passages + definition_passages(tables, q, passages)
 
 

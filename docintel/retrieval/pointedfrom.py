@@ -22,6 +22,7 @@ from docintel.retrieval.rank import query_terms
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion, Passage
 from docintel.schema.kinds import OFF_PAGE_REF_TYPES
+from docintel.schema.trace import Trace
 from docintel.text import terms
 
 #: The pointing page must be among this many best-ranked pages, with a score above zero: it
@@ -33,21 +34,63 @@ POINTING_POOL = 5
 OVERVIEW_POINTERS = 3
 #: Lines either side of the pointing line that must hold a question word.
 NEAR_LINES = 2
-#: Words a document names its own numbered parts by ("see Note 19", "Section 3.3", "§ 164.526").
+#: Words a document names its own numbered parts by ("see Note 19", "Section 3.3", "\u00a7 164.526").
 _PART_WORDS = r"(?:Sections?|Sec\.|Notes?|Articles?|Parts?|Chapters?|Appendix|Appendices|Schedules?|Clauses?|Paragraphs?|\u00a7+)"
+#: The words that may point at a part printed with a bare number ("19. Contingent assets",
+#: "3.2.1 Risk"): a section, a note, a clause or paragraph; a Part, Chapter, Appendix, Schedule
+#: or Article is printed with its word, and a pointer under another word is to another part.
+_BARE_WORDS = r"(?:Sections?|Sec\.|Notes?|Clauses?|Paragraphs?|\u00a7+)"
+#: The other spellings of a printed word's part (its plural, "Sec." and "\u00a7" for a Section).
+_SAME_PART = {
+    "section": r"(?:Sections?|Sec\.|\u00a7+)",
+    "sections": r"(?:Sections?|Sec\.|\u00a7+)",
+    "sec.": r"(?:Sections?|Sec\.|\u00a7+)",
+    "appendix": r"(?:Appendix|Appendices)",
+    "appendices": r"(?:Appendix|Appendices)",
+}
 #: "this Clause 5", "this Section": the text names the part it is written in.
 _THIS = re.compile(rf"\bthis\s+{_PART_WORDS}", re.I)
 #: The words before a pointer that make it a use of a defined term: "(as) defined in Section 1.5".
 _DEFINED_IN = re.compile(r"\bdefin\w*\s+(?:in|at|by|under)\s*$", re.I)
+#: The words after a pointer that put it in another instrument: "Part 3 of the Municipal Act",
+#: "Schedule 3 to the agreement" ("of this Agreement" is the document itself).
+_ELSEWHERE = re.compile(
+    r"^[\s,]*(?i:of|to|in|under)\s+(?:(?i:the)\s+)?(?:[A-Z][\w'\u2019.\-]*\s+){0,6}?"
+    r"(?i:act|agreement|code|regulations?|convention|treaty|directive|law|statutes?|constitution|contract|lease)\b"
+)
 #: Roles of a line that lists rather than points (a contents entry, a running header).
 _LISTING_ROLES = ("toc_entry", "header", "footer", "page_number")
+#: A line that is a page label alone: a contents page laid out as title line, page line.
+_PAGE_LABEL = re.compile(r"^\s*(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I)
+#: A contents entry: a title, a leader (dots, an ellipsis, a wide gap), a page label.
+_LEADER_ENTRY = re.compile(
+    r"\S(?:\s*(?:\.\s?){3,}|\s*\u2026+|\s{3,}|\s*_{3,})\s*(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I
+)
+#: Lines of a page that make it a contents page (``parsing.contents_page.MIN_ENTRIES``).
+CONTENTS_ENTRIES = 3
+
+
+def _words(tables: DocTables, title: str, a: tuple) -> str:
+    """The part words that point at the numbered part opening at ``a`` with ``title``: its own
+    printed word ("Appendix 3", in its heading line or its title), else :data:`_BARE_WORDS`."""
+    ldf = tables.line_df
+    heads = [str(title or "")]
+    at = ldf[(ldf["page"] == a[0]) & (ldf["line"] == a[1])]
+    heads += [str(t) for t in at["text"]]
+    for head in heads:
+        m = re.match(rf"\s*({_PART_WORDS})\s*[A-Z]?\d", head, re.I)
+        if m:
+            word = m.group(1).lower()
+            return _SAME_PART.get(word, rf"(?:{re.escape(word.rstrip('s'))}s?)")
+    return _BARE_WORDS
 
 
 def _targets(tables: DocTables, first: Passage) -> list[tuple[re.Pattern, tuple, tuple]]:
     """(pattern, start, end) of the pointers to what the first window opens or sits in: the
-    numbered sections (not their lettered provisions) holding its first line or opening inside
-    it, the captioned objects whose caption is inside it; start and end are the (page, line)
-    span of the target (a line inside it naming it, "this Clause 5", points at nothing else)."""
+    innermost numbered section (not its lettered provisions, not the sections enclosing it)
+    holding its first line, those opening inside it, the captioned objects whose caption is
+    inside it; start and end are the (page, line) span of the target (a line inside it naming
+    it, "this Clause 5", points at nothing else). A section is pointed at under its own word."""
     lines = sorted(ln.line for ln in first.lines)
     page, top, bottom = first.page, lines[0], lines[-1]
     out = []
@@ -60,12 +103,23 @@ def _targets(tables: DocTables, first: Passage) -> list[tuple[re.Pattern, tuple,
             zip(rows["page_start"].astype(int), rows["line_start"].fillna(0).astype(int), strict=True)
         )
         end = list(zip(end_page.astype(int), end_line.astype(int), strict=True))
-        for number, a, b in zip(rows["number"].astype(str), start, end, strict=True):
+        titles = rows["title"].astype(str).tolist() if "title" in rows else [""] * len(rows)
+        found = []
+        for number, title, a, b in zip(rows["number"].astype(str), titles, start, end, strict=True):
             number = number.strip().rstrip(".")
-            opened = a <= (page, top) <= b or (a[0] == page and top <= a[1] <= bottom)
-            if opened and re.fullmatch(r"[A-Z]?\d+(?:[.\-]\d+)*[a-z]?", number):
-                rx = re.compile(rf"\b{_PART_WORDS}\s*{re.escape(number)}(?![\w.\-]*\d)", re.I)
-                out.append((rx, a, b))
+            if not re.fullmatch(r"[A-Z]?\d+(?:[.\-]\d+)*[a-z]?", number):
+                continue
+            holds = a <= (page, top) <= b
+            if holds or (a[0] == page and top <= a[1] <= bottom):
+                found.append((holds, number, title, a, b))
+        # the sections enclosing the innermost one holding the window are not its target
+        inner = max((a for holds, _, _, a, _ in found if holds), default=None)
+        for holds, number, title, a, b in found:
+            if holds and a != inner:
+                continue
+            words = _words(tables, title, a)
+            rx = re.compile(rf"(?<!\w){words}\s*{re.escape(number)}(?![\w.\-]*\d)", re.I)
+            out.append((rx, a, b))
     objs = tables.object_registry
     if objs is not None and not objs.empty:
         here = objs[(objs["page"] == page) & objs["line_start"].between(top, bottom) & objs["label"].notna()]
@@ -77,13 +131,38 @@ def _targets(tables: DocTables, first: Passage) -> list[tuple[re.Pattern, tuple,
     return out
 
 
+def _contents_pages(body: pd.DataFrame) -> set[int]:
+    """Pages of ``body`` that read as a contents page: at least :data:`CONTENTS_ENTRIES` lines
+    ending in a page label after a leader ("3.2 Scope ....... 7"), or lines that are a page label
+    alone, a third of the page's lines and at least three (a title line, then its page line)."""
+    text = body["text"].astype(str)
+    pages = set()
+    for pattern, a_third in ((_LEADER_ENTRY, False), (_PAGE_LABEL, True)):
+        hits = text.str.contains(pattern)
+        for p, grp in hits.groupby(body["page"]):
+            n = int(grp.sum())
+            if n >= CONTENTS_ENTRIES and (not a_third or n * 3 >= len(grp)):
+                pages.add(int(p))
+    return pages
+
+
+def _points(rx: re.Pattern, text: str) -> bool:
+    """``text`` points at the target ``rx`` names, in this document (not "of the ... Act")."""
+    return any(not _ELSEWHERE.match(text[m.end() :]) for m in rx.finditer(text))
+
+
 def pointing_passages(
-    tables: DocTables, q: ParsedQuestion, passages: Sequence[Passage], ranked: Sequence
+    tables: DocTables,
+    q: ParsedQuestion,
+    passages: Sequence[Passage],
+    ranked: Sequence,
+    trace: Trace | None = None,
 ) -> list[Passage]:
     """At most one window: the line on the best-ranked other page (``ranked``: the ranking's
     candidates, best first) that points at what the first passage opens, with its context.
     Empty when the first window opens no numbered part or captioned object, no page among the
-    first :data:`POINTING_POOL` points at it from outside it."""
+    first :data:`POINTING_POOL` points at it from outside it. ``trace`` gets a ``pointed_from``
+    event when a window joins."""
     ldf = tables.line_df
     if not passages or not passages[0].lines or ldf is None or ldf.empty:
         return []
@@ -105,12 +184,18 @@ def pointing_passages(
     if onward:
         return []
     body = ldf[ldf["page"].isin(pool) & ~ldf["role"].isin(_LISTING_ROLES)]
+    # a contents page names every part (Toronto's "Appendix 3: ... / 53" lines are body lines)
+    listing = _contents_pages(ldf[ldf["page"].isin(pool)])
+    body = body[~body["page"].isin(listing)]
     text = body["text"].astype(str)
     at = list(zip(body["page"].astype(int), body["line"].astype(int), strict=True))
     hit = pd.Series(False, index=body.index)
     for rx, a, b in patterns:
         outside = pd.Series([not a <= k <= b for k in at], index=body.index)
-        hit |= text.str.contains(rx) & ~text.str.contains(_THIS) & outside
+        inside = text.str.contains(rx)
+        if inside.any():
+            inside &= text.map(lambda t, rx=rx: _points(rx, t))
+        hit |= inside & ~text.str.contains(_THIS) & outside
     if not hit.any():
         return []
     found = body[hit]
@@ -145,6 +230,8 @@ def pointing_passages(
         return []
     anchor = str(found[(found["page"] == page) & (found["line"] == line)]["text"].iloc[0]).strip()
     note = f"points at the first hop's target (page {first.page}): page {page}, line {line}: '{anchor[:80]}'"
+    if trace is not None:
+        trace.event("pointed_from", target_page=first.page, page=page, line=line, anchor=anchor[:80])
     return [window.model_copy(update={"note": note})]
 
 
