@@ -36,7 +36,7 @@ from collections.abc import Iterator, Sequence
 from docintel.parsing.refmatch import RULES, scan
 from docintel.parsing.refnumbering import roman_value
 from docintel.parsing.refrows import rows
-from docintel.parsing.refrules import RefPattern
+from docintel.parsing.refrules import CAPS_WORDS, RefPattern
 
 #: The rule table (order = priority on equal spans).
 PATTERNS: list[RefPattern] = RULES
@@ -87,9 +87,39 @@ def find_references(text: str, *, relative: bool = False) -> list[dict]:
     out: list[dict] = []
     for mt in scan(text or ""):
         for row in rows(mt, text):
-            if relative or _default(row):
+            if (relative or _default(row)) and not _caps_word(row, text):
                 out.append(row)
     return out
+
+
+_CAPS_ID = re.compile(r"[A-Z]{2,3}")
+_CAPS_WORD = re.compile(r"(?:" + CAPS_WORDS + r")")
+#: A lower-case word after "Schedule XX" opening a sentence that is no verb or joint of the
+#: sentence: "Schedule IT maintenance windows", "Schedule AM and PM shifts" (the verb, its object
+#: in capitals); "Schedule SE is filed", "Schedule EIC for ..." name the schedule.
+_AFTER_NAME = re.compile(
+    r"[\s\u00a0]+(?!(?:is|are|was|were|has|have|had|must|may|can|cannot|will|would|should|shall|does|do"
+    r"|did|and|or|for|to|of|in|on|if|with|as|at|by|from|lists|shows|line|lines|instead|only|also|"
+    r"applies|asks|reports|includes|uses)\b)[a-z]"
+)
+
+
+def _caps_word(row: dict, text: str) -> bool:
+    """A schedule's capitals that are not its letters: a word ("Schedules A, B, AND C"), the end of
+    a hyphenated name ("Schedule C-EZ" is not schedules C and EZ), or the object of the verb
+    opening a sentence ("Schedule IT maintenance windows on weekends.")."""
+    target = str(row["ref_target"] or "")
+    if row["kind"] != "schedule" or not _CAPS_ID.fullmatch(target) or roman_value(target.lower()):
+        return False
+    if _CAPS_WORD.fullmatch(target):
+        return True
+    span = text[row["start"] : row["end"]]
+    at = re.search(r"(?<![A-Za-z])" + target + r"(?![A-Za-z])", span)
+    if at is not None and span[: at.start()].endswith(("-", "\u2013")):
+        return True
+    before = text[: row["start"]].rstrip()
+    opens = not before or before.endswith((".", "!", "?", ":", ";"))
+    return opens and row["label"] == "Schedule" and bool(_AFTER_NAME.match(text, row["end"]))
 
 
 def references_on_lines(
@@ -188,9 +218,15 @@ def _letters_over_end(r: dict, text: str) -> bool:
     next line's capitals are its own words; a tax schedule's letters stay by their label
     ("Schedule SE")."""
     target = str(r["ref_target"] or "")
+    own = (
+        re.search(r"(?<![A-Za-z])" + re.escape(target) + r"(?![A-Za-z])", text[r["start"] :])
+        if target
+        else None
+    )
     return (
         r["kind"] == "schedule"
         and r["end"] > len(text)
+        and own is None  # only the ids past the line end: "Schedules SE and" / "EIC" keeps SE
         and target.isalpha()
         and target.isupper()
         and len(target) > 1

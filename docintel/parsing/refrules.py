@@ -117,6 +117,13 @@ def _rule(name, ref_type, rx, desc, kind="", family="absolute") -> RefPattern:
     return RefPattern(name, ref_type, LazyRegex(rx), desc, kind or name, family)
 
 
+#: Capitals that are words, never a schedule's letters ("Schedules A, B, AND C", "the Schedule OR
+#: the Exhibit", "Statement on Schedule TO" is an SEC form, "Schedule TBD"): :func:`refpatterns`
+#: drops a ``caps_id`` target spelled so, and the unnumbered "the Schedule" reading stays before them.
+CAPS_WORDS = (
+    "AND|OR|NOR|BUT|TO|OF|THE|AN|AS|AT|BY|IN|ON|FOR|IF|IS|BE|NO|NOT|SO|UP|ALL|ANY|PER|VIA|ARE|WAS|HAS"
+    "|ITS|TBD|TBA"
+)
 _ALL_WORDS = "|".join(
     w for k in KINDS if k.name != "page" and k.name not in STATEMENT_KINDS for _, w in k.words
 )
@@ -275,7 +282,8 @@ RELATIVE_RULES: list[RefPattern] = [
           " by its title (tax instructions), resolved by title; 'Worksheet A' is a numbered one",
           kind="worksheet", family="named"),
     _rule("appendix_unnumbered", "appendix",
-          r"\b(?i:the|this|see|in)\s+(?P<label>[Aa]ppendix|Annex|Schedule)\b(?![\s\u00a0]+(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)",
+          r"\b(?i:the|this|see|in)\s+(?P<label>[Aa]ppendix|Annex|Schedule)\b"
+          r"(?![\s\u00a0]+(?:(?!(?:" + CAPS_WORDS + r")\b)[A-Z]{1,3}|[0-9]{1,2}|[IVX]{1,4})\b)",
           "the Appendix / the appendix / the Annex / the Schedule (no id: the unnumbered one; 'the annex"
           " building', 'the schedule of works' are prose)", kind="appendix", family="named"),
 ]  # fmt: skip

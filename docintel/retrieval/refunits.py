@@ -161,7 +161,7 @@ def tagged_region(
     of the same label ("§ 164.516 ..." after "§ 164.514 ..."); None when ``sub`` names no tag or
     the provision prints no such paragraph. For a provision the toc misses: "§ 164.514(e)" is
     its (e), not the first lines under its heading."""
-    from docintel.retrieval.targets import evidence_after, form_line, opens_item
+    from docintel.retrieval.targets import closing_items, evidence_after, form_line, opens_item
 
     tags = _TAG.findall(sub or "")
     opens = form_line(sub)
@@ -179,6 +179,7 @@ def tagged_region(
     x0 = after["x0"].tolist() if "x0" in after else [float("nan")] * len(texts)
     pages = after["page"].tolist()
     pos, prev = 0, None
+    closing = closing_items(texts[1:end])
     for t in tags:
         # walk the level's run up to the tag ("(a)", "(b)", ... "(i)"), each step on a line indented
         # like the step before it (or left of it): a lettered "(i)" comes after "(h)", never the
@@ -189,7 +190,8 @@ def tagged_region(
                 (
                     k
                     for k in range(pos + 1, end)
-                    if opens_item(texts[k], step) and not _deeper(x0, pages, k, level)
+                    if opens_item(texts[k], step, prev is not None or closing)
+                    and not _deeper(x0, pages, k, level)
                 ),
                 None,
             )

@@ -33,12 +33,25 @@ _ROW_TAG = re.compile(r"\(([A-Za-z0-9]{1,3})\)")
 _FORM_LINE = re.compile(r"^(?i:(line|box|item)s?)[\s\u00a0]+([0-9]{1,3}[a-z]{0,2})$")
 
 
-def opens_item(text: str, tag: str) -> bool:
+def opens_item(text: str, tag: str, closing: bool = True) -> bool:
     """Whether a line opens item ``tag`` as "(2) ..." or, in the closing-bracket style contracts
-    and rule books also number in, "2) ..." (the parser keeps no provision row for the latter)."""
+    and rule books also number in, "2) ..." (the parser keeps no provision row for the latter);
+    ``closing=False`` takes "(2)" only (see :func:`closing_items`)."""
     return text.startswith(f"({tag})") or (
-        text.startswith(f"{tag})") and text[len(tag) + 1 : len(tag) + 2] in ("", " ")
+        closing
+        and text.startswith(f"{tag})")
+        and text[len(tag) + 1 : len(tag) + 2] in ("", " ", "\t", "\u00a0")
     )
+
+
+_PAREN_ITEM = re.compile(r"\([A-Za-z0-9]{1,4}\)")
+
+
+def closing_items(texts: list[str]) -> bool:
+    """Whether a provision's first sub-selector may open at a "3)" line: only when the provision
+    prints no "(a)" / "(1)" paragraph of its own. "Section 5.01(3)" of a section with (a) and (b)
+    is no "3)" nested under its (a) (the head of the section is the better passage)."""
+    return not any(_PAREN_ITEM.match(t) for t in texts)
 
 
 def form_line(sub: str | None) -> re.Pattern | None:
@@ -155,8 +168,11 @@ def section_passages(
         for i, part in enumerate(parts):
             texts = part["text"].astype(str).str.strip().tolist()
             pos = 0
-            for t in tags:
-                nxt = next((k for k in range(pos, len(texts)) if opens_item(texts[k], t)), None)
+            closing = closing_items(texts[_heading_rows(part) :])
+            for j, t in enumerate(tags):
+                nxt = next(
+                    (k for k in range(pos, len(texts)) if opens_item(texts[k], t, j > 0 or closing)), None
+                )
                 if nxt is None:
                     break
                 pos = nxt
