@@ -422,7 +422,7 @@ def _named_first_hop(loop: _Loop) -> list[Passage]:
 
 def _finish(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:
     """:func:`docintel.generation.finish.finish` on the loop's state."""
-    return finish(answer, loop.unresolved, loop.warnings, loop.passes, loop.nested)
+    return finish(answer, loop.unresolved, loop.warnings, loop.passes, loop.nested, tables=loop.tables)
 
 
 def _earn_completeness(loop: _Loop, answer: ReferenceAwareAnswer) -> ReferenceAwareAnswer:

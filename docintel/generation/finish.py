@@ -106,11 +106,9 @@ def finish(
 ) -> ReferenceAwareAnswer:
     """The answer as the user gets it: external references named in its text, and every
     reference still pending reported unresolved (the answer is then partial). ``unresolved``,
-    ``warnings`` and the last pass's decision are updated in place. ``tables`` (the document;
-    else the loop ``nested`` is bound to, if any) tells a label written another way from a
-    distinct part: without it no pointer counts as :data:`SAME_AS_FOLLOWED`."""
-    if tables is None:
-        tables = getattr(getattr(nested, "__self__", None), "tables", None)
+    ``warnings`` and the last pass's decision are updated in place. ``tables`` (the document)
+    tells a label written another way from a distinct part: without it no pointer counts as
+    :data:`SAME_AS_FOLLOWED`."""
     names = [e.name for e in answer.external_references if e.name.lower() not in answer.answer.lower()]
     if names:  # externals are always named in the answer text, whatever the backend wrote
         text = answer.answer.rstrip() + " External reference(s), not fetched: " + "; ".join(names) + "."
