@@ -34,7 +34,9 @@ REPORTED_ONLY = (NESTED_NOT_FOLLOWED, NOT_IN_DOCUMENT, SAME_AS_FOLLOWED)
 #: A numbered label: a part word and a number with at least one separator between two of its
 #: digits, no space around it ("Table 3-6", "Section 2.1"); "Section 3 \u2013 6" (a spaced dash,
 #: often a range), "\u00a7 1-5" (a code's own numbering), "Note 3", "the next section" are not.
-_NUMBERED = re.compile(r"[A-Za-z]+\.?\s*[A-Z]?\d+(?:[.\-\u2010-\u2014]\d+)+[a-z]?", re.I)
+#: Its number (with at least one separator between two digits).
+_NUMBER = r"[A-Z]?\d+(?:[.\-\u2010-\u2014]\d+)+[a-z]?"
+_NUMBERED = re.compile(r"[A-Za-z]+\.?\s*" + _NUMBER, re.I)
 #: The separator between two digits of a numbered label.
 _NUMBER_JOIN = re.compile(r"(?<=\d)[.\-\u2010-\u2014](?=\d)")
 #: Line roles that carry a document's own labels (a heading, a caption, a contents entry).
@@ -72,7 +74,7 @@ def carried(tables, text: str) -> bool:
     if tables is None:
         return True
     plain = _plain(text)
-    number = re.search(r"[A-Z]?\d+(?:[.\-\u2010-\u2014]\d+)+[a-z]?$", plain, re.I)
+    number = re.search(_NUMBER + "$", plain, re.I)
     objs = getattr(tables, "object_registry", None)
     labels: set[str] = set()
     if objs is not None and not objs.empty and "label" in objs:

@@ -10,6 +10,7 @@ cited publication, a scope).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from docintel.parsing.refcompose import SECTIONISH, Mention, compose
@@ -62,6 +63,7 @@ _CAPS_ID = re.compile(r"[A-Z]{2,3}")
 _BODY = LazyRegex(r"(?<![\w.])(" + BODY_ACRONYM + r")[ \t\u00a0]+$")
 
 
+@functools.lru_cache(maxsize=4096)  # one label string, one answer: every mention and row asks
 def kind_of_label(label: str) -> Kind | None:
     low = label.lower().rstrip(".")
     for k in KINDS:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from docintel.refscan import references_in
+from docintel.retrieval.bm25 import _page_rows as page_rows
 from docintel.retrieval.passage import best_passage
 from docintel.retrieval.rank import query_terms
 from docintel.schema.document import DocTables
@@ -75,7 +76,8 @@ def _words(tables: DocTables, title: str, a: tuple) -> str:
     printed word ("Appendix 3", in its heading line or its title), else :data:`_BARE_WORDS`."""
     ldf = tables.line_df
     heads = [str(title or "")]
-    at = ldf[(ldf["page"] == a[0]) & (ldf["line"] == a[1])]
+    rows = page_rows(ldf, a[0])
+    at = rows[rows["line"] == a[1]]
     heads += [str(t) for t in at["text"]]
     for head in heads:
         m = re.match(rf"\s*({_PART_WORDS})\s*[A-Z]?\d", head, re.I)
@@ -183,19 +185,20 @@ def pointing_passages(
     ]
     if onward:
         return []
-    body = ldf[ldf["page"].isin(pool) & ~ldf["role"].isin(_LISTING_ROLES)]
-    # a contents page names every part (Toronto's "Appendix 3: ... / 53" lines are body lines)
-    listing = _contents_pages(ldf[ldf["page"].isin(pool)])
-    body = body[~body["page"].isin(listing)]
+    pooled = pd.concat([page_rows(ldf, p) for p in sorted(pool)])  # the pool's pages, not the document
+    # a contents page names every part (its "Appendix 3: ... / 53" lines can be body lines)
+    listing = _contents_pages(pooled)
+    body = pooled[~pooled["role"].isin(_LISTING_ROLES) & ~pooled["page"].isin(listing)]
     text = body["text"].astype(str)
     at = list(zip(body["page"].astype(int), body["line"].astype(int), strict=True))
     hit = pd.Series(False, index=body.index)
+    this = text.str.contains(_THIS)
     for rx, a, b in patterns:
         outside = pd.Series([not a <= k <= b for k in at], index=body.index)
         inside = text.str.contains(rx)
         if inside.any():
             inside &= text.map(lambda t, rx=rx: _points(rx, t))
-        hit |= inside & ~text.str.contains(_THIS) & outside
+        hit |= inside & ~this & outside
     if not hit.any():
         return []
     found = body[hit]
