@@ -31,16 +31,17 @@ def ask_document(
         q = parse_question(question)
         for page, start, end in first_hop:
             p = best_passage(tables, q, int(page), include_lines=list(range(int(start), int(end) + 1)))
-            p = _grid_order(tables, extend_to_sentence_end(tables, p))
-            if p.lines and not any(_covers(have, p) for have in passages):
+            p = extend_to_sentence_end(tables, p)
+            if p.lines:
                 passages.append(
                     p.model_copy(update={"note": f"corpus search: block at page {page}, lines {start}-{end}"})
                 )
+        passages = [_grid_order(tables, p) for p in merge_overlapping(passages)]
 
     return ask(
         tables.path or tables.doc_id,
         question,
-        backend=backend,
+        backend=_budgeted(backend, len(passages)),
         tables=tables,
         top_k=top_k,
         max_loops=max_loops,
@@ -49,9 +50,79 @@ def ask_document(
     )
 
 
-def _covers(have, p) -> bool:
-    keys = {(ln.page, ln.line) for ln in have.lines}
-    return all((ln.page, ln.line) in keys for ln in p.lines)
+def _budgeted(backend, passages: int):
+    """The backend that answers: the extractive (offline) one given a window and line budget for
+    ``passages`` first-hop passages, the rest as named.
+
+    Its default budget (a few windows, ~14 lines) is for the single-document ask, whose pass 1 is
+    one passage. The corpus gives the loop its best blocks of the winning document, several
+    passages: under the one-passage budget the first window read (often a long paragraph) took
+    every line and a ranked block holding the answering sentence gave none. Each passage after
+    the first adds one window and its share of lines, so every block the search ranked can be
+    quoted; a model backend reads all passages whatever this budget."""
+    if passages <= 1 or not (backend is None or backend == "offline"):
+        return backend
+    from docintel.generation.registry import default_backend_name
+    from docintel.settings import env
+
+    if (backend or env("backend") or default_backend_name()) != "offline":
+        return backend
+    from docintel.generation.offline import OfflineBackend
+
+    one = OfflineBackend()
+    return OfflineBackend(
+        max_windows=one.max_windows + passages - 1,
+        max_lines=one.max_lines * passages,
+        ref_windows=one.ref_windows,
+        ref_lines=one.ref_lines,
+        ref_whole=one.ref_whole,
+    )
+
+
+def _keys(p) -> set[tuple[int, int]]:
+    return {(ln.page, ln.line) for ln in p.lines}
+
+
+def _meet(a: set, b: set) -> bool:
+    """Whether two line sets share a line or touch (consecutive lines of one page)."""
+    return bool(a & b) or any((pg, ln + 1) in b or (pg, ln - 1) in b for pg, ln in a)
+
+
+def merge_overlapping(passages: list) -> list:
+    """The first-hop passages with every group that shares or touches lines made one passage (the
+    union of their lines in page and line order), at the place of the best-ranked of them.
+
+    Two blocks of one page are each widened to the passage budget around them, so their passages
+    overlap: given apart, the answer reads the same lines twice (and their terms count twice in
+    its line scoring) and a third, different passage loses its place."""
+    out: list = []
+    for p in passages:
+        keys = _keys(p)
+        hit = [i for i, have in enumerate(out) if _meet(keys, _keys(have))]
+        if not hit:
+            out.append(p)
+            continue
+        group = [out[i] for i in hit] + [p]
+        out[hit[0]] = _union(group)
+        for i in reversed(hit[1:]):
+            del out[i]
+    return out
+
+
+def _union(group: list):
+    """One passage holding every line of ``group`` once, in page and line order."""
+    lines = {(ln.page, ln.line): ln for p in group for ln in p.lines}
+    order = [lines[k] for k in sorted(lines)]
+    notes = "; ".join(dict.fromkeys(n for p in group for n in p.note.split("; ") if n))
+    return group[0].model_copy(
+        update={
+            "page": order[0].page,
+            "line_start": order[0].line,
+            "line_end": order[-1].line,
+            "lines": order,
+            "note": notes,
+        }
+    )
 
 
 def _grid_order(tables, p):
