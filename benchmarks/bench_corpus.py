@@ -252,6 +252,10 @@ def cmd_eval(args) -> int:
                     print(
                         f"  miss {r['id']} {r['document']} pages {r['pages']} missing {r['missing']} leaks {r['leaks']}"
                     )
+                elif r["answer_missing"]:
+                    print(
+                        f"  answer miss {r['id']} {r['document']}: in the evidence, not the answer {r['answer_missing']}"
+                    )
             for sw in res["sweep"]:
                 print(f"  LEAK {sw}")
             c.close()

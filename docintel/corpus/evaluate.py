@@ -58,6 +58,10 @@ def score(out: dict, q: dict, forbidden: list[str]) -> dict:
         "evidence_complete": all(s in evidence for s in must),
         "answer_complete": all(s in answer for s in must),
         "missing": [s for s in q.get("answer_must_contain", []) if norm(s) not in evidence],
+        # found in the evidence, yet not in the answer text: the answer step's loss, not retrieval's
+        "answer_missing": [
+            s for s in q.get("answer_must_contain", []) if norm(s) in evidence and norm(s) not in answer
+        ],
         "leaks": leaks,
         "document": (out.get("document") or {}).get("file"),
         "pages": sorted({e.get("page") for e in out.get("evidence", [])}),
