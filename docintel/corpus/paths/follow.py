@@ -123,6 +123,15 @@ def _question_scores(question: str, blocks: pd.DataFrame) -> dict[str, float]:
     return {b: sum(math.log(1 + n / df[t]) for t in bag) for b, bag in bags.items()}
 
 
+def _identifiers_named(store, user, block_ids: list[str]) -> dict[str, int]:
+    """How many distinct identifiers each block names, read through the access-checked
+    ``mentions`` rows."""
+    if not block_ids:
+        return {}
+    rows = store.rows("mentions", user, "t.block_id = ANY(:ids)", {"ids": block_ids})
+    return {b: max(1, int(n)) for b, n in rows.groupby("block_id")["ident_id"].nunique().items()}
+
+
 def _overlaps(block, start: list[dict]) -> bool:
     return any(
         e.get("doc_id") == block["doc_id"]
@@ -304,9 +313,13 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
     per: dict[tuple[str, str], list[str]] = defaultdict(list)
     for block_id, ident in via.items():
         per[(ident, blocks.loc[block_id, "doc_id"])].append(block_id)
+    shared = _identifiers_named(store, user, list(blocks.index))
     chosen: list[str] = []
     for members in per.values():
-        members.sort(key=lambda b: (-scores.get(b, 0.0), int(blocks.loc[b, "page"])))
+        # which of one document's blocks to keep: a block's fit shared by the identifiers it
+        # names, so a sentence citing the identifier (what it is cited for) outranks a
+        # reference list or a row that names it among many
+        members.sort(key=lambda b: (-scores.get(b, 0.0) / shared.get(b, 1), int(blocks.loc[b, "page"])))
         chosen += members[:PER_DOCUMENT]
     chosen.sort(key=lambda b: (b not in target_ids, -scores.get(b, 0.0)))
     kept = sorted(chosen[:MAX_LINKED], key=lambda b: (order[via[b]], b))
