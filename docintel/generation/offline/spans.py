@@ -200,3 +200,53 @@ def announced_list(rows: list, start: int, end: int) -> int:
     ):
         return end
     return last
+
+
+#: A sentence that ends by announcing what follows it on the page: "... are in the table below",
+#: "listed below:", "as follows", "include the following." (its content is the rows after it);
+#: not a discourse pointer ("as we discuss below.", "see below."), which names a later passage.
+_ANNOUNCES_BELOW = re.compile(
+    r"(?:\b(?:table|tables|list|chart|schedule|worksheet|steps|items|listed|shown|given|set\s+out|set\s+forth"
+    r"|provided|specified|presented|outlined|included|as\s+follows)\s+below|\bas\s+follows|\bthe\s+following)"
+    r"\s*[.:]?\s*$",
+    re.I,
+)
+#: Lines a window that ends announcing what is below reads on, at most.
+BELOW_LINES = 12
+#: Column heads (heading-role lines of at most HEAD_CELL_WORDS words) the rows below may open with.
+HEAD_CELLS = 3
+HEAD_CELL_WORDS = 4
+
+
+def announced_below(rows: list, start: int, end: int) -> int:
+    """A window whose last line ends a sentence announcing what follows ("... as specified
+    below.", or "... are in the table below" over the table's column heads) reads on through the lines after it, up to a
+    heading, the passage's end or :data:`BELOW_LINES` lines, when one of them holds a question
+    word: the sentence promises those rows (a table not registered as a list), and an answer
+    that stops at the promise says nothing. Lists are read by :func:`announced_list`. Returns
+    the window's new last index."""
+    text = rows[end].ln.text.rstrip()
+    if end + 1 >= len(rows) or not _ANNOUNCES_BELOW.search(text):
+        return end
+    if not text.endswith((".", ":")) and rows[end + 1].ln.role not in HEADING_ROLES:
+        return end  # "... specified below" / "assumes only ...": the sentence runs on
+    last, body = end, False
+    while last + 1 < len(rows) and last - end < BELOW_LINES:
+        nxt = rows[last + 1].ln
+        if nxt.role in _FURNITURE:
+            break
+        if nxt.role in HEADING_ROLES:  # a table's column heads open it ("Keyword Rule", "Rationale")
+            if body or last - end >= HEAD_CELLS or len(nxt.text.split()) > HEAD_CELL_WORDS:
+                break
+        else:
+            body = True
+        last += 1
+    if not body:
+        return end
+    if (
+        last == end
+        or last - start + 1 > LIST_MAX_LINES
+        or not any(rows[k].hits for k in range(end + 1, last + 1))
+    ):
+        return end
+    return last
