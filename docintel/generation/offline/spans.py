@@ -14,9 +14,25 @@ _FURNITURE = UNSCANNED_ROLES
 BACK, FORWARD = 8, 6  # narrow columns (Federal Register, two-column papers) carry long sentences
 
 
+#: A glossary term printed alone on its line, its definition in another column: "Restricted Data –".
+_BARE_TERM = re.compile(r"^\s*[^\W\d_][^.;:]{0,60}?\s[\u2013\u2014-]\s*$")
+
+
+def term_column(rows: list, i: int) -> bool:
+    """Line ``i`` is a term of a glossary read column by column: a bare term ("Restricted Data –")
+    next to another bare term. Its definition is not the lines after it (they are the next terms,
+    then the first term's definition), so a window on it is the term alone."""
+    if not _BARE_TERM.match(rows[i].ln.text):
+        return False
+    return any(0 <= k < len(rows) and _BARE_TERM.match(rows[k].ln.text) for k in (i - 1, i + 1))
+
+
 def grow_window(rows: list, seed: int) -> tuple[int, int]:
     """Extend a seed line to whole sentences: back to the line after a sentence end, forward to
-    a line that ends one (bounded, and never across furniture lines)."""
+    a line that ends one (bounded, and never across furniture lines); a glossary term read apart
+    from its definition (:func:`term_column`) stays alone."""
+    if term_column(rows, seed):
+        return seed, seed
     start = seed
     while (
         start > 0
