@@ -12,6 +12,7 @@ flight") open the answer.
 from __future__ import annotations
 
 from docintel.generation.offline.scoring import FORWARD, ScoredLine, Window, grow_window
+from docintel.generation.offline.spans import term_column
 from docintel.generation.text import ends_sentence, normalize
 from docintel.schema.evidence import ParsedQuestion
 from docintel.schema.kinds import HEADING_ROLES
@@ -30,6 +31,8 @@ def defining_window(grouped: list[list[ScoredLine]], passage_ids: list[int], ter
             m = pat.search(text)
             if r.ln.role in HEADING_ROLES or not m or m.start() >= len(normalize(r.ln.text)):
                 continue
+            if term_column(rows, i):
+                continue  # "Restricted Data –" in a column of terms: its definition is elsewhere
             start, end = grow_window(rows, i)
             limit = min(len(rows) - 1, end + FORWARD)
             nxt = end + 1  # one more sentence: the definition's qualification

@@ -45,6 +45,7 @@ from docintel.generation.offline.spans import (  # noqa: F401 - re-exported: def
     _item_number,
     _successor,
     _through_series,
+    announced_below,
     announced_list,
     grow_window,
     list_span,
@@ -216,6 +217,7 @@ def pick_windows(
         start, end = list_span(rows, start, end)
         if read_lists:
             end = announced_list(rows, start, end)
+            end = announced_below(rows, start, end)
         start = rows_above_caption(rows, r.pos, start, end, max_lines - used)
         hits = set().union(*(rows[i].hits for i in range(start, end + 1)))
         out.append(Window(r.passage, start, end, r.pos, round(r.context, 3), hits))

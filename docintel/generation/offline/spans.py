@@ -14,9 +14,25 @@ _FURNITURE = UNSCANNED_ROLES
 BACK, FORWARD = 8, 6  # narrow columns (Federal Register, two-column papers) carry long sentences
 
 
+#: A glossary term printed alone on its line, its definition in another column: "Restricted Data –".
+_BARE_TERM = re.compile(r"^\s*[^\W\d_][^.;:]{0,60}?\s[\u2013\u2014-]\s*$")
+
+
+def term_column(rows: list, i: int) -> bool:
+    """Line ``i`` is a term of a glossary read column by column: a bare term ("Restricted Data –")
+    next to another bare term. Its definition is not the lines after it (they are the next terms,
+    then the first term's definition), so a window on it is the term alone."""
+    if not _BARE_TERM.match(rows[i].ln.text):
+        return False
+    return any(0 <= k < len(rows) and _BARE_TERM.match(rows[k].ln.text) for k in (i - 1, i + 1))
+
+
 def grow_window(rows: list, seed: int) -> tuple[int, int]:
     """Extend a seed line to whole sentences: back to the line after a sentence end, forward to
-    a line that ends one (bounded, and never across furniture lines)."""
+    a line that ends one (bounded, and never across furniture lines); a glossary term read apart
+    from its definition (:func:`term_column`) stays alone."""
+    if term_column(rows, seed):
+        return seed, seed
     start = seed
     while (
         start > 0
@@ -197,6 +213,56 @@ def announced_list(rows: list, start: int, end: int) -> int:
         last <= lead
         or last - start + 1 > LIST_MAX_LINES
         or not any(rows[k].hits for k in range(lead + 1, last + 1))
+    ):
+        return end
+    return last
+
+
+#: A sentence that ends by announcing what follows it on the page: "... are in the table below",
+#: "listed below:", "as follows", "include the following." (its content is the rows after it);
+#: not a discourse pointer ("as we discuss below.", "see below."), which names a later passage.
+_ANNOUNCES_BELOW = re.compile(
+    r"(?:\b(?:table|tables|list|chart|schedule|worksheet|steps|items|listed|shown|given|set\s+out|set\s+forth"
+    r"|provided|specified|presented|outlined|included|as\s+follows)\s+below|\bas\s+follows|\bthe\s+following)"
+    r"\s*[.:]?\s*$",
+    re.I,
+)
+#: Lines a window that ends announcing what is below reads on, at most.
+BELOW_LINES = 12
+#: Column heads (heading-role lines of at most HEAD_CELL_WORDS words) the rows below may open with.
+HEAD_CELLS = 3
+HEAD_CELL_WORDS = 4
+
+
+def announced_below(rows: list, start: int, end: int) -> int:
+    """A window whose last line ends a sentence announcing what follows ("... as specified
+    below.", or "... are in the table below" over the table's column heads) reads on through the lines after it, up to a
+    heading, the passage's end or :data:`BELOW_LINES` lines, when one of them holds a question
+    word: the sentence promises those rows (a table not registered as a list), and an answer
+    that stops at the promise says nothing. Lists are read by :func:`announced_list`. Returns
+    the window's new last index."""
+    text = rows[end].ln.text.rstrip()
+    if end + 1 >= len(rows) or not _ANNOUNCES_BELOW.search(text):
+        return end
+    if not text.endswith((".", ":")) and rows[end + 1].ln.role not in HEADING_ROLES:
+        return end  # "... specified below" / "assumes only ...": the sentence runs on
+    last, body = end, False
+    while last + 1 < len(rows) and last - end < BELOW_LINES:
+        nxt = rows[last + 1].ln
+        if nxt.role in _FURNITURE:
+            break
+        if nxt.role in HEADING_ROLES:  # a table's column heads open it ("Keyword Rule", "Rationale")
+            if body or last - end >= HEAD_CELLS or len(nxt.text.split()) > HEAD_CELL_WORDS:
+                break
+        else:
+            body = True
+        last += 1
+    if not body:
+        return end
+    if (
+        last == end
+        or last - start + 1 > LIST_MAX_LINES
+        or not any(rows[k].hits for k in range(end + 1, last + 1))
     ):
         return end
     return last
