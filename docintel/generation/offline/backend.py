@@ -324,7 +324,9 @@ class OfflineBackend:
                 seed = max(rows, key=lambda r: r.context).pos
                 out.append(Window(pi, 0, len(rows) - 1, seed, rows[seed].context, hits))
                 continue
-            for w in pick_windows(grouped, [pi], max_windows=1, max_lines=share):
+            # a member's lead-in ("Some items to include in the review are:") is read on through
+            # its list, as the one-passage path does for a list question
+            for w in pick_windows(grouped, [pi], max_windows=1, max_lines=share, read_lists=True):
                 if rows[0].ln.role in HEADING_ROLES and w.end < share:  # keep the member's heading
                     w = Window(pi, 0, w.end, w.seed, w.score, w.hits | rows[0].hits)
                 out.append(w)
