@@ -46,11 +46,16 @@ _CHAIN_GAP = LazyRegex(r"^,?[ \t\u00a0]+$")
 _EXT_NAME = LazyRegex(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+(?:of|under)[\s\u00a0]+(?:the[\s\u00a0]+|that[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
     r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
-    # a contract's disclosure schedule or letter: delivered apart from the agreement, numbered
-    # after its sections ("Section 4.03 of the Seller Disclosure Schedule" is not Section 4.03)
-    r"|(?:(?:[A-Z][\w\u2019'\-]*)[\s\u00a0]+){0,3}?Disclosure[\s\u00a0]+(?:Schedules?|Letter)\b"
     r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?"
     r"|Guide[\s\u00a0]+to[\s\u00a0]+(?:the[\s\u00a0]+)?[A-Z][\w\-]*(?:[\s\u00a0]+[A-Z][\w\-]*){0,6})"
+)
+#: A contract's disclosure schedule or letter: delivered apart from the agreement, numbered after its
+#: sections ("Section 4.03 of the Seller Disclosure Schedule" is not Section 4.03), in any case
+#: ("OF THE DISCLOSURE SCHEDULE", "the disclosure schedule"), after up to four capitalized words
+#: ("the Amended and Restated Seller Disclosure Schedule") and a comma ("Section 4.03, of the ...").
+_DISCLOSURE = LazyRegex(
+    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*,?[\s\u00a0]+(?i:of|to|under)[\s\u00a0]+(?:(?i:the)[\s\u00a0]+)?"
+    r"(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|and)[\s\u00a0]+){0,4}?(?i:disclosure[\s\u00a0]+(?:schedules?|letter))\b)"
 )
 _ACRONYM = LazyRegex(
     r"^[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|OF\b|NOT\b|FOR\b|TO\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
@@ -233,7 +238,8 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             # Rules": a rule book names itself so)
             m = _named_external(m, m.end + ext.end(), ext.group("name"), text[m.start : m.end].strip())
         elif m.family == "absolute" and m.kind in SECTIONISH:
-            ext = _EXT_NAME.match(after) or (_ACRONYM.match(after) if not m.label.isupper() else None)
+            ext = _EXT_NAME.match(after) or _DISCLOSURE.match(after)
+            ext = ext or (_ACRONYM.match(after) if not m.label.isupper() else None)
             ext = ext or _OF_ACRONYM.match(after)
             if ext is not None:
                 m = _named_external(m, m.end + ext.end(), ext.group("name"), text[m.start : m.end].strip())

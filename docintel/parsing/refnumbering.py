@@ -108,6 +108,15 @@ def roman_value(s: str) -> int | None:
     return _roman_any(s, "ivxlc")
 
 
+_CAPS_LETTERS = re.compile(r"[A-Z]{2,3}")
+
+
+def caps_letters(s: str) -> bool:
+    """An id of two or three capitals that is not a roman numeral: a schedule's letters ("SE",
+    "EIC"), never "II" or "XIV" (the ``caps_id`` numbering form's ids)."""
+    return bool(_CAPS_LETTERS.fullmatch(s)) and not roman_value(s.lower())
+
+
 def shape(tok: str) -> str:
     """The shape class of an id: numeric, letter, roman, paren."""
     t = tok.strip("[]")
