@@ -8,6 +8,11 @@ import pytest
 
 from docintel.parsing.refnumbering import caps_letters
 from docintel.parsing.refpatterns import find_references
+from docintel.retrieval.reflines import footnote_lines
+from docintel.retrieval.resolve import resolve_in_tables
+from docintel.schema.document import DocTables
+from tests.test_ref_families_s6 import Q, _ref
+from tests.test_resolve_general import build
 
 
 def _rows(text: str) -> list[tuple]:
@@ -40,3 +45,36 @@ def test_disclosure_schedules_in_any_case_and_name(text, want):
 )
 def test_caps_letters_is_two_or_three_capitals_not_roman(s, want):
     assert caps_letters(s) is want
+
+
+def _noted(notes_role: str = "footnote") -> DocTables:
+    """A report whose page-2 notes lost their role (a damaged font: ``body``) while page 1's
+    notes kept it: the notes are 8 pt under an 11 pt text, in the lower half of the page."""
+
+    def line(page, n, text, role, size, y0):
+        return {"page": page, "line": n, "text": text, "role": role, "size": size, "y0": y0}
+
+    lines = [
+        line(1, 1, "The old courts were abolished in 1918.", "body", 11.0, 100.0),
+        line(1, 2, "1 TRIPP, A HISTORY OF IRAQ 8-13 (2000).", "footnote", 8.0, 700.0),
+        line(2, 1, "The land law changed the system of tenure.", "body", 11.0, 100.0),
+        line(2, 2, "57", "body", 6.0, 98.0),  # the superscript marker in the text
+        line(2, 3, "57 Sabah Al Mukhtar, The Rule of Law in Iraq (2000).", notes_role, 8.0, 600.0),
+        line(2, 4, "58 Vilayet is a Turkish term for a province.", notes_role, 8.0, 620.0),
+        line(3, 1, "As the author wrote, supra note 57, the law held.", "body", 11.0, 100.0),
+    ]
+    pages = [{"page": p, "printed_label": str(p), "height": 792.0} for p in (1, 2, 3)]
+    return build(lines, pages)
+
+
+@pytest.mark.parametrize("role", ["footnote", "body"])
+def test_a_footnote_whose_line_lost_its_role_is_found_by_its_print(role):
+    res = resolve_in_tables(_ref("supra note 57", 3, 1), _noted(role), question=Q)
+    texts = [ln.text for p in res.passages for ln in p.lines]
+    assert res.status == "resolved" and texts[0].startswith("57 Sabah"), (res.status, texts)
+
+
+def test_a_body_line_in_text_size_is_no_footnote():
+    tables = _noted("body")
+    tables.line_df.loc[tables.line_df["line"].isin([3, 4]) & (tables.line_df["page"] == 2), "size"] = 11.0
+    assert footnote_lines(tables, "57", 3).empty

@@ -178,6 +178,9 @@ def footnote_lines(tables: DocTables, target: str, origin_page: int) -> pd.DataF
     marker = re.compile(rf"^\s*{re.escape(str(target))}(?:[.)]?\s+|\s*$)")
     hits = notes[notes["text"].astype(str).str.match(marker)]
     if hits.empty:
+        notes = _small_print(tables, lines, notes)
+        hits = notes[notes["text"].astype(str).str.match(rf"^\s*{re.escape(str(target))}\s+\S")]
+    if hits.empty:
         return hits
     after = hits[hits["page"] >= origin_page]
     first = (after if len(after) else hits).iloc[0]
@@ -188,6 +191,20 @@ def footnote_lines(tables: DocTables, target: str, origin_page: int) -> pd.DataF
             break
         out.append(r)
     return pd.DataFrame(out)
+
+
+def _small_print(tables: DocTables, lines: pd.DataFrame, notes: pd.DataFrame) -> pd.DataFrame:
+    """Body lines printed like the document's footnotes: no larger than its footnote lines, smaller
+    than its body text, in the lower half of their page. A page whose fonts the parser could not
+    read leaves its footnotes in role ``body`` (the Law Library report's "57 Sabah Al Mukhtar, ..."
+    under the text of its page 12). A document with no footnote line has none to go by (a
+    financial statement's "Note 21" is its heading, found by the heading rules)."""
+    body = lines[lines["role"] == "body"]
+    if notes.empty or body.empty or "size" not in body or "y0" not in body or "height" not in tables.page_df:
+        return body.iloc[0:0]
+    small = body[(body["size"] < body["size"].median() - 0.5) & (body["size"] <= notes["size"].max())]
+    height = tables.page_df.drop_duplicates("page").set_index("page")["height"]
+    return small[small["y0"].to_numpy() > 0.5 * small["page"].map(height).fillna(0).to_numpy()]
 
 
 def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) -> tuple[int, int] | None:
