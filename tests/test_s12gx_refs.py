@@ -78,3 +78,39 @@ def test_a_body_line_in_text_size_is_no_footnote():
     tables = _noted("body")
     tables.line_df.loc[tables.line_df["line"].isin([3, 4]) & (tables.line_df["page"] == 2), "size"] = 11.0
     assert footnote_lines(tables, "57", 3).empty
+
+
+def _paper() -> DocTables:
+    """An IEEE paper: its part headings "II. Background ..." are body lines in the text's size
+    (small caps), the toc has none of them, and its reference list has an author "X. Xiao"."""
+    rows = [
+        (1, 1, "I. Introduction"),
+        (1, 2, "We review the field (see Section III) and our results in Section V."),
+        (2, 1, "II. Background on Differential Privacy"),
+        (2, 2, "A mechanism is private when its output hides any one record."),
+        (3, 1, "III. Related Work"),
+        (3, 2, "Earlier work calibrates noise to the global sensitivity."),
+        (4, 1, "IV. Individual differential privacy"),
+        (4, 2, "We define the notion formally."),
+        (5, 1, "V. \u03f5-iDP for Numerical Queries"),
+        (5, 2, "The mechanisms add noise scaled to the local sensitivity."),
+        (6, 1, "X. Xiao, Privbayes: private data release via Bayes"),
+        (6, 2, "VI. In the case of the median the noise is larger."),
+    ]
+    lines = [
+        {"page": p, "line": n, "text": t, "role": "body", "size": 9.7, "y0": 100.0 + n} for p, n, t in rows
+    ]
+    return build(lines, [{"page": p, "printed_label": str(p), "height": 792.0} for p in range(1, 7)])
+
+
+@pytest.mark.parametrize("anchor, page", [("Section III", 3), ("Section V", 5), ("Section II", 2)])
+def test_a_roman_part_heading_in_body_type_resolves(anchor, page):
+    res = resolve_in_tables(_ref(anchor, 1, 2), _paper(), question=Q)
+    assert res.status == "resolved" and res.passages[0].page == page, (res.status, res.reason)
+
+
+@pytest.mark.parametrize("anchor", ["Section X", "Section VI"])
+def test_a_roman_line_out_of_sequence_or_prose_is_no_heading(anchor):
+    # "X. Xiao, ..." has no IX before nor XI after; "VI. In the case ... larger." is a sentence,
+    # too long for a heading
+    assert resolve_in_tables(_ref(anchor, 1, 2), _paper(), question=Q).status != "resolved"

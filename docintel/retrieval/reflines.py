@@ -16,6 +16,7 @@ from collections import Counter
 import pandas as pd
 
 from docintel.parsing.refkinds import KINDS, Kind
+from docintel.parsing.refnumbering import roman_value
 from docintel.parsing.refpatterns import find_references
 from docintel.parsing.refrules import control_heading, lone_control
 from docintel.retrieval.bm25 import document_memo
@@ -155,7 +156,54 @@ def labelled_line(
         ]
     if kind in _NEAREST and found:  # "step 2" is the nearest Step 2: a document has several lists
         return min(found, key=lambda at: abs(at[0] * 10**6 + at[1] - (origin[0] * 10**6 + origin[1])))
+    if not found and ref_type == "section" and kind in (None, "section") and _ROMAN.fullmatch(str(target)):
+        found = [
+            at for at in roman_headings(tables).get(roman_value(str(target).lower()) or 0, []) if at != origin
+        ]
     return found[0] if found else None
+
+
+_ROMAN = re.compile(r"[IVXL]{1,6}")
+#: A paper's roman part heading printed in the text's own size and weight (IEEE sets "II.
+#: Background on Differential Privacy" in small caps): the numeral, a dot, a short capitalized
+#: title (opening with a capital or a Greek letter: "V. \u03f5-iDP for Numerical Queries") with no
+#: sentence or list punctuation or leaders at its end.
+_ROMAN_HEAD = re.compile(r"^\s*([IVXL]{1,6})\.\s+[A-Z\u00c0-\u00de\u0370-\u03ff][^\n]{1,55}$")
+#: id(line_df) -> (line_df, {roman value: [(page, line), ...]}).
+_ROMANS: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
+def roman_headings(tables: DocTables) -> dict[int, list[tuple[int, int]]]:
+    """The lines that open a roman-numbered part ("III. Related Work") by the numeral's value, kept
+    only when they run as a sequence: the part before opens such a line earlier or the part
+    after opens one later ("X. Xiao, ..." in a reference list has no IX nor XI). For the papers
+    whose part headings the parser reads as body lines (no bold, no larger size) and the toc misses."""
+
+    def scan() -> dict[int, list[tuple[int, int]]]:
+        lines = evidence_lines(tables)
+        lines = lines[lines["role"].isin(("heading", "title", "body"))]
+        texts = lines["text"].astype(str)
+        hit = lines[
+            texts.str.match(_ROMAN_HEAD) & ~texts.str.contains(r"[,;:.\-]\s*$|(?:\.\s?){4}", regex=True)
+        ]
+        seen: list[tuple[int, int, int]] = []
+        for page, line, text in zip(
+            hit["page"].astype(int), hit["line"].astype(int), hit["text"], strict=True
+        ):
+            value = roman_value(str(text).split(".", 1)[0].strip().lower())
+            if value:
+                seen.append((value, page, line))
+        keep: dict[int, list[tuple[int, int]]] = {}
+        for value, page, line in seen:
+            at = page * 10**6 + line
+            if any(
+                (v == value - 1 and p * 10**6 + ln < at) or (v == value + 1 and p * 10**6 + ln > at)
+                for v, p, ln in seen
+            ):
+                keep.setdefault(value, []).append((page, line))
+        return keep
+
+    return per_frame(_ROMANS, tables.line_df, scan)
 
 
 def region_from(tables: DocTables, page: int, line: int, max_lines: int) -> pd.DataFrame:
