@@ -114,3 +114,52 @@ def test_a_roman_line_out_of_sequence_or_prose_is_no_heading(anchor):
     # "X. Xiao, ..." has no IX before nor XI after; "VI. In the case ... larger." is a sentence,
     # too long for a heading
     assert resolve_in_tables(_ref(anchor, 1, 2), _paper(), question=Q).status != "resolved"
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        # a standard's citation keys: a section of the cited work, before or after its key (OASIS
+        # SAML Core 2.0 line 3093 "as defined in [Schema2] Section 3.3.6"; RFC 6749 appendix B
+        # "defined in Section 17.13.4 of [W3C.REC-html401-19991224]")
+        ("as defined in [Schema2] Section 3.3.6.", [("external", "Schema2", "Section 3.3.6")]),
+        (
+            "defined in Section 17.13.4 of [W3C.REC-html401]",
+            [("external", "W3C.REC-html401", "Section 17.13.4")],
+        ),
+        ("defined in Section 2.1 of [SAMLCore]", [("external", "SAMLCore", "Section 2.1")]),
+        ("see [Schema2] for the types", [("bib", "Schema2", None)]),
+        ("[Step 3]", [("section", "3", None)]),  # a bracketed step, no citation key
+        ("see [3], Section 4 shows", [("bib", "3", None), ("section", "4", None)]),
+        # another volume of a multi-volume work (NISTIR 8011 vol. 2); "this volume" is this one
+        ("See Section 4.3.1 of Volume 1 of this NISTIR", [("external", "Volume 1", "Section 4.3.1")]),
+        ("see Section 4 of this volume", [("section", "4", None)]),
+        # the U.S. Code or the CFR named right before the section (SP 800-122, SP 800-34)
+        ("44 U.S.C., Sec 3541", [("external", "Sec 3541", None)]),
+        ("U.S.C. \u00a7 552a(a)(5).", [("external", "\u00a7 552a(a)(5)", None)]),
+        ("As defined in 44 U.S. Code 35 Section 3542", [("external", "Section 3542", None)]),
+        (
+            "Title 36 Code of Federal Regulations Section 1236, Management",
+            [("external", "Section 1236", None)],
+        ),
+        ("as set forth in Section 3542 of this Agreement", [("section", "3542", None)]),
+    ],
+)
+def test_sections_of_cited_works_volumes_and_codes_are_external(text, want):
+    assert _rows(text) == want
+
+
+def test_a_top_level_section_numbered_n_point_0_is_section_n():
+    # NIST CSF 1.0 prints "2.0 Framework Basics" and says "Section 2 describes the Framework"
+    rows = [
+        ("2.0 Framework Basics", "heading"),
+        ("The Framework Core is a set of activities.", "body"),
+        ("Section 2 describes the Framework components.", "body"),
+    ]
+    lines = [
+        {"page": 1, "line": n, "text": t, "role": r, "bold": r == "heading", "size": 10.0, "y0": 100.0 + n}
+        for n, (t, r) in enumerate(rows, 1)
+    ]
+    tables = build(lines, [{"page": 1, "printed_label": "1", "height": 792.0}])
+    res = resolve_in_tables(_ref("Section 2", 1, 3), tables, question=Q)
+    assert res.status == "resolved" and res.passages[0].lines[0].text == "2.0 Framework Basics", res.reason

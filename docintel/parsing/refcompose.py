@@ -75,6 +75,10 @@ _SCOPE = LazyRegex(
 #: "the Guide to OSCAL-based FedRAMP Content, Section 2.5.3": a section of another guide named first
 _EXT_BEFORE = LazyRegex(
     r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40}"
+    # the United States Code or the CFR cited right before the section: "44 U.S.C., Sec 3502",
+    # "U.S.C. \u00a7 552a(a)(5)", "44 U.S. Code 35 Section 3542", "Title 36 Code of Federal
+    # Regulations Section 1236"
+    r"|\bU\.[\s\u00a0]?S\.[\s\u00a0]?C(?:\.|ode)(?:[\s\u00a0]+[0-9]{1,3})?|\bC\.F\.R\.|\bFederal\s+Regulations"
     r"|\b(?P<guide>Guide\s+to\s+(?:the\s+)?[A-Z][^,.;()]{2,50}),"
     r"|(?<![\w\-])(?P<act>(?!(?:This|The|That|Such)\s+(?:Act|Compact|Treaty|Convention|Charter)\b)(?:[A-Z][\w\u2019'\-]*\s+(?:(?:of|on|the|and|for|to)\s+){0,2}){1,8}"
     r"(?:Act|Compact|Treaty|Convention|Charter)(?:\s+of\s+[0-9]{4})?),"
@@ -85,6 +89,11 @@ _EXT_BEFORE = LazyRegex(
 #: Section 3" are things this document's sections are about. Before an appendix it stands alone.
 _DOCID_SERIES = LazyRegex(r"\b(?:Circulars?|Bulletins?|Memorand(?:um|a)|OMB)\b")
 _OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
+#: "Section 4.3.1 of Volume 1 (of this NISTIR)": a unit of another volume of a multi-volume work ("of
+#: this volume" is the document's own: ``_THIS_DOC``).
+_OF_VOLUME = LazyRegex(
+    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+(?:of|in)[\s\u00a0]+(?P<name>(?:Volume|VOLUME|Vol\.)[\s\u00a0]+(?:[IVX]{1,4}|[0-9]{1,2}))\b"
+)
 #: Between a unit and the statute it is cited in: a comma, after the unit's own tags.
 _LAW_GAP = LazyRegex(r"((?:\([A-Za-z0-9]{1,4}\))*),[ \t\u00a0]*")
 #: A volume number right before an abbreviated appendix label: "1 App. 7–51" (a record's volume).
@@ -238,7 +247,7 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             # Rules": a rule book names itself so)
             m = _named_external(m, m.end + ext.end(), ext.group("name"), text[m.start : m.end].strip())
         elif m.family == "absolute" and m.kind in SECTIONISH:
-            ext = _EXT_NAME.match(after) or _DISCLOSURE.match(after)
+            ext = _EXT_NAME.match(after) or _DISCLOSURE.match(after) or _OF_VOLUME.match(after)
             ext = ext or (_ACRONYM.match(after) if not m.label.isupper() else None)
             ext = ext or _OF_ACRONYM.match(after)
             if ext is not None:
@@ -246,6 +255,13 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             elif nxt is not None and nxt.kind in _LAW_KINDS and (tags := _LAW_GAP.fullmatch(gap)):
                 m.end += len(tags.group(1))  # "Art. VII(A), 80 Stat. 1411": the article's (A) with it
                 m = _external_part(m, nxt, text)  # "secs. 13400-13424, Pub. L. 111-5"
+                k += 1
+            elif (
+                nxt is not None and nxt.ref_type == "bib" and nxt.kind == "bibliography" and _OF_IN.match(gap)
+            ):
+                # "defined in Section 2.1 of [SAMLCore]": a section of the cited work (a standard's
+                # references are keyed so; "[XMLEnc] Section 6.3" is read below)
+                m = _external_part(m, nxt, text)
                 k += 1
             elif (
                 nxt is not None

@@ -262,12 +262,14 @@ def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) ->
     # a line-numbered document prints its margin number first ("257 1.2 Schema Organization"):
     # allowed before a decimal id only, which no count or year is mistaken for
     margin = r"(?:[0-9]{1,5}[ \t]+)?" if "." in str(target) or line_numbered(tables) else ""
-    rx = re.compile(rf"^\s*{margin}{re.escape(str(target))}[.)]?\s+[A-Z\u00c0-\u00de]")
+    # "2.0 Framework Basics" is section 2 where a document numbers its top level "N.0"
+    zero = r"(?:\.0)?" if str(target).isdigit() else ""
+    rx = re.compile(rf"^\s*{margin}{re.escape(str(target))}(?:{zero}[.)]?)\s+[A-Z\u00c0-\u00de]")
     rows, opening = _heading_memo(tables)
     t = str(target)
     if t and not any(c.isspace() for c in t):  # only the lines whose first word (or the one after a
         # margin number) is the id, "id." or "id)" can match: 600 pages have ~2,900 heading lines
-        at = sorted({i for k in (t, f"{t}.", f"{t})") for i in opening.get(k, ())})
+        at = sorted({i for k in (t, f"{t}.", f"{t})", f"{t}.0") for i in opening.get(k, ())})
         rows = [rows[i] for i in at]
     for page, line, text in rows:
         if (page, line) != origin and rx.match(text) and not _LEADERS.search(text):
