@@ -163,3 +163,21 @@ def test_a_top_level_section_numbered_n_point_0_is_section_n():
     tables = build(lines, [{"page": 1, "printed_label": "1", "height": 792.0}])
     res = resolve_in_tables(_ref("Section 2", 1, 3), tables, question=Q)
     assert res.status == "resolved" and res.passages[0].lines[0].text == "2.0 Framework Basics", res.reason
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        # a dash between a unit's paragraphs is their range (45 CFR 164.520(b)(1)(ii)(E) prints
+        # "under \u00a7 164.508(a)(2)-(a)(4)"; the Tarrant slip opinion "\u00a7\u00a72.12(a)\u2013(e)")
+        ("\u00a7 164.502(a)-(b)", ["paragraph (a)", "paragraph (b)"]),
+        ("under \u00a7 164.508(a)(2)-(a)(4),", ["paragraph (a)(2)", "paragraph (a)(3)", "paragraph (a)(4)"]),
+        ("\u00a7\u00a72.12(a)\u2013(c), id.", ["paragraph (a)", "paragraph (b)", "paragraph (c)"]),
+        ("Rule 12(b)(1)-(3)", ["paragraph (b)(1)", "paragraph (b)(2)", "paragraph (b)(3)"]),
+        # a range across levels is not read; a hyphenated word is no range
+        ("Section 3(a)-(b)(2)", ["paragraph (a)"]),
+        ("a Section 3(a)-based test", ["paragraph (a)"]),
+    ],
+)
+def test_a_dash_between_paragraph_tags_is_their_range(text, want):
+    assert [sub for _t, _id, sub in _rows(text)] == want
