@@ -181,3 +181,19 @@ def test_a_top_level_section_numbered_n_point_0_is_section_n():
 )
 def test_a_dash_between_paragraph_tags_is_their_range(text, want):
     assert [sub for _t, _id, sub in _rows(text)] == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        # the 2025 Form 1040 line 13b: "Additional deductions from Schedule 1-A, line 38"
+        ("Additional deductions from Schedule 1-A, line 38", [("appendix", "1-A", "line 38")]),
+        ("Schedules 1-3", [("appendix", "1", None), ("appendix", "2", None), ("appendix", "3", None)]),
+        ("Schedule K-1", [("appendix", "K-1", None)]),
+        # IRS Pub. 505 numbers its worksheets per chapter ("Worksheet 1-1"): one worksheet, not two
+        ("complete Worksheet 1-1.", [("section", "1-1", None)]),
+        ("Worksheets 1 and 2", [("section", "1", None), ("section", "2", None)]),
+    ],
+)
+def test_tax_schedules_and_worksheets_numbered_with_a_dash(text, want):
+    assert _rows(text) == want

@@ -162,10 +162,19 @@ KINDS: tuple[Kind, ...] = (
         "schedule",
         "appendix",
         (("en", r"schedules?"),),
-        numbering=("roman", "letter_decimal", "letter", "number4", "decimal_tagged", "decimal", "caps_id"),
+        numbering=(
+            "roman",
+            "letter_decimal",
+            "letter",
+            "number4",
+            "decimal_tagged",
+            "number_letter",
+            "decimal",
+            "caps_id",
+        ),
         selectors=True,
         example="Schedule 1, Schedule II, Schedule SE, Schedule 2.1(a), Schedules I through V, Schedule 8812 (a form's four digits, never a"
-        " year), Schedule K-1",
+        " year), Schedule K-1, Schedule 1-A",
     ),
     Kind(
         "attachment",
@@ -331,9 +340,9 @@ KINDS: tuple[Kind, ...] = (
         "worksheet",
         "section",
         (("en", r"worksheets?"),),
-        numbering=("letter_decimal", "decimal", "letter"),
+        numbering=("letter_decimal", "chapter_hyphen", "decimal", "letter"),
         own_label=True,
-        example="Worksheet A, Worksheet 2, Worksheets 1 and 2",
+        example="Worksheet A, Worksheet 2, Worksheets 1 and 2, Worksheet 1-1 (IRS Pub. 505: one id per chapter)",
     ),
     Kind(
         "step",

@@ -31,6 +31,9 @@ PAREN = r"(?:\((?:[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\))"
 FORMS: dict[str, str] = {
     # "2-1", "7-27", "D-1": an id numbered within a chapter or an appendix (one id, not a range)
     "chapter_hyphen": r"(?:[0-9]{1,3}|[A-Z])[\-\u2013][0-9]{1,3}[a-z]?" + _END,
+    # "1-A": a number then a capital after a dash (Schedule 1-A of the 2025 Form 1040: "Additional
+    # deductions from Schedule 1-A, line 38"); never a range, whose ends are both numbers
+    "number_letter": r"[0-9]{1,3}[\-\u2013][A-Z]" + _END,
     # "3", "3.2.1", "4.02", "4a"
     "decimal": r"[0-9]{1,3}(?:\.[0-9]{1,3})*[a-z]?" + _END,
     # "1041" (a statistical abstract's tables run past 999; a year is never a table's number)
