@@ -156,11 +156,28 @@ def labelled_line(
         ]
     if kind in _NEAREST and found:  # "step 2" is the nearest Step 2: a document has several lists
         return min(found, key=lambda at: abs(at[0] * 10**6 + at[1] - (origin[0] * 10**6 + origin[1])))
-    if not found and ref_type == "section" and kind in (None, "section") and _ROMAN.fullmatch(str(target)):
-        found = [
-            at for at in roman_headings(tables).get(roman_value(str(target).lower()) or 0, []) if at != origin
-        ]
+    if not found and ref_type == "section" and kind in (None, "section"):
+        found = [at for at in _roman_part(tables, str(target)) if at != origin]
     return found[0] if found else None
+
+
+def _roman_part(tables: DocTables, target: str) -> list[tuple[int, int]]:
+    """The heading line of roman part ``target`` ("III") or of its lettered sub-section ("IV-A",
+    "IV.A": the first short "A. Title" line between part IV's heading and part V's) when the
+    parts are printed as body lines (:func:`roman_headings`)."""
+    m = re.fullmatch(r"([IVXL]{1,6})(?:[-.\u2013]([A-Z]))?", target)
+    value = roman_value(m.group(1).lower()) if m else None
+    heads = roman_headings(tables) if value else {}
+    if not heads.get(value):
+        return []
+    if m.group(2) is None:
+        return heads[value]
+    start = heads[value][0]
+    end = next((at for at in heads.get(value + 1, []) if at > start), (start[0] + 3, 0))
+    rows = evidence_between(tables, start, end)
+    sub = re.compile(rf"^\s*{m.group(2)}\.\s+[A-Z\u0370-\u03ff][^\n]{{1,65}}$")
+    hits = rows[rows["text"].astype(str).str.match(sub)]
+    return list(zip(hits["page"].astype(int), hits["line"].astype(int), strict=True))[:1]
 
 
 _ROMAN = re.compile(r"[IVXL]{1,6}")
