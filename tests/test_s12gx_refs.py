@@ -11,7 +11,7 @@ from docintel.parsing.refpatterns import find_references
 from docintel.retrieval.reflines import footnote_lines
 from docintel.retrieval.resolve import resolve_in_tables
 from docintel.schema.document import DocTables
-from tests.test_ref_families_s6 import Q, _ref, build_rows
+from tests.test_ref_families_s6 import Q, _ref
 from tests.test_resolve_general import build
 
 
@@ -203,20 +203,3 @@ def test_a_dash_between_paragraph_tags_is_their_range(text, want):
 )
 def test_tax_schedules_and_worksheets_numbered_with_a_dash(text, want):
     assert _rows(text) == want
-
-
-def test_the_following_sections_of_a_section_without_sub_sections_are_the_sections_after_it():
-    # NIST SP 800-122 section 1.3: "The remainder of this document is organized into the following
-    # sections:"; the Transformer paper's introduction: "In the following sections, we will describe"
-    body = [
-        (1, 1, "1 Introduction", "heading", "1"),
-        (1, 2, "The remainder of this document is organized into the following sections:", "body", "1"),
-        (2, 1, "2 Background", "heading", "2"),
-        (2, 2, "2.1 History", "heading", "2.1"),
-        (3, 1, "3 Methods", "heading", "3"),
-        (3, 2, "Methods are described here.", "body", "3"),
-    ]
-    rows = [("1", "1", "Introduction", 1, None, 1, 1), ("2", "2", "Background", 1, None, 2, 1),
-            ("2.1", "2.1", "History", 2, "2", 2, 2), ("3", "3", "Methods", 1, None, 3, 1)]  # fmt: skip
-    res = resolve_in_tables(_ref("the following sections", 1, 2), build_rows(body, rows), question=Q)
-    assert res.status == "resolved" and res.target == "2,3", (res.status, res.target)

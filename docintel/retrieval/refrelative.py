@@ -19,9 +19,8 @@ from docintel.schema.document import DocTables
 
 def relative_sections(tables: DocTables, raw_text: str, origin: tuple[int, int]) -> pd.DataFrame | None:
     """toc rows "The following sections" written at ``origin`` names: the sub-sections of the
-    section holding the reference that start after it, in reading order, else the sections after
-    it at its own level (a list of the document's parts). None when the text is no such pointer,
-    or no section follows."""
+    section holding the reference that start after it, in reading order. None when the text is
+    no such pointer, or no sub-section follows (a list of the document's parts is not read)."""
     rows = find_references(raw_text or "", relative=True)
     if (
         not rows
@@ -34,25 +33,11 @@ def relative_sections(tables: DocTables, raw_text: str, origin: tuple[int, int])
     if toc.empty or "section_id" not in tables.line_df:
         return None
     sid = citing_section(tables, origin)
-    if sid is None:
+    kids = toc[(toc["parent_id"] == sid) & toc["page_start"].notna() & toc["line_start"].notna()]
+    if sid is None or kids.empty:
         return None
-    hit = _after(tables, toc[toc["parent_id"] == sid], origin)
-    if hit is None and (own := toc[toc["toc_id"] == sid]).shape[0]:
-        # "The remainder of this document is organized into the following sections:" written in a
-        # section with no sub-section after it: the sections after it at its own level
-        parent = own["parent_id"].iloc[0]
-        same = toc["parent_id"].isna() if not isinstance(parent, str) else toc["parent_id"] == parent
-        hit = _after(tables, toc[same & (toc["level"] == own["level"].iloc[0])], origin)
-    return hit
-
-
-def _after(tables: DocTables, rows: pd.DataFrame, origin: tuple[int, int]) -> pd.DataFrame | None:
-    """``rows`` that start after ``origin``, in reading order (contents-page rows left out)."""
-    rows = rows[rows["page_start"].notna() & rows["line_start"].notna()]
-    if rows.empty:
-        return None
-    rows = rows[[not contents_row(tables, r) for r in rows.itertuples(index=False)]]
-    start = rows["page_start"].astype(int) * 10**6 + rows["line_start"].astype(int)
-    rows = rows.assign(_at=start.to_numpy()).sort_values("_at", kind="stable")
-    hit = rows[rows["_at"].to_numpy() > origin[0] * 10**6 + origin[1]]
+    kids = kids[[not contents_row(tables, r) for r in kids.itertuples(index=False)]]
+    start = kids["page_start"].astype(int) * 10**6 + kids["line_start"].astype(int)
+    kids = kids.assign(_at=start.to_numpy()).sort_values("_at", kind="stable")
+    hit = kids[kids["_at"].to_numpy() > origin[0] * 10**6 + origin[1]]
     return hit.drop(columns="_at") if len(hit) else None
