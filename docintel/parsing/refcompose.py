@@ -46,11 +46,16 @@ _CHAIN_GAP = LazyRegex(r"^,?[ \t\u00a0]+$")
 _EXT_NAME = LazyRegex(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+(?:of|under)[\s\u00a0]+(?:the[\s\u00a0]+|that[\s\u00a0]+)?(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|of|on|the|and|for|to)[\s\u00a0]+){0,8}?"
     r"(?:Act|Code|Charter|Treaty|Convention|Constitution|Protocol|Statute|Rules|Compact|Covenant)\b"
-    # a contract's disclosure schedule or letter: delivered apart from the agreement, numbered
-    # after its sections ("Section 4.03 of the Seller Disclosure Schedule" is not Section 4.03)
-    r"|(?:(?:[A-Z][\w\u2019'\-]*)[\s\u00a0]+){0,3}?Disclosure[\s\u00a0]+(?:Schedules?|Letter)\b"
     r"|title[\s\u00a0]+[0-9]+(?:,[\s\u00a0]+United[\s\u00a0]+States[\s\u00a0]+Code)?"
     r"|Guide[\s\u00a0]+to[\s\u00a0]+(?:the[\s\u00a0]+)?[A-Z][\w\-]*(?:[\s\u00a0]+[A-Z][\w\-]*){0,6})"
+)
+#: A contract's disclosure schedule or letter: delivered apart from the agreement, numbered after its
+#: sections ("Section 4.03 of the Seller Disclosure Schedule" is not Section 4.03), in any case
+#: ("OF THE DISCLOSURE SCHEDULE", "the disclosure schedule"), after up to four capitalized words
+#: ("the Amended and Restated Seller Disclosure Schedule") and a comma ("Section 4.03, of the ...").
+_DISCLOSURE = LazyRegex(
+    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*,?[\s\u00a0]+(?i:of|to|under)[\s\u00a0]+(?:(?i:the)[\s\u00a0]+)?"
+    r"(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|and)[\s\u00a0]+){0,4}?(?i:disclosure[\s\u00a0]+(?:schedules?|letter))\b)"
 )
 _ACRONYM = LazyRegex(
     r"^[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|OF\b|NOT\b|FOR\b|TO\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
@@ -70,6 +75,10 @@ _SCOPE = LazyRegex(
 #: "the Guide to OSCAL-based FedRAMP Content, Section 2.5.3": a section of another guide named first
 _EXT_BEFORE = LazyRegex(
     r"(?:\bStat\.|\bTit\.\s*[0-9]+|\bCode|\bRestatement\b[^.;]{0,40}"
+    # the United States Code or the CFR cited right before the section: "44 U.S.C., Sec 3502",
+    # "U.S.C. \u00a7 552a(a)(5)", "44 U.S. Code 35 Section 3542", "Title 36 Code of Federal
+    # Regulations Section 1236"
+    r"|\bU\.[\s\u00a0]?S\.[\s\u00a0]?C(?:\.|ode)(?:[\s\u00a0]+[0-9]{1,3})?|\bC\.F\.R\.|\bFederal\s+Regulations"
     r"|\b(?P<guide>Guide\s+to\s+(?:the\s+)?[A-Z][^,.;()]{2,50}),"
     r"|(?<![\w\-])(?P<act>(?!(?:This|The|That|Such)\s+(?:Act|Compact|Treaty|Convention|Charter)\b)(?:[A-Z][\w\u2019'\-]*\s+(?:(?:of|on|the|and|for|to)\s+){0,2}){1,8}"
     r"(?:Act|Compact|Treaty|Convention|Charter)(?:\s+of\s+[0-9]{4})?),"
@@ -80,6 +89,11 @@ _EXT_BEFORE = LazyRegex(
 #: Section 3" are things this document's sections are about. Before an appendix it stands alone.
 _DOCID_SERIES = LazyRegex(r"\b(?:Circulars?|Bulletins?|Memorand(?:um|a)|OMB)\b")
 _OF = LazyRegex(r"^[\s\u00a0]+of[\s\u00a0]+(?:the[\s\u00a0]+)?$")
+#: "Section 4.3.1 of Volume 1 (of this NISTIR)": a unit of another volume of a multi-volume work ("of
+#: this volume" is the document's own: ``_THIS_DOC``).
+_OF_VOLUME = LazyRegex(
+    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+(?:of|in)[\s\u00a0]+(?P<name>(?:Volume|VOLUME|Vol\.)[\s\u00a0]+(?:[IVX]{1,4}|[0-9]{1,2}))\b"
+)
 #: Between a unit and the statute it is cited in: a comma, after the unit's own tags.
 _LAW_GAP = LazyRegex(r"((?:\([A-Za-z0-9]{1,4}\))*),[ \t\u00a0]*")
 #: A volume number right before an abbreviated appendix label: "1 App. 7–51" (a record's volume).
@@ -233,13 +247,21 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             # Rules": a rule book names itself so)
             m = _named_external(m, m.end + ext.end(), ext.group("name"), text[m.start : m.end].strip())
         elif m.family == "absolute" and m.kind in SECTIONISH:
-            ext = _EXT_NAME.match(after) or (_ACRONYM.match(after) if not m.label.isupper() else None)
+            ext = _EXT_NAME.match(after) or _DISCLOSURE.match(after) or _OF_VOLUME.match(after)
+            ext = ext or (_ACRONYM.match(after) if not m.label.isupper() else None)
             ext = ext or _OF_ACRONYM.match(after)
             if ext is not None:
                 m = _named_external(m, m.end + ext.end(), ext.group("name"), text[m.start : m.end].strip())
             elif nxt is not None and nxt.kind in _LAW_KINDS and (tags := _LAW_GAP.fullmatch(gap)):
                 m.end += len(tags.group(1))  # "Art. VII(A), 80 Stat. 1411": the article's (A) with it
                 m = _external_part(m, nxt, text)  # "secs. 13400-13424, Pub. L. 111-5"
+                k += 1
+            elif (
+                nxt is not None and nxt.ref_type == "bib" and nxt.kind == "bibliography" and _OF_IN.match(gap)
+            ):
+                # "defined in Section 2.1 of [SAMLCore]": a section of the cited work (a standard's
+                # references are keyed so; "[XMLEnc] Section 6.3" is read below)
+                m = _external_part(m, nxt, text)
                 k += 1
             elif (
                 nxt is not None

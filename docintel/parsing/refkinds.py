@@ -53,6 +53,27 @@ _OBJ_NUM = ("chapter_hyphen", "decimal", "letter_decimal", "roman")
 _TABLE_NUM = ("chapter_hyphen", "number4", "decimal", "letter_decimal", "roman")
 _BACK_NUM = ("letter_decimal", "letter", "decimal", "roman")
 
+#: The numbered statements of a paper, a standard or lecture notes (name, words, example): each label
+#: counts its own (or a shared) sequence, so "Definition 3" is the line printed "Definition 3." and
+#: never "Theorem 3" or section 3.
+_STATEMENTS = (
+    # the words a sentence uses in lower case ("for example 5 days", "the definition 2 of") are
+    # read capitalized only; a paper's text layer may keep the "fi" ligature ("De\ufb01nition 3":
+    # PyMuPDF preserves ligatures)
+    ("theorem", r"theorems?", "Theorem 2, Theorem 3.1, Theorems 1 and 2"),
+    ("lemma", r"lemm(?:as?|ata)", "Lemma 4, Lemmas 2 and 3"),
+    ("proposition", r"propositions?", "Proposition 5"),
+    ("corollary", r"corollar(?:y|ies)", "Corollary 1"),
+    (
+        "definition",
+        "(?-i:Definitions?|De\ufb01nitions?|DEFINITIONS?)",
+        "see Definition 3 (never 'the definition 2')",
+    ),
+    ("example", r"(?-i:Examples?|EXAMPLES?)", "Example 3 (never 'for example 5 days')"),
+    ("remark", r"(?-i:Remarks?|REMARKS?)", "Remark 2"),
+    ("algorithm", r"algorithms?", "Algorithm 1"),
+)
+
 #: The kind table (order = priority when two kinds match the same span).
 KINDS: tuple[Kind, ...] = (
     Kind(
@@ -141,10 +162,19 @@ KINDS: tuple[Kind, ...] = (
         "schedule",
         "appendix",
         (("en", r"schedules?"),),
-        numbering=("roman", "letter_decimal", "letter", "number4", "decimal_tagged", "decimal", "caps_id"),
+        numbering=(
+            "roman",
+            "letter_decimal",
+            "letter",
+            "number4",
+            "decimal_tagged",
+            "number_letter",
+            "decimal",
+            "caps_id",
+        ),
         selectors=True,
         example="Schedule 1, Schedule II, Schedule SE, Schedule 2.1(a), Schedules I through V, Schedule 8812 (a form's four digits, never a"
-        " year), Schedule K-1",
+        " year), Schedule K-1, Schedule 1-A",
     ),
     Kind(
         "attachment",
@@ -310,9 +340,9 @@ KINDS: tuple[Kind, ...] = (
         "worksheet",
         "section",
         (("en", r"worksheets?"),),
-        numbering=("letter_decimal", "decimal", "letter"),
+        numbering=("letter_decimal", "chapter_hyphen", "decimal", "letter"),
         own_label=True,
-        example="Worksheet A, Worksheet 2, Worksheets 1 and 2",
+        example="Worksheet A, Worksheet 2, Worksheets 1 and 2, Worksheet 1-1 (IRS Pub. 505: one id per chapter)",
     ),
     Kind(
         "step",
@@ -341,25 +371,7 @@ KINDS: tuple[Kind, ...] = (
             nearest=False,
             example=example,
         )
-        for name, words, example in (
-            # numbered statements of a paper, a standard or lecture notes: each label counts its own
-            # (or a shared) sequence, so "Definition 3" is the line printed "Definition 3." and never
-            # "Theorem 3" or section 3; the words a sentence uses in lower case ("for example 5
-            # days", "the definition 2 of") are read capitalized only; a paper's text layer may keep
-            # the "fi" ligature ("De\ufb01nition 3": PyMuPDF preserves ligatures)
-            ("theorem", r"theorems?", "Theorem 2, Theorem 3.1, Theorems 1 and 2"),
-            ("lemma", r"lemm(?:as?|ata)", "Lemma 4, Lemmas 2 and 3"),
-            ("proposition", r"propositions?", "Proposition 5"),
-            ("corollary", r"corollar(?:y|ies)", "Corollary 1"),
-            (
-                "definition",
-                "(?-i:Definitions?|De\ufb01nitions?|DEFINITIONS?)",
-                "see Definition 3 (never 'the definition 2')",
-            ),
-            ("example", r"(?-i:Examples?|EXAMPLES?)", "Example 3 (never 'for example 5 days')"),
-            ("remark", r"(?-i:Remarks?|REMARKS?)", "Remark 2"),
-            ("algorithm", r"algorithms?", "Algorithm 1"),
-        )
+        for name, words, example in _STATEMENTS
     ),
     Kind(
         "recital",
@@ -393,16 +405,7 @@ KINDS: tuple[Kind, ...] = (
 
 #: The numbered-statement kinds (Theorem, Definition, ...): read with their number only, never as a
 #: relative pointer's word ("the following definitions" of a contract is no pointer).
-STATEMENT_KINDS = (
-    "theorem",
-    "lemma",
-    "proposition",
-    "corollary",
-    "definition",
-    "example",
-    "remark",
-    "algorithm",
-)
+STATEMENT_KINDS = tuple(name for name, _, _ in _STATEMENTS)
 
 #: Security control families of a control catalogue (SP 800-53: "AC-2", "SI-4(2)"): the same codes as
 #: ``docintel.identifiers.kinds.CONTROL_FAMILIES`` (a test keeps them equal), kept here so the

@@ -15,7 +15,14 @@ import re
 
 from docintel.parsing.refcompose import SECTIONISH, Mention, compose
 from docintel.parsing.refkinds import DIRECTION_WORDS, KINDS, SELECTOR_WORDS, Kind
-from docintel.parsing.refnumbering import WORD_VALUE, id_regex, more_parens, roman_value, shape, split_targets
+from docintel.parsing.refnumbering import (
+    WORD_VALUE,
+    caps_letters,
+    id_regex,
+    more_parens,
+    shape,
+    split_targets,
+)
 from docintel.parsing.refprecision import AUTHOR_YEAR, drop
 from docintel.parsing.refprefilter import applicable
 from docintel.parsing.refrules import (
@@ -57,7 +64,6 @@ RULES: list[RefPattern] = [
 ]
 _PRIO = {r.name: i for i, r in enumerate(RULES)}
 _ID_RX = {k.name: LazyRegex(id_regex(k.numbering)) for k in KINDS}
-_CAPS_ID = re.compile(r"[A-Z]{2,3}")
 
 #: The acronym of the body whose rule follows ("FINRA Rule 2111", "SEC Rule 10b-5").
 _BODY = LazyRegex(r"(?<![\w.])(" + BODY_ACRONYM + r")[ \t\u00a0]+$")
@@ -132,11 +138,7 @@ def _kind_mention(rule: RefPattern, m: re.Match, text: str) -> Mention | None:
         sub = g.get("pre") or g.get("sub2") or (g.get("sub") or "").strip(" ,\u00a0") or None
     label = m.group("label")
     ids, multi, expanded = split_targets(kept, _ID_RX[kind.name], _plural(label, kind))
-    if (
-        "caps_id" in kind.numbering
-        and not label.istitle()
-        and any(_CAPS_ID.fullmatch(i) and not roman_value(i.lower()) for i in ids)
-    ):
+    if "caps_id" in kind.numbering and not label.istitle() and any(caps_letters(i) for i in ids):
         # "SCHEDULE OF FEES": capitals after a label in capitals are its heading's words; after
         # "schedule" in lower case the verb's object ("to schedule GC")
         return None

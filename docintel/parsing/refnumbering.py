@@ -31,6 +31,9 @@ PAREN = r"(?:\((?:[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\))"
 FORMS: dict[str, str] = {
     # "2-1", "7-27", "D-1": an id numbered within a chapter or an appendix (one id, not a range)
     "chapter_hyphen": r"(?:[0-9]{1,3}|[A-Z])[\-\u2013][0-9]{1,3}[a-z]?" + _END,
+    # "1-A": a number then a capital after a dash (Schedule 1-A of the 2025 Form 1040: "Additional
+    # deductions from Schedule 1-A, line 38"); never a range, whose ends are both numbers
+    "number_letter": r"[0-9]{1,3}[\-\u2013][A-Z]" + _END,
     # "3", "3.2.1", "4.02", "4a"
     "decimal": r"[0-9]{1,3}(?:\.[0-9]{1,3})*[a-z]?" + _END,
     # "1041" (a statistical abstract's tables run past 999; a year is never a table's number)
@@ -108,6 +111,15 @@ def roman_value(s: str) -> int | None:
     return _roman_any(s, "ivxlc")
 
 
+_CAPS_LETTERS = re.compile(r"[A-Z]{2,3}")
+
+
+def caps_letters(s: str) -> bool:
+    """An id of two or three capitals that is not a roman numeral: a schedule's letters ("SE",
+    "EIC"), never "II" or "XIV" (the ``caps_id`` numbering form's ids)."""
+    return bool(_CAPS_LETTERS.fullmatch(s)) and not roman_value(s.lower())
+
+
 def shape(tok: str) -> str:
     """The shape class of an id: numeric, letter, roman, paren."""
     t = tok.strip("[]")
@@ -183,8 +195,11 @@ def split_targets(text: str, id_rx: re.Pattern, plural: bool) -> tuple[list[str]
 
 #: A parenthesized id continuing a list after a full one: "Section 3(a) and (b)", "5.1(a), (b) or (c)",
 #: "6(1)(a) through (c)" (the sub-paragraphs of the same unit).
+#: A dash between two such ids is a range, its end repeating the levels it shares with the start:
+#: "\u00a7 164.502(a)-(b)", "\u00a7\u00a72.12(a)\u2013(e)", "\u00a7 164.508(a)(2)-(a)(4)" (45 CFR 164.520).
 _MORE_PAREN = re.compile(
-    r"(?:[ \t\u00a0]*,[ \t\u00a0]*(?:(?:and|or)[ \t\u00a0]+)?|[ \t\u00a0]+(?P<word>and/or|and|or|through|to)[ \t\u00a0]+)"
+    r"(?:[ \t\u00a0]*,[ \t\u00a0]*(?:(?:and|or)[ \t\u00a0]+)?|[ \t\u00a0]+(?P<word>and/or|and|or|through|to)[ \t\u00a0]+"
+    r"|[ \t\u00a0]?(?P<dash>[\-\u2013])[ \t\u00a0]?(?P<chain>(?:\([A-Za-z0-9]{1,4}\))*))"
     r"\((?P<tag>[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\)(?![\w(])"
 )
 #: A sentence's own enumeration item: a bare marker after a space or the text's start and before a
@@ -235,10 +250,13 @@ def more_parens(
         m = _MORE_PAREN.match(text, pos)
         if m is None or _tag_class(m.group("tag")) != _tag_class(head.group(2)):
             break
+        if m.group("dash") and not head.group(1).endswith(m.group("chain")):
+            break  # "(a)(2)-(b)(4)": a range across levels, not read
         if not plural and _sentence_item(text, pos if start is None else start, m.group("tag")):
             break
         tag = m.group("tag")
-        run = _range(head.group(2), tag) if m.group("word") in ("through", "to") else None
+        ranged = m.group("word") in ("through", "to") or m.group("dash")
+        run = _range(head.group(2), tag) if ranged else None
         out.extend(f"{head.group(1)}({t})" for t in (run[1:] if run else [tag]))
         pos, head = m.end(), re.fullmatch(r"(.*)\(([A-Za-z0-9]{1,4})\)", f"{head.group(1)}({tag})")
     return out, pos

@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from docintel.parsing.refmatch import RULES, scan
-from docintel.parsing.refnumbering import roman_value
+from docintel.parsing.refnumbering import caps_letters
 from docintel.parsing.refrows import rows
 from docintel.parsing.refrules import CAPS_WORDS, RefPattern
 
@@ -92,7 +92,6 @@ def find_references(text: str, *, relative: bool = False) -> list[dict]:
     return out
 
 
-_CAPS_ID = re.compile(r"[A-Z]{2,3}")
 _CAPS_WORD = re.compile(r"(?:" + CAPS_WORDS + r")")
 #: A lower-case word after "Schedule XX" opening a sentence that is no verb or joint of the
 #: sentence: "Schedule IT maintenance windows", "Schedule AM and PM shifts" (the verb, its object
@@ -109,7 +108,7 @@ def _caps_word(row: dict, text: str) -> bool:
     a hyphenated name ("Schedule C-EZ" is not schedules C and EZ), or the object of the verb
     opening a sentence ("Schedule IT maintenance windows on weekends.")."""
     target = str(row["ref_target"] or "")
-    if row["kind"] != "schedule" or not _CAPS_ID.fullmatch(target) or roman_value(target.lower()):
+    if row["kind"] != "schedule" or not caps_letters(target):
         return False
     if _CAPS_WORD.fullmatch(target):
         return True
@@ -227,10 +226,7 @@ def _letters_over_end(r: dict, text: str) -> bool:
         r["kind"] == "schedule"
         and r["end"] > len(text)
         and own is None  # only the ids past the line end: "Schedules SE and" / "EIC" keeps SE
-        and target.isalpha()
-        and target.isupper()
-        and len(target) > 1
-        and not roman_value(target.lower())  # "listed in Schedule" / "II of the Act" is schedule II
+        and caps_letters(target)  # "listed in Schedule" / "II of the Act" is schedule II
     )
 
 

@@ -191,7 +191,10 @@ BRACKET_RULES: list[RefPattern] = [
           kind="requirement"),
     _rule("bib_numeric", "bib", r"\[(?P<targets>[0-9]{1,4}(?:\s*[,\u2013\-]\s*[0-9]{1,4})*)\]",
           "[18], [3, 7], [2-5]", kind="bibliography"),
-    _rule("bib_key", "bib", r"\[(?P<targets>[A-Z][A-Za-z]+(?:\s?(?:et al\.|\+|[0-9]{2,4}[a-z]?))*)\]",
+    # a standard's keys: "[XMLSig]", "[Schema2]" (a numbered part), "[W3C.REC-html401]" (IETF style);
+    # a run of digits is one chunk (split every way, "[Abc" + 40 digits took 2.5 s to fail)
+    _rule("bib_key", "bib", r"\[(?P<targets>[A-Z][A-Za-z]+(?:\s?(?:et al\.|\+|[0-9]{2,8}(?![0-9])[a-z]?))*|[A-Z][A-Za-z]+[0-9][a-z]?"
+          r"|[A-Z][A-Za-z0-9]+\.[A-Za-z][A-Za-z0-9.\-]{2,40})\]",
           "[Randomizing], [Smith2019]", kind="bibliography"),
 ]  # fmt: skip
 

@@ -16,6 +16,7 @@ from collections import Counter
 import pandas as pd
 
 from docintel.parsing.refkinds import KINDS, Kind
+from docintel.parsing.refnumbering import roman_value
 from docintel.parsing.refpatterns import find_references
 from docintel.parsing.refrules import control_heading, lone_control
 from docintel.retrieval.bm25 import document_memo
@@ -155,7 +156,71 @@ def labelled_line(
         ]
     if kind in _NEAREST and found:  # "step 2" is the nearest Step 2: a document has several lists
         return min(found, key=lambda at: abs(at[0] * 10**6 + at[1] - (origin[0] * 10**6 + origin[1])))
+    if not found and ref_type == "section" and kind in (None, "section"):
+        found = [at for at in _roman_part(tables, str(target)) if at != origin]
     return found[0] if found else None
+
+
+def _roman_part(tables: DocTables, target: str) -> list[tuple[int, int]]:
+    """The heading line of roman part ``target`` ("III") or of its lettered sub-section ("IV-A",
+    "IV.A": the first short "A. Title" line between part IV's heading and part V's) when the
+    parts are printed as body lines (:func:`roman_headings`)."""
+    m = re.fullmatch(r"([IVXL]{1,6})(?:[-.\u2013]([A-Z]))?", target)
+    value = roman_value(m.group(1).lower()) if m else None
+    heads = roman_headings(tables) if value else {}
+    if not heads.get(value):
+        return []
+    if m.group(2) is None:
+        return heads[value]
+    start = heads[value][0]
+    end = next((at for at in heads.get(value + 1, []) if at > start), (start[0] + 3, 0))
+    rows = evidence_between(tables, start, end)
+    sub = re.compile(rf"^\s*{m.group(2)}\.\s+[A-Z\u0370-\u03ff][^\n]{{1,65}}$")
+    hits = rows[rows["text"].astype(str).str.match(sub)]
+    return list(zip(hits["page"].astype(int), hits["line"].astype(int), strict=True))[:1]
+
+
+_ROMAN = re.compile(r"[IVXL]{1,6}")
+#: A paper's roman part heading printed in the text's own size and weight (IEEE sets "II.
+#: Background on Differential Privacy" in small caps): the numeral, a dot, a short capitalized
+#: title (opening with a capital or a Greek letter: "V. \u03f5-iDP for Numerical Queries") with no
+#: sentence or list punctuation or leaders at its end.
+_ROMAN_HEAD = re.compile(r"^\s*([IVXL]{1,6})\.\s+[A-Z\u00c0-\u00de\u0370-\u03ff][^\n]{1,55}$")
+#: id(line_df) -> (line_df, {roman value: [(page, line), ...]}).
+_ROMANS: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
+def roman_headings(tables: DocTables) -> dict[int, list[tuple[int, int]]]:
+    """The lines that open a roman-numbered part ("III. Related Work") by the numeral's value, kept
+    only when they run as a sequence: the part before opens such a line earlier or the part
+    after opens one later ("X. Xiao, ..." in a reference list has no IX nor XI). For the papers
+    whose part headings the parser reads as body lines (no bold, no larger size) and the toc misses."""
+
+    def scan() -> dict[int, list[tuple[int, int]]]:
+        lines = evidence_lines(tables)
+        lines = lines[lines["role"].isin(("heading", "title", "body"))]
+        texts = lines["text"].astype(str)
+        hit = lines[
+            texts.str.match(_ROMAN_HEAD) & ~texts.str.contains(r"[,;:.\-]\s*$|(?:\.\s?){4}", regex=True)
+        ]
+        seen: list[tuple[int, int, int]] = []
+        for page, line, text in zip(
+            hit["page"].astype(int), hit["line"].astype(int), hit["text"], strict=True
+        ):
+            value = roman_value(str(text).split(".", 1)[0].strip().lower())
+            if value:
+                seen.append((value, page, line))
+        keep: dict[int, list[tuple[int, int]]] = {}
+        for value, page, line in seen:
+            at = page * 10**6 + line
+            if any(
+                (v == value - 1 and p * 10**6 + ln < at) or (v == value + 1 and p * 10**6 + ln > at)
+                for v, p, ln in seen
+            ):
+                keep.setdefault(value, []).append((page, line))
+        return keep
+
+    return per_frame(_ROMANS, tables.line_df, scan)
 
 
 def region_from(tables: DocTables, page: int, line: int, max_lines: int) -> pd.DataFrame:
@@ -178,6 +243,9 @@ def footnote_lines(tables: DocTables, target: str, origin_page: int) -> pd.DataF
     marker = re.compile(rf"^\s*{re.escape(str(target))}(?:[.)]?\s+|\s*$)")
     hits = notes[notes["text"].astype(str).str.match(marker)]
     if hits.empty:
+        notes = _small_print(tables, lines, notes)
+        hits = notes[notes["text"].astype(str).str.match(rf"^\s*{re.escape(str(target))}\s+\S")]
+    if hits.empty:
         return hits
     after = hits[hits["page"] >= origin_page]
     first = (after if len(after) else hits).iloc[0]
@@ -190,6 +258,20 @@ def footnote_lines(tables: DocTables, target: str, origin_page: int) -> pd.DataF
     return pd.DataFrame(out)
 
 
+def _small_print(tables: DocTables, lines: pd.DataFrame, notes: pd.DataFrame) -> pd.DataFrame:
+    """Body lines printed like the document's footnotes: no larger than its footnote lines, smaller
+    than its body text, in the lower half of their page. A page whose fonts the parser could not
+    read leaves its footnotes in role ``body`` (the Law Library report's "57 Sabah Al Mukhtar, ..."
+    under the text of its page 12). A document with no footnote line has none to go by (a
+    financial statement's "Note 21" is its heading, found by the heading rules)."""
+    body = lines[lines["role"] == "body"]
+    if notes.empty or body.empty or "size" not in body or "y0" not in body or "height" not in tables.page_df:
+        return body.iloc[0:0]
+    small = body[(body["size"] < body["size"].median() - 0.5) & (body["size"] <= notes["size"].max())]
+    height = tables.page_df.drop_duplicates("page").set_index("page")["height"]
+    return small[small["y0"].to_numpy() > 0.5 * small["page"].map(height).fillna(0).to_numpy()]
+
+
 def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) -> tuple[int, int] | None:
     """(page, line) of a heading the toc missed that opens with the number ``target`` ("21.
     CONTINGENT LIABILITIES" for "Note 21", "4.02 Payment" for "Section 4.02"): a line in heading
@@ -197,12 +279,14 @@ def numbered_heading(tables: DocTables, target: str, origin: tuple[int, int]) ->
     # a line-numbered document prints its margin number first ("257 1.2 Schema Organization"):
     # allowed before a decimal id only, which no count or year is mistaken for
     margin = r"(?:[0-9]{1,5}[ \t]+)?" if "." in str(target) or line_numbered(tables) else ""
-    rx = re.compile(rf"^\s*{margin}{re.escape(str(target))}[.)]?\s+[A-Z\u00c0-\u00de]")
+    # "2.0 Framework Basics" is section 2 where a document numbers its top level "N.0"
+    zero = r"(?:\.0)?" if str(target).isdigit() else ""
+    rx = re.compile(rf"^\s*{margin}{re.escape(str(target))}(?:{zero}[.)]?)\s+[A-Z\u00c0-\u00de]")
     rows, opening = _heading_memo(tables)
     t = str(target)
     if t and not any(c.isspace() for c in t):  # only the lines whose first word (or the one after a
         # margin number) is the id, "id." or "id)" can match: 600 pages have ~2,900 heading lines
-        at = sorted({i for k in (t, f"{t}.", f"{t})") for i in opening.get(k, ())})
+        at = sorted({i for k in (t, f"{t}.", f"{t})", f"{t}.0") for i in opening.get(k, ())})
         rows = [rows[i] for i in at]
     for page, line, text in rows:
         if (page, line) != origin and rx.match(text) and not _LEADERS.search(text):

@@ -16,6 +16,7 @@ import pandas as pd
 from docintel.retrieval.bm25 import _page_rows as page_rows
 from docintel.retrieval.bm25 import document_memo
 from docintel.retrieval.framememo import per_frame
+from docintel.retrieval.narrow import toc_parents
 from docintel.schema.document import DocTables
 
 
@@ -100,7 +101,7 @@ def _by_path(tables: DocTables, key: str) -> pd.DataFrame:
     steps = re.split(r"[.\-\u2013]", key)
     nums = _toc_norm(tables, "nums")
     num_of = dict(zip(toc["toc_id"], nums, strict=True))
-    parent_of = dict(zip(toc["toc_id"], toc["parent_id"], strict=True))
+    parent_of = toc_parents(toc)
     keep = []
     for i, tid in zip(toc.index[nums == steps[-1]], toc["toc_id"][nums == steps[-1]], strict=True):
         up, want = parent_of.get(tid), list(reversed(steps[:-1]))
