@@ -4,6 +4,7 @@ the question terms' postings give the same values."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -56,8 +57,13 @@ def test_matches_and_back_matter_equal_the_per_page_scan(name, artifacts):
             back = {p for p in index.pages if rng.random() < 0.4}
             new = [Candidate(page=p, score=scores[p]) for p in index.pages]
             old = [Candidate(page=p, score=scores[p]) for p in index.pages]
-            got = rank._back_matter_below_body(new, back, index, qset, matches)
+            got = rank._back_matter_below_body(new, back, index, qset)
             assert got == _old_back_matter_below_body(old, back, index, qset)
             assert [len(c.reasons) for c in new] == [len(c.reasons) for c in old]
+            # the body page each note names (ties on score go to the lower page)
+            named = [
+                [int(m) for r in c.reasons for m in re.findall(r"page (\d+) of the body", r)] for c in new
+            ]
+            assert named == [[int(r.split()[-1]) for r in c.reasons] for c in old]
             moved += sum(len(c.reasons) for c in new)
     assert moved  # some back page did rank after a body page

@@ -129,6 +129,7 @@ class PageIndex:
         self._page_bigrams: dict[int, set] = {}
         self._df: dict[str, int] | None = None
         self._line_arrays = None
+        self._doc_len_array = None
         a = arrays
         self.page_terms = _Lazy(
             self.pages, lambda i: [vocab[k] for k in a["pt_ids"][a["pt_off"][i] : a["pt_off"][i + 1]]]
@@ -295,14 +296,22 @@ class PageIndex:
         out = np.zeros(len(self.pages))
         if not self.has_any_text or not query:
             return out
-        off = np.frombuffer(self._a["pt_off"], dtype=np.int32)
-        doc_len = np.diff(off).astype(np.int64)
+        doc_len = self.doc_len_array()
         for q in query:
             idf = self.bm25_idf(q)
             at, f = self.postings(q)
             if len(at):
                 out[at] += idf * (f * (K1 + 1) / (f + K1 * (1 - B + B * doc_len[at] / self.avgdl)))
         return np.where(out > 0, out, 0.0)
+
+    def doc_len_array(self):
+        """Every page's term count (:attr:`doc_len`) as an int64 numpy array in page order, built
+        once (the index is read-only)."""
+        if self._doc_len_array is None:
+            import numpy as np
+
+            self._doc_len_array = np.diff(np.frombuffer(self._a["pt_off"], dtype=np.int32)).astype(np.int64)
+        return self._doc_len_array
 
     def postings(self, term: str):
         """(the page positions, the term's frequency there) of ``term``'s pages, as numpy arrays."""

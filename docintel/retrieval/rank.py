@@ -169,7 +169,7 @@ def retrieve(
     total[some] = [sum(ts) for ts in zip(*(x[some].tolist() for x in terms_), strict=True)]
     score = round4(total).tolist()
     matched = PageMatches(index, qset)  # page -> the question terms it holds, sorted
-    text_on = [bool(index.doc_len[p]) for p in pages]
+    text_on = [index.has_text(p) for p in pages]
     why = ReasonSource(matched, qset, raw.tolist(), phrases, windows, toc, scope_note, set(scope_pages),
                definitions, objects, term, text_on, signals)  # fmt: skip
     candidates = [_Row(p, s, i, why) for i, (p, s) in enumerate(zip(pages, score, strict=True))]
@@ -180,7 +180,7 @@ def retrieve(
     # an overview's own header rows are toc rows ("Required, (A) = Addressable"): only the
     # question's scope exempts it
     demoted = (back - exempt) | (set(overview_pages(tables)) - set(scope_pages))
-    rank_score = _back_matter_below_body(candidates, demoted, index, qset, matched)
+    rank_score = _back_matter_below_body(candidates, demoted, index, qset)
     answer_type_first(question, tables, candidates, rank_score)
     for p in sorted(listing):
         if p in at:
@@ -291,7 +291,6 @@ def _back_matter_below_body(
     back: set[int],
     index: PageIndex,
     qset: set[str],
-    matches: dict[int, list[str]] | PageMatches | None = None,
 ) -> dict[int, float]:
     """The score each page ranks by: its own, except a back-matter page whose matched question
     terms a lower-scoring body page also matches all of: it ranks at the best such body page's
@@ -303,29 +302,42 @@ def _back_matter_below_body(
     page covers its terms (the appendix alone says "ReLU") it keeps its rank. The caller exempts
     pages the question names (scope), pages whose section title matches (toc) and, for a
     definition question, all of them (a glossary defines). This replaced a x0.92 weight that
-    had been tuned on the development questions."""
+    had been tuned on the development questions.
+
+    On arrays (a back-matter appendix can be most of a long document): which question terms each
+    candidate holds is a boolean matrix from the terms' postings; the back pages are grouped by
+    their term set, and each set's best covering body page (highest score, then lowest page) is
+    found once."""
     out = {c.page: c.score for c in candidates}
-    body = {c.page: c for c in candidates if c.page not in back and index.has_text(c.page)}
-    if matches is None:
-        matches = index.matches(qset)
-    on_pages = {t: index.tf(t).keys() for t in qset}  # a term -> the pages that hold it
-    best_of: dict[tuple[str, ...], Candidate | _Row | None] = {}  # the same terms, the same best body page
-    for c in candidates:
-        if c.page not in back:
-            continue
-        terms_here = tuple(matches.get(c.page, ()))
-        if not terms_here:
-            continue
-        if terms_here not in best_of:
-            # the body pages holding every term this page holds (the best one: pages are unique)
-            holding = set(on_pages[terms_here[0]]).intersection(*(on_pages[t] for t in terms_here[1:]))
-            covers = [body[p] for p in holding if p in body]
-            best_of[terms_here] = max(covers, key=lambda b: (b.score, -b.page), default=None)
-        best = best_of[terms_here]
-        if best is not None and best.score < c.score:
-            out[c.page] = best.score
+    n = len(candidates)
+    if not n or not back or not qset:
+        return out
+    pages = np.fromiter((c.page for c in candidates), np.int64, n)
+    score = np.fromiter((c.score for c in candidates), np.float64, n)
+    is_back = np.fromiter((c.page in back for c in candidates), bool, n)
+    at = {p: i for i, p in enumerate(pages.tolist())}
+    row_of = np.fromiter((at.get(p, -1) for p in index.pages), np.int64, len(index.pages))
+    holds = np.zeros((n, len(qset)), dtype=bool)  # candidate x question term (sorted)
+    for k, t in enumerate(sorted(qset)):
+        rows = row_of[index.postings(t)[0]]
+        holds[rows[rows >= 0], k] = True
+    body = ~is_back & np.fromiter((index.has_text(p) for p in pages.tolist()), bool, n)
+    by_rank = np.flatnonzero(body)  # body candidates, best first: score down, then page up
+    by_rank = by_rank[np.lexsort((pages[by_rank], -score[by_rank]))]
+    body_holds = holds[by_rank]
+    keys = np.packbits(holds, axis=1)
+    best_of: dict[bytes, int] = {}  # a term set -> its best covering body candidate (-1: none)
+    for i in np.flatnonzero(is_back & holds.any(axis=1)).tolist():
+        key = keys[i].tobytes()
+        b = best_of.get(key)
+        if b is None:
+            covers = np.flatnonzero(body_holds[:, holds[i]].all(axis=1))
+            b = best_of[key] = int(by_rank[covers[0]]) if len(covers) else -1
+        if b >= 0 and score[b] < score[i]:
+            best = candidates[b]
+            out[int(pages[i])] = best.score
             _note(
-                c,
+                candidates[i],
                 f"back matter: page {best.page} of the body matches every question term this page "
                 "matches, so this page ranks after it",
             )
