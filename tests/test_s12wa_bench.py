@@ -26,4 +26,7 @@ def test_spread_report_gives_each_rounds_ratio_and_the_aa_gap():
 
 def test_spread_report_without_a_second_copy_has_no_aa_line():
     asked = {"this": {25: [[1.0], [2.0]], 600: [[2.0], [2.0]]}}
-    assert bench_scale.spread_report(asked, 25, 600) == "this 600/25 med ratio 1.33; by round 2.00 1.00 (range 1.00)"
+    assert (
+        bench_scale.spread_report(asked, 25, 600)
+        == "this 600/25 med ratio 1.33; by round 2.00 1.00 (range 1.00)"
+    )
