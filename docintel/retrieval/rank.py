@@ -31,13 +31,7 @@ from typing import overload
 
 import numpy as np
 
-from docintel.retrieval.bm25 import (
-    PageIndex,
-    bigrams,
-    page_index,
-    phrase_hits,
-    window_hits,
-)
+from docintel.retrieval.bm25 import PageIndex, bigrams, page_index
 from docintel.retrieval.firsthop import answer_type_first, overview_pages, preamble_pages
 from docintel.retrieval.lookup import (
     definition_pages,
@@ -47,23 +41,13 @@ from docintel.retrieval.lookup import (
     section_ranges,
     toc_scores,
 )
-from docintel.retrieval.rankpages import (  # noqa: F401 - re-exported: passage and tests import them from here
-    _LABEL_TITLE,
-    _LISTING_LINE,
-    LISTING_SHARE,
-    _back_matter_pages,
-    _commentary_pages,
-    _listing_pages,
-    back_matter_pages,
-    commentary_pages,
-    listing_pages,
-)
-from docintel.retrieval.rankscore import (  # noqa: F401 - keyword_scores, round4: rank's API
+from docintel.retrieval.pagescores import phrase_hits, window_hits
+from docintel.retrieval.rankpages import back_matter_pages, commentary_pages, listing_pages
+from docintel.retrieval.rankscore import (
     PageMatches,
     ReasonSource,
     Signals,
     keyword_array,
-    keyword_scores,
     normalised,
     round4,
     spread,
