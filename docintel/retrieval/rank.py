@@ -153,7 +153,8 @@ def retrieve(
     total[some] = [sum(ts) for ts in zip(*(x[some].tolist() for x in terms_), strict=True)]
     score = round4(total).tolist()
     matched = PageMatches(index, qset)  # page -> the question terms it holds, sorted
-    text_on = [index.has_text(p) for p in pages]
+    text_arr = index.doc_len_array() > 0  # index.has_text of every page, in page order
+    text_on = text_arr.tolist()
     why = ReasonSource(matched, qset, raw.tolist(), phrases, windows, toc, scope_note, set(scope_pages),
                definitions, objects, term, text_on, signals)  # fmt: skip
     candidates = [_Row(p, s, i, why) for i, (p, s) in enumerate(zip(pages, score, strict=True))]
@@ -164,7 +165,14 @@ def retrieve(
     # an overview's own header rows are toc rows ("Required, (A) = Addressable"): only the
     # question's scope exempts it
     demoted = (back - exempt) | (set(overview_pages(tables)) - set(scope_pages))
-    rank_score = _back_matter_below_body(candidates, demoted, index, qset)
+    rank_score = dict(zip(pages, score, strict=True))
+    if demoted and qset:  # back matter ranks after the body page that says it too
+        is_back = np.zeros(len(pages), dtype=bool)
+        is_back[[at[p] for p in demoted if p in at]] = True
+        holds = _term_matrix(index, qset)
+        for i, b in _back_matter_below_body(np.asarray(pages), np.asarray(score), is_back, text_arr, holds):
+            rank_score[pages[i]] = score[b]
+            _note(candidates[i], _BELOW_BODY.format(page=pages[b]))
     answer_type_first(question, tables, candidates, rank_score)
     for p in sorted(listing):
         if p in at:
@@ -177,7 +185,7 @@ def retrieve(
             ranked < np.asarray(score, dtype=np.float64),
             -ranked,
             np.array([p in listing and p not in scope_set for p in pages], dtype=bool),
-            ~np.array(text_on, dtype=bool),
+            ~text_arr,
         )
     )
     candidates = [candidates[i] for i in order.tolist()]
@@ -270,15 +278,30 @@ class Ranking(Sequence[Candidate]):
         return f"Ranking({list(self)!r})"
 
 
+#: The reason a back-matter page gives for ranking after a body page (:func:`_back_matter_below_body`).
+_BELOW_BODY = (
+    "back matter: page {page} of the body matches every question term this page matches, "
+    "so this page ranks after it"
+)
+
+
+def _term_matrix(index: PageIndex, qset: set[str]) -> np.ndarray:
+    """Which question terms (sorted) each page holds, from the terms' postings: a boolean matrix
+    with a row per page, in the index's order."""
+    holds = np.zeros((len(index.pages), len(qset)), dtype=bool)
+    for k, t in enumerate(sorted(qset)):
+        holds[index.postings(t)[0], k] = True
+    return holds
+
+
 def _back_matter_below_body(
-    candidates: list[Candidate] | list[_Row],
-    back: set[int],
-    index: PageIndex,
-    qset: set[str],
-) -> dict[int, float]:
-    """The score each page ranks by: its own, except a back-matter page whose matched question
-    terms a lower-scoring body page also matches all of: it ranks at the best such body page's
-    score, just after it (see the sort). The reason is added to the page's candidate.
+    pages: np.ndarray, score: np.ndarray, is_back: np.ndarray, text_on: np.ndarray, holds: np.ndarray
+) -> list[tuple[int, int]]:
+    """The back-matter pages that rank after a body page, as (the back page's position, the body
+    page's position), in page order; the arrays are every page's in one order, ``holds`` from
+    :func:`_term_matrix`. A back page whose matched question terms a lower-scoring body page (one
+    with text) also matches all of ranks at the best such body page's score (the highest, then
+    the lowest page), just after it (see the sort in :func:`retrieve`).
 
     Back matter (appendix, glossary, references, commentary) restates the body: a glossary entry
     repeats the body's sentence ("Examples of Subcategories include ..."), an appendix repeats a
@@ -288,44 +311,36 @@ def _back_matter_below_body(
     definition question, all of them (a glossary defines). This replaced a x0.92 weight that
     had been tuned on the development questions.
 
-    On arrays (a back-matter appendix can be most of a long document): which question terms each
-    candidate holds is a boolean matrix from the terms' postings; the back pages are grouped by
-    their term set, and each set's best covering body page (highest score, then lowest page) is
-    found once."""
-    out = {c.page: c.score for c in candidates}
-    n = len(candidates)
-    if not n or not back or not qset:
-        return out
-    pages = np.fromiter((c.page for c in candidates), np.int64, n)
-    score = np.fromiter((c.score for c in candidates), np.float64, n)
-    is_back = np.fromiter((c.page in back for c in candidates), bool, n)
-    at = {p: i for i, p in enumerate(pages.tolist())}
-    row_of = np.fromiter((at.get(p, -1) for p in index.pages), np.int64, len(index.pages))
-    holds = np.zeros((n, len(qset)), dtype=bool)  # candidate x question term (sorted)
-    for k, t in enumerate(sorted(qset)):
-        rows = row_of[index.postings(t)[0]]
-        holds[rows[rows >= 0], k] = True
-    body = ~is_back & np.fromiter((index.has_text(p) for p in pages.tolist()), bool, n)
-    by_rank = np.flatnonzero(body)  # body candidates, best first: score down, then page up
+    On arrays (a back-matter appendix can be most of a long document): the back pages holding a
+    question term are grouped by their term set, and each set's best covering body page is found
+    once."""
+    n = len(pages)
+    holds = (
+        holds[:n] if len(holds) >= n else np.vstack([holds, np.zeros((n - len(holds), holds.shape[1]), bool)])
+    )
+    rows = np.flatnonzero(is_back & holds.any(axis=1))
+    if not len(rows):
+        return []
+    by_rank = np.flatnonzero(~is_back & text_on)  # body pages, best first: score down, then page up
     by_rank = by_rank[np.lexsort((pages[by_rank], -score[by_rank]))]
     body_holds = holds[by_rank]
-    keys = np.packbits(holds, axis=1)
-    best_of: dict[bytes, int] = {}  # a term set -> its best covering body candidate (-1: none)
-    for i in np.flatnonzero(is_back & holds.any(axis=1)).tolist():
-        key = keys[i].tobytes()
-        b = best_of.get(key)
-        if b is None:
-            covers = np.flatnonzero(body_holds[:, holds[i]].all(axis=1))
-            b = best_of[key] = int(by_rank[covers[0]]) if len(covers) else -1
-        if b >= 0 and score[b] < score[i]:
-            best = candidates[b]
-            out[int(pages[i])] = best.score
-            _note(
-                candidates[i],
-                f"back matter: page {best.page} of the body matches every question term this page "
-                "matches, so this page ranks after it",
-            )
-    return out
+    m = holds.shape[1]
+    if m <= 62:  # a term set as one integer
+        codes = holds[rows].astype(np.int64) @ (np.int64(1) << np.arange(m, dtype=np.int64))
+        _, first, group = np.unique(codes, return_index=True, return_inverse=True)
+    else:
+        seen: dict[bytes, int] = {}
+        group = np.array(
+            [seen.setdefault(holds[i].tobytes(), len(seen)) for i in rows.tolist()], dtype=np.int64
+        )
+        first = np.unique(group, return_index=True)[1]
+    best = np.empty(len(first), dtype=np.int64)
+    for g, i in enumerate(rows[first].tolist()):
+        covers = np.flatnonzero(body_holds[:, holds[i]].all(axis=1))
+        best[g] = by_rank[covers[0]] if len(covers) else -1
+    best_row = best[group.reshape(-1)]
+    hit = (best_row >= 0) & (score[np.maximum(best_row, 0)] < score[rows])
+    return list(zip(rows[hit].tolist(), best_row[hit].tolist(), strict=True))
 
 
 def suggested_top_k(question: ParsedQuestion, tables: DocTables, *, cap: int = 5) -> int:
