@@ -1,7 +1,7 @@
 """Cost against document length: warm ask and parse on 25..600 pages, beside the raw floors.
 
 Usage: python benchmarks/bench_scale.py [--sizes 25,150,600] [--source PDF ...] [--modes never,auto]
-       [--questions N] [--repeat R] [--no-parse] [--baseline TREE] [--per-question]
+       [--questions N] [--repeat R] [--no-parse] [--baseline TREE] [--per-question] [--aa]
 
 Documents of each size are cut from public-domain NIST publications (default: the longest SPs
 of ../shared/corpus/nist/pdfs, concatenated in order with pymupdf, then cut to the size), so the
@@ -13,7 +13,10 @@ floor with ``TEXT_PRESERVE_IMAGES`` off), ``parse`` in each layout mode (in-proc
 figures are CPU seconds of this process (2 shared cores: read the ratios). Asserts nothing.
 ``--baseline TREE`` also times the warm ask of another docintel tree (e.g. the branch point,
 ``git archive``d) on the same documents in the same run, each tree in its own child process,
-the two interleaved per size; ``--per-question`` prints every question's warm-ask CPU.
+the two interleaved per size; ``--per-question`` prints every question's warm-ask CPU. With ``--repeat`` > 1 the bench also prints
+each tree's largest/smallest ratio per round and its range, and ``--aa`` times this tree a second
+time in processes of its own ("again"), so one run shows the gap noise alone puts between two
+copies of the same code (the A/A spread a before/after difference must beat).
 
 What "warm" is: a process with docintel imported and the document parsed and indexed in the
 cache, asking by path as ``docintel serve`` does for each ask: the first ask loads and checks the
@@ -149,6 +152,33 @@ def summary(rounds: list[list[float]]) -> dict[str, float | list[float]]:
     }
 
 
+def spread_report(asked: dict[str, dict[int, list[list[float]]]], small: int, big: int) -> str:
+    """How far the ``big``/``small`` ratio of the medians moves with noise alone: per tree, the ratio
+    of each round's median (the rounds are interleaved, so each is a repeat of the same
+    measurement) and their range from round 2 on (round 1 asks each question first, which
+    stores what it learned, and a tree edited while the bench runs rebuilds its index there); with two copies of one tree (``--aa``), the gap between the
+    two copies' ratios, which no code difference explains."""
+    out, med = [], {}
+    for name, by_size in asked.items():
+        per_round = [
+            statistics.median(b) / statistics.median(s)
+            for s, b in zip(by_size[small], by_size[big], strict=True)
+        ]
+        later = per_round[1:] or per_round  # round 1 is each question's first ask (see the docstring)
+        med[name] = summary(by_size[big])["med"] / summary(by_size[small])["med"]
+        out.append(
+            f"{name} {big}/{small} med ratio {med[name]:.2f}; by round "
+            + " ".join(f"{r:.2f}" for r in per_round)
+            + f" (range {max(later) - min(later):.2f} over rounds 2-{len(per_round)})"
+        )
+    if "again" in med:
+        out.append(
+            f"A/A spread (this vs again, the same code): {med['this']:.2f} vs {med['again']:.2f}, "
+            f"gap {abs(med['this'] - med['again']):.2f}"
+        )
+    return "\n".join(out)
+
+
 #: What a worker's answer lines open with (anything else it prints is not read).
 _MARK = "@@bench "
 
@@ -216,6 +246,9 @@ def main() -> int:
     )
     ap.add_argument("--per-question", action="store_true", help="print each question's warm-ask CPU")
     ap.add_argument("--repeat", type=int, default=1, help="rounds of the questions (see the docstring)")
+    ap.add_argument(
+        "--aa", action="store_true", help="also time this tree a second time (A/A: the bench's own spread)"
+    )
     args = ap.parse_args()
     if args.baseline is not None and not (args.baseline / "docintel").is_dir():
         print(f"Error: no docintel package in baseline tree {args.baseline}", file=sys.stderr)
@@ -231,6 +264,8 @@ def main() -> int:
     questions = QUESTIONS[: max(1, args.questions)]
     stats = ("1st", "med", "min") if args.repeat > 1 else ("1st",)
     trees = {"this": REPO} if args.baseline is None else {"this": REPO, "base": args.baseline}
+    if args.aa:
+        trees["again"] = REPO  # the same code in its own processes: what the bench's noise alone gives
     head = f"{'pages':>6}{'floor':>8}{'no-img':>8}"
     for m in modes:
         head += f"{m + ' s':>10}{'x floor':>8}{'x no-img':>9}{'escal':>6}"
@@ -283,6 +318,10 @@ def main() -> int:
         "(1st: round 1, as before --repeat; med/min: each question's median/minimum over the rounds);"
         "\n1st ask: the first ask on the document, which builds and stores the index"
     )
+    if args.repeat > 1 and len(sizes) > 1:
+        print(
+            spread_report({name: {n: asked[(n, name)] for n in sizes} for name in trees}, sizes[0], sizes[-1])
+        )
     if args.per_question:
         print("warm-ask CPU ms of each question, in order:")
         print("\n".join(per_q))

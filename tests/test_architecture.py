@@ -5,7 +5,8 @@ enforce the brick rules.
   ``identifiers/`` and the reference grammar ``parsing/refpatterns``) imports only the kernel.
 - A brick (``parsing/``, ``questions/``, ``retrieval/``, ``generation/``) imports only the
   kernel and itself.
-- ``decide.py`` is the one composer of bricks; ``api.py`` sits on it; the output packages
+- ``decide`` is the one composer of bricks (a package: its submodules are its parts, imported by
+  it alone); ``api.py`` sits on it; the output packages
   (``report/``, ``evaluation``, ``export/``, ``sql``, ``cli/``) sit on the API. Nothing imports upward.
 - No import cycles between modules, whatever the layer.
 - ``schema/`` imports without pandas or pyarrow.
@@ -187,7 +188,17 @@ def test_decide_is_the_only_module_below_the_api_that_composes_bricks():
         for m, targets in GRAPH.items()
         if layer(m)[0] <= 2 and len({layer(t)[1] for t in targets if layer(t)[0] == 1} - {layer(m)[1]}) >= 2
     }
-    assert composers == {"docintel.decide"}
+    assert "docintel.decide" in composers
+    assert all(_in(m, ("docintel.decide",)) for m in composers), composers  # decide or its parts
+
+
+def test_decides_parts_are_imported_by_decide_alone():
+    """decide's submodules compose for it: another module importing one would be a second composer."""
+    parts = {m for m in MODULES if m.startswith("docintel.decide.")}
+    assert parts  # (decide is a package)
+    for m, targets in GRAPH.items():
+        if not _in(m, ("docintel.decide",)):
+            assert not parts & targets, m
 
 
 @pytest.mark.parametrize("blocked", ["pandas", "pyarrow"])

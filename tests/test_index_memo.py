@@ -11,7 +11,7 @@ import pytest
 
 from docintel.api import INDEX_SIDECAR, _store_index, ensure_index, parse
 from docintel.parsing import store
-from docintel.retrieval import bm25, firsthop, lookup, rank, reflines, refnames
+from docintel.retrieval import bm25, firsthop, lookup, rankpages, reflines, refnames
 from docintel.retrieval.bm25 import PageIndex
 
 from ._cross_refs import learned_frame
@@ -26,10 +26,10 @@ def _fresh_process() -> None:
 
 #: the page sets kept in the index memo -> (module, the computation it replaces, the public reader)
 _PAGE_SETS = {
-    "listing_pages": (rank, "_listing_pages", "listing_pages"),
+    "listing_pages": (rankpages, "_listing_pages", "listing_pages"),
     "overview_pages": (firsthop, "_overview_pages", "overview_pages"),
-    "back_matter_pages": (rank, "_back_matter_pages", "back_matter_pages"),
-    "commentary_pages": (rank, "_commentary_pages", "commentary_pages"),
+    "back_matter_pages": (rankpages, "_back_matter_pages", "back_matter_pages"),
+    "commentary_pages": (rankpages, "_commentary_pages", "commentary_pages"),
     "preamble_pages": (firsthop, "_preamble_pages", "preamble_pages"),
 }
 
@@ -171,7 +171,7 @@ def test_page_sets_survive_the_stored_form_when_not_empty(artifacts, nist_pdf):
     index = passage.prepare_index(edited)
     read = PageIndex.from_bytes(index.to_bytes()).memo
     assert read["preamble_pages"] == {1, 2} == firsthop._preamble_pages(edited)
-    assert read["commentary_pages"] == rank._commentary_pages(edited) and read["commentary_pages"]
+    assert read["commentary_pages"] == rankpages._commentary_pages(edited) and read["commentary_pages"]
     for key, (module, compute, _) in _PAGE_SETS.items():
         assert read[key] == getattr(module, compute)(edited), key
     _fresh_process()

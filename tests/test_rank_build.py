@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from docintel.api import ensure_index, parse
@@ -54,10 +55,21 @@ def test_matches_and_back_matter_equal_the_per_page_scan(name, artifacts):
         for _ in range(20):
             scores = {p: rng.choice([0.0, 0.1, 0.5, 0.5, 0.9, 1.0]) for p in index.pages}
             back = {p for p in index.pages if rng.random() < 0.4}
-            new = [Candidate(page=p, score=scores[p]) for p in index.pages]
             old = [Candidate(page=p, score=scores[p]) for p in index.pages]
-            got = rank._back_matter_below_body(new, back, index, qset, matches)
+            pages = index.pages
+            moves = rank._back_matter_below_body(
+                np.asarray(pages),
+                np.array([scores[p] for p in pages]),
+                np.array([p in back for p in pages]),
+                index.doc_len_array() > 0,
+                rank._term_matrix(index, qset),
+            )
+            got = {p: scores[p] for p in pages} | {pages[i]: scores[pages[b]] for i, b in moves}
             assert got == _old_back_matter_below_body(old, back, index, qset)
-            assert [len(c.reasons) for c in new] == [len(c.reasons) for c in old]
-            moved += sum(len(c.reasons) for c in new)
+            # the body page each back page ranks after (ties on score go to the lower page)
+            assert {pages[i]: pages[b] for i, b in moves} == {
+                c.page: int(c.reasons[0].split()[-1]) for c in old if c.reasons
+            }
+            assert [i for i, _ in moves] == sorted(i for i, _ in moves)
+            moved += len(moves)
     assert moved  # some back page did rank after a body page

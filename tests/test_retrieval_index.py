@@ -11,7 +11,8 @@ import pytest
 from docintel.api import INDEX_SIDECAR, ask, ensure_index, parse
 from docintel.parsing import store
 from docintel.retrieval import bm25, passage
-from docintel.retrieval.bm25 import PageIndex, bigrams, build_index, phrase_scores, window_scores
+from docintel.retrieval.bm25 import PageIndex, bigrams, build_index
+from docintel.retrieval.pagescores import phrase_hits, window_hits
 from docintel.text import terms
 
 from .conftest import PDFS
@@ -36,7 +37,8 @@ def _queries(index: PageIndex) -> list[list[str]]:
 
 
 def _reference_window(index: PageIndex, query: set[str], size: int = 12) -> dict:
-    """The full scan window_scores did before the index (every page, every window)."""
+    """The full scan the window score was before the index (every page, every window); pages
+    without a query term score (0.0, their first line)."""
     out = {}
     for p in index.pages:
         lines = index.line_terms.get(p, [])
@@ -52,6 +54,14 @@ def _reference_window(index: PageIndex, query: set[str], size: int = 12) -> dict
     return out
 
 
+def _window_scores(index: PageIndex, query: set[str]) -> dict:
+    """:func:`window_hits` over every page: the others score (0.0, their first line)."""
+    hits = window_hits(index, query)
+    assert list(hits) == sorted(hits) and all(s > 0 for s, _ in hits.values())  # page order, > 0 only
+    first = {p: (index.line_terms[p] or [(0, [])])[0][0] for p in index.pages}
+    return {p: hits.get(p, (0.0, first[p])) for p in index.pages}
+
+
 def test_bm25_scores_equal_rank_bm25(parsed):
     from rank_bm25 import BM25Okapi
 
@@ -60,7 +70,7 @@ def test_bm25_scores_equal_rank_bm25(parsed):
         model = BM25Okapi([index.page_terms[p] for p in index.pages])
         for q in _queries(index):
             expect = {p: max(0.0, float(s)) for p, s in zip(index.pages, model.get_scores(q), strict=True)}
-            assert index.bm25_scores(q) == expect  # exactly, not approximately
+            assert index.bm25_array(q).tolist() == [expect[p] for p in index.pages]  # exactly
 
 
 def test_phrase_and_window_scores_equal_the_full_scans(parsed):
@@ -81,8 +91,8 @@ def test_phrase_and_window_scores_equal_the_full_scans(parsed):
                     math.fsum(math.log(1.0 + n / (slow_df.get(b, 0) + 0.5)) for b in have),
                     sorted(have),
                 )
-            assert phrase_scores(index, qb) == expect
-            assert window_scores(index, set(q)) == _reference_window(index, set(q))
+            assert phrase_hits(index, qb) == {p: v for p, v in expect.items() if v[1]}
+            assert _window_scores(index, set(q)) == _reference_window(index, set(q))
 
 
 def test_window_scores_of_a_long_query_equal_the_full_scan(parsed):
@@ -91,7 +101,7 @@ def test_window_scores_of_a_long_query_equal_the_full_scan(parsed):
         index = build_index(tables)
         by_df = sorted(index.vocab, key=lambda t: (-index.df_of(t), t))
         for q in (by_df[:70], by_df[40:140:2] + ["zzznotaword"], by_df[-80:]):
-            assert window_scores(index, set(q)) == _reference_window(index, set(q))
+            assert _window_scores(index, set(q)) == _reference_window(index, set(q))
 
 
 def test_budget_equals_the_per_page_passages(parsed):
@@ -121,8 +131,8 @@ def test_index_round_trips_through_json(parsed):
             p: list(map(list, v)) for p, v in back.line_terms.items()
         }
         for q in _queries(index):
-            assert back.bm25_scores(q) == index.bm25_scores(q)
-            assert window_scores(back, set(q)) == window_scores(index, set(q))
+            assert back.bm25_array(q).tolist() == index.bm25_array(q).tolist()
+            assert window_hits(back, set(q)) == window_hits(index, set(q))
         with pytest.raises(ValueError, match="not a docintel"):
             PageIndex.from_bytes(json.dumps({"format": -1}).encode())
         with pytest.raises(ValueError, match="bytes"):

@@ -1,4 +1,5 @@
-"""Per-page keyword index of a parsed document: BM25, phrase bigrams, line windows.
+"""Per-page keyword index of a parsed document: BM25, phrase bigrams, line windows (the phrase and
+window scores of a question are read from it in :mod:`.pagescores`).
 
 Pages are the retrieval unit (the article's top-1 *page* policy). A page's
 text is its body-ish lines only: running headers/footers, page numbers and
@@ -51,7 +52,7 @@ PERSISTED_MEMO = ("budget", "page_tokens", "toc_titles", "listing_pages", "overv
 _PAGE_SETS = ("listing_pages", "overview_pages", "back_matter_pages", "commentary_pages", "preamble_pages")
 #: The code whose output the index and its memo hold (relative to the package; ``parsing/ref*.py``,
 #: the reference grammar reflines runs, is added by :func:`fingerprint`).
-FINGERPRINTED = ("text.py", "schema/kinds.py", "refscan.py", "retrieval/bm25.py", "retrieval/passage.py",
+FINGERPRINTED = ("text.py", "schema/kinds.py", "refscan.py", "retrieval/bm25.py", "retrieval/pagescores.py", "retrieval/passage.py",
                  "retrieval/lookup.py", "retrieval/refnames.py", "retrieval/rank.py", "retrieval/rankpages.py", "retrieval/firsthop.py", "retrieval/reflines.py", "retrieval/targets.py", "retrieval/evidence_slices.py",
                  "retrieval/pointerfacts.py", "retrieval/refparts.py", "retrieval/refunits.py", "retrieval/refcontrols.py", "identifiers/__init__.py", "identifiers/base.py", "identifiers/codes.py",
                  "identifiers/kinds.py", "identifiers/own.py", "identifiers/pubs.py")  # fmt: skip
@@ -129,6 +130,7 @@ class PageIndex:
         self._page_bigrams: dict[int, set] = {}
         self._df: dict[str, int] | None = None
         self._line_arrays = None
+        self._doc_len_array = None
         a = arrays
         self.page_terms = _Lazy(
             self.pages, lambda i: [vocab[k] for k in a["pt_ids"][a["pt_off"][i] : a["pt_off"][i + 1]]]
@@ -188,11 +190,6 @@ class PageIndex:
 
     def term_id(self, term: str) -> int | None:
         return self._id.get(term)
-
-    def first_line(self, page: int) -> int:
-        """Number of the page's first indexed line (0 when it has none)."""
-        i, a = self._pos[page], self._a
-        return a["lt_line"][a["lt_off"][i]] if a["lt_off"][i] < a["lt_off"][i + 1] else 0
 
     def line_positions(self, term: str) -> list[tuple[int, int]]:
         """(page, position of the line among the page's indexed lines) of every line holding ``term``."""
@@ -283,26 +280,31 @@ class PageIndex:
         idf = math.log(self.n_pages - n + 0.5) - math.log(n + 0.5)
         return self.bm25_eps if idf < 0 else idf
 
-    def bm25_scores(self, query: list[str]) -> dict[int, float]:
-        """BM25Okapi scores of every page (negative ones as 0), from the query terms' postings."""
-        return dict(zip(self.pages, self.bm25_array(query).tolist(), strict=True))
-
     def bm25_array(self, query: list[str]):
-        """:meth:`bm25_scores` as a numpy array in page order: each page's terms added in the
-        query's order with the same floating-point operations (numpy's are IEEE's, as Python's)."""
+        """BM25Okapi scores of every page (negative ones as 0), from the query terms' postings, as a
+        numpy array in page order: each page's terms added in the query's order with the same
+        floating-point operations as the library (numpy's are IEEE's, as Python's)."""
         import numpy as np
 
         out = np.zeros(len(self.pages))
         if not self.has_any_text or not query:
             return out
-        off = np.frombuffer(self._a["pt_off"], dtype=np.int32)
-        doc_len = np.diff(off).astype(np.int64)
+        doc_len = self.doc_len_array()
         for q in query:
             idf = self.bm25_idf(q)
             at, f = self.postings(q)
             if len(at):
                 out[at] += idf * (f * (K1 + 1) / (f + K1 * (1 - B + B * doc_len[at] / self.avgdl)))
         return np.where(out > 0, out, 0.0)
+
+    def doc_len_array(self):
+        """Every page's term count (:attr:`doc_len`) as an int64 numpy array in page order, built
+        once (the index is read-only)."""
+        if self._doc_len_array is None:
+            import numpy as np
+
+            self._doc_len_array = np.diff(np.frombuffer(self._a["pt_off"], dtype=np.int32)).astype(np.int64)
+        return self._doc_len_array
 
     def postings(self, term: str):
         """(the page positions, the term's frequency there) of ``term``'s pages, as numpy arrays."""
@@ -313,6 +315,24 @@ class PageIndex:
         pages = np.frombuffer(a["post_page"], dtype=np.int32)[lo:hi]
         tf = np.frombuffer(a["post_tf"], dtype=np.int32)[lo:hi].astype(np.int64)
         return np.searchsorted(self.line_arrays()[2], pages), tf
+
+    def term_lines(self, term: str):
+        """The document-wide places (in :meth:`line_arrays`' order) of the indexed lines holding
+        ``term``, sorted, as an int64 numpy array."""
+        import numpy as np
+
+        k, a = self._id.get(term), self._a
+        lo, hi = (a["lpost_off"][k], a["lpost_off"][k + 1]) if k is not None else (0, 0)
+        line_off, _, all_pages = self.line_arrays()
+        post_page = np.frombuffer(a["lpost_page"], dtype=np.int32)[lo:hi]
+        post_pos = np.frombuffer(a["lpost_pos"], dtype=np.int32)[lo:hi]
+        return line_off[np.searchsorted(all_pages, post_page)] + post_pos
+
+    def line_numbers(self):
+        """Each indexed line's number on its page, in :meth:`line_arrays`' order (int32 numpy)."""
+        import numpy as np
+
+        return np.frombuffer(self._a["lt_line"], dtype=np.int32)
 
     # -- storage --------------------------------------------------------------------------
 
@@ -551,108 +571,3 @@ def _all_pages(tables: DocTables) -> list[int]:
     pages = set(tables.page_df["page"].astype(int).tolist()) if len(tables.page_df) else set()
     pages |= set(tables.line_df["page"].astype(int).tolist()) if len(tables.line_df) else set()
     return sorted(pages)
-
-
-def phrase_scores(index: PageIndex, phrase_bigrams: set[tuple[str, str]]) -> dict[int, tuple[float, list]]:
-    """Per page: idf-weighted sum of the question's bigrams that occur verbatim (as adjacent terms)."""
-    out: dict[int, tuple[float, list]] = {p: (0.0, []) for p in index.pages}
-    out.update(phrase_hits(index, phrase_bigrams))
-    return out
-
-
-def phrase_hits(index: PageIndex, phrase_bigrams: set[tuple[str, str]]) -> dict[int, tuple[float, list]]:
-    """:func:`phrase_scores` of the pages holding a question bigram only (every other page scores
-    (0.0, [])), in page order."""
-    have: dict[int, set[tuple[str, str]]] = {}
-    for bg in phrase_bigrams:
-        for p in index.bigram_pages(bg):
-            have.setdefault(p, set()).add(bg)
-    idf = {bg: index.bigram_idf(bg) for bg in phrase_bigrams}
-    return {p: (math.fsum(idf[b] for b in have[p]), sorted(have[p])) for p in sorted(have)}
-
-
-def window_scores(index: PageIndex, query: set[str], *, size: int = 12) -> dict[int, tuple[float, int]]:
-    """Per page: the best run of ``size`` lines by idf mass of *distinct* query terms it holds.
-
-    Rewards pages where the question's terms sit together (one paragraph answers
-    it) over pages where they are scattered; returns (score, first line of the window); a page
-    without a query term scores (0.0, its first line). See :func:`window_hits`.
-    """
-    out = {p: (0.0, index.first_line(p)) for p in index.pages}
-    out.update(window_hits(index, query, size=size))
-    return out
-
-
-def window_hits(index: PageIndex, query: set[str], *, size: int = 12) -> dict[int, tuple[float, int]]:
-    """:func:`window_scores` of the pages whose best window scores above 0 only, in page order.
-
-    The earliest best window, read from the query terms' line postings: between two starts
-    where a matching line enters the window, terms only leave it, so the score cannot rise;
-    the windows starting where a match enters (and the first) are the only ones to score.
-    All pages at once on numpy arrays over the document's lines (a line's place in the index,
-    pages in order): a window is a run of lines cut at its page's last line, it holds a term when
-    the running count of the term's lines rises across it, and a set of terms scores its exact
-    idf sum (``math.fsum`` in the sorted query's order, once per set). Marks over the lines give
-    the sorted starts and the sets without a sort.
-    """
-    import numpy as np
-
-    ordered = sorted(query)
-    weights = [index.idf(t) for t in ordered]
-    a = index._a
-    line_off, line_page, all_pages = index.line_arrays()
-    n_lines = int(line_off[-1])
-    post_page = np.frombuffer(a["lpost_page"], dtype=np.int32)
-    post_pos = np.frombuffer(a["lpost_pos"], dtype=np.int32)
-    per_term = []  # per query term: the document-wide indices of its lines (sorted, unique)
-    hit = np.zeros(n_lines, dtype=bool)
-    for t in ordered:
-        k = index.term_id(t)
-        lo, hi = (a["lpost_off"][k], a["lpost_off"][k + 1]) if k is not None else (0, 0)
-        lines = line_off[np.searchsorted(all_pages, post_page[lo:hi])] + post_pos[lo:hi]
-        hit[lines] = True
-        per_term.append(lines)
-    hits = np.flatnonzero(hit)
-    if not len(hits):
-        return {}
-    page_lo, page_hi = line_off[line_page[hits]], line_off[line_page[hits] + 1]
-    starts = np.minimum(np.maximum(page_lo, hits - size + 1), np.maximum(page_lo, page_hi - size))
-    mark = np.zeros(n_lines, dtype=bool)
-    mark[starts] = True
-    mark[page_lo] = True  # every page's first window too
-    cand = np.flatnonzero(mark)
-    cand_pages = line_page[cand]
-    cand_end = np.minimum(cand + size, line_off[cand_pages + 1])
-    # the terms each window holds, as bits: 62 terms to an int64 word, as many words as it takes
-    words = np.zeros((len(cand), (len(ordered) + 61) // 62), dtype=np.int64)
-    seen = np.zeros(n_lines + 1, dtype=np.int32)
-    for k, lines in enumerate(per_term):
-        if len(lines):
-            seen[:] = 0
-            seen[lines + 1] = 1
-            count = np.cumsum(seen)  # count[g]: the term's lines among the document's first g
-            inside = count[cand_end] > count[cand]
-            words[:, k // 62] |= inside.astype(np.int64) << (k % 62)
-    if len(ordered) <= 16:  # the usual question: the sets as small integers, found by marks
-        present = np.zeros(1 << len(ordered), dtype=bool)
-        present[words[:, 0]] = True
-        masks = np.flatnonzero(present).tolist()
-        set_scores = [math.fsum(w for k, w in enumerate(weights) if m >> k & 1) for m in masks]
-        table = np.zeros(1 << len(ordered), dtype=np.float64)
-        table[masks] = set_scores
-        scores = table[words[:, 0]]
-    else:
-        sets, which = np.unique(words, axis=0, return_inverse=True)
-        masks = [sum(int(w) << (62 * j) for j, w in enumerate(row)) for row in sets.tolist()]
-        set_scores = [math.fsum(w for k, w in enumerate(weights) if m >> k & 1) for m in masks]
-        scores = np.array(set_scores, dtype=np.float64)[which.reshape(-1)]
-    bounds = np.flatnonzero(np.r_[True, cand_pages[1:] != cand_pages[:-1]])
-    best = np.maximum.reduceat(scores, bounds)
-    group = np.repeat(np.arange(len(bounds)), np.diff(np.r_[bounds, len(cand)]))
-    first = np.minimum.reduceat(np.where(scores == best[group], np.arange(len(cand)), len(cand)), bounds)
-    first = first[best > 0]
-    starts_at = np.frombuffer(a["lt_line"], dtype=np.int32)[cand[first]].tolist()
-    return {
-        int(all_pages[cp]): (float(s), line)
-        for cp, s, line in zip(cand_pages[first].tolist(), scores[first].tolist(), starts_at, strict=True)
-    }

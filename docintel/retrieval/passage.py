@@ -16,14 +16,8 @@ from typing import Literal
 from docintel.retrieval.bm25 import EXCLUDED_ROLES, PageIndex, bigrams, body_lines, page_index
 from docintel.retrieval.firsthop import overview_pages, preamble_pages
 from docintel.retrieval.lookup import toc_titles
-from docintel.retrieval.rank import (
-    back_matter_pages,
-    commentary_pages,
-    listing_pages,
-    phrase_bigrams,
-    query_terms,
-    retrieve,
-)
+from docintel.retrieval.rank import phrase_bigrams, query_terms, retrieve
+from docintel.retrieval.rankpages import back_matter_pages, commentary_pages, listing_pages
 from docintel.retrieval.refnames import _leader_lines as leader_lines
 from docintel.retrieval.refnames import _toc_norm as toc_norm
 from docintel.schema.document import DocTables
@@ -107,7 +101,7 @@ def prepare_index(tables: DocTables) -> PageIndex:
     """The document's retrieval index with every value an ask derives from the document alone:
     the section titles' terms and page ranges (``memo["toc_titles"]``), the token count of each page's body passage (``memo["page_tokens"]``, as
     :func:`passages_tokens` of :func:`page_passage` counts it), the window budget, the listing
-    pages (``rank.listing_pages``), the back-matter and commentary pages (``rank``), and the
+    pages (``rankpages.listing_pages``), the back-matter and commentary pages (``rankpages``), and the
     overview and preamble pages (``firsthop``), the contents lines and the toc's
     ids, numbers and titles as compared (``lookup``)."""
     index = page_index(tables)

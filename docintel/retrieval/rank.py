@@ -31,13 +31,7 @@ from typing import overload
 
 import numpy as np
 
-from docintel.retrieval.bm25 import (
-    PageIndex,
-    bigrams,
-    page_index,
-    phrase_hits,
-    window_hits,
-)
+from docintel.retrieval.bm25 import PageIndex, bigrams, page_index
 from docintel.retrieval.firsthop import answer_type_first, overview_pages, preamble_pages
 from docintel.retrieval.lookup import (
     definition_pages,
@@ -47,23 +41,13 @@ from docintel.retrieval.lookup import (
     section_ranges,
     toc_scores,
 )
-from docintel.retrieval.rankpages import (  # noqa: F401 - re-exported: passage and tests import them from here
-    _LABEL_TITLE,
-    _LISTING_LINE,
-    LISTING_SHARE,
-    _back_matter_pages,
-    _commentary_pages,
-    _listing_pages,
-    back_matter_pages,
-    commentary_pages,
-    listing_pages,
-)
-from docintel.retrieval.rankscore import (  # noqa: F401 - keyword_scores, round4: rank's API
+from docintel.retrieval.pagescores import phrase_hits, window_hits
+from docintel.retrieval.rankpages import back_matter_pages, commentary_pages, listing_pages
+from docintel.retrieval.rankscore import (
     PageMatches,
     ReasonSource,
     Signals,
     keyword_array,
-    keyword_scores,
     normalised,
     round4,
     spread,
@@ -169,7 +153,8 @@ def retrieve(
     total[some] = [sum(ts) for ts in zip(*(x[some].tolist() for x in terms_), strict=True)]
     score = round4(total).tolist()
     matched = PageMatches(index, qset)  # page -> the question terms it holds, sorted
-    text_on = [bool(index.doc_len[p]) for p in pages]
+    text_arr = index.doc_len_array() > 0  # index.has_text of every page, in page order
+    text_on = text_arr.tolist()
     why = ReasonSource(matched, qset, raw.tolist(), phrases, windows, toc, scope_note, set(scope_pages),
                definitions, objects, term, text_on, signals)  # fmt: skip
     candidates = [_Row(p, s, i, why) for i, (p, s) in enumerate(zip(pages, score, strict=True))]
@@ -180,7 +165,14 @@ def retrieve(
     # an overview's own header rows are toc rows ("Required, (A) = Addressable"): only the
     # question's scope exempts it
     demoted = (back - exempt) | (set(overview_pages(tables)) - set(scope_pages))
-    rank_score = _back_matter_below_body(candidates, demoted, index, qset, matched)
+    rank_score = dict(zip(pages, score, strict=True))
+    if demoted and qset:  # back matter ranks after the body page that says it too
+        is_back = np.zeros(len(pages), dtype=bool)
+        is_back[[at[p] for p in demoted if p in at]] = True
+        holds = _term_matrix(index, qset)
+        for i, b in _back_matter_below_body(np.asarray(pages), np.asarray(score), is_back, text_arr, holds):
+            rank_score[pages[i]] = score[b]
+            _note(candidates[i], _BELOW_BODY.format(page=pages[b]))
     answer_type_first(question, tables, candidates, rank_score)
     for p in sorted(listing):
         if p in at:
@@ -193,7 +185,7 @@ def retrieve(
             ranked < np.asarray(score, dtype=np.float64),
             -ranked,
             np.array([p in listing and p not in scope_set for p in pages], dtype=bool),
-            ~np.array(text_on, dtype=bool),
+            ~text_arr,
         )
     )
     candidates = [candidates[i] for i in order.tolist()]
@@ -286,16 +278,30 @@ class Ranking(Sequence[Candidate]):
         return f"Ranking({list(self)!r})"
 
 
+#: The reason a back-matter page gives for ranking after a body page (:func:`_back_matter_below_body`).
+_BELOW_BODY = (
+    "back matter: page {page} of the body matches every question term this page matches, "
+    "so this page ranks after it"
+)
+
+
+def _term_matrix(index: PageIndex, qset: set[str]) -> np.ndarray:
+    """Which question terms (sorted) each page holds, from the terms' postings: a boolean matrix
+    with a row per page, in the index's order."""
+    holds = np.zeros((len(index.pages), len(qset)), dtype=bool)
+    for k, t in enumerate(sorted(qset)):
+        holds[index.postings(t)[0], k] = True
+    return holds
+
+
 def _back_matter_below_body(
-    candidates: list[Candidate] | list[_Row],
-    back: set[int],
-    index: PageIndex,
-    qset: set[str],
-    matches: dict[int, list[str]] | PageMatches | None = None,
-) -> dict[int, float]:
-    """The score each page ranks by: its own, except a back-matter page whose matched question
-    terms a lower-scoring body page also matches all of: it ranks at the best such body page's
-    score, just after it (see the sort). The reason is added to the page's candidate.
+    pages: np.ndarray, score: np.ndarray, is_back: np.ndarray, text_on: np.ndarray, holds: np.ndarray
+) -> list[tuple[int, int]]:
+    """The back-matter pages that rank after a body page, as (the back page's position, the body
+    page's position), in page order; the arrays are every page's in one order, ``holds`` from
+    :func:`_term_matrix`. A back page whose matched question terms a lower-scoring body page (one
+    with text) also matches all of ranks at the best such body page's score (the highest, then
+    the lowest page), just after it (see the sort in :func:`retrieve`).
 
     Back matter (appendix, glossary, references, commentary) restates the body: a glossary entry
     repeats the body's sentence ("Examples of Subcategories include ..."), an appendix repeats a
@@ -303,33 +309,38 @@ def _back_matter_below_body(
     page covers its terms (the appendix alone says "ReLU") it keeps its rank. The caller exempts
     pages the question names (scope), pages whose section title matches (toc) and, for a
     definition question, all of them (a glossary defines). This replaced a x0.92 weight that
-    had been tuned on the development questions."""
-    out = {c.page: c.score for c in candidates}
-    body = {c.page: c for c in candidates if c.page not in back and index.has_text(c.page)}
-    if matches is None:
-        matches = index.matches(qset)
-    on_pages = {t: index.tf(t).keys() for t in qset}  # a term -> the pages that hold it
-    best_of: dict[tuple[str, ...], Candidate | _Row | None] = {}  # the same terms, the same best body page
-    for c in candidates:
-        if c.page not in back:
-            continue
-        terms_here = tuple(matches.get(c.page, ()))
-        if not terms_here:
-            continue
-        if terms_here not in best_of:
-            # the body pages holding every term this page holds (the best one: pages are unique)
-            holding = set(on_pages[terms_here[0]]).intersection(*(on_pages[t] for t in terms_here[1:]))
-            covers = [body[p] for p in holding if p in body]
-            best_of[terms_here] = max(covers, key=lambda b: (b.score, -b.page), default=None)
-        best = best_of[terms_here]
-        if best is not None and best.score < c.score:
-            out[c.page] = best.score
-            _note(
-                c,
-                f"back matter: page {best.page} of the body matches every question term this page "
-                "matches, so this page ranks after it",
-            )
-    return out
+    had been tuned on the development questions.
+
+    On arrays (a back-matter appendix can be most of a long document): the back pages holding a
+    question term are grouped by their term set, and each set's best covering body page is found
+    once."""
+    n = len(pages)
+    holds = (
+        holds[:n] if len(holds) >= n else np.vstack([holds, np.zeros((n - len(holds), holds.shape[1]), bool)])
+    )
+    rows = np.flatnonzero(is_back & holds.any(axis=1))
+    if not len(rows):
+        return []
+    by_rank = np.flatnonzero(~is_back & text_on)  # body pages, best first: score down, then page up
+    by_rank = by_rank[np.lexsort((pages[by_rank], -score[by_rank]))]
+    body_holds = holds[by_rank]
+    m = holds.shape[1]
+    if m <= 62:  # a term set as one integer
+        codes = holds[rows].astype(np.int64) @ (np.int64(1) << np.arange(m, dtype=np.int64))
+        _, first, group = np.unique(codes, return_index=True, return_inverse=True)
+    else:
+        seen: dict[bytes, int] = {}
+        group = np.array(
+            [seen.setdefault(holds[i].tobytes(), len(seen)) for i in rows.tolist()], dtype=np.int64
+        )
+        first = np.unique(group, return_index=True)[1]
+    best = np.empty(len(first), dtype=np.int64)
+    for g, i in enumerate(rows[first].tolist()):
+        covers = np.flatnonzero(body_holds[:, holds[i]].all(axis=1))
+        best[g] = by_rank[covers[0]] if len(covers) else -1
+    best_row = best[group.reshape(-1)]
+    hit = (best_row >= 0) & (score[np.maximum(best_row, 0)] < score[rows])
+    return list(zip(rows[hit].tolist(), best_row[hit].tolist(), strict=True))
 
 
 def suggested_top_k(question: ParsedQuestion, tables: DocTables, *, cap: int = 5) -> int:

@@ -89,19 +89,15 @@ class ReasonSource:
         return out
 
 
-def keyword_scores(index: PageIndex, query: list[str]) -> dict[int, float]:
-    """BM25Okapi scores of every page; where they are all zero though a page holds a question
-    term, the same formula with the smoothed idf (:meth:`PageIndex.idf`, always > 0).
+def keyword_array(index: PageIndex, query: list[str]) -> np.ndarray:
+    """BM25Okapi scores of every page as an array in page order; where they are all zero though a
+    page holds a question term, the same formula with the smoothed idf (:meth:`PageIndex.idf`,
+    always > 0).
 
     BM25Okapi's idf is zero or below for a term on half the pages or more, and its floor is a
     share of the mean idf, itself zero or below when every term is that common: in a document of
     two or three pages (a form) every page then scores nothing and the ranking falls to page
     order. The smoothed idf keeps a shared term counting by how often each page uses it."""
-    return dict(zip(index.pages, keyword_array(index, query).tolist(), strict=True))
-
-
-def keyword_array(index: PageIndex, query: list[str]) -> np.ndarray:
-    """:func:`keyword_scores` as an array in page order."""
     out = index.bm25_array(query)
     if out.any() or not index.has_any_text:
         return out
@@ -150,7 +146,6 @@ __all__ = [
     "ReasonSource",
     "Signals",
     "keyword_array",
-    "keyword_scores",
     "normalised",
     "round4",
     "spread",

@@ -125,10 +125,14 @@ def objects_it_shows(tables: DocTables, passages, q, max_lines: int, common: dic
     have = {(ln.page, ln.line) for p in passages for ln in p.lines}
     out: list = []
     seen: set[str] = set()
+    found_for: dict[tuple[str, str], pd.DataFrame] = {}  # a section cites its tables many times
     for r in refscan.references_in([ln for p in passages for ln in p.lines]):
         if r.ref_type not in ("table", "figure") or not r.target:
             continue
-        objs = find_objects(tables, r.ref_type, r.target)
+        key = (r.ref_type, r.target)
+        if key not in found_for:
+            found_for[key] = find_objects(tables, r.ref_type, r.target)
+        objs = found_for[key]
         if objs.empty or str(objs.iloc[0]["object_key"]) in seen or int(objs.iloc[0]["page"]) not in pages:
             continue
         obj = objs.iloc[0]

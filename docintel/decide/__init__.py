@@ -5,6 +5,10 @@ resolve pending references -> re-retrieve target regions -> generation again, un
 budget. The loop is triggered by typed fields of the answer, never by a confidence score.
 It reads the tables and never writes them: what it learned (the references it followed) is
 in the result, and the API persists it.
+
+A package: :mod:`.triage` (settling a pass's pending references) and :mod:`.passes` (a pass's
+record, following its references) are parts of this one composer, imported by it alone
+(``tests/test_architecture``); ``docintel.decide`` keeps every public name.
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ from docintel.errors import LLMOutputError
 from docintel.generation.finish import (
     BUDGET_EXHAUSTED,
     NESTED_NOT_FOLLOWED,
-    NOT_IN_DOCUMENT,
     earn_completeness,
     finish,
 )
@@ -25,10 +28,10 @@ from docintel.generation.refdetect import AUTHOR_YEAR
 from docintel.generation.validator import check_generation
 from docintel.questions.parse import answer_shape
 from docintel.refscan import memo
-from docintel.retrieval import count_tokens, firstpass
+from docintel.retrieval import firstpass
 from docintel.retrieval import pointerfacts as facts
 from docintel.retrieval.ambiguity import first_page_warning
-from docintel.retrieval.covered import ALREADY_IN_EVIDENCE, evidence_keys, target_covered
+from docintel.retrieval.covered import ALREADY_IN_EVIDENCE, evidence_keys
 from docintel.retrieval.firstpass import same_page_targets
 from docintel.retrieval.named import named_first_hop
 from docintel.retrieval.overview import Overview, overview_passages
@@ -36,7 +39,6 @@ from docintel.retrieval.resolve_build import OffPages, near
 from docintel.retrieval.resolve_pages import off_pages
 from docintel.retrieval.targets import unread_pages_warning
 from docintel.schema.answer import (
-    ExternalReference,
     PendingReference,
     ReferenceAwareAnswer,
     UnresolvedReference,
@@ -54,6 +56,8 @@ from docintel.schema.loop import (
 )
 from docintel.schema.result import AskResult
 from docintel.schema.trace import Trace
+
+from . import passes, triage
 
 #: Why a loop that found nothing to add gives up partial, as the user reads it.
 NOTHING_ADDED = "no reference target could be retrieved; answer kept from the previous pass"
@@ -186,70 +190,8 @@ class _Loop:
             )
 
     def triage(self, answer: ReferenceAwareAnswer, passages: list[Passage]) -> ReferenceAwareAnswer:
-        """Drop pending references whose target is already in the evidence; externals are named.
-
-        A reference to Table 1 printed on the page already given is not a reason
-        for a second pass. This is a deterministic check against the tables.
-        """
-        have = evidence_keys(passages)
-        keep: list[PendingReference] = []
-        externals = list(answer.external_references)
-        named = {e.name.lower() for e in externals}
-        for ref in answer.pending_references:
-            res = self.resolve(ref, allow_llm=False)
-            if facts.may_be_elsewhere(res):
-                res = self.resolve(ref, allow_llm=True)  # what pass 2 would try, asked now
-                if facts.may_be_elsewhere(res) and not facts.numbers(self.tables, res.target):
-                    self.trace.event("triage", reference=ref.raw_text, verdict="not_in_document")
-                    self.report(ref, res.ref_type, NOT_IN_DOCUMENT)
-                    continue
-            if res.status == "unresolved" and facts.opens_heading(self.tables, ref):
-                # "Subpart D—Notification ..." (a heading the toc lacks) is its own label; a heading
-                # that names a provision found elsewhere ("Clause 5.6" over a drafting note) points
-                self.trace.event("triage", reference=ref.raw_text, verdict="names_itself")
-                continue
-            if res.status == "external":
-                name = res.target or ref.raw_text
-                if name.lower() not in named:
-                    externals.append(
-                        ExternalReference(
-                            name=name[:200], origin_page=ref.origin_page, origin_line=ref.origin_line
-                        )
-                    )
-                    named.add(name.lower())
-                self.trace.event("triage", reference=ref.raw_text, verdict="external")
-                continue
-            if res.status == "resolved" and facts.labels_itself(ref, res):
-                self.trace.event("triage", reference=ref.raw_text, verdict="names_itself", target=res.target)
-                continue  # a heading naming its own section or object is not a pointer elsewhere
-            if res.status == "resolved" and target_covered(res.passages, have):
-                self.trace.event(
-                    "triage", reference=ref.raw_text, verdict="already_in_evidence", target=res.target
-                )
-                continue
-            keep.append(ref)
-        if externals:  # the identifier grammar is imported only when there is a name to test
-            from docintel.identifiers.own import is_own
-
-            externals = [e for e in externals if not is_own(e.name, self.own_ids)]  # not the document itself
-        completeness = answer.answer_completeness
-        if completeness == "references_unresolved" and not keep:
-            completeness = "complete"
-        text, restate = answer.answer, getattr(self.backend, "restate", None)
-        still = {(r.raw_text, r.origin_page, r.origin_line) for r in keep}  # one pointer, many targets
-        settled = [
-            r for r in answer.pending_references if (r.raw_text, r.origin_page, r.origin_line) not in still
-        ]
-        if settled and restate is not None:  # a backend whose text lists the pointers it left
-            text = restate(text, settled)
-        return answer.model_copy(
-            update={
-                "answer": text,
-                "pending_references": keep,
-                "external_references": externals,
-                "answer_completeness": completeness,
-            }
-        )
+        """:func:`docintel.decide.triage.triage` of this ask's answer."""
+        return triage.triage(self, answer, passages)
 
     def generate(
         self, passages: list[Passage], pass_no: int
@@ -280,52 +222,12 @@ class _Loop:
     def record_pass(
         self, passages: list[Passage], answer, problems: list[str], info: CallInfo, decision: Decision
     ) -> None:
-        pass_no = len(self.passes) + 1
-        record = PassRecord(
-            pass_no=pass_no,
-            evidence=[EvidenceRecord.of(p) for p in passages],
-            prompt_tokens=info.prompt_tokens or count_tokens("\n".join(p.text for p in passages)),
-            instructions=list(self.instructions),
-            validation_problems=problems,
-            decision=decision,
-        )
-        self.passes.append(record)
-        self.trace.event(
-            "pass", **record.to_json_dict(), answer=answer.model_dump(), backend_info=info.as_dict()
-        )
-        self.trace.event(
-            "decision",
-            pass_no=pass_no,
-            decision=decision,
-            answer_completeness=answer.answer_completeness,
-            pending=[r.raw_text for r in answer.pending_references],
-        )
+        """:func:`docintel.decide.passes.record_pass` on this ask's state."""
+        passes.record_pass(self, passages, answer, problems, info, decision)
 
     def follow(self, answer: ReferenceAwareAnswer, passages: list[Passage], pass_no: int) -> list[Passage]:
-        """Resolve every pending reference of ``answer`` (the LLM may help); the new passages."""
-        added: list[Passage] = []
-        have = evidence_keys(passages)
-        for ref in answer.pending_references:
-            res = self.resolve(ref, allow_llm=True)
-            res.pass_no = pass_no
-            self.trace.event("resolution", **res.to_dict())
-            if res.status == "condition":
-                self.instructions.append("state_conditions")
-            elif res.status == "resolved":
-                new = [p for p in res.passages if not evidence_keys([p]) <= have]
-                added.extend(new)
-                have |= evidence_keys(new)
-            else:
-                self.unresolved.append(
-                    UnresolvedReference(
-                        raw_text=ref.raw_text,
-                        ref_type=res.ref_type,
-                        origin_page=ref.origin_page,
-                        origin_line=ref.origin_line,
-                        reason=res.reason,
-                    )
-                )
-        return added
+        """:func:`docintel.decide.passes.follow` on this ask's state."""
+        return passes.follow(self, answer, passages, pass_no)
 
 
 def run_loop(
