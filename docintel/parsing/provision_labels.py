@@ -66,7 +66,8 @@ PARTS = ("title", "subtitle", "part", "chapter", "division")
 #: provisions from 1 again ("1.1" in Schedule 1 is not the agreement's clause 1.1)
 SCOPE = re.compile(
     r"^(?P<kw>Schedule|SCHEDULE|Exhibit|EXHIBIT|Annex|ANNEX|Attachment|ATTACHMENT|Appendix|APPENDIX)\s+"
-    r"(?P<num>[0-9]{1,2}|[A-Z]|[IVX]{1,4})\.?(?:\s*[:.\u2014\u2013-]\s*(?P<title>\S.{1,100}))?$"
+    r"(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}(?:\([a-z0-9]{1,3}\)){0,2}|[0-9]{1,2}|[A-Z]|[IVX]{1,4})\.?"
+    r"(?:\s*[:.\u2014\u2013-]\s*(?P<title>\S.{1,100}))?$"
 )
 
 

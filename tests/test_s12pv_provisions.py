@@ -1,0 +1,160 @@
+"""Session 12 (pv): provision numbering of contracts and rule books the parser did not model,
+parsed from generated PDFs in those families' common styles: "1)" items under a provision, and
+a schedule named after the provision that calls for it ("SCHEDULE 2.1(a)")."""
+
+from __future__ import annotations
+
+import pytest
+
+from docintel.parsing.heading_text import split_number
+from docintel.parsing.pymupdf_backend import parse_with_pymupdf
+from tests.synthetic_pdf import build_pdf
+
+
+def _p(text: str, x: float = 72) -> tuple:
+    return (text, "helv", 10, x)
+
+
+def _parse(pages: list, name: str):
+    return parse_with_pymupdf(build_pdf(pages), name, layout_mode="never", ocr_mode="never")
+
+
+def _rows(tables) -> dict[str, tuple[int, int, str | None]]:
+    toc = tables.toc_df
+    return {
+        r.toc_id: (
+            int(r.page_start),
+            int(r.line_start),
+            r.parent_id if isinstance(r.parent_id, str) else None,
+        )
+        for r in toc.itertuples()
+    }
+
+
+def test_closing_bracket_items_under_a_contract_clause_are_its_paragraphs():
+    tables = _parse(
+        [
+            [
+                ("SERVICES AGREEMENT", "hebo", 14, "c"),
+                ("ARTICLE V", "hebo", 11, "c"),
+                ("PAYMENT", "hebo", 11, "c"),
+                _p("Section 5.01 Fees. The Client shall pay the Fees as follows:"),
+                _p("1) the Client shall pay the setup fee within ten days of the Effective Date;"),
+                _p("2) the Client shall pay the monthly fee in advance on the first day of each month;"),
+                _p("3) late amounts bear interest at one percent per month."),
+                _p("Section 5.02 Taxes. The Client shall bear all sales taxes. See Section 5.01(3)."),
+            ]
+        ],
+        "svc12",
+    )
+    rows = _rows(tables)
+    assert rows["5.01(1)"] == (1, 5, "5.01")
+    assert rows["5.01(2)"] == (1, 6, "5.01")
+    assert rows["5.01(3)"] == (1, 7, "5.01")
+    assert rows["5.02"][1] == 8  # the next clause closes the items
+    assert tables.toc_df.set_index("toc_id").loc["5.01(3)", "number"] == "(3)"
+
+
+def test_closing_bracket_items_under_a_rule_heading_are_its_paragraphs():
+    tables = _parse(
+        [
+            [
+                ("LOCAL RULES OF PRACTICE", "hebo", 14, "c"),
+                ("RULE 7. TIME LIMITS", "hebo", 11, 72),
+                _p("1) A party shall serve its answer within 21 days after service of the complaint."),
+                _p("2) A reply to a counterclaim is due within 21 days after service of the answer."),
+                _p("3) The court may extend any period in subrule 2) for good cause."),
+                ("RULE 8. MOTIONS", "hebo", 11, 72),
+                _p("1) Every motion shall state the relief sought and the grounds for it."),
+                _p("2) A response to a motion is due within 14 days after its service."),
+            ]
+        ],
+        "rules12",
+    )
+    rows = _rows(tables)
+    assert rows["Rule 7(2)"] == (1, 4, "Rule 7")
+    assert rows["Rule 7(3)"][1] == 5
+    assert rows["Rule 8(1)"] == (1, 7, "Rule 8")
+    assert rows["Rule 8(2)"][1] == 8
+
+
+def test_closing_bracket_items_under_a_plain_heading_stay_list_items():
+    # a guideline's enumerations under its typographic headings (NIST SP 800-106's "1) Specified
+    # in a FIPS ..."): no provision rows
+    tables = _parse(
+        [
+            [
+                ("3 Definitions", "hebo", 12, 72),
+                ("3.1 Approved hash functions", "hebo", 11, 72),
+                _p("A hash function is approved when it is:"),
+                _p("1) Specified in a FIPS or NIST Recommendation,"),
+                _p("2) Adopted in a FIPS or NIST Recommendation, or"),
+                _p("3) Specified in a list of NIST-approved security functions."),
+                ("3.2 Randomized hashing", "hebo", 11, 72),
+                _p("Randomized hashing offers the properties below."),
+            ]
+        ],
+        "guide12",
+    )
+    toc = tables.toc_df
+    assert not (toc["source"] == "provision").any()
+    assert not toc["toc_id"].astype(str).str.contains(r"\(").any()
+
+
+def _schedules():
+    return _parse(
+        [
+            [
+                ("ASSET PURCHASE AGREEMENT", "hebo", 14, "c"),
+                ("ARTICLE II", "hebo", 11, "c"),
+                ("PURCHASE AND SALE", "hebo", 11, "c"),
+                _p("Section 2.01 Purchased Assets. Seller shall sell the assets listed on Schedule 2.1(a)"),
+                _p("and the contracts listed on Schedule 2.1(b)."),
+            ],
+            [
+                ("SCHEDULE 2.1(a)", "hebo", 12, "c"),
+                ("PURCHASED EQUIPMENT", "hebo", 11, "c"),
+                _p("Two forklifts, serial numbers 1123 and 1124, and one pallet wrapper."),
+            ],
+            [
+                ("SCHEDULE 2.1(b)", "hebo", 12, "c"),
+                ("ASSIGNED CONTRACTS", "hebo", 11, "c"),
+                _p("The supply agreement with Acme dated March 1, 2020."),
+            ],
+        ],
+        "apa12",
+    )
+
+
+def test_a_schedule_named_after_a_provision_is_a_toc_row_and_a_registry_object():
+    tables = _schedules()
+    toc = tables.toc_df.set_index("toc_id")
+    for tid, page, title in [
+        ("Schedule 2.1(a)", 2, "PURCHASED EQUIPMENT"),
+        ("Schedule 2.1(b)", 3, "ASSIGNED CONTRACTS"),
+    ]:
+        assert toc.loc[tid, "page_start"] == page
+        assert toc.loc[tid, "line_start"] == 1  # the label line, its title joined under it
+        assert toc.loc[tid, "title"] == title
+        assert toc.loc[tid, "number"] == tid.split()[1]
+    reg = tables.object_registry.set_index("object_key")
+    assert reg.loc["schedule:2.1(a)", "label"] == "Schedule 2.1(a)"
+    assert reg.loc["schedule:2.1(b)", "page"] == 3
+    assert "schedule:2" not in reg.index
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("SCHEDULE 2.1(a)", ("appendix", "2.1(a)", "SCHEDULE 2.1(a)")),
+        ("Schedule 2.1(a) Purchased Equipment", ("appendix", "2.1(a)", "Purchased Equipment")),
+        ("EXHIBIT 10.1", ("appendix", "10.1", "EXHIBIT 10.1")),
+        # unchanged readings
+        ("Schedule 1. Fees", ("appendix", "1", "Fees")),
+        ("Schedule 1 (Form 1040) 2025", ("appendix", "1", "(Form 1040) 2025")),
+        ("APPENDIX B: Acronyms", ("appendix", "B", "Acronyms")),
+        ("Annex II", ("appendix", "II", "Annex II")),
+    ],
+)
+def test_a_schedule_s_number_may_be_a_provision_s(text, want):
+    assert split_number(text) == want
