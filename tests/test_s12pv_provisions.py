@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from docintel.parsing import provision_labels
 from docintel.parsing.heading_text import split_number
 from docintel.parsing.pymupdf_backend import parse_with_pymupdf
 from tests.synthetic_pdf import build_pdf
@@ -158,3 +159,97 @@ def test_a_schedule_named_after_a_provision_is_a_toc_row_and_a_registry_object()
 )
 def test_a_schedule_s_number_may_be_a_provision_s(text, want):
     assert split_number(text) == want
+
+
+def test_one_line_clauses_with_titles_and_bodies_are_no_listing():
+    # five or more numbered lines in a row read as a printed list of contents; clauses one line
+    # long, each with its title and a sentence of body, are the contract's provisions
+    tables = _parse(
+        [
+            [
+                ("MASTER SERVICES AGREEMENT", "hebo", 13, "c"),
+                _p("1. DEFINITIONS"),
+                _p("1.1 Definitions. Capitalised terms have the meanings given in this clause."),
+                _p("1.2 Interpretation. Headings do not affect the interpretation of this Agreement."),
+                _p("2. SERVICES"),
+                _p("2.1 Scope. The Supplier shall provide the Services described in Schedule 1."),
+                _p("2.2 Standards. The Supplier shall perform the Services with reasonable care."),
+                _p("3. CHARGES"),
+                _p("3.1 Charges. The Customer shall pay the Charges within thirty days of invoice."),
+                _p("3.2 Taxes. The Charges exclude value added tax, which the Customer shall pay."),
+            ]
+        ],
+        "msa12",
+    )
+    rows = _rows(tables)
+    for tid, line, parent in [
+        ("1", 2, None),
+        ("1.2", 4, "1"),
+        ("2.2", 7, "2"),
+        ("3", 8, None),
+        ("3.2", 10, "3"),
+    ]:
+        assert rows[tid] == (1, line, parent), tid
+
+
+def test_a_printed_list_of_sections_stays_a_listing():
+    # a bill's contents: numbered titles one under the other, no bodies (no provision rows there)
+    tables = _parse(
+        [
+            [
+                ("AN ACT", "hebo", 13, "c"),
+                _p("Sec. 1. Short title; table of contents."),
+                _p("Sec. 2. Purposes."),
+                _p("Sec. 3. Definitions."),
+                _p("Sec. 4. Authorized projects."),
+                _p("Sec. 5. Prioritization."),
+                _p("Sec. 6. Environmental analysis."),
+            ]
+        ],
+        "bill12",
+    )
+    assert not (tables.toc_df["source"] == "provision").any()
+
+
+def test_run_in_headings_of_tax_instructions_get_their_line_and_step_ids():
+    tables = _parse(
+        [
+            [
+                ("Instructions for Form 1040", "hebo", 13, "c"),
+                _p("These instructions explain the lines of the form that need explaining."),
+                ("Line 8a: Taxable Interest", "hebo", 10, 72),
+                _p("Report all of your taxable interest income on this line."),
+                ("Line 12b - Qualified Dividends", "hebo", 10, 72),
+                _p("Enter the total of your qualified dividends on line 12b."),
+                ("Step 3: Claim Dependents", "hebo", 10, 72),
+                _p("If your total income will be $200,000 or less, complete this step."),
+                ("Step 4: Other Adjustments", "hebo", 10, 72),
+                _p("Complete this step if you want tax withheld for other income."),
+            ]
+        ],
+        "tax12",
+    )
+    toc = tables.toc_df.set_index("toc_id")
+    for tid, title in [
+        ("Line 8a", "Taxable Interest"),
+        ("Line 12b", "Qualified Dividends"),
+        ("Step 3", "Claim Dependents"),
+        ("Step 4", "Other Adjustments"),
+    ]:
+        assert toc.loc[tid, "title"] == title, tid
+
+
+@pytest.mark.parametrize(
+    "title, want",
+    [
+        ("Line 12b\u2014Qualified Dividends", ("Line 12b", "12b", "Qualified Dividends")),
+        ("Article 5 \u2013 Definitions", ("Article 5", "5", "Definitions")),
+        ("Step 3: Claim Dependents", ("Step 3", "3", "Claim Dependents")),
+        ("Rule 11. Signing Pleadings", ("Rule 11", "11", "Signing Pleadings")),
+        ("Section 3 of the Act applies", (None, None, "Section 3 of the Act applies")),
+    ],
+)
+def test_a_keyword_heading_s_title_may_follow_a_dash_or_a_colon(title, want):
+    e = {"title": title, "line_start": 1}
+    provision_labels.number_labels([e])
+    assert (e.get("toc_id"), e.get("number"), e["title"]) == want
