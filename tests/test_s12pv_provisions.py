@@ -253,3 +253,32 @@ def test_a_keyword_heading_s_title_may_follow_a_dash_or_a_colon(title, want):
     e = {"title": title, "line_start": 1}
     provision_labels.number_labels([e])
     assert (e.get("toc_id"), e.get("number"), e["title"]) == want
+
+
+def test_a_rule_under_the_book_s_title_is_no_part_of_the_title():
+    # bold lines stacked under the title in its size are its wrapped lines; a keyword label opens
+    # a heading of its own (the first rule of an excerpt, right under the book's title)
+    tables = _parse(
+        [
+            [
+                ("FEDERAL RULES OF CIVIL PROCEDURE", "hebo", 13, "c"),
+                ("Rule 11. Signing Pleadings, Motions, and Other Papers", "hebo", 11, 72),
+                _p(
+                    "(a) SIGNATURE. Every pleading, written motion, and other paper must be signed by at least"
+                ),
+                _p("one attorney of record in the attorney's name, or by a party personally."),
+                ("Rule 12. Defenses and Objections: When and How Presented", "hebo", 11, 72),
+                _p("(a) TIME TO SERVE A RESPONSIVE PLEADING."),
+                _p("(b) HOW TO PRESENT DEFENSES. A party may assert the following defenses by motion:"),
+                _p("(1) lack of subject-matter jurisdiction;", 90),
+                _p("(6) failure to state a claim upon which relief can be granted; and", 90),
+            ]
+        ],
+        "frcp12",
+    )
+    rows = _rows(tables)
+    assert rows["Rule 11"][:2] == (1, 2)
+    assert rows["Rule 11(a)"] == (1, 3, "Rule 11")
+    assert rows["Rule 12(b)(1)"] == (1, 8, "Rule 12(b)")
+    roles = tables.line_df.set_index("line")["role"]
+    assert roles[2] == "heading"
