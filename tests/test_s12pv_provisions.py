@@ -262,23 +262,42 @@ def test_a_rule_under_the_book_s_title_is_no_part_of_the_title():
         [
             [
                 ("FEDERAL RULES OF CIVIL PROCEDURE", "hebo", 13, "c"),
+                ("TITLE III. PLEADINGS AND MOTIONS", "hebo", 11, "c"),
                 ("Rule 11. Signing Pleadings, Motions, and Other Papers", "hebo", 11, 72),
                 _p(
-                    "(a) SIGNATURE. Every pleading, written motion, and other paper must be signed by at least"
+                    "(a) SIGNATURE. Every pleading, written motion, and other paper must be signed by at least one"
                 ),
-                _p("one attorney of record in the attorney's name, or by a party personally."),
+                _p(
+                    "attorney of record in the attorney's name, or by a party personally if the party is unrepresented."
+                ),
                 ("Rule 12. Defenses and Objections: When and How Presented", "hebo", 11, 72),
                 _p("(a) TIME TO SERVE A RESPONSIVE PLEADING."),
-                _p("(b) HOW TO PRESENT DEFENSES. A party may assert the following defenses by motion:"),
+                _p(
+                    "(1) In General. Unless another time is specified by this rule or a federal statute, the time for",
+                    90,
+                ),
+                _p("serving a responsive pleading is as follows:", 90),
+                _p("(A) within 21 days after being served with the summons and complaint; or", 108),
+                _p(
+                    "(B) if it has timely waived service under Rule 4(d), within 60 days after the request.",
+                    108,
+                ),
+                _p(
+                    "(b) HOW TO PRESENT DEFENSES. Every defense to a claim for relief in any pleading must be"
+                ),
+                _p(
+                    "asserted in the responsive pleading. But a party may assert the following defenses by motion:"
+                ),
                 _p("(1) lack of subject-matter jurisdiction;", 90),
-                _p("(6) failure to state a claim upon which relief can be granted; and", 90),
+                _p("(2) lack of personal jurisdiction;", 90),
+                ("Rule 13. Counterclaim and Crossclaim", "hebo", 11, 72),
+                _p("(a) COMPULSORY COUNTERCLAIM."),
             ]
         ],
         "frcp12",
     )
     rows = _rows(tables)
-    assert rows["Rule 11"][:2] == (1, 2)
-    assert rows["Rule 11(a)"] == (1, 3, "Rule 11")
-    assert rows["Rule 12(b)(1)"] == (1, 8, "Rule 12(b)")
-    roles = tables.line_df.set_index("line")["role"]
-    assert roles[2] == "heading"
+    assert rows["Rule 11"][:2] == (1, 3)
+    assert rows["Rule 11(a)"] == (1, 4, "Rule 11")
+    assert rows["Rule 12(b)(2)"] == (1, 15, "Rule 12(b)")
+    assert tables.line_df.set_index("line")["role"][3] == "heading"
