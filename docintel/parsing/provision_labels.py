@@ -28,7 +28,6 @@ KW_IDS = {
     "regulation": "Regulation",
     "clause": "Clause",
     "line": "Line",
-    "step": "Step",
 }
 _NOT_TITLE = re.compile(
     r"^(?:\(?[0-9a-zA-Z]{1,4}[.)]\s|\(?[0-9]{1,3}\)?$|[0-9]+(?:\.[0-9]+)+\s)"
@@ -50,14 +49,11 @@ def _page_lines(line_df: pd.DataFrame, pages: set[int]) -> dict[int, list[dict]]
 
 
 #: "Article 57 Tasks": a keyword label with its title on the same line, after a space, a colon or
-#: a dash ("Line 12b\u2014Qualified Dividends", "Step 3: Claim Dependents": tax instructions)
+#: a dash ("Line 12b\u2014Qualified Dividends": tax instructions; "SECTION 1 - PATIENT INFORMATION")
 RUN_IN = re.compile(
-    r"^(?P<kw>Article|ARTICLE|Art\.|Rule|RULE|Regulation|REGULATION|Clause|CLAUSE|Section|SECTION|Sec\.|SEC\.|Line"
-    r"|Step|STEP)\s+(?P<num>[0-9]{1,3}[a-z]?|[IVXLC]{1,7})\.?(?:\s*[:\u2014\u2013]\s*|\s+-\s+|\s+)(?P<title>[A-Z].{1,100})$"
+    r"^(?P<kw>Article|ARTICLE|Art\.|Rule|RULE|Regulation|REGULATION|Clause|CLAUSE|Section|SECTION|Sec\.|SEC\.|Line)"
+    r"\s+(?P<num>[0-9]{1,3}[a-z]?|[IVXLC]{1,7})\.?(?:\s*[:\u2014\u2013]\s*|\s+-\s+|\s+)(?P<title>[A-Z].{1,100})$"
 )
-#: Keywords whose run-in headings get an id but open no provision of their own: a step's "1)" /
-#: "1." lines are a list (an instruction's, a guideline's), not its paragraphs
-_ID_ONLY = ("step",)
 
 
 #: "TITLE I—HAZARDOUS FUEL" (a bill's title, its words going on on the next line)
@@ -146,9 +142,10 @@ def number_labels(entries: list[dict]) -> None:
         m = RUN_IN.match(title)
         if m and not e.get("number"):
             kw = m.group("kw").lower()
-            e["number"] = m.group("num")
-            if kw not in _ID_ONLY:
-                e["kw"] = {"sec.": "section", "art.": "article"}.get(kw, kw.rstrip("."))
+            e["number"], e["kw"] = (
+                m.group("num"),
+                {"sec.": "section", "art.": "article"}.get(kw, kw.rstrip(".")),
+            )
             name = KW_IDS.get(kw, "Section")  # "Section 7 Miscellaneous": its paragraphs are "Section 7(a)"
             e["toc_id"], e["title"] = f"{name} {m.group('num')}", m.group("title").strip()
             continue
