@@ -96,7 +96,10 @@ def test_a_3_item_nested_under_a_paragraph_is_not_the_section_s_item_3():
         res = resolve_in_tables(_ref(anchor, 1, 14), tables, question=Q)
         assert res.status == "resolved", anchor
         lines = [ln.text for p in res.passages for ln in p.lines]
-        assert lines[1].startswith(want), (anchor, lines[:3])
+        # the provision's heading line, then the item; since session 12 (pv) a "3)" item under a
+        # provision is a toc row of its own and the passage is the item alone
+        body = lines[1:] if lines[0].startswith("Section") else lines
+        assert body[0].startswith(want), (anchor, lines[:3])
 
 
 def test_an_item_bracket_followed_by_a_tab_or_no_break_space_opens_the_item():

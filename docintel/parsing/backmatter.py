@@ -22,7 +22,8 @@ _BIB_START = re.compile(
 )
 _APPENDIX = re.compile(
     r"^(?:(?P<num>[0-9]{1,2})\.?\s+)?(?P<kw>appendix|annex|exhibit|schedule|attachment)\b\s*"
-    r"(?P<id>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b",
+    # "SCHEDULE 2.1(a)": named after the provision that calls for it
+    r"(?P<id>[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}(?:\([a-z0-9]{1,3}\)){0,2}(?=\s|$)|(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)?",
     re.I,
 )
 #: "A Additional Details" / "B. Setup" after the References: a lettered appendix

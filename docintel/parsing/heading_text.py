@@ -14,7 +14,9 @@ NUMBERING: list[tuple[str, re.Pattern]] = [
     (
         "appendix",
         re.compile(
-            r"^(?P<kw>appendix|annex|exhibit|schedule|attachment)\s*(?P<num>[A-Z]|[0-9]{1,2}|[IVX]{1,4})?\b"
+            r"^(?P<kw>appendix|annex|exhibit|schedule|attachment)\s*(?P<num>"
+            # "SCHEDULE 2.1(a)", "Exhibit 10.1": named after the provision that calls for it
+            r"[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}(?:\([a-z0-9]{1,3}\)){0,2}(?=\s|$)|(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)?"
             r"\s*[:.\-\u2013\u2014]?\s*(?P<title>.*)$",
             re.I,
         ),

@@ -8,8 +8,13 @@ typography when they rise. See :mod:`provisions` for the rules.
 
 from __future__ import annotations
 
+import re
+
 #: This many numbered one-line entries in a row are a printed list of contents, not provisions.
 LISTING_RUN = 5
+#: A run-in title and a sentence after it ("Term. This Agreement commences on ..."): a clause with
+#: a body, which a printed list of contents ("Sec. 2. Purposes.", "4.1 Term 12") never holds
+_TITLED_BODY = re.compile(r"^[\"\u201c(]?[A-Z][^.;:]{0,60}[.:]\s+[\"\u201c(]?[A-Z]\S*(?:\s+\S+){2,}")
 
 
 def drop_listings(cands: list[dict], known: list[dict] | None = None) -> list[dict]:
@@ -47,7 +52,13 @@ def drop_listings(cands: list[dict], known: list[dict] | None = None) -> list[di
             continue
         # one-line requirements under their own heading ("3.1.11" ... "3.1.22" between the
         # headings 3.1 and 3.2) are provisions, not a listing
-        if len(run) >= LISTING_RUN and not all(_under_heading(x, known) for x in run):
+        # short clauses, one line each, with their titles and bodies ("4.1 Term. This Agreement
+        # ...") are provisions too: a run most of whose lines hold a body is no listing
+        if (
+            len(run) >= LISTING_RUN
+            and not all(_under_heading(x, known) for x in run)
+            and 2 * sum(_TITLED_BODY.match(str(x.get("rest") or "")) is not None for x in run) < len(run)
+        ):
             gone |= {id(x) for x in run}
         run = [c] if c is not None else []
     return [c for c in cands if id(c) not in gone]

@@ -48,10 +48,11 @@ def _page_lines(line_df: pd.DataFrame, pages: set[int]) -> dict[int, list[dict]]
     return out
 
 
-#: "Article 57 Tasks": a keyword label with its title on the same line
+#: "Article 57 Tasks": a keyword label with its title on the same line, after a space, a colon or
+#: a dash ("Line 12b\u2014Qualified Dividends": tax instructions; "SECTION 1 - PATIENT INFORMATION")
 RUN_IN = re.compile(
-    r"^(?P<kw>Article|ARTICLE|Art\.|Rule|RULE|Regulation|REGULATION|Clause|CLAUSE|Section|SECTION|Sec\.|SEC\.|Line)\s+"
-    r"(?P<num>[0-9]{1,3}[a-z]?|[IVXLC]{1,7})\.?\s+(?P<title>[A-Z].{1,100})$"
+    r"^(?P<kw>Article|ARTICLE|Art\.|Rule|RULE|Regulation|REGULATION|Clause|CLAUSE|Section|SECTION|Sec\.|SEC\.|Line)"
+    r"\s+(?P<num>[0-9]{1,3}[a-z]?|[IVXLC]{1,7})\.?(?:\s*[:\u2014\u2013]\s*|\s+-\s+|\s+)(?P<title>[A-Z].{1,100})$"
 )
 
 
@@ -66,7 +67,8 @@ PARTS = ("title", "subtitle", "part", "chapter", "division")
 #: provisions from 1 again ("1.1" in Schedule 1 is not the agreement's clause 1.1)
 SCOPE = re.compile(
     r"^(?P<kw>Schedule|SCHEDULE|Exhibit|EXHIBIT|Annex|ANNEX|Attachment|ATTACHMENT|Appendix|APPENDIX)\s+"
-    r"(?P<num>[0-9]{1,2}|[A-Z]|[IVX]{1,4})\.?(?:\s*[:.\u2014\u2013-]\s*(?P<title>\S.{1,100}))?$"
+    r"(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}(?:\([a-z0-9]{1,3}\)){0,2}|[0-9]{1,2}|[A-Z]|[IVX]{1,4})\.?"
+    r"(?:\s*[:.\u2014\u2013-]\s*(?P<title>\S.{1,100}))?$"
 )
 
 

@@ -29,10 +29,11 @@ _PAR = re.compile(r"^(?P<labs>(?:\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)){1,4})
 _TOP = re.compile(r"^(?P<num>[0-9]{1,2})\.\s+(?P<rest>[A-Z][A-Z0-9 ,;:'\u2019&/-]{3,}(?:[.:]\s*.*)?)$")
 #: "B. Under Patent Rights: ...": a capital letter and a stop opens a lettered paragraph
 _LETTER = re.compile(r"^(?P<lab>[A-Z])\.\s+(?P<rest>[\"\u201c\u2018(\[]?[A-Z].*)$")
-#: "a) the fee ...", "ii. the expenses": a list label in the closing-bracket or the stop style
-#: (a letter or a lower roman number), read as the label "(a)"; "1) ..." stays a list item (a
-#: guideline's enumerations, NIST SP 800-106's "1) Specified in a FIPS ...")
-_HALF = re.compile(r"^(?P<lab>[a-z]{1,2}|[ivx]{1,4}|[A-Z])\)\s+(?P<rest>\S.*)$")
+#: "a) the fee ...", "ii. the expenses", "1) the setup fee": a list label in the closing-bracket
+#: or the stop style, read as the label "(a)" / "(1)"; a "1)" is flagged ``half``: it is a
+#: provision's paragraph only under a provision (:mod:`provisions`), a guideline's enumerations
+#: under its headings stay list items (NIST SP 800-106's "1) Specified in a FIPS ...")
+_HALF = re.compile(r"^(?P<lab>[a-z]{1,2}|[ivx]{1,4}|[A-Z]|[1-9][0-9]?)\)\s+(?P<rest>\S.*)$")
 _LOWDOT = re.compile(r"^(?P<lab>[a-z]|[ivx]{2,4})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Za-z].*)$")
 #: "2. The controller shall ...": a numbered paragraph of an article (kept only under one)
 _NUMPAR = re.compile(r"^(?P<lab>[0-9]{1,2})\.\s+(?P<rest>[\"\u201c\u2018(]?[A-Z].*)$")
@@ -372,6 +373,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
                     "labs": [m.group("lab")],
                     "rest": m.group("rest"),
                     "title": title_of(m.group("rest"), lead, alone),
+                    "half": m.group("lab").isdigit(),
                 }
             )
             continue

@@ -199,6 +199,9 @@ def _assign(stream: list) -> list[dict]:
     kw_level: dict[str, int] = {}  # keyword -> level of its provisions so far (one level per keyword)
     in_part = False  # the last heading opens a part ("TITLE I", "CHAPTER IV"): its sections go under it
     def_of: tuple[str, int | None] = ("", None)  # (owner, level) of the open list of definitions
+    # the open context is a provision ("Section 5.01 Fees. ...", a keyword heading "RULE 7."): its
+    # "1)" items are its paragraphs; under a plain heading they are a list's items
+    in_prov = False
     for k, (kind, _pos, x) in enumerate(stream):
         n = x.get("number") if kind == "e" else None
         n = n.strip() if isinstance(n, str) else None
@@ -214,6 +217,7 @@ def _assign(stream: list) -> list[dict]:
             ctx_level, owner, par, kw_stack = x["level"], x.get("toc_id") or (n or "").rstrip("."), [], []
             head_level = x["level"]
             kw_owner = bool(x.get("toc_id") and x.get("kw"))
+            in_prov = kw_owner
             in_part = bool(x.get("part") or x.get("kind") == "part")
             if n and re.fullmatch(r"(?:\u00a7\s*)?[0-9]{1,4}(?:\.[0-9]{1,4}){0,4}\.?", n):
                 num = tuple(int(v) for v in re.findall(r"[0-9]+", n))
@@ -236,6 +240,8 @@ def _assign(stream: list) -> list[dict]:
             continue  # "1." opens a paragraph only directly under an article, from 1 on
         if c.get("dot") and par and par[0][0] == "digit":
             del par[1:]  # "2." closes the points "(a)" ... of paragraph 1
+        if c.get("half") and not in_prov:
+            continue
         if c["scheme"] == "par":
             path_ok = True
             for i, lab in enumerate(c["labs"]):
@@ -284,6 +290,7 @@ def _assign(stream: list) -> list[dict]:
         e = _entry(c, level, tid, c["printed"])
         ctx_level, owner, par = level, tid, _run_in(c, level)
         kw_owner = c["scheme"] == "kw"
+        in_prov = True
         out.append(e)
     return out
 

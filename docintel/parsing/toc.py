@@ -27,7 +27,7 @@ from docintel.parsing.headings import (
     span_features,
 )
 from docintel.parsing.sections import assign_sections, drop_demoted, relative_levels, to_frame
-from docintel.parsing.toc_rules import norm, not_sections, renest_back_matter, renest_restarts
+from docintel.parsing.toc_rules import LABEL_OPEN, norm, not_sections, renest_back_matter, renest_restarts
 from docintel.schema.tables import TOC_DF
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
     for c in sorted(cands, key=_PAGE_Y0_X0):
         prev = None
         key = (c.page, c.bold, c.extra.get("italic"), c.font)
-        if not c.run_in and c.kind is None:
+        if not c.run_in and c.kind is None and not LABEL_OPEN.match(c.text.strip()):
             for p in reversed(pool.get(key, ())):
                 # the stacking test first: it rejects most pairs, and the tests have no side effects
                 if (

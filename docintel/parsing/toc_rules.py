@@ -20,6 +20,15 @@ def norm(text: str | None) -> str:
     return re.sub(r"[^0-9a-z]+", " ", str(text or "").lower()).strip()
 
 
+#: A keyword label opening a line ("Rule 11. Signing ...", "TITLE III. PLEADINGS", "ARTICLE I"): the
+#: start of a heading of its own, never the wrapped end of the bold line above it
+LABEL_OPEN = re.compile(
+    r"^(?:Article|ARTICLE|Section|SECTION|Sec\.|SEC\.|Rule|RULE|Chapter|CHAPTER|Part|PART|Title|TITLE|Clause|CLAUSE"
+    r"|Regulation|REGULATION|Schedule|SCHEDULE|Exhibit|EXHIBIT|Annex|ANNEX|Step|STEP)\s+(?:[0-9]{1,3}[a-z]?|[IVXLC]{1,7})"
+    r"(?:[.:\u2014\u2013]|\s*$|\s+[A-Z])"
+)
+
+
 def not_sections(heads: list[Candidate], line_df: pd.DataFrame, title_c: Candidate | None) -> list[Candidate]:
     """Heading-styled lines that are not sections: front matter, form labels, glossary terms.
 
@@ -41,8 +50,12 @@ def not_sections(heads: list[Candidate], line_df: pd.DataFrame, title_c: Candida
         for c in sorted(
             (c for c in heads if c.page == title_c.page and c.y0 >= title_c.y1 - 1), key=lambda c: c.y0
         ):
-            if c.y0 - y > 1.2 * title_c.size or c.size < 0.8 * title_c.size:
-                break
+            if (
+                c.y0 - y > 1.2 * title_c.size
+                or c.size < 0.8 * title_c.size
+                or LABEL_OPEN.match(c.text.strip())
+            ):
+                break  # "Rule 11. Signing ..." under a rule book's title is the first rule
             out.append(c)
             title_c.lines = title_c.lines + c.lines
             y = c.y1
