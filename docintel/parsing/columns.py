@@ -6,8 +6,9 @@ columns of similar width on both sides. Lines that cross a gutter are
 full-width (column -1: titles, running headers, wide tables) and split the
 page into horizontal bands, and so does a blank strip across the whole page (a
 figure and its caption set below two short columns are read after both); within
-a band the columns are read left to right, each top to bottom. Rows (fragments
-at the same height) read left to right.
+a band the columns are read left to right, each top to bottom, except a narrow column of
+labels each set beside its text (a glossary's terms: :mod:`label_rows`), read label by label
+with its text. Rows (fragments at the same height) read left to right.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import operator
 
 import numpy as np
+
+from docintel.parsing import label_rows
 
 #: Narrowest gutter between two text columns, in points (Federal Register: ~8 pt).
 MIN_GUTTER = 5.0
@@ -205,8 +208,17 @@ def reading_order(
     out: list[dict] = []
     for b in range(len(marks) + 1):
         members = bands.get(b, [])
-        for col in sorted({r["column"] for r in members}):
-            out.extend(r for row in group_rows([m for m in members if m["column"] == col]) for r in row)
+        by_col = [
+            [r for row in group_rows([m for m in members if m["column"] == col]) for r in row]
+            for col in sorted({r["column"] for r in members})
+        ]
+        # a column of labels each beside its text (a glossary): label, its text, next label
+        pair = label_rows.interleave(*by_col) if len(gutters) == 1 and len(by_col) == 2 else None
+        if pair is not None:
+            out.extend(pair)
+        else:
+            for col_lines in by_col:
+                out.extend(col_lines)
         if b < len(marks) and marks[b][1] is not None:
             out.append(marks[b][1])
     return out + margin
