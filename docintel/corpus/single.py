@@ -118,7 +118,9 @@ def _union(group: list):
         update={
             "page": order[0].page,
             "line_start": order[0].line,
-            "line_end": order[-1].line,
+            # the span names the first page's lines only, as extend_to_sentence_end keeps it: a
+            # line carried over the page break is in ``lines`` but not in the span
+            "line_end": max(ln.line for ln in order if ln.page == order[0].page),
             "lines": order,
             "note": notes,
         }
