@@ -41,7 +41,7 @@ def ask_document(
     return ask(
         tables.path or tables.doc_id,
         question,
-        backend=_budgeted(backend, *_earning(question, passages)),
+        backend=_budgeted(backend, _earning(question, passages)),
         tables=tables,
         top_k=top_k,
         max_loops=max_loops,
@@ -50,60 +50,39 @@ def ask_document(
     )
 
 
-def _earning(question: str, passages: list) -> tuple[int, int]:
-    """The first-hop budget in passages: (windows, lines). Passages are counted after merging,
-    as the backend reads them: two ranked blocks widened into one region are one passage to
-    answer from, and counting them apart bought a window and 14 lines for lines read once.
-
-    A passage earns lines when its best line scores at least the extractive backend's own
-    ``min_ratio`` share of the best line (:func:`pick_windows`: the cut under which a
-    single-document answer reads no window either), so a long first window cannot take every
-    line from a ranked block holding the answer. It earns a window of its own (beyond the first
-    passage's) only when, besides, the single-document budget reads none of it and its lines
-    match a question term no window read under that budget matches: a block that repeats the
-    first windows' vocabulary (a loosely related paragraph) adds no window to the answer."""
+def _earning(question: str, passages: list) -> int:
+    """How many first-hop passages earn the answer budget a passage: those (counted after
+    merging, as the backend reads them: two ranked blocks widened into one region are one
+    passage to answer from, and counting them apart bought a window and its lines for lines
+    read once) whose best line scores at least the extractive backend's own ``min_ratio`` share
+    of the best line of them all (:func:`pick_windows`: the cut under which a single-document
+    answer reads no window either). A ranked passage that barely touches the question buys no
+    window for a loosely related one."""
     if len(passages) <= 1:
-        return 1, 1
+        return 1
     import inspect
 
-    from docintel.generation.offline import OfflineBackend
     from docintel.generation.offline.scoring import pick_windows, question_terms, score_lines
     from docintel.questions.parse import parse_question
 
     grouped, _ = score_lines(passages, question_terms(parse_question(question)))
-    one = OfflineBackend()
-    ids = list(range(len(passages)))
-    read = pick_windows(grouped, ids, max_windows=one.max_windows, max_lines=one.max_lines)
-    served = {w.passage for w in read}
-    covered = set().union(*(w.hits for w in read)) if read else set()
     best = [max((r.context for r in g if r.score > 0), default=0.0) for g in grouped]
     ratio = inspect.signature(pick_windows).parameters["min_ratio"].default
-    top = max(best)
-    earned = [
-        pi
-        for pi in ids
-        if pi not in served
-        and best[pi] > 0
-        and best[pi] >= ratio * top
-        and set().union(*(r.hits for r in grouped[pi])) - covered
-    ]
-    lines = sum(b > 0 and b >= ratio * top for b in best)
-    return 1 + len(earned), max(1, lines)
+    return max(1, sum(b > 0 and b >= ratio * max(best) for b in best))
 
 
-def _budgeted(backend, passages: int, reading: int | None = None):
-    """The backend that answers: the extractive (offline) one given ``passages`` - 1 windows and
-    ``reading`` (default ``passages``) x its line budget more than its single-document budget
-    (:func:`_earning` says how many merged first-hop passages earn each), the rest as named.
+def _budgeted(backend, passages: int):
+    """The backend that answers: the extractive (offline) one given a window and line budget for
+    ``passages`` first-hop passages (the merged passages that earn one, :func:`_earning`), the
+    rest as named.
 
     Its default budget (a few windows, ~14 lines) is for the single-document ask, whose pass 1 is
     one passage. The corpus gives the loop its best blocks of the winning document, several
     passages: under the one-passage budget the first window read (often a long paragraph) took
-    every line and a ranked block holding the answering sentence gave none. The grown budget
-    holds while the answer reads the first hop alone (see ``FirstHopBudget``); a model backend
-    reads all passages whatever this budget."""
-    reading = passages if reading is None else reading
-    if max(passages, reading) <= 1 or not (backend is None or backend == "offline"):
+    every line and a ranked block holding the answering sentence gave none. Each earning passage
+    after the first adds one window and its share of lines, within the limits ``FirstHopBudget``
+    sets; a model backend reads all passages whatever this budget."""
+    if passages <= 1 or not (backend is None or backend == "offline"):
         return backend
     from docintel.generation.registry import default_backend_name
     from docintel.settings import env
@@ -114,21 +93,32 @@ def _budgeted(backend, passages: int, reading: int | None = None):
     from docintel.schema.kinds import PULLED_VIA
 
     class FirstHopBudget(OfflineBackend):
-        """The grown budget while the answer reads the first hop alone. Once the loop pulled
-        in reference targets the single-document budget answers: the first hop's pieces are
-        kept whole before the targets share what is left of the answer's characters
-        (``compose.fair_shares``), so a grown first hop would squeeze the text a pointer asked
-        for."""
+        """The grown budget only where it adds quoted text and nothing else:
+        - once the loop pulled in reference targets, the single-document budget answers: the
+          first hop's pieces are kept whole before the targets share what is left of the
+          answer's characters (``compose.fair_shares``), so a grown first hop would squeeze
+          the text a pointer asked for;
+        - an answer whose extra windows name pointers the single-document answer does not
+          (an unfollowed "see Section 6" in a loosely related window) gives way to that answer:
+          the extra windows are there to quote a ranked block, not to leave a complete answer
+          partial."""
 
         def generate(self, question, passages, *, pass_no, instructions):
             if any(p.retrieved_via in PULLED_VIA for p in passages):
                 return one.generate(question, passages, pass_no=pass_no, instructions=instructions)
-            return super().generate(question, passages, pass_no=pass_no, instructions=instructions)
+            grown = super().generate(question, passages, pass_no=pass_no, instructions=instructions)
+            if grown.answer is None or not grown.answer.pending_references:
+                return grown
+            plain = one.generate(question, passages, pass_no=pass_no, instructions=instructions)
+            have = {r.raw_text for r in (plain.answer.pending_references if plain.answer else [])}
+            if {r.raw_text for r in grown.answer.pending_references} <= have:
+                return grown
+            return plain
 
     one = OfflineBackend()
     return FirstHopBudget(
         max_windows=one.max_windows + passages - 1,
-        max_lines=one.max_lines * reading,
+        max_lines=one.max_lines * passages,
         ref_windows=one.ref_windows,
         ref_lines=one.ref_lines,
         ref_whole=one.ref_whole,
