@@ -41,7 +41,7 @@ def ask_document(
     return ask(
         tables.path or tables.doc_id,
         question,
-        backend=_budgeted(backend, len(passages)),
+        backend=_budgeted(backend, _earning(question, passages)),
         tables=tables,
         top_k=top_k,
         max_loops=max_loops,
@@ -50,16 +50,38 @@ def ask_document(
     )
 
 
+def _earning(question: str, passages: list) -> int:
+    """How many first-hop passages earn the answer budget a passage: those (counted after
+    merging, as the backend reads them: two ranked blocks widened into one region are one
+    passage to answer from, and counting them apart bought a window and its lines for lines
+    read once) whose best line scores at least the extractive backend's own ``min_ratio`` share
+    of the best line of them all (:func:`pick_windows`: the cut under which a single-document
+    answer reads no window either). A ranked passage that barely touches the question buys no
+    window for a loosely related one."""
+    if len(passages) <= 1:
+        return 1
+    import inspect
+
+    from docintel.generation.offline.scoring import pick_windows, question_terms, score_lines
+    from docintel.questions.parse import parse_question
+
+    grouped, _ = score_lines(passages, question_terms(parse_question(question)))
+    best = [max((r.context for r in g if r.score > 0), default=0.0) for g in grouped]
+    ratio = inspect.signature(pick_windows).parameters["min_ratio"].default
+    return max(1, sum(b > 0 and b >= ratio * max(best) for b in best))
+
+
 def _budgeted(backend, passages: int):
     """The backend that answers: the extractive (offline) one given a window and line budget for
-    ``passages`` first-hop passages, the rest as named.
+    ``passages`` first-hop passages (the merged passages that earn one, :func:`_earning`), the
+    rest as named.
 
     Its default budget (a few windows, ~14 lines) is for the single-document ask, whose pass 1 is
     one passage. The corpus gives the loop its best blocks of the winning document, several
     passages: under the one-passage budget the first window read (often a long paragraph) took
-    every line and a ranked block holding the answering sentence gave none. Each passage after
-    the first adds one window and its share of lines, so every block the search ranked can be
-    quoted; a model backend reads all passages whatever this budget."""
+    every line and a ranked block holding the answering sentence gave none. Each earning passage
+    after the first adds one window and its share of lines, within the limits ``FirstHopBudget``
+    sets; a model backend reads all passages whatever this budget."""
     if passages <= 1 or not (backend is None or backend == "offline"):
         return backend
     from docintel.generation.registry import default_backend_name
@@ -68,9 +90,33 @@ def _budgeted(backend, passages: int):
     if (backend or env("backend") or default_backend_name()) != "offline":
         return backend
     from docintel.generation.offline import OfflineBackend
+    from docintel.schema.kinds import PULLED_VIA
+
+    class FirstHopBudget(OfflineBackend):
+        """The grown budget only where it adds quoted text and nothing else:
+        - once the loop pulled in reference targets, the single-document budget answers: the
+          first hop's pieces are kept whole before the targets share what is left of the
+          answer's characters (``compose.fair_shares``), so a grown first hop would squeeze
+          the text a pointer asked for;
+        - an answer whose extra windows name pointers the single-document answer does not
+          (an unfollowed "see Section 6" in a loosely related window) gives way to that answer:
+          the extra windows are there to quote a ranked block, not to leave a complete answer
+          partial."""
+
+        def generate(self, question, passages, *, pass_no, instructions):
+            if any(p.retrieved_via in PULLED_VIA for p in passages):
+                return one.generate(question, passages, pass_no=pass_no, instructions=instructions)
+            grown = super().generate(question, passages, pass_no=pass_no, instructions=instructions)
+            if grown.answer is None or not grown.answer.pending_references:
+                return grown
+            plain = one.generate(question, passages, pass_no=pass_no, instructions=instructions)
+            have = {r.raw_text for r in (plain.answer.pending_references if plain.answer else [])}
+            if {r.raw_text for r in grown.answer.pending_references} <= have:
+                return grown
+            return plain
 
     one = OfflineBackend()
-    return OfflineBackend(
+    return FirstHopBudget(
         max_windows=one.max_windows + passages - 1,
         max_lines=one.max_lines * passages,
         ref_windows=one.ref_windows,
@@ -118,7 +164,9 @@ def _union(group: list):
         update={
             "page": order[0].page,
             "line_start": order[0].line,
-            "line_end": order[-1].line,
+            # the span names the first page's lines only, as extend_to_sentence_end keeps it: a
+            # line carried over the page break is in ``lines`` but not in the span
+            "line_end": max(ln.line for ln in order if ln.page == order[0].page),
             "lines": order,
             "note": notes,
         }

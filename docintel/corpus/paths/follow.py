@@ -314,14 +314,18 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
     for block_id, ident in via.items():
         per[(ident, blocks.loc[block_id, "doc_id"])].append(block_id)
     shared = _identifiers_named(store, user, list(blocks.index))
+
+    def fit(b: str) -> float:
+        """A block's question fit shared by the identifiers it names: a sentence citing the
+        identifier (what it is cited for) outranks a reference list or a row naming it among
+        many. One key inside a document and across documents, so the cut agrees with the pick."""
+        return scores.get(b, 0.0) / shared.get(b, 1)
+
     chosen: list[str] = []
     for members in per.values():
-        # which of one document's blocks to keep: a block's fit shared by the identifiers it
-        # names, so a sentence citing the identifier (what it is cited for) outranks a
-        # reference list or a row that names it among many
-        members.sort(key=lambda b: (-scores.get(b, 0.0) / shared.get(b, 1), int(blocks.loc[b, "page"])))
+        members.sort(key=lambda b: (-fit(b), int(blocks.loc[b, "page"])))
         chosen += members[:PER_DOCUMENT]
-    chosen.sort(key=lambda b: (b not in target_ids, -scores.get(b, 0.0)))
+    chosen.sort(key=lambda b: (b not in target_ids, -fit(b)))
     kept = sorted(chosen[:MAX_LINKED], key=lambda b: (order[via[b]], b))
     context = _with_neighbours(store, user, blocks.loc[kept]) if kept else {}
     for block_id in kept:
