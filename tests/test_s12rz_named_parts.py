@@ -133,7 +133,11 @@ def test_a_plan_names_itself_and_the_plan_stays_internal():
 
 
 def _appendix_toc(first_title: str) -> object:
-    lines = [{"page": p, "line": ln, "text": f"p{p} l{ln}", "role": "body"} for p in (10, 11, 12, 13) for ln in (1, 2)]
+    lines = [
+        {"page": p, "line": ln, "text": f"p{p} l{ln}", "role": "body"}
+        for p in (10, 11, 12, 13)
+        for ln in (1, 2)
+    ]
     toc = [
         {"toc_id": "a", "number": None, "title": first_title, "level": 1, "page_start": 10, "line_start": 1,
          "page_end": 10, "line_end": 1, "source": "heading"},
