@@ -93,7 +93,12 @@ def test_the_document_names_itself_by_its_title_and_opening():
         'THIS FIRST AMENDMENT (this "Amendment") to the Credit Agreement is entered into',
     )
     assert not names_this_document(amendment, "Credit Agreement")
-    assert names_this_document(amendment, "First Amendment")
+    assert names_this_document(amendment, "First Amendment to Credit Agreement")
+    # an amendment titled after the agreement it amends is not that agreement
+    amendments = _contract("CREDIT AGREEMENT AMENDMENT", "The parties agree as follows.")
+    assert not names_this_document(amendments, "Credit Agreement")
+    dated = _contract("CREDIT AGREEMENT dated as of March 1, 2020", "The parties agree as follows.")
+    assert names_this_document(dated, "Credit Agreement")
 
 
 def test_a_section_of_this_document_named_by_its_title_resolves_here():

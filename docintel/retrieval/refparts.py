@@ -108,6 +108,12 @@ _OPENING = re.compile(
 #: A word before the name that makes the title another instrument's ("Amendment No. 1 to Credit
 #: Agreement", "Joinder under the Security Agreement").
 _NOT_OWN_BEFORE = frozenset({"to", "of", "under", "the", "with", "for", "and"})
+#: What may follow the name in its own title: a year, a version, a date, a parenthesis ("Credit
+#: Agreement dated as of ...", "Open Source Agreement Version 1.3"); not "Amendments of 1990" (the
+#: "Clean Air Act Amendments" are not the Clean Air Act).
+_TITLE_TAIL = re.compile(
+    r"\s*(?:(?:of\s+)?(?:19|20)[0-9]{2}\b.*|,?\s*dated\b.*|version\b.*|v?[0-9][0-9.]*|\(.*)?[.,;:]?\s*"
+)
 _SPACE = re.compile(r"[\s\u00a0]+")
 
 
@@ -144,9 +150,9 @@ def _scan_titles(tables: DocTables) -> tuple[str, ...]:
 
 def names_this_document(tables: DocTables, name: str | None) -> bool:
     """Whether ``name`` ("Credit Agreement", "the 2020 Equity Plan") is the document's own name:
-    one of :func:`own_titles` holds it as whole words, opening the title or after a word of its own
-    ("Amended and Restated Credit Agreement"; not "Amendment No. 1 to Credit Agreement", another
-    instrument's)."""
+    one of :func:`own_titles` ends with it (but for a year, version or date), opening the title or after
+    a word of its own ("Amended and Restated Credit Agreement"; not "Amendment No. 1 to Credit
+    Agreement" nor "Credit Agreement Amendment", another instrument's)."""
     n = _norm(re.sub(r"^(?i:the|this)[\s\u00a0]+", "", str(name or "").strip()))
     if len(n) < 3:
         return False
@@ -155,6 +161,6 @@ def names_this_document(tables: DocTables, name: str | None) -> bool:
             return True
         for m in re.finditer(r"(?<![\w])" + re.escape(n) + r"(?![\w])", t):
             before = t[: m.start()].split()
-            if not before or before[-1] not in _NOT_OWN_BEFORE:
+            if (not before or before[-1] not in _NOT_OWN_BEFORE) and _TITLE_TAIL.fullmatch(t[m.end() :]):
                 return True
     return False
