@@ -57,6 +57,17 @@ _DISCLOSURE = LazyRegex(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*,?[\s\u00a0]+(?i:of|to|under)[\s\u00a0]+(?:(?i:the)[\s\u00a0]+)?"
     r"(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|and)[\s\u00a0]+){0,4}?(?i:disclosure[\s\u00a0]+(?:schedules?|letter))\b)"
 )
+#: A section of an instrument named by its capitalized words ("Section 5.1 of the Security
+#: Agreement", "Section 2.3 of the 2020 Equity Incentive Plan"): another instrument, unless the
+#: resolver finds the name is this document's own (``refparts.names_this_document``). At least one
+#: capitalized word before the noun: "of the Agreement", "of this Agreement", "of the Plan", "of the
+#: Agreement and Plan of Merger" are this document's generic self-names and stay internal.
+_NAMED_INSTRUMENT = LazyRegex(
+    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*,?[\s\u00a0]+(?:of|to|under|in)[\s\u00a0]+the[\s\u00a0]+"
+    r"(?P<name>(?!(?:This|Such|Said|Same|Each|Any|Other|Applicable|Relevant|Related|Existing|Agreements?|Plan|Lease|Notes?)\b)"
+    r"[A-Z0-9][\w\u2019'\-]*[\s\u00a0]+(?:(?:[A-Z0-9][\w\u2019'\-]*|and|of|on)[\s\u00a0]+){0,5}?"
+    r"(?:Agreements?|Indenture|Plan|Lease|Guaranty|Guarantee|Notes?|Contract|Deed)\b)"
+)
 _ACRONYM = LazyRegex(
     r"^[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|OF\b|NOT\b|FOR\b|TO\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
 )
@@ -248,6 +259,7 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             m = _named_external(m, m.end + ext.end(), ext.group("name"), text[m.start : m.end].strip())
         elif m.family == "absolute" and m.kind in SECTIONISH:
             ext = _EXT_NAME.match(after) or _DISCLOSURE.match(after) or _OF_VOLUME.match(after)
+            ext = ext or _NAMED_INSTRUMENT.match(after)
             ext = ext or (_ACRONYM.match(after) if not m.label.isupper() else None)
             ext = ext or _OF_ACRONYM.match(after)
             if ext is not None:

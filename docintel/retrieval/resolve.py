@@ -32,7 +32,7 @@ from docintel.retrieval.lookup import (
 )
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
 from docintel.retrieval.refcontrols import control_lines
-from docintel.retrieval.refparts import foreign_part
+from docintel.retrieval.refparts import foreign_part, names_this_document
 from docintel.retrieval.refrelative import relative_sections
 from docintel.retrieval.refunits import enclosing_paragraph, tagged_region, unlisted_provision_paragraph
 from docintel.retrieval.resolve_build import check_near, cut_note, n_lines, section_at, sections_found
@@ -119,6 +119,7 @@ def resolve_in_tables(
     readings = classify(ref.raw_text, ref.ref_type)
     if readings[0][1] is None and (alone := lone_control(ref.raw_text)):  # "AC-3": the control
         readings = [("section", alone, None)]
+    readings = _own_named_parts(tables, readings)
     group = [r for r in readings if r[0] == readings[0][0] and r[1]]
     if len(group) > 1 and group[0][0] != "external":  # a list or range: every target, in one pass
         res = _resolve_many(tables, group, ctx)
@@ -168,6 +169,18 @@ def resolve_in_tables(
     if readings[0][1] is None and ref_type not in ("appendix", "annex"):
         why = "the reference names no number the tables can match"
     return Resolution(ref, "unresolved", "none", ref_type, target=readings[0][1], reason=why)
+
+
+def _own_named_parts(tables: DocTables, readings: list) -> list:
+    """An external reading whose name is this document's own ("Section 5.1 of the Credit
+    Agreement" in the Credit Agreement): its sub-selector's readings in its place."""
+    out = []
+    for ref_type, target, sub in readings:
+        if ref_type == "external" and sub and target and names_this_document(tables, target):
+            out += [r for r in classify(sub) if r[0] != "external" and r not in out]
+        elif (ref_type, target, sub) not in out:
+            out.append((ref_type, target, sub))
+    return out or readings
 
 
 def _resolve_many(tables: DocTables, group: list, ctx: dict) -> Resolution | None:

@@ -7,6 +7,7 @@ figures it cites on its own pages, a ``cut`` note when the budget left lines out
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -40,12 +41,32 @@ def cut_note(label: str, region: int, given: int) -> list[str]:
     return [f"{label}: {given} of its {region} lines given"] if region > given else []
 
 
+#: An appendix-like label printed alone on its line ("APPENDIX F", "Annex 2"): its toc row is the
+#: label only, the title and sections after it are rows of the same level (:func:`section_at`).
+_LABEL_ALONE = re.compile(r"\s*(?:appendix|annex|attachment|exhibit|schedule)\s+[A-Z0-9][\w.\-]*\s*", re.I)
+
+
 def section_at(tables: DocTables, obj) -> pd.DataFrame:
     """The toc section whose heading is the object's first line (an appendix's heading)."""
     toc = tables.toc_df
     if toc.empty or pd.isna(obj["line_start"]):
         return toc.iloc[0:0]
-    return toc[(toc["page_start"] == obj["page"]) & (toc["line_start"] == obj["line_start"])].head(1)
+    at = ((toc["page_start"] == obj["page"]) & (toc["line_start"] == obj["line_start"])).to_numpy()
+    hit = toc[at].head(1)
+    if hit.empty or not _LABEL_ALONE.fullmatch(str(hit.iloc[0]["title"])):
+        return hit
+    # "APPENDIX F" printed alone above its title: the toc gives the label a row of its own and the
+    # title and sections after it rows at the same level, so the appendix runs to the next label
+    after = toc.iloc[int(at.argmax()) + 1 :]
+    stops = after["title"].astype(str).map(lambda t: bool(_LABEL_ALONE.fullmatch(t))) | (
+        after["level"] < hit.iloc[0]["level"]
+    )
+    inside = after[~stops.cumsum().astype(bool)]
+    if inside.empty:
+        return hit
+    row, last = hit.copy(), inside.iloc[-1]
+    row.loc[row.index[0], ["page_end", "line_end"]] = [last["page_end"], last["line_end"]]
+    return row
 
 
 #: The pages the first hop's same-page check asks about (:func:`near`); None outside it.
