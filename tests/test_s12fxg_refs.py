@@ -1,0 +1,98 @@
+"""Session 12 (fxg): review fixes on gx's reference vocabulary; false-positive shapes.
+
+Each test fails on s12-int (gx's work before the review fixes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from docintel.parsing.refpatterns import find_references
+from docintel.retrieval.resolve import resolve_in_tables
+from docintel.schema.answer import PendingReference
+from docintel.schema.evidence import ParsedQuestion
+from tests.test_resolve_general import build
+
+Q = ParsedQuestion(text="")
+
+
+def _rows(text: str) -> list[tuple]:
+    return [(r["ref_type"], r["ref_target"], r["sub_selector"]) for r in find_references(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "this", "the" and "agreement" name the agreement itself, not a schedule delivered apart
+        "SECTION 4.03 OF THIS AGREEMENT AND THE DISCLOSURE SCHEDULE",
+        "Section 4.03 of the Agreement and Disclosure Schedule",
+        "Section 4.03 of This Agreement and Disclosure Letter",
+        "as set forth in Section 4.03 of the Merger Agreement and Company Disclosure Schedule",
+    ],
+)
+def test_the_agreement_and_its_schedule_is_the_agreements_section(text):
+    assert _rows(text) == [("section", "4.03", None)]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        (
+            "Section 4.03 of the Amended and Restated Seller Disclosure Schedule",
+            [("external", "Amended and Restated Seller Disclosure Schedule", "Section 4.03")],
+        ),
+        (
+            "Section 4.03 of the Company Disclosure Schedule",
+            [("external", "Company Disclosure Schedule", "Section 4.03")],
+        ),
+    ],
+)
+def test_a_named_disclosure_schedule_stays_external(text, want):
+    assert _rows(text) == want
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        (
+            "Agencies must follow the Code of Federal Regulations, Section 2 of this guide summarizes them.",
+            [("section", "2", None)],
+        ),
+        ("as required by the U.S. Code, Section 4.2 of this policy describes it", [("section", "4.2", None)]),
+    ],
+)
+def test_a_code_named_before_a_section_of_this_document_is_not_its_section(text, want):
+    assert _rows(text) == want
+
+
+def _lettered() -> object:
+    """A document whose section 1 has paragraphs (a) to (e) and no section 2.12."""
+    rows = [
+        ("1", "1", None, 1, "1. Claims"),
+        *[(f"1({c})", f"({c})", "1", i + 2, f"({c}) Claim {c}.") for i, c in enumerate("abcde")],
+    ]
+    lines, toc = [], []
+    for tid, num, parent, line, text in rows:
+        lines.append({"page": 1, "line": line, "text": text, "role": "body", "section_id": tid})
+        toc.append({"toc_id": tid, "number": num, "title": text, "parent_id": parent, "level": 1 + (parent is not None),
+                    "page_start": 1, "line_start": line, "page_end": 1, "line_end": 6 if parent is None else line,
+                    "source": "provision"})  # fmt: skip
+    lines.append(
+        {"page": 1, "line": 7, "text": "Under §§2.12(a)–(e) of the Compact each State", "role": "body"}
+    )
+    return build(lines, [{"page": 1, "printed_label": None}], toc)
+
+
+def _ref(raw: str) -> PendingReference:
+    return PendingReference(raw_text=raw, ref_type="unknown", origin_page=1, origin_line=7)
+
+
+@pytest.mark.parametrize("raw", ["§§2.12(a)–(e)", "§§2.12(a) through (e)"])
+def test_the_tags_of_a_missing_section_are_not_the_bare_paragraphs(raw):
+    res = resolve_in_tables(_ref(raw), _lettered(), question=Q)
+    assert res.status != "resolved" or "(a)" not in str(res.target), (res.status, res.target)
+
+
+def test_a_range_of_bare_tags_still_resolves():
+    res = resolve_in_tables(_ref("paragraphs (b) through (d)"), _lettered(), question=Q)
+    assert res.status == "resolved", (res.status, res.reason)
+    assert str(res.target) == "(b),(c),(d)"
