@@ -96,3 +96,28 @@ def test_a_range_of_bare_tags_still_resolves():
     res = resolve_in_tables(_ref("paragraphs (b) through (d)"), _lettered(), question=Q)
     assert res.status == "resolved", (res.status, res.reason)
     assert str(res.target) == "(b),(c),(d)"
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        # a dash between tags the numbering cannot run from one to the other is no range: the end
+        # tag is not read (nor 26 paragraphs for "(a)-(z)")
+        ("Section 5(c)-(a)", [("section", "5", "paragraph (c)")]),
+        ("Section 3(a)-(ii)", [("section", "3", "paragraph (a)")]),
+        ("Section 2(a)-(z)", [("section", "2", "paragraph (a)")]),
+        ("Section 2(a)-(c)", [("section", "2", f"paragraph ({t})") for t in "abc"]),
+    ],
+)
+def test_a_dash_between_tags_is_a_range_only_when_the_numbering_runs(text, want):
+    assert _rows(text) == want
+
+
+@pytest.mark.parametrize("key", ["Step3", "Stage2", "Phase2", "Id.at-5", "Alternative.Text-here"])
+def test_steps_and_dotted_words_in_brackets_are_no_citation_keys(key):
+    assert _rows(f"then see [{key}] for the rest") == []
+
+
+@pytest.mark.parametrize("key", ["Schema2", "W3C.REC-html401", "XMLSig"])
+def test_a_standards_citation_keys_stay_keys(key):
+    assert _rows(f"as defined in [{key}] for the rest") == [("bib", key, None)]
