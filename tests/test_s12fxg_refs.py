@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from docintel.parsing.refpatterns import find_references
+from docintel.retrieval.reflines import footnote_lines
 from docintel.retrieval.resolve import resolve_in_tables
 from docintel.schema.answer import PendingReference
 from docintel.schema.evidence import ParsedQuestion
@@ -121,3 +122,32 @@ def test_steps_and_dotted_words_in_brackets_are_no_citation_keys(key):
 @pytest.mark.parametrize("key", ["Schema2", "W3C.REC-html401", "XMLSig"])
 def test_a_standards_citation_keys_stay_keys(key):
     assert _rows(f"as defined in [{key}] for the rest") == [("bib", key, None)]
+
+
+def _small_print_page(with_neighbour: bool):
+    """A report whose page 2 prints an address in small type in its lower half ("100 Bureau
+    Drive"), with a footnote line elsewhere; note 99 printed too only ``with_neighbour``."""
+
+    def line(page, n, text, role, size, y0):
+        return {"page": page, "line": n, "text": text, "role": role, "size": size, "y0": y0}
+
+    lines = [
+        line(1, 1, "The program tests the products (see footnote 100).", "body", 11.0, 100.0),
+        line(1, 2, "1 See the program's web site.", "footnote", 8.0, 700.0),
+        line(2, 1, "National Institute of Standards and Technology", "body", 11.0, 100.0),
+        line(2, 2, "100 Bureau Drive (Mail Stop 8930) Gaithersburg, MD 20899", "body", 8.0, 600.0),
+    ]
+    if with_neighbour:
+        lines.insert(3, line(2, 2, "99 The program's first report (2010).", "body", 8.0, 580.0))
+        lines[-1]["line"] = 3
+    pages = [{"page": p, "printed_label": str(p), "height": 792.0} for p in (1, 2)]
+    return build(lines, pages)
+
+
+def test_a_lone_small_print_line_opening_with_the_number_is_no_footnote():
+    assert footnote_lines(_small_print_page(False), "100", 1).empty
+
+
+def test_a_small_print_note_in_a_run_of_notes_is_found():
+    got = footnote_lines(_small_print_page(True), "100", 1)
+    assert not got.empty and str(got.iloc[0]["text"]).startswith("100 Bureau")
