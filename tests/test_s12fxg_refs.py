@@ -151,3 +151,22 @@ def test_a_lone_small_print_line_opening_with_the_number_is_no_footnote():
 def test_a_small_print_note_in_a_run_of_notes_is_found():
     got = footnote_lines(_small_print_page(True), "100", 1)
     assert not got.empty and str(got.iloc[0]["text"]).startswith("100 Bureau")
+
+
+def test_an_outline_list_in_roman_numerals_is_no_part_heading():
+    # "I. Review ... / II. Approve ... / III. Elect ..." on consecutive lines: a list, and the
+    # "Section II" under it is a section of the enclosed form, not the list's item
+    rows = [
+        "Committee actions for the fiscal year:",
+        "I. Review the draft budget",
+        "II. Approve the hiring plan",
+        "III. Elect the new chair",
+        "Applicants complete Section II of the enclosed form.",
+    ]
+    lines = [
+        {"page": 1, "line": n, "text": t, "role": "body", "size": 10.0, "y0": 100.0 + n}
+        for n, t in enumerate(rows, 1)
+    ]
+    tables = build(lines, [{"page": 1, "printed_label": "1", "height": 792.0}])
+    res = resolve_in_tables(_ref("Section II").model_copy(update={"origin_line": 5}), tables, question=Q)
+    assert res.status != "resolved", [(p.page, p.lines[0].text) for p in res.passages]

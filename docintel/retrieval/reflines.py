@@ -193,7 +193,8 @@ _ROMANS: dict[int, tuple[pd.DataFrame, dict]] = {}
 def roman_headings(tables: DocTables) -> dict[int, list[tuple[int, int]]]:
     """The lines that open a roman-numbered part ("III. Related Work") by the numeral's value, kept
     only when they run as a sequence: the part before opens such a line earlier or the part
-    after opens one later ("X. Xiao, ..." in a reference list has no IX nor XI). For the papers
+    after opens one later ("X. Xiao, ..." in a reference list has no IX nor XI), and not on the
+    very next line (an outline list "I. Review ... / II. Approve ..."). For the papers
     whose part headings the parser reads as body lines (no bold, no larger size) and the toc misses."""
 
     def scan() -> dict[int, list[tuple[int, int]]]:
@@ -213,6 +214,8 @@ def roman_headings(tables: DocTables) -> dict[int, list[tuple[int, int]]]:
         keep: dict[int, list[tuple[int, int]]] = {}
         for value, page, line in seen:
             at = page * 10**6 + line
+            if any(abs(v - value) == 1 and p == page and abs(ln - line) == 1 for v, p, ln in seen):
+                continue  # "I. Review ..." then "II. Approve ..." on the next line: an outline list
             if any(
                 (v == value - 1 and p * 10**6 + ln < at) or (v == value + 1 and p * 10**6 + ln > at)
                 for v, p, ln in seen
