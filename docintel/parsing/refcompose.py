@@ -55,7 +55,8 @@ _EXT_NAME = LazyRegex(
 #: ("the Amended and Restated Seller Disclosure Schedule") and a comma ("Section 4.03, of the ...").
 _DISCLOSURE = LazyRegex(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*,?[\s\u00a0]+(?i:of|to|under)[\s\u00a0]+(?:(?i:the)[\s\u00a0]+)?"
-    r"(?P<name>(?:(?:[A-Z][\w\u2019'\-]*|and)[\s\u00a0]+){0,4}?(?i:disclosure[\s\u00a0]+(?:schedules?|letter))\b)"
+    r"(?P<name>(?:(?!(?i:this|the|agreement)\b)[A-Z][\w\u2019'\-]*[\s\u00a0]+(?:and[\s\u00a0]+(?!(?i:this|the|agreement)\b)[A-Z][\w\u2019'\-]*[\s\u00a0]+)?){0,4}?"
+    r"(?i:disclosure[\s\u00a0]+(?:schedules?|letter))\b)"
 )
 #: A section of an instrument named by its capitalized words ("Section 5.1 of the Security
 #: Agreement", "Section 2.3 of the 2020 Equity Incentive Plan"): another instrument, unless the
@@ -248,6 +249,7 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
                 and not _DOCID_SERIES.search(text[max(0, m.start - 60) : m.start])
             )
             and not (before.group("act") and _EXT_NAME.match(after))  # "..., Section 208 of the X Act"
+            and not _SCOPE.match(after)  # "the Code of Federal Regulations, Section 2 of this guide"
         ):
             # "OMB Circular A-130, Appendix III" broken after "Circular": "A-130, Appendix III" alone
             guide = before.group("guide") or before.group("act") or before.group("docid")

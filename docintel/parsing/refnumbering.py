@@ -257,6 +257,8 @@ def more_parens(
         tag = m.group("tag")
         ranged = m.group("word") in ("through", "to") or m.group("dash")
         run = _range(head.group(2), tag) if ranged else None
+        if m.group("dash") and (run is None or len(run) > 20):
+            break  # "5(c)-(a)", "3(a)-(ii)", "2(a)-(z)": no range this numbering reads, the tag not read
         out.extend(f"{head.group(1)}({t})" for t in (run[1:] if run else [tag]))
         pos, head = m.end(), re.fullmatch(r"(.*)\(([A-Za-z0-9]{1,4})\)", f"{head.group(1)}({tag})")
     return out, pos

@@ -193,8 +193,9 @@ BRACKET_RULES: list[RefPattern] = [
           "[18], [3, 7], [2-5]", kind="bibliography"),
     # a standard's keys: "[XMLSig]", "[Schema2]" (a numbered part), "[W3C.REC-html401]" (IETF style);
     # a run of digits is one chunk (split every way, "[Abc" + 40 digits took 2.5 s to fail)
-    _rule("bib_key", "bib", r"\[(?P<targets>[A-Z][A-Za-z]+(?:\s?(?:et al\.|\+|[0-9]{2,8}(?![0-9])[a-z]?))*|[A-Z][A-Za-z]+[0-9][a-z]?"
-          r"|[A-Z][A-Za-z0-9]+\.[A-Za-z][A-Za-z0-9.\-]{2,40})\]",
+    # ("[Step3]", "[Phase2]" are steps; "[Id.at-5]" no key: a dotted key opens with capitals or a digit)
+    _rule("bib_key", "bib", r"\[(?!(?i:step|stage|phase)\s?[0-9])(?P<targets>[A-Z][A-Za-z]+(?:\s?(?:et al\.|\+|[0-9]{2,8}(?![0-9])[a-z]?))*|[A-Z][A-Za-z]+[0-9][a-z]?"
+          r"|(?:[A-Z][A-Z0-9]+|[A-Z][A-Za-z]*[0-9][A-Za-z0-9]*)\.[A-Za-z][A-Za-z0-9.\-]{2,40})\]",
           "[Randomizing], [Smith2019]", kind="bibliography"),
 ]  # fmt: skip
 

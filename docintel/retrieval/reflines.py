@@ -193,7 +193,8 @@ _ROMANS: dict[int, tuple[pd.DataFrame, dict]] = {}
 def roman_headings(tables: DocTables) -> dict[int, list[tuple[int, int]]]:
     """The lines that open a roman-numbered part ("III. Related Work") by the numeral's value, kept
     only when they run as a sequence: the part before opens such a line earlier or the part
-    after opens one later ("X. Xiao, ..." in a reference list has no IX nor XI). For the papers
+    after opens one later ("X. Xiao, ..." in a reference list has no IX nor XI), and not on the
+    very next line (an outline list "I. Review ... / II. Approve ..."). For the papers
     whose part headings the parser reads as body lines (no bold, no larger size) and the toc misses."""
 
     def scan() -> dict[int, list[tuple[int, int]]]:
@@ -213,6 +214,8 @@ def roman_headings(tables: DocTables) -> dict[int, list[tuple[int, int]]]:
         keep: dict[int, list[tuple[int, int]]] = {}
         for value, page, line in seen:
             at = page * 10**6 + line
+            if any(abs(v - value) == 1 and p == page and abs(ln - line) == 1 for v, p, ln in seen):
+                continue  # "I. Review ..." then "II. Approve ..." on the next line: an outline list
             if any(
                 (v == value - 1 and p * 10**6 + ln < at) or (v == value + 1 and p * 10**6 + ln > at)
                 for v, p, ln in seen
@@ -243,8 +246,9 @@ def footnote_lines(tables: DocTables, target: str, origin_page: int) -> pd.DataF
     marker = re.compile(rf"^\s*{re.escape(str(target))}(?:[.)]?\s+|\s*$)")
     hits = notes[notes["text"].astype(str).str.match(marker)]
     if hits.empty:
-        notes = _small_print(tables, lines, notes)
-        hits = notes[notes["text"].astype(str).str.match(rf"^\s*{re.escape(str(target))}\s+\S")]
+        small = _small_print(tables, lines, notes)
+        hits = _with_neighbour(small, notes, int(target))
+        notes = small
     if hits.empty:
         return hits
     after = hits[hits["page"] >= origin_page]
@@ -256,6 +260,25 @@ def footnote_lines(tables: DocTables, target: str, origin_page: int) -> pd.DataF
             break
         out.append(r)
     return pd.DataFrame(out)
+
+
+def _with_neighbour(small: pd.DataFrame, notes: pd.DataFrame, n: int) -> pd.DataFrame:
+    """The small-print lines opening with note number ``n`` whose note n-1 or n+1 is printed too,
+    as a footnote line or in small print, on the same page or the one before or after: a run of
+    notes, not an address ("100 Bureau Drive"), a citation ("44 FR 40888") or a note's
+    continuation line that opens with a number."""
+    texts = small["text"].astype(str)
+    hits = small[texts.str.match(rf"^\s*{n}\s+\S")]
+    if hits.empty:
+        return hits
+    near = pd.concat(
+        [
+            small[texts.str.match(rf"^\s*(?:{n - 1}|{n + 1})\s+\S")],
+            notes[notes["text"].astype(str).str.match(rf"^\s*(?:{n - 1}|{n + 1})(?:[.)]?\s+|\s*$)")],
+        ]
+    )["page"].astype(int)
+    pages = set(near) | {p + 1 for p in near} | {p - 1 for p in near}
+    return hits[hits["page"].astype(int).isin(pages)]
 
 
 def _small_print(tables: DocTables, lines: pd.DataFrame, notes: pd.DataFrame) -> pd.DataFrame:

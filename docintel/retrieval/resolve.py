@@ -392,7 +392,9 @@ def _from_tables(
                 return _from_lines(
                     tables, ref_type, str(target), ctx, at=at, how="paragraph of its provision"
                 )
-        ids = ([target] if ctx.get("single") else _paragraph_range(ref.raw_text)) or [target]
+        # a range of bare tags ("paragraphs (g) through (l)") only: "§§2.12(a)–(e)" is section 2.12
+        bare = str(target or "").startswith("(") and not ctx.get("single")
+        ids = (_paragraph_range(ref.raw_text) if bare else [target]) or [target]
         paren = bool(PAREN_LABEL.match(ref.raw_text))
         found = [nearest(tables, find_sections(tables, t, paren=paren), ref, str(t)) for t in ids if t]
         secs = pd.concat(found) if found else None
