@@ -27,11 +27,17 @@ def _rows(text: str) -> list[tuple]:
         "SECTION 4.03 OF THIS AGREEMENT AND THE DISCLOSURE SCHEDULE",
         "Section 4.03 of the Agreement and Disclosure Schedule",
         "Section 4.03 of This Agreement and Disclosure Letter",
-        "as set forth in Section 4.03 of the Merger Agreement and Company Disclosure Schedule",
     ],
 )
 def test_the_agreement_and_its_schedule_is_the_agreements_section(text):
     assert _rows(text) == [("section", "4.03", None)]
+
+
+def test_a_named_agreement_and_its_schedule_is_the_named_agreements_section():
+    # the section belongs to "the Merger Agreement" (a named instrument: the resolver reads it here
+    # when this document is that agreement, rz), never to the schedule delivered with it
+    text = "as set forth in Section 4.03 of the Merger Agreement and Company Disclosure Schedule"
+    assert _rows(text) == [("external", "Merger Agreement", "Section 4.03")]
 
 
 @pytest.mark.parametrize(
