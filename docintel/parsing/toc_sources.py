@@ -40,6 +40,11 @@ def _on_page(cands: list[Candidate]) -> dict[int, list[Candidate]]:
 _norm = functools.lru_cache(maxsize=1 << 16)(norm)
 
 
+def _same_number(number: str) -> str:
+    """A printed number as compared between an entry and a heading line ("7.2." and "7.2" agree)."""
+    return number.rstrip(".").lower()
+
+
 def match(title: str, number: str | None, cands: list[Candidate], pages: list[int]) -> Candidate | None:
     """The candidate line that shows this entry's heading, searched page by page."""
     nt = norm(title)
@@ -72,6 +77,10 @@ def match(title: str, number: str | None, cands: list[Candidate], pages: list[in
                 score = 1.0
             if score and (c.bold or c.extra.get("heading_like")):
                 score += 0.5
+            if score and number and c.number and _same_number(c.number) != _same_number(number):
+                # "7. Root Cause Analysis" is not the heading of the entry "7.2 Root Cause Analysis":
+                # a line printing another number is another heading whatever its title
+                score = 0.0
             if score > best_score:
                 best, best_score = c, score
         if best is not None:
