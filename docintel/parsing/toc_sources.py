@@ -14,6 +14,7 @@ import re
 import pandas as pd
 
 from docintel.parsing import contents_page, frame_rows
+from docintel.parsing.heading_text import PROSE_SHARE, SENTENCE_WORDS, WORD, reads_as_prose  # noqa: F401
 from docintel.parsing.headings import Candidate, split_number
 from docintel.parsing.toc_rules import norm, short_title
 
@@ -104,19 +105,11 @@ _STRUCTURAL = re.compile(
 )
 _STOP = re.compile(r"[.:;,]$")
 _LIST_END = re.compile(r"(?:[;,]|[;,]\s*(?:and|or))$")
-_WORD = re.compile(r"[^\W\d_][\w'\u2019\-]*")
-#: Words from which an outline title that reads as prose is a paragraph, not a heading: the
-#: longest kept title that reads as prose in the outlines of the robust, eval, NIST and docling
-#: corpora has 9 words ("3.1.1 organization (tier 1) and mission/business processes ...").
-SENTENCE_WORDS = 12
-#: Share of a title's words (after the first) in lower case from which it reads as prose:
-#: title case and capitals stay well under it, sentences are well over it (set on those corpora).
-PROSE_SHARE = 0.6
+_WORD = WORD
 
 
 def _prose(title: str) -> bool:
-    words = _WORD.findall(title)[1:]
-    return len(words) >= 3 and sum(w[0].islower() for w in words) >= PROSE_SHARE * len(words)
+    return reads_as_prose(title)
 
 
 def sentence_like(raw: str) -> str | None:
