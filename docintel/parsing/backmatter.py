@@ -102,7 +102,6 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
         key = f"{kind}:{oid}"
         if key in seen:
             continue
-        seen.add(key)
         label = f"{kind.capitalize()} {oid}" if not oid.startswith("u") else kind.capitalize()
         box = boxes.get((int(t.page_start), int(t.line_start))) if pd.notna(t.line_start) else None
         out.append(
@@ -123,6 +122,8 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
                 "source": "outline" if t.source == "outline" else "heading",
             }
         )
+    out = _in_sequence(out)
+    seen.update(o["object_key"] for o in out)
     # Where appendices carry labels ("Appendix A", "B Setup"), an unlabelled section after the
     # References is not one: an "Appendix for ..." part title over them, or a bold entry of a list.
     numbered = [o for o in out if not o["object_id"].startswith("u")]
@@ -132,6 +133,40 @@ def appendices(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> l
             seen.discard(o["object_key"])
         out = [o for o in out if o not in gone]
     return out
+
+
+def _order(oid: str) -> int | None:
+    """Where a label stands in its sequence: A, B, C ... or 1, 2, 3 ... (None: no order read)."""
+    if len(oid) == 1 and oid.isalpha():
+        return ord(oid.upper()) - ord("A") + 1
+    return int(oid) if oid.isdigit() else None
+
+
+def _in_sequence(found: list[dict]) -> list[dict]:
+    """One object per label, the line that keeps the labels in their order.
+
+    A table cell or a wrapped sentence can open with "Appendix D" ("(see Appendix D Scenario 3)"
+    in a risk table): read as a heading, it came before Appendix A and took the label from the
+    real Appendix D. Of a label found more than once, the first after the labels before it in the
+    sequence (A before B, 1 before 2) is kept; with none after them, the first, as before.
+    A document with one sequence per volume keeps the first volume's, as before.
+    """
+    by_key: dict[str, list[int]] = {}
+    for i, o in enumerate(found):
+        by_key.setdefault(o["object_key"], []).append(i)
+    pick = {key: ix[0] for key, ix in by_key.items()}
+    ranked = sorted(
+        (found[ix[0]]["object_type"], _order(found[ix[0]]["object_id"]), key)
+        for key, ix in by_key.items()
+        if _order(found[ix[0]]["object_id"]) is not None
+    )
+    last: dict[str, int] = {}  # kind -> the latest position kept of a label before this one
+    for kind, _rank, key in ranked:
+        ix = by_key[key]
+        after = [i for i in ix if i > last.get(kind, -1)]
+        pick[key] = after[0] if after else ix[0]
+        last[kind] = max(last.get(kind, -1), pick[key])
+    return [found[i] for i in sorted(pick.values())]
 
 
 def bibliography(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> list[dict]:

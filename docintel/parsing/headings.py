@@ -59,10 +59,13 @@ from docintel.parsing.heading_text import (  # noqa: F401  (re-exported)
     _ABBREV,
     _MAY_NUMBER,
     NUMBERING,
+    SENTENCE_WORDS,
+    WORD,
     Candidate,
     _emphasised_subject,
     _respace,
     first_sentence,
+    reads_as_prose,
     split_number,
 )
 
@@ -130,6 +133,11 @@ def _italic_heading(c: Candidate, words: list[str], body: float) -> bool:
     )
 
 
+def _long_sentence(text: str) -> bool:
+    """A line of :data:`SENTENCE_WORDS` words or more that reads as prose."""
+    return len(WORD.findall(text)) >= SENTENCE_WORDS and reads_as_prose(text)
+
+
 def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = True) -> bool:
     """Typography and wording test for a candidate (before continuation joining)."""
     if c.kind is None and not c.bold and not c.extra.get("italic", False) and c.size < body + LARGER_BY_PT:
@@ -167,6 +175,11 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
     if not (c.bold or larger) and _italic_heading(c, words, body):
         return True
     if not (c.bold or larger) or (smaller and not c.bold):
+        return False
+    if not c.bold and not c.extra.get("italic") and _long_sentence(c.title or t):
+        # only its size sets it apart: a paragraph's first line in a body type larger than the
+        # tables' that set the body size (NISTIR 8011 vol. 2: "Automated keyword searches were
+        # employed to identify SP 800-53 controls that might support" under an appendix title)
         return False
     if c.size < body - TOO_SMALL_BY_PT:
         return False

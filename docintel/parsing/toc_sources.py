@@ -14,6 +14,7 @@ import re
 import pandas as pd
 
 from docintel.parsing import contents_page, frame_rows
+from docintel.parsing.heading_text import PROSE_SHARE, SENTENCE_WORDS, WORD, reads_as_prose  # noqa: F401
 from docintel.parsing.headings import Candidate, split_number
 from docintel.parsing.toc_rules import norm, short_title
 
@@ -38,6 +39,11 @@ def _on_page(cands: list[Candidate]) -> dict[int, list[Candidate]]:
 
 #: :func:`norm` of candidate titles and texts, which every entry's search reads again.
 _norm = functools.lru_cache(maxsize=1 << 16)(norm)
+
+
+def _same_number(number: str) -> str:
+    """A printed number as compared between an entry and a heading line ("7.2." and "7.2" agree)."""
+    return number.rstrip(".").lower()
 
 
 def match(title: str, number: str | None, cands: list[Candidate], pages: list[int]) -> Candidate | None:
@@ -72,6 +78,10 @@ def match(title: str, number: str | None, cands: list[Candidate], pages: list[in
                 score = 1.0
             if score and (c.bold or c.extra.get("heading_like")):
                 score += 0.5
+            if score and number and c.number and _same_number(c.number) != _same_number(number):
+                # "7. Root Cause Analysis" is not the heading of the entry "7.2 Root Cause Analysis":
+                # a line printing another number is another heading whatever its title
+                score = 0.0
             if score > best_score:
                 best, best_score = c, score
         if best is not None:
@@ -95,19 +105,11 @@ _STRUCTURAL = re.compile(
 )
 _STOP = re.compile(r"[.:;,]$")
 _LIST_END = re.compile(r"(?:[;,]|[;,]\s*(?:and|or))$")
-_WORD = re.compile(r"[^\W\d_][\w'\u2019\-]*")
-#: Words from which an outline title that reads as prose is a paragraph, not a heading: the
-#: longest kept title that reads as prose in the outlines of the robust, eval, NIST and docling
-#: corpora has 9 words ("3.1.1 organization (tier 1) and mission/business processes ...").
-SENTENCE_WORDS = 12
-#: Share of a title's words (after the first) in lower case from which it reads as prose:
-#: title case and capitals stay well under it, sentences are well over it (set on those corpora).
-PROSE_SHARE = 0.6
+_WORD = WORD
 
 
 def _prose(title: str) -> bool:
-    words = _WORD.findall(title)[1:]
-    return len(words) >= 3 and sum(w[0].islower() for w in words) >= PROSE_SHARE * len(words)
+    return reads_as_prose(title)
 
 
 def sentence_like(raw: str) -> str | None:
