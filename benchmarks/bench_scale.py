@@ -166,10 +166,16 @@ def spread_report(asked: dict[str, dict[int, list[list[float]]]], small: int, bi
         ]
         later = per_round[1:] or per_round  # round 1 is each question's first ask (see the docstring)
         med[name] = summary(by_size[big])["med"] / summary(by_size[small])["med"]
+        # a range needs two later rounds: with one it would print 0.00 and read as a measurement
+        spread = (
+            f" (range {max(later) - min(later):.2f} over rounds 2-{len(per_round)})"
+            if len(later) >= 2
+            else ""
+        )
         out.append(
             f"{name} {big}/{small} med ratio {med[name]:.2f}; by round "
             + " ".join(f"{r:.2f}" for r in per_round)
-            + f" (range {max(later) - min(later):.2f} over rounds 2-{len(per_round)})"
+            + spread
         )
     if "again" in med:
         out.append(

@@ -72,7 +72,8 @@ def test_a_lower_ranked_first_hop_block_holding_the_answer_is_quoted(tmp_path, m
     the second block, which answers as strongly, must be quoted too."""
     from docintel.corpus.single import ask_document
 
-    monkeypatch.delenv("DOCINTEL_BACKEND", raising=False)
+    for name in ("DOCINTEL_BACKEND", "DOCINTEL_MODEL", "DOCINTEL_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
     tables = _handling_tables(tmp_path)
     ln = tables.line_df
     first = ln[ln["text"].str.contains("of kind")]
@@ -99,10 +100,15 @@ def _recording(monkeypatch, pending_when_grown: list[str]):
         calls.append(self.max_windows)
         names = pending_when_grown if self.max_windows > default else []
         refs = [SimpleNamespace(raw_text=n) for n in names]
-        return SimpleNamespace(answer=SimpleNamespace(pending_references=refs), budget=self.max_windows)
+        return SimpleNamespace(
+            answer=SimpleNamespace(pending_references=refs),
+            info=SimpleNamespace(details={}),
+            budget=self.max_windows,
+        )
 
     monkeypatch.setattr(OfflineBackend, "generate", generate)
-    monkeypatch.delenv("DOCINTEL_BACKEND", raising=False)
+    for name in ("DOCINTEL_BACKEND", "DOCINTEL_MODEL", "DOCINTEL_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
     return calls, default
 
 
@@ -125,3 +131,5 @@ def test_extra_windows_that_open_new_pointers_give_way_to_the_single_document_an
     _recording(monkeypatch, ["Section 6"])
     out = _budgeted(None, 3).generate(None, [first], pass_no=1, instructions=[])
     assert out.budget == OfflineBackend().max_windows  # the plain answer, with no new pointer
+    # and the call record says which budget answered and why (no silent fallback)
+    assert out.info.details["first_hop_budget"] == {"used": "single", "new_pointers": ["Section 6"]}

@@ -1,6 +1,6 @@
 """Session 12 (fxg): review fixes on gx's reference vocabulary; false-positive shapes.
 
-Each test fails on s12-int (gx's work before the review fixes)."""
+Each test fails on gx's branch before the review fixes (the guards of correct readings pass on both)."""
 
 from __future__ import annotations
 

@@ -150,6 +150,9 @@ def test_a_schedule_named_after_a_provision_is_a_toc_row_and_a_registry_object()
         ("SCHEDULE 2.1(a)", ("appendix", "2.1(a)", "SCHEDULE 2.1(a)")),
         ("Schedule 2.1(a) Purchased Equipment", ("appendix", "2.1(a)", "Purchased Equipment")),
         ("EXHIBIT 10.1", ("appendix", "10.1", "EXHIBIT 10.1")),
+        # last read: a dot or a colon after the label ends it as a space does
+        ("Schedule 2.1. Fees", ("appendix", "2.1", "Fees")),
+        ("Exhibit 10.1: Form of Note", ("appendix", "10.1", "Form of Note")),
         # unchanged readings
         ("Schedule 1. Fees", ("appendix", "1", "Fees")),
         ("Schedule 1 (Form 1040) 2025", ("appendix", "1", "(Form 1040) 2025")),
@@ -296,3 +299,25 @@ def test_a_rule_under_the_book_s_title_is_no_part_of_the_title():
     assert rows["Rule 11(a)"] == (1, 4, "Rule 11")
     assert rows["Rule 12(b)(2)"] == (1, 15, "Rule 12(b)")
     assert tables.line_df.set_index("line")["role"][3] == "heading"
+
+
+@pytest.mark.parametrize(
+    "text, num",
+    [
+        ("Schedule 2.1(a)", "2.1(a)"),
+        ("SCHEDULE 2.1(a): Permitted Liens", "2.1(a)"),
+        ("Schedule 1 - Fees", "1"),
+    ],
+)
+def test_a_scope_label_named_after_a_provision_keeps_its_whole_number(text, num):
+    from docintel.parsing.provision_labels import SCOPE
+
+    assert SCOPE.match(text)["num"] == num
+
+
+def test_a_provision_named_label_with_a_bare_title_is_no_scope_of_its_first_number():
+    # "Schedule 2.1(a) Permitted Liens" was read as Schedule 2 titled "1(a) Permitted Liens"
+    from docintel.parsing.provision_labels import SCOPE
+
+    m = SCOPE.match("Schedule 2.1(a) Permitted Liens")
+    assert m is None or m["num"] == "2.1(a)"

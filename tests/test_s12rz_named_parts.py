@@ -168,3 +168,12 @@ def test_an_appendix_heading_with_its_title_keeps_its_own_row():
     obj = pd.Series({"page": 10, "line_start": 1})
     got = section_at(_appendix_toc("APPENDIX F: AUTHORIZATION BOUNDARY"), obj)
     assert (int(got.iloc[0]["page_end"]), int(got.iloc[0]["line_end"])) == (10, 1)
+
+
+@pytest.mark.parametrize("title", ["Appendix Glossary", "Schedule Changes", "Annex Overview"])
+def test_an_appendix_titled_by_a_word_is_no_label_printed_alone(title):
+    # last read: the label pattern was case-free, so any word read as a label and the appendix took
+    # in the rows after it
+    obj = pd.Series({"page": 10, "line_start": 1})
+    got = section_at(_appendix_toc(title), obj)
+    assert (int(got.iloc[0]["page_end"]), int(got.iloc[0]["line_end"])) == (10, 1)

@@ -41,7 +41,7 @@ def ask_document(
     return ask(
         tables.path or tables.doc_id,
         question,
-        backend=_budgeted(backend, _earning(question, passages)),
+        backend=_budgeted(backend, _earning(question, passages) if _offline(backend) else 1),
         tables=tables,
         top_k=top_k,
         max_loops=max_loops,
@@ -54,27 +54,34 @@ def _earning(question: str, passages: list) -> int:
     """How many first-hop passages earn the answer budget a passage: those (counted after
     merging, as the backend reads them: two ranked blocks widened into one region are one
     passage to answer from, and counting them apart bought a window and its lines for lines
-    read once) whose best line scores at least the extractive backend's own ``min_ratio`` share
+    read once) whose best line scores at least the extractive backend's own ``MIN_RATIO`` share
     of the best line of them all (:func:`pick_windows`: the cut under which a single-document
     answer reads no window either). A ranked passage that barely touches the question buys no
     window for a loosely related one."""
     if len(passages) <= 1:
         return 1
-    import inspect
-
-    from docintel.generation.offline.scoring import pick_windows, question_terms, score_lines
+    from docintel.generation.offline.scoring import MIN_RATIO, question_terms, score_lines
     from docintel.questions.parse import parse_question
 
     grouped, _ = score_lines(passages, question_terms(parse_question(question)))
     best = [max((r.context for r in g if r.score > 0), default=0.0) for g in grouped]
-    ratio = inspect.signature(pick_windows).parameters["min_ratio"].default
-    return max(1, sum(b > 0 and b >= ratio * max(best) for b in best))
+    return max(1, sum(b > 0 and b >= MIN_RATIO * max(best) for b in best))
+
+
+def _offline(backend) -> bool:
+    """Whether the extractive (offline) backend answers: named so, or left to the setting and the
+    default (an instance the caller built is used as it is)."""
+    if not (backend is None or backend == "offline"):
+        return False
+    from docintel.generation.registry import backend_name
+
+    return backend_name(backend) == "offline"
 
 
 def _budgeted(backend, passages: int):
     """The backend that answers: the extractive (offline) one given a window and line budget for
-    ``passages`` first-hop passages (the merged passages that earn one, :func:`_earning`), the
-    rest as named.
+    ``passages`` first-hop passages (the merged passages that earn one, :func:`_earning`, counted
+    only when that backend answers), the rest as named.
 
     Its default budget (a few windows, ~14 lines) is for the single-document ask, whose pass 1 is
     one passage. The corpus gives the loop its best blocks of the winning document, several
@@ -82,12 +89,7 @@ def _budgeted(backend, passages: int):
     every line and a ranked block holding the answering sentence gave none. Each earning passage
     after the first adds one window and its share of lines, within the limits ``FirstHopBudget``
     sets; a model backend reads all passages whatever this budget."""
-    if passages <= 1 or not (backend is None or backend == "offline"):
-        return backend
-    from docintel.generation.registry import default_backend_name
-    from docintel.settings import env
-
-    if (backend or env("backend") or default_backend_name()) != "offline":
+    if passages <= 1 or not _offline(backend):
         return backend
     from docintel.generation.offline import OfflineBackend
     from docintel.schema.kinds import PULLED_VIA
@@ -105,15 +107,18 @@ def _budgeted(backend, passages: int):
 
         def generate(self, question, passages, *, pass_no, instructions):
             if any(p.retrieved_via in PULLED_VIA for p in passages):
-                return one.generate(question, passages, pass_no=pass_no, instructions=instructions)
+                return _noted(
+                    one.generate(question, passages, pass_no=pass_no, instructions=instructions), "single"
+                )
             grown = super().generate(question, passages, pass_no=pass_no, instructions=instructions)
-            if grown.answer is None or not grown.answer.pending_references:
-                return grown
+            if not grown.answer.pending_references:
+                return _noted(grown, "grown")
             plain = one.generate(question, passages, pass_no=pass_no, instructions=instructions)
-            have = {r.raw_text for r in (plain.answer.pending_references if plain.answer else [])}
-            if {r.raw_text for r in grown.answer.pending_references} <= have:
-                return grown
-            return plain
+            have = {r.raw_text for r in plain.answer.pending_references}
+            new = sorted({r.raw_text for r in grown.answer.pending_references} - have)
+            if not new:
+                return _noted(grown, "grown")
+            return _noted(plain, "single", new_pointers=new)
 
     one = OfflineBackend()
     return FirstHopBudget(
@@ -123,6 +128,13 @@ def _budgeted(backend, passages: int):
         ref_lines=one.ref_lines,
         ref_whole=one.ref_whole,
     )
+
+
+def _noted(generation, used: str, **why):
+    """The generation with the first-hop budget it was answered under in its call record (the
+    trace says whether the grown budget or the single-document one answered, and why)."""
+    generation.info.details["first_hop_budget"] = {"used": used, **why}
+    return generation
 
 
 def _keys(p) -> set[tuple[int, int]]:

@@ -66,11 +66,16 @@ def default_backend_name() -> str:
 MODEL_FREE = ("offline", "fake")
 
 
+def backend_name(name: str | None = None) -> str:
+    """The backend an ask uses: ``name``, else the ``DOCINTEL_BACKEND`` setting, else the default."""
+    return name or env("backend") or default_backend_name()
+
+
 def build_backend(name: str | None = None, *, fallback: str = "none", **options) -> LLMBackend:
     """The backend called ``name`` (default: :func:`default_backend_name`), wrapped so that an
     output that never validates is answered offline, labelled, when ``fallback='offline'``.
     Model options are dropped for the model-free backends."""
-    name = name or env("backend") or default_backend_name()
+    name = backend_name(name)
     if fallback not in ("none", "offline"):
         raise UsageError(f"unknown fallback {fallback!r}; known: none, offline")
     backend = get_backend(name, **({} if name in MODEL_FREE else options))

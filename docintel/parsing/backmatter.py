@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from docintel.parsing import frame_rows
+from docintel.parsing.heading_text import NAMED_AFTER_PROVISION
 
 _FURNITURE = ("header", "footer", "page_number", "toc_entry")
 _FURNITURE_SET = frozenset(_FURNITURE)
@@ -23,7 +24,7 @@ _BIB_START = re.compile(
 _APPENDIX = re.compile(
     r"^(?:(?P<num>[0-9]{1,2})\.?\s+)?(?P<kw>appendix|annex|exhibit|schedule|attachment)\b\s*"
     # "SCHEDULE 2.1(a)": named after the provision that calls for it
-    r"(?P<id>[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}(?:\([a-z0-9]{1,3}\)){0,2}(?=\s|$)|(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)?",
+    r"(?P<id>" + NAMED_AFTER_PROVISION + r"|(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)?",
     re.I,
 )
 #: "A Additional Details" / "B. Setup" after the References: a lettered appendix

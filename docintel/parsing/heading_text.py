@@ -8,6 +8,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+#: "SCHEDULE 2.1(a)", "Exhibit 10.1:", "Schedule 2.1. Fees": a schedule or exhibit named after the provision
+#: that calls for it (the heading stage, the back matter and the provision scopes read it alike)
+NAMED_AFTER_PROVISION = r"[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}(?:\([a-z0-9]{1,3}\)){0,2}(?=[\s.:\u2013\u2014-]|$)"
+
 #: Numbering schemes a heading can start with: (name, regex). Group "num" is the number,
 #: group "title" the rest. Order matters: the first match wins.
 NUMBERING: list[tuple[str, re.Pattern]] = [
@@ -16,7 +20,8 @@ NUMBERING: list[tuple[str, re.Pattern]] = [
         re.compile(
             r"^(?P<kw>appendix|annex|exhibit|schedule|attachment)\s*(?P<num>"
             # "SCHEDULE 2.1(a)", "Exhibit 10.1": named after the provision that calls for it
-            r"[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}(?:\([a-z0-9]{1,3}\)){0,2}(?=\s|$)|(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)?"
+            + NAMED_AFTER_PROVISION
+            + r"|(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})\b)?"
             r"\s*[:.\-\u2013\u2014]?\s*(?P<title>.*)$",
             re.I,
         ),

@@ -15,6 +15,8 @@ import re
 
 import pandas as pd
 
+from docintel.parsing.heading_text import NAMED_AFTER_PROVISION
+
 #: A keyword and a number, nothing else: "Article 24", "SECTION 1", "CHAPTER IV", "Part 2."
 LABEL = re.compile(
     r"^(?P<kw>Article|ARTICLE|Art\.|Section|SECTION|Sec\.|SEC\.|Chapter|CHAPTER|Part|PART|Title|TITLE"
@@ -67,7 +69,8 @@ PARTS = ("title", "subtitle", "part", "chapter", "division")
 #: provisions from 1 again ("1.1" in Schedule 1 is not the agreement's clause 1.1)
 SCOPE = re.compile(
     r"^(?P<kw>Schedule|SCHEDULE|Exhibit|EXHIBIT|Annex|ANNEX|Attachment|ATTACHMENT|Appendix|APPENDIX)\s+"
-    r"(?P<num>[0-9]{1,2}(?:\.[0-9]{1,2}){1,3}(?:\([a-z0-9]{1,3}\)){0,2}|[0-9]{1,2}|[A-Z]|[IVX]{1,4})\.?"
+    # a first number followed by ".1" is a provision-named label's, never a number and a title
+    r"(?P<num>" + NAMED_AFTER_PROVISION + r"|[0-9]{1,2}(?!\.?[0-9(])|[A-Z]|[IVX]{1,4})\.?"
     r"(?:\s*[:.\u2014\u2013-]\s*(?P<title>\S.{1,100}))?$"
 )
 

@@ -14,7 +14,7 @@ import re
 import pandas as pd
 
 from docintel.parsing import contents_page, frame_rows
-from docintel.parsing.heading_text import PROSE_SHARE, SENTENCE_WORDS, WORD, reads_as_prose  # noqa: F401
+from docintel.parsing.heading_text import SENTENCE_WORDS, WORD, reads_as_prose
 from docintel.parsing.headings import Candidate, split_number
 from docintel.parsing.toc_rules import norm, short_title
 
@@ -105,11 +105,6 @@ _STRUCTURAL = re.compile(
 )
 _STOP = re.compile(r"[.:;,]$")
 _LIST_END = re.compile(r"(?:[;,]|[;,]\s*(?:and|or))$")
-_WORD = WORD
-
-
-def _prose(title: str) -> bool:
-    return reads_as_prose(title)
 
 
 def sentence_like(raw: str) -> str | None:
@@ -137,11 +132,11 @@ def sentence_like(raw: str) -> str | None:
         return "run-in label with its text"
     if " | " in t:
         return None  # a name path ("SA-12 (11) supply chain protection | penetration testing")
-    if _LIST_END.search(t) and len(_WORD.findall(t)) >= 2:
+    if _LIST_END.search(t) and len(WORD.findall(t)) >= 2:
         return "list item"
-    if not _prose(title):
+    if not reads_as_prose(title):
         return None
-    n = len(_WORD.findall(title))
+    n = len(WORD.findall(title))
     if n >= SENTENCE_WORDS or (n >= 3 and _STOP.search(t)):
         return "sentence"
     return None

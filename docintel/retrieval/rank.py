@@ -314,10 +314,7 @@ def _back_matter_below_body(
     On arrays (a back-matter appendix can be most of a long document): the back pages holding a
     question term are grouped by their term set, and each set's best covering body page is found
     once."""
-    n = len(pages)
-    holds = (
-        holds[:n] if len(holds) >= n else np.vstack([holds, np.zeros((n - len(holds), holds.shape[1]), bool)])
-    )
+    assert len(holds) == len(pages), "one term row per index page"
     rows = np.flatnonzero(is_back & holds.any(axis=1))
     if not len(rows):
         return []

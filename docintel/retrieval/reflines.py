@@ -180,7 +180,6 @@ def _roman_part(tables: DocTables, target: str) -> list[tuple[int, int]]:
     return list(zip(hits["page"].astype(int), hits["line"].astype(int), strict=True))[:1]
 
 
-_ROMAN = re.compile(r"[IVXL]{1,6}")
 #: A paper's roman part heading printed in the text's own size and weight (IEEE sets "II.
 #: Background on Differential Privacy" in small caps): the numeral, a dot, a short capitalized
 #: title (opening with a capital or a Greek letter: "V. \u03f5-iDP for Numerical Queries") with no

@@ -43,7 +43,12 @@ def cut_note(label: str, region: int, given: int) -> list[str]:
 
 #: An appendix-like label printed alone on its line ("APPENDIX F", "Annex 2"): its toc row is the
 #: label only, the title and sections after it are rows of the same level (:func:`section_at`).
-_LABEL_ALONE = re.compile(r"\s*(?:appendix|annex|attachment|exhibit|schedule)\s+[A-Z0-9][\w.\-]*\s*", re.I)
+#: "APPENDIX F", "Annex 2", "Schedule 2.1(a)" alone: only the keyword is case-free, so a titled
+#: "Appendix Glossary" is no label printed alone
+_LABEL_ALONE = re.compile(
+    r"\s*(?i:appendix|annex|attachment|exhibit|schedule)\s+"
+    r"(?:[A-Z]|[0-9]{1,2}|[IVX]{1,4})(?:[.\-][0-9A-Z]{1,3})*(?:\([a-z0-9]{1,3}\))*\.?\s*"
+)
 
 
 def section_at(tables: DocTables, obj) -> pd.DataFrame:

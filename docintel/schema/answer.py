@@ -1,4 +1,4 @@
-"""The answer contract: what generation returns and what decide.py reads.
+"""The answer contract: what generation returns and what decide reads.
 
 The field descriptions are part of the prompt (instructor sends the JSON
 schema), so they are written for the model as much as for the reader.
@@ -70,7 +70,7 @@ class ExternalReference(BaseModel):
 
 
 class ReferenceAwareAnswer(BaseModel):
-    """The typed answer. decide.py routes on its fields, never on a confidence score."""
+    """The typed answer. decide routes on its fields, never on a confidence score."""
 
     answer: str = Field(
         ...,

@@ -1,6 +1,6 @@
 """Contracts of the loop: a backend's call record, decisions, instructions, resolutions, passes.
 
-Everything ``decide.py`` exchanges with the bricks is typed here, so a new backend or a new
+Everything ``decide`` exchanges with the bricks is typed here, so a new backend or a new
 instruction is a change to one Literal, not a free string somewhere. Pure pydantic.
 """
 

@@ -180,13 +180,18 @@ def score_lines(
     return grouped, weights
 
 
+#: A window's seed must score at least this share of the best line: below it a line is too loosely
+#: related to the question to be quoted (the corpus path's first-hop budget reads the same cut)
+MIN_RATIO = 0.4
+
+
 def pick_windows(
     grouped: list[list[ScoredLine]],
     passage_ids: list[int],
     *,
     max_windows: int,
     max_lines: int,
-    min_ratio: float = 0.4,
+    min_ratio: float = MIN_RATIO,
     read_lists: bool = False,
 ) -> list[Window]:
     """Best windows over the given passages: seeds by context score (ties: page order), each

@@ -259,10 +259,6 @@ def announced_below(rows: list, start: int, end: int) -> int:
         last += 1
     if not body:
         return end
-    if (
-        last == end
-        or last - start + 1 > LIST_MAX_LINES
-        or not any(rows[k].hits for k in range(end + 1, last + 1))
-    ):
+    if last - start + 1 > LIST_MAX_LINES or not any(rows[k].hits for k in range(end + 1, last + 1)):
         return end
     return last
