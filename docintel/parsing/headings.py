@@ -176,10 +176,13 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
         return True
     if not (c.bold or larger) or (smaller and not c.bold):
         return False
-    if not c.bold and not c.extra.get("italic") and _long_sentence(c.title or t):
+    if not c.bold and not c.extra.get("italic") and len(c.lines) == 1 and _long_sentence(c.title or t):
         # only its size sets it apart: a paragraph's first line in a body type larger than the
         # tables' that set the body size (NISTIR 8011 vol. 2: "Automated keyword searches were
-        # employed to identify SP 800-53 controls that might support" under an appendix title)
+        # employed to identify SP 800-53 controls that might support" under an appendix title).
+        # Pieces on one baseline (``c.lines`` > 1) are a term and its definition set in two
+        # columns, a glossary row (SP 800-53r3: "Hybrid Security Control" | "A security control
+        # that is implemented in an information system"), not one paragraph's line: spared
         return False
     if c.size < body - TOO_SMALL_BY_PT:
         return False
