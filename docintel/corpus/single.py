@@ -8,13 +8,23 @@ from __future__ import annotations
 
 
 def ask_document(
-    tables, question: str, *, backend=None, top_k: int | None = None, max_loops: int = 1, first_hop=None
+    tables,
+    question: str,
+    *,
+    backend=None,
+    top_k: int | None = None,
+    max_loops: int = 1,
+    first_hop=None,
+    grown: bool = True,
 ):
     """Run the existing single-document reference loop over one parsed document (AskResult).
 
     ``first_hop``: (page, line_start, line_end) spans the corpus search already found in this
     document; pass 1 reads them (each widened to the document's passage budget around it and
     to a sentence end) instead of retrieving again, and the loop follows their references.
+    ``grown``: the extractive backend's answer budget grows with the first-hop passages
+    (:func:`_budgeted`); off, the single-document budget answers (for a caller whose answer has
+    other parts to give room to: the follow path's links).
     """
     from docintel.api import ask
     from docintel.questions.parse import parse_question
@@ -41,7 +51,7 @@ def ask_document(
     return ask(
         tables.path or tables.doc_id,
         question,
-        backend=_budgeted(backend, _earning(question, passages) if _offline(backend) else 1),
+        backend=_budgeted(backend, _earning(question, passages) if grown and _offline(backend) else 1),
         tables=tables,
         top_k=top_k,
         max_loops=max_loops,

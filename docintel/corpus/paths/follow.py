@@ -22,6 +22,7 @@ from collections import defaultdict
 import pandas as pd
 
 from docintel.corpus.paths import search
+from docintel.corpus.paths.quotes import link_quote
 
 #: The best index blocks that start the hop: those within this share of the best score, at most
 #: START_BLOCKS of them, plus the single-document loop's first evidence item.
@@ -328,22 +329,49 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
     chosen.sort(key=lambda b: (b not in target_ids, -fit(b)))
     kept = sorted(chosen[:MAX_LINKED], key=lambda b: (order[via[b]], b))
     context = _with_neighbours(store, user, blocks.loc[kept]) if kept else {}
+    quoted: dict[tuple[str, str], str] = {}  # (ident, document) -> its best-fitting kept block
+    for b in kept:
+        key = (via[b], blocks.loc[b, "doc_id"])
+        if key not in quoted or fit(b) > fit(quoted[key]):
+            quoted[key] = b
+    qt = _terms(question)
+    page_of = {b: (via[b], blocks.loc[b, "doc_id"], int(blocks.loc[b, "page"])) for b in via}
     for block_id in kept:
         block = context.get(block_id, blocks.loc[block_id])
         doc = by_id.loc[block["doc_id"]]
         ident = via[block_id]
         verb = "is" if target_of.get(block_id) == ident else "also appears in"
         label = f"{ident} {verb} {doc['file']} p{int(block['page'])}"
-        result["links"].append(
-            {"ident": ident, "document": doc["file"], "page": int(block["page"]), "text": label}
+        # the page's other blocks naming the identifier come with it: one citation, e.g. the
+        # body's reference list and the footnote that says what the report is cited for
+        more = [
+            blocks.loc[b]
+            for b in sorted(via, key=lambda b: int(blocks.loc[b, "line_start"]))
+            if b not in kept and page_of[b] == page_of[block_id] and not _overlaps(blocks.loc[b], [block])
+        ]
+        # what the document says there, once per document: its best-fitting block's row or sentence
+        text = "\n".join([block["text"], *(b["text"] for b in more)])
+        said = (
+            link_quote(text, ident, qt, reach=WINDOW) if quoted[(ident, block["doc_id"])] == block_id else ""
         )
-        result["evidence"].append(_evidence(block, doc, ident, label))
+        result["links"].append(
+            {
+                "ident": ident,
+                "document": doc["file"],
+                "page": int(block["page"]),
+                "text": label,
+                "quote": said,
+            }
+        )
+        result["evidence"] += [_evidence(b, doc, ident, label) for b in [block, *more]]
     return result
 
 
 def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | None = None) -> dict:
     """Answer ``question`` for ``user``: the search path's answer plus one hop of identifier links."""
-    out = search.run(corpus, question, user, backend=backend, top_k=top_k)
+    # the start document's part under the single-document budget: the links' quotes are the
+    # rest of this answer, and what the linked documents say is what the question asks
+    out = search.run(corpus, question, user, backend=backend, top_k=top_k, grown=False)
     out["route"] = "follow"
     out.setdefault("trace", {})["route"] = "follow"
     if out.get("doc_id") is None:
@@ -362,10 +390,12 @@ def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | N
     out["links_followed"] = found["followed"]
     out["links"] = found["links"]
     out["editions"] = found["editions"]
-    facts = [x["text"] for x in found["links"]] + [f"{e['surface']} {e['note']}" for e in found["editions"]]
+    editions = [f"{e['surface']} {e['note']}" for e in found["editions"]]
+    facts = [x["text"] for x in found["links"]] + editions
     if facts:
         out["known_facts"] = f"links followed from {', '.join(found['start'])}: " + "; ".join(facts)
-        out["answer"] = out["answer"].rstrip() + " Linked: " + "; ".join(facts) + "."
+        said = [x["text"] + (f' ("{x["quote"]}")' if x.get("quote") else "") for x in found["links"]]
+        out["answer"] = out["answer"].rstrip() + " Linked: " + "; ".join(said + editions) + "."
     out["trace"].setdefault("events", []).append(
         {"event": "links", "start": found["start"], "linked": [x["text"] for x in found["links"]]}
     )

@@ -204,8 +204,11 @@ def _corpus_references(corpus, out: dict, docs, question: str, user) -> list[dic
     return resolved
 
 
-def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | None = None) -> dict:
-    """Answer ``question`` for ``user`` over the documents they may read (the ask --json object)."""
+def run(
+    corpus, question: str, user: str | None, *, backend=None, top_k: int | None = None, grown: bool = True
+) -> dict:
+    """Answer ``question`` for ``user`` over the documents they may read (the ask --json object).
+    ``grown``: the first hop's answer budget grows with its passages (``single.ask_document``)."""
     from docintel.corpus.single import ask_document
 
     t0 = time.perf_counter()
@@ -249,7 +252,7 @@ def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | N
     trace["events"].append({"event": "first_hop", "spans": [list(f) for f in first]})
     tables = _load_tables(corpus, win)
     t1 = time.perf_counter()
-    result = ask_document(tables, question, backend=backend, top_k=top_k, first_hop=first)
+    result = ask_document(tables, question, backend=backend, top_k=top_k, first_hop=first, grown=grown)
     trace["timings"]["document_ask"] = round(time.perf_counter() - t1, 6)
     out = result.to_json_dict()
     out.pop("trace_path", None)
