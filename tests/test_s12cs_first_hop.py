@@ -52,7 +52,8 @@ def test_budget_grows_with_first_hop_passages_only_for_the_extractive_backend(mo
     assert isinstance(four, OfflineBackend)
     assert four.max_windows == one.max_windows + 3 and four.max_lines == 4 * one.max_lines
     assert _budgeted("offline", 2).max_lines == 2 * one.max_lines
-    assert _budgeted(None, 1) is None  # one passage: the single-document budget
+    single = _budgeted(None, 1)  # one passage: the single-document budget (read once, s13)
+    assert (single.max_windows, single.max_lines) == (one.max_windows, one.max_lines)
     assert _budgeted("fake", 4) == "fake"  # another backend is left as named
     given = OfflineBackend(max_lines=3)
     assert _budgeted(given, 4) is given  # an instance the caller built is used as it is

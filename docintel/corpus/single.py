@@ -6,6 +6,8 @@ without touching them (the lead re-points this function at merge).
 
 from __future__ import annotations
 
+import functools
+
 
 def ask_document(
     tables,
@@ -98,13 +100,71 @@ def _budgeted(backend, passages: int):
     passages: under the one-passage budget the first window read (often a long paragraph) took
     every line and a ranked block holding the answering sentence gave none. Each earning passage
     after the first adds one window and its share of lines, within the limits ``FirstHopBudget``
-    sets; a model backend reads all passages whatever this budget."""
-    if passages <= 1 or not _offline(backend):
+    sets; a model backend reads all passages whatever this budget. Either way the extractive
+    backend reads each first-hop line once (:func:`read_once`)."""
+    if not _offline(backend):
         return backend
+    read_once_backend, first_hop_budget = _backends()
+    one = read_once_backend()
+    if passages <= 1:
+        return one
+    return first_hop_budget(
+        one,
+        max_windows=one.max_windows + passages - 1,
+        max_lines=one.max_lines * passages,
+        ref_windows=one.ref_windows,
+        ref_lines=one.ref_lines,
+        ref_whole=one.ref_whole,
+    )
+
+
+def read_once(passages: list) -> list:
+    """``passages`` with each primary passage's lines that an earlier primary passage holds left
+    out (a passage left with none is dropped), each passage's own line order kept.
+
+    The loop adds a same-page target ("as shown in Table 1" with the table on a first-hop page)
+    whole when it adds any line, so on a corpus ask, whose pass 1 is several widened blocks, a
+    target often repeats most of a first-hop passage: the answer quoted the same paragraph twice
+    and spent a window on it."""
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for p in passages:
+        if p.retrieved_via != "primary":
+            out.append(p)
+            continue
+        lines = [ln for ln in p.lines if (ln.page, ln.line) not in seen]
+        seen |= _keys(p)
+        if len(lines) == len(p.lines):
+            out.append(p)
+        elif lines:
+            own = [ln.line for ln in lines if ln.page == lines[0].page]
+            out.append(
+                p.model_copy(
+                    update={
+                        "lines": lines,
+                        "page": lines[0].page,
+                        "line_start": min(own),
+                        "line_end": max(own),
+                    }
+                )
+            )
+    return out
+
+
+@functools.cache
+def _backends():
+    """The corpus ask's two extractive backends (built once, on first use: the generation
+    package is imported only when the offline backend answers)."""
     from docintel.generation.offline import OfflineBackend
     from docintel.schema.kinds import PULLED_VIA
 
-    class FirstHopBudget(OfflineBackend):
+    class ReadOnce(OfflineBackend):
+        """The extractive backend reading each first-hop line once (:func:`read_once`)."""
+
+        def generate(self, question, passages, *, pass_no, instructions):
+            return super().generate(question, read_once(passages), pass_no=pass_no, instructions=instructions)
+
+    class FirstHopBudget(ReadOnce):
         """The grown budget only where it adds quoted text and nothing else:
         - once the loop pulled in reference targets, the single-document budget answers: the
           first hop's pieces are kept whole before the targets share what is left of the
@@ -115,7 +175,12 @@ def _budgeted(backend, passages: int):
           the extra windows are there to quote a ranked block, not to leave a complete answer
           partial."""
 
+        def __init__(self, one, **budget):
+            super().__init__(**budget)
+            self.one = one
+
         def generate(self, question, passages, *, pass_no, instructions):
+            one = self.one
             if any(p.retrieved_via in PULLED_VIA for p in passages):
                 return _noted(
                     one.generate(question, passages, pass_no=pass_no, instructions=instructions), "single"
@@ -130,14 +195,7 @@ def _budgeted(backend, passages: int):
                 return _noted(grown, "grown")
             return _noted(plain, "single", new_pointers=new)
 
-    one = OfflineBackend()
-    return FirstHopBudget(
-        max_windows=one.max_windows + passages - 1,
-        max_lines=one.max_lines * passages,
-        ref_windows=one.ref_windows,
-        ref_lines=one.ref_lines,
-        ref_whole=one.ref_whole,
-    )
+    return ReadOnce, FirstHopBudget
 
 
 def _noted(generation, used: str, **why):
