@@ -6,7 +6,7 @@
 For every question whose ``route`` is ``follow``, asked as its own user: evidence complete (every
 ``answer_must_contain`` string in the evidence text), none supplied (no ``must_not_contain``
 string and no unreadable document anywhere in the response), the expected evidence pages found,
-and the blocks supplied, for the follow path and for the search path in the same run. Then every
+the blocks supplied, the ``answer_must_contain`` strings in the answer text and its length, for the follow path and for the search path in the same run. Then every
 follow question is asked as each of ``--users``: a reviewer-only string is the text of a linked
 block from a document the analyst may not read; none may reach the analyst's response.
 Also reports the router's choice for every question of the set (follow chosen / not chosen).
@@ -25,10 +25,12 @@ def _pages(out: dict) -> set[tuple[str, int]]:
 
 
 def _row(name: str, out: dict, q: dict, forbidden: list[str]) -> dict:
-    from docintel.corpus.evaluate import score
+    from docintel.corpus.evaluate import norm, score
 
     s = score(out, q, forbidden)
     want = {(e["doc"], int(e["page"])) for e in q.get("evidence", [])}
+    answer = norm(out.get("answer", ""))
+    must = [norm(x) for x in q.get("answer_must_contain", [])]
     got = _pages(out)
     return {
         "path": name,
@@ -42,6 +44,10 @@ def _row(name: str, out: dict, q: dict, forbidden: list[str]) -> dict:
         "blocks": len(out.get("evidence", [])),
         "blocks_outside_expected": len(got - want),
         "links": [x["text"] for x in out.get("links", [])],
+        # the answer text itself: what the links' quotes and the start's windows put in it
+        "answer_strings": sum(x in answer for x in must),
+        "strings_expected": len(must),
+        "answer_chars": len(out.get("answer", "")),
     }
 
 
@@ -106,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
             "pages_expected": sum(x["pages_expected"] for x in r),
             "blocks": sum(x["blocks"] for x in r),
             "blocks_outside_expected": sum(x["blocks_outside_expected"] for x in r),
+            "answer_strings": sum(x["answer_strings"] for x in r),
+            "strings_expected": sum(x["strings_expected"] for x in r),
+            "answer_chars_median": sorted(x["answer_chars"] for x in r)[len(r) // 2] if r else None,
+            "answer_chars_sum": sum(x["answer_chars"] for x in r),
         }
     summary["follow"]["ask_seconds_median"] = (
         round(sorted(t_follow)[len(t_follow) // 2], 3) if t_follow else None
@@ -133,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{x['path']:<6} {x['id']:<7} complete={x['evidence_complete']!s:<5} none_supplied={x['none_supplied']!s:<5}"
             f" pages {x['pages_found']}/{x['pages_expected']} blocks {x['blocks']} (outside {x['blocks_outside_expected']})"
-            f" missing={x['missing']}"
+            f" missing={x['missing']} answer strings {x['answer_strings']}/{x['strings_expected']}"
+            f" chars {x['answer_chars']}"
         )
         for link in x["links"]:
             print(f"         {link}")
