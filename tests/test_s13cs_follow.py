@@ -97,9 +97,9 @@ def test_ask_document_without_the_grown_budget_reads_as_one_passage(tmp_path, mo
 
 
 def _citing_with_footnote(path):
-    """A citing document whose page 2 names FIPS PUB 201 twice: in a reference list under its
-    first heading and, two sections further down the page (no neighbour of the first), in the
-    note saying what it is cited for."""
+    """A citing document whose page 2 names FIPS PUB 201 three times, in sections 1, 3 and 5 (no
+    two of them neighbours): in a reference list, in passing, and in the note saying what it is
+    cited for."""
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 100), "NIST Special Publication 800-186", fontsize=20)
     page = doc.new_page()
@@ -109,11 +109,12 @@ def _citing_with_footnote(path):
             "References: FIPS PUB 201; SP 800-30; SP 800-39; SP 800-53; SP 800-60; FIPS 199 widget systems.",
         ),
         ("2 Scope", "This publication covers garden sheds and their paint schedules."),
-        ("3 Terms", "A shed is a small building used to store tools and bicycles."),
-        ("4 Notes", "FIPS PUB 201 introduces the nightly quartz sealing rule for widget ledgers."),
+        ("3 Terms", "A shed is a small building used to store tools and bicycles, as FIPS PUB 201 notes."),
+        ("4 Paint", "Sheds are painted green every spring by the owners."),
+        ("5 Notes", "FIPS PUB 201 introduces the nightly quartz sealing rule for widget ledgers."),
     ]
     for k, (title, body) in enumerate(sections):
-        y = 80 + 150 * k
+        y = 80 + 130 * k
         page.insert_text((72, y), title, fontsize=16, fontname="helv")
         page.insert_textbox(pymupdf.Rect(72, y + 20, 540, y + 120), body, fontsize=11)
     doc.set_toc([[1, title, 2] for title, _ in sections])
@@ -137,7 +138,7 @@ def test_a_kept_page_brings_its_other_blocks_naming_the_identifier(tmp_path, mon
     docs = c.store.readable_documents("analyst")
     blocks = c.store.doc_blocks(docs.loc[docs["file"] == "sp800-186.pdf", "doc_id"].tolist())
     naming = blocks[blocks["text"].str.contains("FIPS PUB 201") & (blocks["page"] == 2)]
-    assert len(naming) == 2  # the fixture is what the test is about: two blocks of one page
+    assert len(naming) == 3  # the fixture is what the test is about: three blocks of one page
     monkeypatch.setattr(follow, "PER_DOCUMENT", 1)
     a = follow.run(c, QUESTION, "analyst")
     linked = [
@@ -149,4 +150,30 @@ def test_a_kept_page_brings_its_other_blocks_naming_the_identifier(tmp_path, mon
     text = " ".join(e["text"] for e in linked)
     assert "References: FIPS PUB 201" in text and "nightly quartz sealing rule" in text
     assert len([x for x in a["links"] if x["document"] == "sp800-186.pdf"]) == 1  # one link, one page
+    c.close()
+
+
+def test_a_block_joins_a_kept_page_once(tmp_path, monkeypatch):
+    """Two kept blocks of one page: the page's third block naming the identifier is read once."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name, spec in [("sp800-181r2.pdf", START), ("fips201.pdf", FIPS)]:
+        make_pdf(folder / name, spec)
+    _citing_with_footnote(folder / "sp800-186.pdf")
+    groups = {
+        "documents": {"sp800-181r2.pdf": ["public"], "fips201.pdf": ["public"], "sp800-186.pdf": ["public"]},
+        "users": {"analyst": ["public"]},
+    }
+    (folder / "groups.json").write_text(json.dumps(groups))
+    Corpus.ingest(tmp_path / "store", [folder], parse_options=OPTS, groups_file=folder / "groups.json")
+    c = Corpus(tmp_path / "store")
+    monkeypatch.setattr(follow, "PER_DOCUMENT", 2)
+    a = follow.run(c, QUESTION, "analyst")
+    spans = [
+        (e["page"], e["line_start"], e["line_end"])
+        for e in a["evidence"]
+        if e.get("retrieved_via") == "link" and e["document"]["file"] == "sp800-186.pdf"
+    ]
+    assert len([x for x in a["links"] if x["document"] == "sp800-186.pdf"]) == 2
+    assert len(spans) == len(set(spans)) == 3, spans
     c.close()

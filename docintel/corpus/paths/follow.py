@@ -336,6 +336,7 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
             quoted[key] = b
     qt = _terms(question)
     page_of = {b: (via[b], blocks.loc[b, "doc_id"], int(blocks.loc[b, "page"])) for b in via}
+    by_line, joined = sorted(via, key=lambda b: int(blocks.loc[b, "line_start"])), set(kept)
     for block_id in kept:
         block = context.get(block_id, blocks.loc[block_id])
         doc = by_id.loc[block["doc_id"]]
@@ -346,23 +347,17 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
         # body's reference list and the footnote that says what the report is cited for
         more = [
             blocks.loc[b]
-            for b in sorted(via, key=lambda b: int(blocks.loc[b, "line_start"]))
-            if b not in kept and page_of[b] == page_of[block_id] and not _overlaps(blocks.loc[b], [block])
+            for b in by_line
+            if b not in joined and page_of[b] == page_of[block_id] and not _overlaps(blocks.loc[b], [block])
         ]
+        joined |= {b["block_id"] for b in more}
         # what the document says there, once per document: its best-fitting block's row or sentence
         text = "\n".join([block["text"], *(b["text"] for b in more)])
         said = (
             link_quote(text, ident, qt, reach=WINDOW) if quoted[(ident, block["doc_id"])] == block_id else ""
         )
-        result["links"].append(
-            {
-                "ident": ident,
-                "document": doc["file"],
-                "page": int(block["page"]),
-                "text": label,
-                "quote": said,
-            }
-        )
+        link = {"ident": ident, "document": doc["file"], "page": int(block["page"]), "text": label}
+        result["links"].append({**link, "quote": said})
         result["evidence"] += [_evidence(b, doc, ident, label) for b in [block, *more]]
     return result
 
