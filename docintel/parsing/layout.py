@@ -191,7 +191,12 @@ def escalation_reasons(page, rows: list[dict], page_signals: dict) -> list[str]:
     page_no = int(page_signals.get("page") or 0)
     roles = {r["role"] for r in rows}
     n_images = int(page_signals.get("n_images") or 0)
-    n_drawings = int(page_signals.get("n_drawings") or 0)
+    # the thresholds below were set on get_cdrawings()' paths, which the page stage reads for every
+    # page with paths when it escalates (their boxes bound the regions): count those, so the
+    # calibration holds; n_drawings (the text page's vector blocks, touching same-colour rectangles
+    # merged) stands in only where no paths were read (callers without a page)
+    drawn = page_signals.get("_drawings")
+    n_drawings = len(drawn) if drawn is not None else int(page_signals.get("n_drawings") or 0)
     continued: list[str] = []
     regions: list[tuple[float, float, float, float]] = []
     width = float(page_signals.get("width") or 1e4)

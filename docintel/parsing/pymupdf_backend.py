@@ -149,7 +149,7 @@ def _parse_page(
         page = doc[i]
         # one text page serves the lines, the heading spans and the link anchors
         tp, image_info, page_dict = signals.text_and_images(page)
-        prow.update(signals.page_signals(page, page_no, image_info=image_info))
+        prow.update(signals.page_signals(page, page_no, image_info=image_info, drawings=False))
         hint = [g for g in seen_gutters.most_common(1)[0][0]] if seen_gutters else None
         rows, sig = lines.extract_page_lines(
             page,
@@ -164,6 +164,17 @@ def _parse_page(
             any(r.get("role") == "table" for r in rows)
             or tables_text.has_table_caption(r["text"] for r in rows)
         )
+        # the page's paths as its text page recorded them (one interpretation of the page): their
+        # count, and get_cdrawings() only for the readers of the paths themselves: the held page's
+        # table readers, the layout triage (boxes), the text-layer check (curves)
+        vectors = signals.vector_blocks(sig["_page_dict"])
+        prow["n_drawings"] = len(vectors)
+        if not vectors:  # no path recorded: none drawn on the page (2,310 corpus pages: no exception)
+            prow["_drawings"] = prow["_cdrawings"] = []
+        elif hold or layout_mode != "never" or signals.may_draw_glyphs(vectors):
+            drawn = signals._drawings(page)
+            prow["_drawings"] = drawn[0]
+            prow["_cdrawings"] = drawn[0] if drawn[1] else None
         words = None  # one get_text("words") serves the link anchors and the held page
         if hold or prow["_links"]:
             with contextlib.suppress(Exception):  # (each reads it again itself on failure)

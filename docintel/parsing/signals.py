@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 
 def _drawings(page) -> tuple[list, bool]:
     """(the page's drawings, True when they are ``get_cdrawings()``'s).
@@ -33,22 +35,51 @@ def text_and_images(page):
 
     from docintel.parsing.lines import _fast_flags
 
-    flags = _fast_flags()
+    flags = _fast_flags() | vector_flags()
     if not page.get_images():
         tp = page.get_textpage(flags=flags | pymupdf.TEXT_PRESERVE_IMAGES)
-        # the dict lists every block extractIMGINFO() would (any non-text block): none, no image
+        # the dict lists every image block extractIMGINFO() would (type 1): none, no image
         d = page.get_text("dict", flags=flags, textpage=tp)
-        if all(b.get("type") == 0 for b in d["blocks"]):
+        if not any(b.get("type") == 1 for b in d["blocks"]):
             return tp, [], d
     return page.get_textpage(flags=flags), page.get_image_info(), None
 
 
-def page_signals(page, page_no: int, *, image_info: list[dict] | None = None) -> dict:
+@functools.cache
+def vector_flags() -> int:
+    """The page stage's text page also records the page's vector paths (blocks of type 3: box,
+    stroked or filled, rectangle or not), in the same interpretation of the page as its text:
+    ``get_cdrawings()`` interpreted every page a second time. ``LAZY`` defers each path to the end
+    of the text run it falls in, so a rule or a radical's bar does not cut a line of text. A path
+    does end MuPDF's text block (``line_df.block`` is finer where rules or cell fills separate
+    text); the lines are those of a text page without paths."""
+    import pymupdf
+
+    return pymupdf.TEXT_COLLECT_VECTORS | pymupdf.TEXT_LAZY_VECTORS
+
+
+def vector_blocks(page_dict: dict) -> list[dict]:
+    """The vector blocks (type 3) of a text page's dict read with :func:`vector_flags`."""
+    return [b for b in page_dict["blocks"] if b.get("type") == 3]
+
+
+def may_draw_glyphs(vectors: list[dict]) -> bool:
+    """Some filled path that is not a plain rectangle: the only kind
+    :func:`textlayer.vector_glyphs` can count (a small filled outline with curves), so the only
+    pages whose ``get_cdrawings()`` that check needs. Box size is not tested (a vector block's
+    box is clipped to the page, a path's rect is not)."""
+    return any(not v.get("stroked", True) and not v.get("isrect", True) for v in vectors)
+
+
+def page_signals(page, page_no: int, *, image_info: list[dict] | None = None, drawings: bool = True) -> dict:
     """Geometry, images (count, clipped area, coverage), vector drawings and links of one page.
 
     ``image_info``: the page's ``get_image_info()`` when the caller has it (:func:`text_and_images`).
     The private ``_links`` is ``get_links()``, for the cross-reference stage; ``_cdrawings`` is
     ``_drawings`` when they are ``get_cdrawings()``'s (None otherwise), for the text-table reader.
+    ``drawings=False``: ``n_drawings`` is None for the caller to fill and there is no ``_drawings``
+    / ``_cdrawings`` (the PyMuPDF page stage counts the vector blocks of its text page instead and
+    reads the paths only where they are needed).
     """
     rect = page.rect
     area = max(rect.width * rect.height, 1.0)
@@ -67,7 +98,7 @@ def page_signals(page, page_no: int, *, image_info: list[dict] | None = None) ->
             n_images += 1
             image_area += (x1 - x0) * (y1 - y0)
             boxes.append((x0, y0, x1, y1))
-    return {
+    out = {
         "page": page_no,
         "width": rect.width,
         "height": rect.height,
@@ -75,10 +106,14 @@ def page_signals(page, page_no: int, *, image_info: list[dict] | None = None) ->
         "n_images": n_images,
         "image_area": image_area,
         "image_coverage": min(image_area / area, 1.0),
-        "n_drawings": len((drawn := _drawings(page))[0]),
-        "_drawings": drawn[0],  # private: issue 19's text-layer gap check reads them (textlayer.py)
-        "_cdrawings": drawn[0] if drawn[1] else None,
+        "n_drawings": None,
         "n_links": len(links := page.get_links()),
         "_links": links,
         "_image_boxes": boxes,  # private: full-width pictures split column bands
     }
+    if drawings:
+        drawn = _drawings(page)
+        out["n_drawings"] = len(drawn[0])
+        out["_drawings"] = drawn[0]  # private: issue 19's text-layer gap check reads them (textlayer.py)
+        out["_cdrawings"] = drawn[0] if drawn[1] else None
+    return out

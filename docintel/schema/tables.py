@@ -110,7 +110,7 @@ LINE_DF = TableSpec(
         "y0": "top edge in PDF points",
         "x1": "right edge in PDF points",
         "y1": "bottom edge in PDF points",
-        "block": "text block number within the page (reading-order index of the block)",
+        "block": "text block number within the page (reading-order index of MuPDF's text block; a vector path such as a rule or a cell fill ends a block)",
         "column": "0-based text column the line sits in; -1 for full-width lines",
         "font": "dominant font name of the line",
         "size": "dominant font size in points",
@@ -164,7 +164,7 @@ PAGE_DF = TableSpec(
         "n_images": "raster images placed on the page",
         "image_area": "area covered by images, in square points (clipped to the page)",
         "image_coverage": "image_area / page area, 0..1",
-        "n_drawings": "vector drawing paths (a table grid or a chart shows up here)",
+        "n_drawings": "vector paths MuPDF's text device records (touching same-colour rectangles merged; a table grid or a chart shows up here)",
         "has_text_layer": "the page has extractable text",
         "image_only": "its content is raster images: its own text layer holds at most furniture or a "
         "short note (so has_text_layer can be true); the rest of its lines come from OCR (parse_method "
