@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from docintel.parsing import heading_spans, provision_scan
+from docintel.parsing import figures, heading_spans, provision_scan
 
 _TEXTS = [
     "The term ends.",
@@ -95,3 +96,80 @@ def test_inside_pairs_of_concatenated_pages_equal_each_page_alone(seed):
         want_span += (ps + span_at[k]).tolist()
     assert line.tolist() == want_line and span.tolist() == want_span and len(want_line) > 0
     assert starts.tolist() == np.searchsorted(line, np.arange(line_at[-1] + 1)).tolist()
+
+
+def _figure_page(rng: np.random.Generator, n: int) -> pd.DataFrame:
+    """Lines of two pages around a graphic at (100, 100, 400, 400): labels, prose, headings, captions."""
+    x0 = rng.choice([60.0, 95.0, 120.0, 150.0, 300.0, 402.0], n) + np.round(rng.normal(0, 0.5, n), 1)
+    y0 = np.round(rng.uniform(80, 450, n), 1)
+    h = rng.choice([6.0, 10.0, 12.0], n)
+    words = rng.choice([1, 2, 3, 5, 9, 12], n)
+    return pd.DataFrame(
+        {
+            "page": rng.choice([3, 3, 3, 4], n),
+            "line": np.arange(n),
+            "text": [None if k == 0 else " ".join(["w"] * int(k)) for k in words * (rng.random(n) > 0.05)],
+            "x0": x0,
+            "y0": y0,
+            "x1": x0 + rng.choice([10.0, 40.0, 120.0, 250.0], n),
+            "y1": y0 + h,
+            "role": pd.array(
+                rng.choice(["body", "body", "heading", "caption", "figure_text", "list_item", "formula"], n),
+                dtype="str",
+            ),
+            "object_key": [None] * n,
+        },
+        index=pd.RangeIndex(n),
+    )
+
+
+def _marked_both_ways(seed: int) -> int:
+    rng = np.random.default_rng(seed)
+    df = _figure_page(rng, 60)
+    if seed % 5 == 4:
+        df.loc[df.index[df["role"] == "body"][:3], "role"] = np.nan
+    rows = np.flatnonzero(df["page"] == 3)
+    art = (100.0, 100.0, 400.0, float(rng.choice([200.0, 400.0])))
+    exclude = df.index[rows[:2]]
+    vouched = {(3, int(df.at[i, "line"])) for i in df.index[rows[2:6]]}
+    got, want = df.copy(), df.copy()
+    figures._mark_on_page(got, rows, 3, art, "figure:1", exclude, vouched)
+    figures._mark_on_frame(want, rows, 3, art, "figure:1", exclude, vouched)
+    pd.testing.assert_frame_equal(got, want)
+    return int((got["object_key"] == "figure:1").sum())
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_figure_marks_on_numpy_columns_equal_the_pandas_masks(seed):
+    _marked_both_ways(seed)
+
+
+def test_figure_marks_mark_something():
+    """The random pages above reach both outcomes (labels marked, frame around text left alone)."""
+    counts = [_marked_both_ways(s) for s in range(16)]
+    assert any(counts) and not all(counts), counts
+
+
+@pytest.mark.parametrize(
+    ("n_words", "marked"), [((9, 9, 1), 0), ((9, 1, 1), 2), ((9, 9, 1, 1), 0), ((1, 1, 2), 3)]
+)
+def test_figure_marks_leave_a_graphic_of_mostly_prose_alone(n_words, marked):
+    n = len(n_words)
+    df = pd.DataFrame(
+        {
+            "page": [1] * n,
+            "line": range(n),
+            "text": [" ".join(["w"] * k) for k in n_words],
+            "x0": [110.0 + 60 * k for k in range(n)],
+            "y0": [120.0 + 40 * k for k in range(n)],
+            "x1": [150.0 + 60 * k for k in range(n)],
+            "y1": [130.0 + 40 * k for k in range(n)],
+            "role": pd.array(["body"] * n, dtype="str"),
+            "object_key": [None] * n,
+        }
+    )
+    got, want = df.copy(), df.copy()
+    figures._mark_on_page(got, np.arange(n), 1, (100.0, 100.0, 400.0, 400.0), "figure:2", (), set())
+    figures._mark_on_frame(want, np.arange(n), 1, (100.0, 100.0, 400.0, 400.0), "figure:2", (), set())
+    pd.testing.assert_frame_equal(got, want)
+    assert int((got["role"] == "figure_text").sum()) == marked
