@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from docintel.parsing import figures, heading_spans, provision_scan
+from docintel.parsing import captions, figures, frame_rows, heading_spans, provision_scan
+from tests.test_structure_fast_paths_2 import _page
 
 _TEXTS = [
     "The term ends.",
@@ -173,3 +174,34 @@ def test_figure_marks_leave_a_graphic_of_mostly_prose_alone(n_words, marked):
     figures._mark_on_frame(want, np.arange(n), 1, (100.0, 100.0, 400.0, 400.0), "figure:2", (), set())
     pd.testing.assert_frame_equal(got, want)
     assert int((got["role"] == "figure_text").sum()) == marked
+
+
+def _old_caption_object(line_df, pl, r, key):
+    """caption_object's marks and extent as session 12 computed them (pandas min / max, .loc writes)."""
+    block = captions._caption_block(pl, r)
+    cap = (block.x0.min(), block.y0.min(), block.x1.max(), block.y1.max())
+    line_df.loc[block.index, "role"] = "caption"
+    line_df.loc[block.index, "object_key"] = key
+    return block, cap, int(block.line.min()), int(block.line.max())
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("unique", [True, False])
+def test_caption_object_equals_the_pandas_reading(seed, unique):
+    pl = _page(seed, n=40)
+    pl["object_key"] = pd.Series([None] * len(pl), index=pl.index, dtype=object)
+    line_df = pl.copy() if unique else pd.concat([pl, pl.iloc[:3]])  # a repeated label: the .loc route
+    seen = 0
+    for r in frame_rows.rows(pl):
+        m = captions.CAPTION.match(str(r.text).strip())
+        if not m:
+            continue
+        got_df, want_df = line_df.copy(), line_df.copy()
+        block, cap, row = captions.caption_object(got_df, pl, r, m, "table", "table:1", 1)
+        want_block, want_cap, lo, hi = _old_caption_object(want_df, pl, r, "table:1")
+        pd.testing.assert_frame_equal(got_df, want_df)
+        pd.testing.assert_frame_equal(block, want_block)
+        assert cap == want_cap and all(type(a) is type(b) for a, b in zip(cap, want_cap, strict=True))
+        assert (row["line_start"], row["line_end"]) == (lo, hi)
+        seen += 1
+    assert seen
