@@ -73,8 +73,9 @@ def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
     for c in sorted(cands, key=_PAGE_Y0_X0):
         prev = None
         key = (c.page, c.bold, c.extra.get("italic"), c.font)
-        if not c.run_in and c.kind is None and not LABEL_OPEN.match(c.text.strip()):
-            for p in reversed(pool.get(key, ())):
+        # (the label test only when a line of the same style waits: most lines have none)
+        if not c.run_in and c.kind is None and key in pool and not LABEL_OPEN.match(c.text.strip()):
+            for p in reversed(pool[key]):
                 # the stacking test first: it rejects most pairs, and the tests have no side effects
                 if (
                     -0.5 <= c.y0 - p.y1 <= 0.45 * c.size
