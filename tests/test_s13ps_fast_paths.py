@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from docintel.parsing import captions, figures, frame_rows, heading_spans, provision_scan
+from docintel.parsing import captions, crossrefs, figures, frame_rows, heading_spans, provision_scan
 from tests.test_structure_fast_paths_2 import _page
 
 _TEXTS = [
@@ -205,3 +205,37 @@ def test_caption_object_equals_the_pandas_reading(seed, unique):
         assert (row["line_start"], row["line_end"]) == (lo, hi)
         seen += 1
     assert seen
+
+
+def _old_line_at(box: np.ndarray, rect) -> int | None:
+    ox = (np.minimum(box[:, 2], rect[2]) - np.maximum(box[:, 0], rect[0])).clip(min=0)
+    oy = (np.minimum(box[:, 3], rect[3]) - np.maximum(box[:, 1], rect[1])).clip(min=0)
+    area = ox * oy
+    return None if area.max() <= 0 else int(area.argmax())
+
+
+def _old_target_line(lines, y: float) -> int:
+    below = np.flatnonzero(lines.box[:, 3] >= y - 2)
+    if len(below):
+        return int(lines.line[below[crossrefs._argsort_like_pandas(lines.y0[below])[0]]])
+    return int(lines.line[crossrefs._argsort_like_pandas(lines.y0)[-1]])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_link_lines_equal_the_per_link_reading(seed):
+    rng = np.random.default_rng(seed)
+    n = 40
+    y0 = rng.choice(np.arange(50.0, 700.0, 12.0), n)  # many lines share a top edge (columns)
+    if seed % 3 == 2:
+        y0[5] = np.nan
+    x0 = rng.choice([50.0, 300.0], n)
+    frame = pd.DataFrame(
+        {"x0": x0, "y0": y0, "x1": x0 + 200, "y1": y0 + 10, "line": np.arange(1, n + 1), "text": ["t"] * n}
+    )
+    lines = crossrefs._PageLines(crossrefs._FrameLines(frame), np.arange(n))
+    rects = [tuple(v) for v in rng.uniform(0, 700, (30, 4)).cumsum(axis=1) / 2]
+    rects += [(60.0, y, 90.0, y + 8) for y in y0[:5]]
+    assert crossrefs._lines_at(lines, rects) == [_old_line_at(lines.box, r) for r in rects]
+    for y in [*np.arange(0.0, 720.0, 7.0), *y0[:8]]:
+        if not np.isnan(y):
+            assert crossrefs._target_line(lines, float(y)) == _old_target_line(lines, float(y))
