@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from docintel.parsing import captions, crossrefs, figures, frame_rows, heading_spans, provision_scan
+from docintel.parsing import captions, crossrefs, figures, frame_rows, heading_spans, objects, provision_scan
 from tests.test_structure_fast_paths_2 import _page
 
 _TEXTS = [
@@ -239,3 +239,18 @@ def test_link_lines_equal_the_per_link_reading(seed):
     for y in [*np.arange(0.0, 720.0, 7.0), *y0[:8]]:
         if not np.isnan(y):
             assert crossrefs._target_line(lines, float(y)) == _old_target_line(lines, float(y))
+
+
+@pytest.mark.parametrize(
+    "pos", [[3, 4, 5, 6], [3, 5, 6], [6, 5, 4], [0], [], [9, 10, 11], [2, 3, 3, 4], [7, 8, 9, 20]]
+)
+def test_objects_take_equals_iloc_and_loc(pos):
+    df = _page(1, n=12)
+    df["object_key"] = None
+    pos = np.array(pos, dtype=np.intp)
+    pos = pos[pos < len(df)]
+    pd.testing.assert_frame_equal(objects._take(df, pos), df.iloc[pos])
+    labels = df.index[pos]
+    pd.testing.assert_frame_equal(objects._rows_of(df, labels), df.loc[labels])
+    twice = pd.concat([df, df.iloc[:2]])  # a repeated label: loc's answer
+    pd.testing.assert_frame_equal(objects._rows_of(twice, labels), twice.loc[labels])
