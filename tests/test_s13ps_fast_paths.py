@@ -254,3 +254,23 @@ def test_objects_take_equals_iloc_and_loc(pos):
     pd.testing.assert_frame_equal(objects._rows_of(df, labels), df.loc[labels])
     twice = pd.concat([df, df.iloc[:2]])  # a repeated label: loc's answer
     pd.testing.assert_frame_equal(objects._rows_of(twice, labels), twice.loc[labels])
+
+
+def test_caption_first_characters_cover_every_caption_start():
+    """A line CAPTION matches starts with a character of CAPTION_FIRST (the objects stage's pre-test)."""
+    rests = ["able 1", "ABLE 2: x", "ab. 3", "igure 4.", "IGURE 5", "ig. 6", "IG 7", "xhibit A", "XHIBIT 8"]
+    rests += [
+        "hart 9",
+        "late 10",
+        "o. 12. Retail Trade",
+        "Table 1]",
+        " Figure 2> x",
+        "\ub9bc 3",
+        "\ud45c 4",
+        " 5",
+    ]
+    rests += ["1", "\u8868 6", "Table 7\u3011"]
+    starts = {chr(c)[:1] for c in range(0x20, 0x10000) if not 0xD800 <= c < 0xE000}
+    matched = {c for c in starts for r in rests if captions.CAPTION.match(c + r)}
+    assert matched <= captions.CAPTION_FIRST
+    assert {"T", "F", "[", "\u8868", "N"} <= matched  # the rests reach the keywords and the brackets

@@ -27,6 +27,9 @@ CAPTION = re.compile(
     r"(?(open)\s*[\]>\u3009\u3011\uff3d)])"
     r"(?P<rest>.*)$"
 )
+#: Every first character a :data:`CAPTION` match can have (an opening bracket or a keyword's first
+#: letter): a set lookup before the regex, which most lines fail.
+CAPTION_FIRST = frozenset("[<\u3008\u3010\uff3bTFECPN\ud45c\uadf8\ub3c4\u8868\u56f3\u56fe")
 #: What may follow the label on a caption line: a delimiter, nothing, or "to paragraph (i)".
 CAPTION_REST = re.compile(
     r"^(\s*[:.\u2014\u2013|]|\s*$|\s+-\s|\s+to\s+(paragraph|\u00a7|section|appendix)\b)", re.I

@@ -13,7 +13,7 @@ import pandas as pd
 
 from docintel.parsing import clauses, figures, frame_rows, gcpause, tables_captioned, tables_free
 from docintel.parsing.backmatter import appendices, bibliography
-from docintel.parsing.captions import CAPTION, caption_match, caption_object, kind_of
+from docintel.parsing.captions import CAPTION, CAPTION_FIRST, caption_match, caption_object, kind_of
 from docintel.parsing.headings import body_size
 from docintel.schema.tables import CELL_DF, OBJECT_REGISTRY
 
@@ -79,8 +79,13 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     # "(512)" in a statistics or financial table is a negative amount, not an equation label
     # (roles as they were before any caption marked its table)
     page_of = usable["page"].tolist()
-    cap_lines = {k for k, t in enumerate(texts) if CAPTION.match(t)}  # caption_match's first test
-    eq_lines = {k for k, t in enumerate(texts) if roles[k] != "table" and figures.EQ_LABEL.match(t)}
+    # (each regex only on lines whose first character it can match)
+    cap_lines = {
+        k for k, t in enumerate(texts) if t[:1] in CAPTION_FIRST and CAPTION.match(t)
+    }  # caption_match's first test
+    eq_lines = {
+        k for k, t in enumerate(texts) if t[:1] == "(" and roles[k] != "table" and figures.EQ_LABEL.match(t)
+    }
     cap_pages = {page_of[k] for k in cap_lines}
     eq_pages = {page_of[k] for k in eq_lines}
     hit = sorted(cap_lines | eq_lines)
