@@ -274,3 +274,40 @@ def test_caption_first_characters_cover_every_caption_start():
     matched = {c for c in starts for r in rests if captions.CAPTION.match(c + r)}
     assert matched <= captions.CAPTION_FIRST
     assert {"T", "F", "[", "\u8868", "N"} <= matched  # the rests reach the keywords and the brackets
+
+
+def test_provision_pre_test_passes_every_line_the_scan_reads():
+    """_may_open(raw) is False only when the normalised text is no bare label, no quoted definition
+    and no _MAY_PROVISION match (the scan's three tests)."""
+    rng = np.random.default_rng(3)
+    parts = [
+        "A.",
+        "H.",
+        "(a)",
+        "ii.",
+        "iv)",
+        "1.2.3",
+        "12.",
+        "Section",
+        "SEC.",
+        "Art.",
+        "Line",
+        "\u00a7",
+        "[4]",
+    ]
+    parts += ["the", "Term", "\u201cAgreement\u201d", "'x'", "abc", "ABCD.", "x)", "", "(iii)", "Rules"]
+    seps = [" ", "  ", "\t", "\u00a0", "\u2003", "\n", ""]
+    checked = 0
+    for _ in range(20000):
+        k = int(rng.integers(1, 4))
+        raw = "".join(str(rng.choice(parts)) + str(rng.choice(seps)) for _ in range(k)).strip()
+        text = " ".join(raw.split())
+        reads = bool(
+            provision_scan._BARE.match(text)
+            or text[:1] in "\"\u201c\u2018'"
+            or provision_scan._MAY_PROVISION.match(text)
+        )
+        if reads:
+            assert provision_scan._may_open(raw), raw
+            checked += 1
+    assert checked > 1000

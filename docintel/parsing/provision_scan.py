@@ -232,6 +232,16 @@ _MAY_PROVISION = re.compile(
     r"|Regulation|Line)\s"
 )
 _AND_OR = re.compile(r"[;,]\s+(?:and|or)$")
+
+
+def _may_open(raw: str) -> bool:
+    """False only for a stripped line whose normalised text (``" ".join(raw.split())``) is no bare
+    label (at most five characters, or a number: _MAY_PROVISION's digit), no quoted definition and
+    no _MAY_PROVISION match; read before the whitespace is normalised (the pattern's ``\\s`` and
+    ``str.split()`` agree on whitespace, and every other character it reads is the same)."""
+    return len(raw) <= 5 or raw[:1] in "\"\u201c\u2018'" or _MAY_PROVISION.match(raw) is not None
+
+
 #: Columns the candidate scan reads (rows built from these only; see :mod:`frame_rows`).
 _COLS = ["page", "line", "text", "role", "x0", "y0", "x1", "y1", "size"]
 
@@ -295,7 +305,10 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             g = _GLUED.match(str(texts[i]).lstrip())
             if not g or _ref_end(str(texts[i - 1]).rstrip()) or str(texts[i - 1]).rstrip().endswith("-"):
                 continue
-        text = " ".join(str(texts[i]).split())
+        raw = str(texts[i]).strip()
+        if not _may_open(raw):
+            continue
+        text = " ".join(raw.split())
         bare = _BARE.match(text) and i + 1 < len(starts)
         d = DEFINED.match(text) if text[:1] in "\"\u201c\u2018'" and i != joined else None
         if d:  # '"Business Day" means any weekday ...': an unnumbered definition
