@@ -402,9 +402,13 @@ def _mark_roles(
     if len(contents):
         cl = set(zip(contents["page"], contents["line"], strict=False))
         on_cp = line_df["page"].isin(contents_pages).to_numpy() & (role == "body")
-        lone_numbers = on_cp & line_df["text"].str.match(r"^\s*[0-9.]+\s*$").to_numpy(
-            dtype=bool, na_value=False
-        )
+        # the pattern read on the contents pages' body lines only (the same pandas str.match there)
+        lone_numbers = on_cp.copy()
+        sel = np.flatnonzero(on_cp)
+        if len(sel):
+            lone_numbers[sel] = (
+                line_df["text"].iloc[sel].str.match(r"^\s*[0-9.]+\s*$").to_numpy(dtype=bool, na_value=False)
+            )
         role[np.isin(key, _key_list(cl)) | lone_numbers] = "toc_entry"
     line_df["role"] = pd.Series(role, index=line_df.index, dtype=line_df["role"].dtype)
 
