@@ -27,6 +27,9 @@ CAPTION = re.compile(
     r"(?(open)\s*[\]>\u3009\u3011\uff3d)])"
     r"(?P<rest>.*)$"
 )
+#: Every first character a :data:`CAPTION` match can have (an opening bracket or a keyword's first
+#: letter): a set lookup before the regex, which most lines fail.
+CAPTION_FIRST = frozenset("[<\u3008\u3010\uff3bTFECPN\ud45c\uadf8\ub3c4\u8868\u56f3\u56fe")
 #: What may follow the label on a caption line: a delimiter, nothing, or "to paragraph (i)".
 CAPTION_REST = re.compile(
     r"^(\s*[:.\u2014\u2013|]|\s*$|\s+-\s|\s+to\s+(paragraph|\u00a7|section|appendix)\b)", re.I
@@ -68,6 +71,11 @@ def _is_paragraph_continuation(pl: pd.DataFrame, r) -> bool:
 
 def _caption_block(pl: pd.DataFrame, r) -> pd.DataFrame:
     """The caption's lines: this one and the tightly stacked lines below it of the same size."""
+    return pl.iloc[_caption_rows(pl, r)[0]]
+
+
+def _caption_rows(pl: pd.DataFrame, r) -> tuple[list[int], tuple[np.ndarray, ...]]:
+    """:func:`_caption_block`'s positions in ``pl``, and pl's x0, y0, x1, y1 as float arrays."""
     # positions in ``pl`` (its index labels are unique), masks on numpy columns
     px0, py0, px1, py1, psize = frame_rows.floats(pl, "x0", "y0", "x1", "y1", "size")
     texts = pl["text"].tolist()
@@ -103,7 +111,7 @@ def _caption_block(pl: pd.DataFrame, r) -> pd.DataFrame:
         taken[k] = True
         y1 = py1[k]
         x0, x1 = min(x0, px0[k]), max(x1, px1[k])
-    return pl.iloc[rows]
+    return rows, (px0, py0, px1, py1)
 
 
 def caption_match(pl: pd.DataFrame, r, body: float):
@@ -137,11 +145,23 @@ def caption_object(
     line_df: pd.DataFrame, pl: pd.DataFrame, r, m, kind: str, key: str, page_no: int
 ) -> tuple[pd.DataFrame, tuple, dict]:
     """Mark the caption's lines in ``line_df``; return (caption block, its box, the registry row)."""
-    block = _caption_block(pl, r)
+    rows, geo = _caption_rows(pl, r)
+    block = pl.iloc[rows]
     caption = " ".join(str(t).strip() for t in block["text"])
-    cap = (block.x0.min(), block.y0.min(), block.x1.max(), block.y1.max())
-    line_df.loc[block.index, "role"] = "caption"
-    line_df.loc[block.index, "object_key"] = key
+    box = [a[rows] for a in geo]
+    if all(pl[c].dtype == np.float64 for c in ("x0", "y0", "x1", "y1")) and not np.isnan(box).any():
+        # the block's extent from the float columns already read (pandas' min / max, same values)
+        cap = (box[0].min(), box[1].min(), box[2].max(), box[3].max())
+    else:
+        cap = (block.x0.min(), block.y0.min(), block.x1.max(), block.y1.max())
+    pos = line_df.index.get_indexer(block.index) if line_df.index.is_unique else None
+    if pos is not None and (pos >= 0).all():  # by position: a label write costs twice as much
+        line_df.iloc[pos, line_df.columns.get_loc("role")] = "caption"
+        line_df.iloc[pos, line_df.columns.get_loc("object_key")] = key
+    else:
+        line_df.loc[block.index, "role"] = "caption"
+        line_df.loc[block.index, "object_key"] = key
+    lines = pl["line"].to_numpy()[rows] if pl["line"].dtype.kind in "iu" else block["line"]
     row = {
         "object_key": key,
         "object_type": kind,
@@ -149,8 +169,8 @@ def caption_object(
         "label": f"{_label_word(m.group('kw')) if kind == 'table' else m.group('kw')} {m.group('id')}",
         "caption": caption,
         "page": page_no,
-        "line_start": int(block.line.min()),
-        "line_end": int(block.line.max()),
+        "line_start": int(lines.min()),
+        "line_end": int(lines.max()),
         "page_end": page_no,
         "source": "caption",
     }

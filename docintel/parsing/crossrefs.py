@@ -16,6 +16,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from docintel.parsing import frame_rows
 from docintel.parsing.refpatterns import PATTERNS, classify_reference, find_references, references_on_lines
 from docintel.schema.tables import CROSS_REF_DF
 
@@ -53,17 +54,18 @@ def _argsort_like_pandas(v: np.ndarray) -> np.ndarray:
     return np.concatenate([idx[~nan][v[~nan].argsort(kind="quicksort")], idx[nan]])
 
 
-def _line_at(lines: _PageLines | None, rect) -> int | None:
-    """Position of the line with the largest overlap with ``rect`` (lines of one page)."""
+def _lines_at(lines: _PageLines | None, rects: list) -> list[int | None]:
+    """Per rectangle, the position of the line with the largest overlap with it (None when no line
+    overlaps it; lines of one page): one (rectangles x lines) overlap matrix for the page."""
     if lines is None or not len(lines):
-        return None
+        return [None] * len(rects)
     box = lines.box
-    ox = (np.minimum(box[:, 2], rect[2]) - np.maximum(box[:, 0], rect[0])).clip(min=0)
-    oy = (np.minimum(box[:, 3], rect[3]) - np.maximum(box[:, 1], rect[1])).clip(min=0)
+    r = np.array(rects, dtype=float).reshape(-1, 4)
+    ox = (np.minimum(box[None, :, 2], r[:, 2:3]) - np.maximum(box[None, :, 0], r[:, 0:1])).clip(min=0)
+    oy = (np.minimum(box[None, :, 3], r[:, 3:4]) - np.maximum(box[None, :, 1], r[:, 1:2])).clip(min=0)
     area = ox * oy
-    if area.max() <= 0:
-        return None
-    return int(area.argmax())
+    best = area.argmax(axis=1).tolist()
+    return [None if m <= 0 else b for m, b in zip(area.max(axis=1).tolist(), best, strict=True)]
 
 
 def _target_line(lines: _PageLines | None, y: float | None) -> int | None:
@@ -72,7 +74,12 @@ def _target_line(lines: _PageLines | None, y: float | None) -> int | None:
         return None
     below = np.flatnonzero(lines.box[:, 3] >= y - 2)
     if len(below):
-        return int(lines.line[below[_argsort_like_pandas(lines.y0[below])[0]]])
+        top = lines.y0[below]
+        k = int(np.argmin(top))
+        # a single lowest top edge without NaN is first in any order; ties and NaN keep pandas' order
+        if np.isnan(top[k]) or int(np.count_nonzero(top == top[k])) > 1:
+            k = int(_argsort_like_pandas(top)[0])
+        return int(lines.line[below[k]])
     return int(lines.line[_argsort_like_pandas(lines.y0)[-1]])
 
 
@@ -167,9 +174,8 @@ def parse_time_refs(
         if not items:
             continue
         pl = lines_of(page_no)
-        for lk, anchor in items:
-            rect = tuple(lk["from"])
-            origin = _line_at(pl, rect)
+        origins = _lines_at(pl, [tuple(lk["from"]) for lk, _ in items])
+        for (lk, anchor), origin in zip(items, origins, strict=True):
             row = {
                 "origin_page": page_no,
                 "origin_line": int(pl.line[origin]) if origin is not None else None,
@@ -198,7 +204,7 @@ def parse_time_refs(
             else:
                 continue
             rows.append(row)
-    for t in toc_df.itertuples():
+    for t in frame_rows.rows(toc_df):  # itertuples' rows, columns read whole
         rows.append(
             {
                 "origin_page": t.page_start,
@@ -211,7 +217,7 @@ def parse_time_refs(
                 "source": "toc_anchor",
             }
         )
-    for o in registry.itertuples():
+    for o in frame_rows.rows(registry):
         rows.append(
             {
                 "origin_page": o.page,

@@ -88,6 +88,94 @@ def figure_box(
 
 
 def _mark_on_page(line_df, rows, page_no: int, art: tuple, key: str, exclude, vouched: set) -> None:
+    """:func:`graphics.mark_figure_text` then ``mark_figure_headings``, on the page's numpy columns.
+
+    The same tests on the page's rows (positions ``rows`` in ``line_df``) with no pandas mask or
+    frame per figure; the two columns are written once at the marked positions. A page whose
+    geometry is not plain float64 without NaN takes :func:`_mark_on_frame` (pandas' NaN
+    handling and ``sort_values`` order).
+    """
+    rows = np.asarray(rows, dtype=np.intp)
+    geo_cols = ("x0", "y0", "x1", "y1")
+    if any(line_df[c].dtype != np.float64 for c in geo_cols):
+        return _mark_on_frame(line_df, rows, page_no, art, key, exclude, vouched)
+    x0, y0, x1, y1 = (line_df[c].to_numpy()[rows] for c in geo_cols)
+    if any(np.isnan(a).any() for a in (x0, y0, x1, y1)):
+        return _mark_on_frame(line_df, rows, page_no, art, key, exclude, vouched)
+    ax0, ay0, ax1, ay1 = art
+    tol = 1.5
+    on_page = line_df["page"].to_numpy()[rows] == page_no
+    roles = line_df["role"].iloc[rows].tolist()
+    within = (x0 >= ax0 - tol) & (x1 <= ax1 + tol) & (y0 >= ay0 - tol) & (y1 <= ay1 + tol)
+    marked = _figure_text(line_df, rows, on_page, roles, (x0, y0, x1, y1), within, art, exclude)
+    # mark_figure_headings: the heading lines inside the graphic (never a plain role, so the text
+    # marked above does not change which), except those an outline or contents page vouches for
+    lines = line_df["line"].to_numpy()[rows]
+    for k in np.flatnonzero(on_page & within).tolist():
+        if roles[k] == "heading" and (page_no, int(lines[k])) not in vouched:
+            marked[k] = True
+    pos = rows[marked]
+    if len(pos):
+        line_df.iloc[pos, line_df.columns.get_loc("role")] = "figure_text"
+        line_df.iloc[pos, line_df.columns.get_loc("object_key")] = key
+    return None
+
+
+def _figure_text(line_df, rows, on_page, roles, geo, within, art, exclude) -> np.ndarray:
+    """:func:`graphics.mark_figure_text`'s lines as a mask over ``rows`` (geometry without NaN)."""
+    x0, y0, x1, y1 = geo
+    n = len(rows)
+    none = np.zeros(n, dtype=bool)
+    plain = np.fromiter((r in graphics._PLAIN_ROLES for r in roles), bool, n)
+    pg = on_page & plain & ~line_df.index[rows].isin(exclude)
+    inside = pg & within
+    if not inside.any():
+        return none
+    ax0, ay0, ax1, ay1 = art
+    area = max(ax1 - ax0, 1.0) * max(ay1 - ay0, 1.0)
+    text_area = float(((x1 - x0) * (y1 - y0))[inside].sum())
+    # words per line (astype(str).str.split().str.len(): a missing text has none and passes no test)
+    words = [len(t.split()) if isinstance(t, str) else None for t in line_df["text"].iloc[rows].tolist()]
+    prose = np.zeros(n, dtype=bool)
+    prose[pg] = _prose(
+        np.array([w is not None and w >= graphics.PROSE_WORDS for w, p in zip(words, pg, strict=True) if p]),
+        x0[pg],
+        y0[pg],
+        y1[pg],
+    )
+    n_prose = int(prose[inside].sum())
+    if text_area > graphics.MAX_TEXT_COVER * area or (n_prose >= 2 and n_prose / int(inside.sum()) >= 0.5):
+        return none
+    labels = inside & ~prose
+    # graphics._side_labels: short labels just left or right of the graphic, on a row with its text
+    h = y1 - y0
+    left = (x1 <= ax0 + 1.5) & (x1 >= ax0 - 2 * h)
+    right = (x0 >= ax1 - 1.5) & (x0 <= ax1 + 2 * h)
+    short = np.fromiter((w is not None and w <= 3 for w in words), bool, n)
+    near = pg & ~labels & (y0 >= ay0 - 1.5) & (y1 <= ay1 + 1.5) & (left | right) & short
+    ly0, ly1 = y0[labels], y1[labels]
+    out = labels.copy()
+    for k in np.flatnonzero(near).tolist():
+        half = 0.5 * (y1[k] - y0[k])
+        if ((ly0 < y1[k] - half) & (ly1 > y0[k] + half)).any():
+            out[k] = True
+    return out
+
+
+def _prose(prose: np.ndarray, x0: np.ndarray, y0: np.ndarray, y1: np.ndarray) -> np.ndarray:
+    """``graphics._prose_lines`` as a mask: a line of many words, or a paragraph's short last line
+    right below one with the same left edge (walked top-down, as ``argsort`` orders y0 there)."""
+    prose = prose.copy()
+    for k in np.argsort(y0, kind="quicksort"):
+        if prose[k]:
+            continue
+        h = y1[k] - y0[k]
+        if (prose & (np.abs(x0 - x0[k]) <= 2) & (y1 <= y0[k] + 0.5 * h) & (y1 >= y0[k] - 0.8 * h)).any():
+            prose[k] = True
+    return prose
+
+
+def _mark_on_frame(line_df, rows, page_no: int, art: tuple, key: str, exclude, vouched: set) -> None:
     """:func:`graphics.mark_figure_text` and ``mark_figure_headings`` on the page's own rows.
 
     Both select the page's lines first, so on a frame of that page alone they mark the same

@@ -134,6 +134,7 @@ def span_features(
         line_df["bold"].fillna(False).astype(bool).to_numpy() | _bold_fonts(line_df["font"])
     ).astype(float)
     long_all = line_df["text"].astype(str).str.len().to_numpy() >= 3
+    read: list[tuple[np.ndarray, PageSpans]] = []  # (line positions, spans) of each page with text
     for page_no, ix in line_df.groupby("page").indices.items():
         if int(page_no) in spans:
             got = spans[int(page_no)]
@@ -143,38 +144,48 @@ def span_features(
                 got = page_spans(doc[int(page_no) - 1].get_text("dict", flags=_fast_flags()))
             except Exception:  # a page the backend could not read: keep defaults
                 continue
-        if got is None:
-            continue
-        arr, texts = got.arr, got.texts
-        box = box_all[ix]
-        # (line, span) pairs whose span centre falls inside the line box, line by line
-        at, sp, starts = _inside_pairs(arr, box)
-        # character counts times 0/1 flags: integer sums, exact in any order
-        chars = arr[sp, 2]
-        tot = np.bincount(at, weights=chars, minlength=len(box))
-        sums = [np.bincount(at, weights=chars * arr[sp, c], minlength=len(box)) for c in (3, 4, 5)]
-        bfrac = np.where(tot > 0, sums[0] / np.maximum(tot, 1), np.nan)
-        rot = np.where(tot > 0, sums[1] / np.maximum(tot, 1) > ROTATED_MIN_FRACTION, False)
-        bfrac = np.where(np.isnan(bfrac), fallback_all[ix], bfrac)
-        # a rotated line has a tall, narrow box for its text
-        tall = long_all[ix] & (
-            (box[:, 3] - box[:, 1]) > ROTATED_TALL_RATIO * np.maximum(box[:, 2] - box[:, 0], 1)
+        if got is not None:
+            read.append((ix, got))
+    if not read:
+        return pd.DataFrame(
+            {"boldfrac": boldfrac, "italfrac": italfrac, "rotated": rotated, "lead": lead},
+            index=line_df.index,
         )
-        boldfrac[ix] = bfrac
-        italfrac[ix] = np.where(tot > 0, sums[2] / np.maximum(tot, 1), 0.0)
-        rotated[ix] = rot.astype(bool) | tall
-        # a bold lead-in inside one line ("Acknowledgements We thank ..."): the run-in heading text
-        # (the lines partly in bold, found by one mask; in page order as before)
-        for row_i in np.flatnonzero((bfrac > 0.0) & (bfrac < BOLD_MIN_FRACTION)).tolist():
-            order = sorted(sp[starts[row_i] : starts[row_i + 1]].tolist(), key=lambda k: arr[k, 0])
-            head = []
-            for k in order:
-                if not arr[k, 3]:
-                    break
-                head.append(texts[k])
-            text = "".join(head).strip()
-            if len(text) >= 3 and len(head) < len(order):
-                lead[ix[row_i]] = text
+    # every page at once: the pages' lines and spans concatenated, pairs matched within each page
+    ix = np.concatenate([r[0] for r in read])
+    arr = np.concatenate([r[1].arr for r in read])
+    texts = [t for r in read for t in r[1].texts]
+    box = box_all[ix]
+    # (line, span) pairs whose span centre falls inside the line box, line by line
+    at, sp, starts = _inside_pairs(
+        arr, box, np.cumsum([0] + [len(r[1].arr) for r in read]), np.cumsum([0] + [len(r[0]) for r in read])
+    )
+    # character counts times 0/1 flags: integer sums, exact in any order
+    chars = arr[sp, 2]
+    tot = np.bincount(at, weights=chars, minlength=len(box))
+    sums = [np.bincount(at, weights=chars * arr[sp, c], minlength=len(box)) for c in (3, 4, 5)]
+    bfrac = np.where(tot > 0, sums[0] / np.maximum(tot, 1), np.nan)
+    rot = np.where(tot > 0, sums[1] / np.maximum(tot, 1) > ROTATED_MIN_FRACTION, False)
+    bfrac = np.where(np.isnan(bfrac), fallback_all[ix], bfrac)
+    # a rotated line has a tall, narrow box for its text
+    tall = long_all[ix] & (
+        (box[:, 3] - box[:, 1]) > ROTATED_TALL_RATIO * np.maximum(box[:, 2] - box[:, 0], 1)
+    )
+    boldfrac[ix] = bfrac
+    italfrac[ix] = np.where(tot > 0, sums[2] / np.maximum(tot, 1), 0.0)
+    rotated[ix] = rot.astype(bool) | tall
+    # a bold lead-in inside one line ("Acknowledgements We thank ..."): the run-in heading text
+    # (the lines partly in bold, found by one mask; in page order as before)
+    for row_i in np.flatnonzero((bfrac > 0.0) & (bfrac < BOLD_MIN_FRACTION)).tolist():
+        order = sorted(sp[starts[row_i] : starts[row_i + 1]].tolist(), key=lambda k: arr[k, 0])
+        head = []
+        for k in order:
+            if not arr[k, 3]:
+                break
+            head.append(texts[k])
+        text = "".join(head).strip()
+        if len(text) >= 3 and len(head) < len(order):
+            lead[ix[row_i]] = text
     return pd.DataFrame(
         {"boldfrac": boldfrac, "italfrac": italfrac, "rotated": rotated, "lead": lead}, index=line_df.index
     )
@@ -187,19 +198,34 @@ def _bold_fonts(font: pd.Series) -> np.ndarray:
     return flags[codes]  # code -1 (a missing name) reads the trailing False
 
 
-def _inside_pairs(arr: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _inside_pairs(
+    arr: np.ndarray, box: np.ndarray, span_at=None, line_at=None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(line, span) index pairs with the span centre inside the line box (1 pt slack), and offsets.
 
-    The pairs are ``np.nonzero`` of the lines x spans test, in its order (line by line, spans
-    ascending); ``starts[i]:starts[i + 1]`` are line i's. Spans are taken per line from their
+    Pages are concatenated: page k's spans are ``arr[span_at[k]:span_at[k + 1]]``, its lines
+    ``box[line_at[k]:line_at[k + 1]]`` (default: one page); a line pairs only with spans of its own
+    page. The pairs are ``np.nonzero`` of each page's lines x spans test, in its order (line by
+    line, spans ascending); ``starts[i]:starts[i + 1]`` are line i's. Spans are taken per line from their
     centres sorted by height, so a table page's thousands of spans are not tested against
     every line; the full test then runs on those pairs only (a NaN never passes it).
     """
     n_lines = len(box)
-    by_y = np.argsort(arr[:, 1], kind="stable")
-    cy = arr[by_y, 1]
-    lo = np.searchsorted(cy, box[:, 1] - 1, side="left")
-    hi = np.maximum(np.searchsorted(cy, box[:, 3] + 1, side="right"), lo)
+    span_at = [0, len(arr)] if span_at is None else np.asarray(span_at).tolist()
+    line_at = [0, n_lines] if line_at is None else np.asarray(line_at).tolist()
+    # spans by height within each page (a stable sort: ties keep their order, NaN last, as a
+    # per-page argsort orders them)
+    page = np.repeat(np.arange(len(span_at) - 1), np.diff(span_at))
+    by_y = np.lexsort((arr[:, 1], page))
+    cy_all = arr[by_y, 1]
+    lo = np.empty(n_lines, dtype=np.intp)
+    hi = np.empty(n_lines, dtype=np.intp)
+    for k in range(len(span_at) - 1):
+        a, b, la, lb = span_at[k], span_at[k + 1], line_at[k], line_at[k + 1]
+        cy = cy_all[a:b]
+        lo[la:lb] = np.searchsorted(cy, box[la:lb, 1] - 1, side="left") + a
+        hi[la:lb] = np.searchsorted(cy, box[la:lb, 3] + 1, side="right") + a
+    hi = np.maximum(hi, lo)
     counts = hi - lo
     line = np.repeat(np.arange(n_lines), counts)
     first = np.cumsum(counts) - counts

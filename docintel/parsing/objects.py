@@ -8,11 +8,12 @@ section.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from docintel.parsing import clauses, figures, frame_rows, gcpause, tables_captioned, tables_free
 from docintel.parsing.backmatter import appendices, bibliography
-from docintel.parsing.captions import CAPTION, caption_match, caption_object, kind_of
+from docintel.parsing.captions import CAPTION, CAPTION_FIRST, caption_match, caption_object, kind_of
 from docintel.parsing.headings import body_size
 from docintel.schema.tables import CELL_DF, OBJECT_REGISTRY
 
@@ -25,6 +26,28 @@ def build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     """Return (object_registry, cell_df, line_df with caption / table / formula roles and object_key)."""
     with gcpause.paused():  # rows and cells as Python objects: see gcpause
         return _build_objects(doc, line_df, page_df, toc_df, doc_id)
+
+
+def _take(frame: pd.DataFrame, pos: np.ndarray) -> pd.DataFrame:
+    """``frame.iloc[pos]``; a slice when ``pos`` is one ascending run (a page's lines usually are):
+    the same rows without a take of every column."""
+    if (
+        len(pos)
+        and pos[0] >= 0
+        and pos[-1] - pos[0] + 1 == len(pos)
+        and (len(pos) < 2 or (np.diff(pos) == 1).all())
+    ):
+        return frame.iloc[int(pos[0]) : int(pos[-1]) + 1]
+    return frame.iloc[pos]
+
+
+def _rows_of(frame: pd.DataFrame, labels: pd.Index) -> pd.DataFrame:
+    """``frame.loc[labels]``, by position when the index is unique and holds every label."""
+    if frame.index.is_unique:
+        pos = frame.index.get_indexer(labels)
+        if (pos >= 0).all():
+            return _take(frame, pos)
+    return frame.loc[labels]
 
 
 def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
@@ -56,8 +79,13 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     # "(512)" in a statistics or financial table is a negative amount, not an equation label
     # (roles as they were before any caption marked its table)
     page_of = usable["page"].tolist()
-    cap_lines = {k for k, t in enumerate(texts) if CAPTION.match(t)}  # caption_match's first test
-    eq_lines = {k for k, t in enumerate(texts) if roles[k] != "table" and figures.EQ_LABEL.match(t)}
+    # (each regex only on lines whose first character it can match)
+    cap_lines = {
+        k for k, t in enumerate(texts) if t[:1] in CAPTION_FIRST and CAPTION.match(t)
+    }  # caption_match's first test
+    eq_lines = {
+        k for k, t in enumerate(texts) if t[:1] == "(" and roles[k] != "table" and figures.EQ_LABEL.match(t)
+    }
     cap_pages = {page_of[k] for k in cap_lines}
     eq_pages = {page_of[k] for k in eq_lines}
     hit = sorted(cap_lines | eq_lines)
@@ -69,7 +97,7 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
         pos = positions[page_no]
         pos_list = pos.tolist()
         eq_rows = [row_at[k] for k in pos_list if k in eq_lines]
-        pl = usable.iloc[pos] if has_caption else None
+        pl = _take(usable, pos) if has_caption else None
         # the pymupdf page only for a page with a caption or an equation label (loading one costs)
         page = tables_free.CachedPage(doc[int(page_no) - 1]) if pl is not None else None
         # a line CAPTION does not match is never a caption (caption_match tests it first)
@@ -85,7 +113,7 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
             block, cap, row = caption_object(line_df, pl, r, m, kind, key, int(page_no))
             if kind == "table":
                 # the caption's own side when table rows adjoin it on one side, else the document's habit
-                side = tables_free.caption_side(line_df.loc[pl.index], cap, float(r.size))
+                side = tables_free.caption_side(_rows_of(line_df, pl.index), cap, float(r.size))
                 sides[side] += 1
                 above_first = (side or max(("below", "above"), key=sides.get)) == "above"
             if kind == "figure":
@@ -100,7 +128,7 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
             reg.append(row)
         if eq_rows:
             page = doc[int(page_no) - 1] if page is None else page
-            reg += figures.equations(line_df, usable.iloc[pos] if pl is None else pl, eq_rows, page, seen)
+            reg += figures.equations(line_df, _take(usable, pos) if pl is None else pl, eq_rows, page, seen)
     n_draw = (
         dict(zip(page_df["page"], page_df["n_drawings"], strict=False)) if "n_drawings" in page_df else None
     )

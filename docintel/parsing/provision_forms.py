@@ -36,7 +36,7 @@ def _title(desc: str) -> str:
 def form_lines(line_df: pd.DataFrame, taken: set[tuple[int, int]]) -> list[dict]:
     """Keyword provision candidates (scheme ``kw``, keyword ``line``) for a form's numbered lines."""
     cols = ["page", "line", "text", "role", "x0", "y0", "x1", "size"]
-    lines = line_df[~line_df["role"].isin(_SKIP)][cols]
+    lines = line_df.loc[~line_df["role"].isin(_SKIP), cols]  # no take of the other columns
     boxes = lines[lines["text"].astype(str).str.strip().str.fullmatch(_BOX.pattern)]
     if len(boxes) < MIN_LINES:
         return []

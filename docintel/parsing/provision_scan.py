@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from docintel.parsing import frame_rows
@@ -99,7 +100,46 @@ def par_types(lab: str) -> list[tuple[str, int]]:
 def _para_starts(c: dict[str, list]) -> list[bool]:
     """Whether each line (column lists in reading order) opens a paragraph: first on its page, after
     a stop, a larger gap, hanging left of the line above, or beside it in the next column (two
-    columns read line by line)."""
+    columns read line by line).
+
+    The geometric tests run on numpy columns for every line at once; the text tests run only on
+    the lines the geometry leaves open (most lines inside a paragraph). Every test is pure, so
+    the order of the ``or`` changes nothing. Geometry with a missing value takes
+    :func:`_para_starts_loop` (``max`` over NaN depends on the order).
+    """
+    n = len(c["page"])
+    geo = [np.asarray(c[k], dtype=float) for k in ("x0", "y0", "x1", "y1")]
+    if n < 2 or any(np.isnan(a).any() for a in geo):
+        return _para_starts_loop(c)
+    x0, y0, x1, y1 = geo
+    pages = np.asarray(c["page"])
+    size = np.array([float(z or 0) for z in c["size"]], dtype=float)
+    decided = np.ones(n, dtype=bool)
+    decided[1:] = (
+        (pages[1:] != pages[:-1])
+        | (y0[1:] - y1[:-1] > 0.5 * np.maximum(size[1:], 4.0))
+        | (y0[1:] < y0[:-1] - 1)  # a new column
+        | (x0[1:] < x0[:-1] - 2)
+        | ((x0[1:] > x1[:-1]) & (y0[1:] <= y1[:-1]))  # a line of the next column
+    )
+    short = _shorts(pages, x0, x1, size)
+    texts, roles = c["text"], c["role"]
+    out = decided.tolist()
+    for i in np.flatnonzero(~decided).tolist():
+        if roles[i] == "list_item":
+            out[i] = True
+            continue
+        t = str(texts[i - 1]).rstrip()
+        out[i] = (
+            t.endswith((".", ":", ";", "!", "?", "]", ")"))
+            or (t.endswith(("and", "or")) and _AND_OR.search(t) is not None)
+            or (not _ref_end(t) and (roles[i - 1] in ("heading", "title") or short[i - 1]))
+        )
+    return out
+
+
+def _para_starts_loop(c: dict[str, list]) -> list[bool]:
+    """:func:`_para_starts` one line at a time (any column may hold NaN)."""
     pages, texts, roles = c["page"], c["text"], c["role"]
     x0, y0, y1, size = c["x0"], c["y0"], c["y1"], c["size"]
     out = []
@@ -171,12 +211,37 @@ def _short(c: dict[str, list], j: int) -> bool:
     return bool(near) and x1[j] < max(near) - SHORT_BY * size
 
 
+def _shorts(pages: np.ndarray, x0: np.ndarray, x1: np.ndarray, size: np.ndarray) -> list[bool]:
+    """:func:`_short` of every line at once (geometry without NaN; ``size`` as ``float(size or 0)``)."""
+    n = len(pages)
+    s = np.maximum(size, 4.0)
+    best = np.full(n, -np.inf)
+    found = np.zeros(n, dtype=bool)
+    idx = np.arange(n)
+    for d in (-2, -1, 1, 2):
+        k = np.clip(idx + d, 0, n - 1)
+        ok = (idx + d >= 0) & (idx + d < n) & (pages[k] == pages) & (np.abs(x0[k] - x0) <= 3 * s)
+        found |= ok
+        best = np.where(ok, np.maximum(best, x1[k]), best)
+    return (found & (x1 < best - SHORT_BY * s)).tolist()
+
+
 #: What one of _DEC, _KWNUM, _SS, _TOP, _LETTER, _PAR needs at the start (one test, not six).
 _MAY_PROVISION = re.compile(
     r"[0-9\[(\u00a7]|[A-Z][.)]\s|[a-z]{1,4}[.)]\s|(?:Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|Article|ARTICLE|Art\.|Rule|RULE"
     r"|Regulation|Line)\s"
 )
 _AND_OR = re.compile(r"[;,]\s+(?:and|or)$")
+
+
+def _may_open(raw: str) -> bool:
+    """False only for a stripped line whose normalised text (``" ".join(raw.split())``) is no bare
+    label (at most five characters, or a number: _MAY_PROVISION's digit), no quoted definition and
+    no _MAY_PROVISION match; read before the whitespace is normalised (the pattern's ``\\s`` and
+    ``str.split()`` agree on whitespace, and every other character it reads is the same)."""
+    return len(raw) <= 5 or raw[:1] in "\"\u201c\u2018'" or _MAY_PROVISION.match(raw) is not None
+
+
 #: Columns the candidate scan reads (rows built from these only; see :mod:`frame_rows`).
 _COLS = ["page", "line", "text", "role", "x0", "y0", "x1", "y1", "size"]
 
@@ -240,7 +305,10 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             g = _GLUED.match(str(texts[i]).lstrip())
             if not g or _ref_end(str(texts[i - 1]).rstrip()) or str(texts[i - 1]).rstrip().endswith("-"):
                 continue
-        text = " ".join(str(texts[i]).split())
+        raw = str(texts[i]).strip()
+        if not _may_open(raw):
+            continue
+        text = " ".join(raw.split())
         bare = _BARE.match(text) and i + 1 < len(starts)
         d = DEFINED.match(text) if text[:1] in "\"\u201c\u2018'" and i != joined else None
         if d:  # '"Business Day" means any weekday ...': an unnumbered definition

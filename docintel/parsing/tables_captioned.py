@@ -122,16 +122,18 @@ def table_box(
         row["n_rows"] = max(c["row"] for c in tc) + 1
         row["n_cols"] = max(c["col"] for c in tc) + 1
         cells += [{**c, "doc_id": doc_id, "object_key": key, "page": int(page_no)} for c in tc]
-        inside = (
-            (line_df.page == page_no)
-            & (line_df.y0 >= tb[1] - 1)
-            & (line_df.y1 <= tb[3] + 1)
-            & (line_df.x0 >= tb[0] - 1)
-            & (line_df.x1 <= tb[2] + 1)
+        # the same masks on numpy columns, the marks written by position (no pandas mask per table)
+        x0, y0, x1, y1 = frame_rows.floats(line_df, "x0", "y0", "x1", "y1")
+        inside = np.flatnonzero(
+            (line_df["page"].to_numpy() == page_no)
+            & (y0 >= tb[1] - 1)
+            & (y1 <= tb[3] + 1)
+            & (x0 >= tb[0] - 1)
+            & (x1 <= tb[2] + 1)
             & ~line_df.index.isin(block.index)
         )
-        line_df.loc[inside, "role"] = "table"
-        line_df.loc[inside, "object_key"] = key
+        line_df.iloc[inside, line_df.columns.get_loc("role")] = "table"
+        line_df.iloc[inside, line_df.columns.get_loc("object_key")] = key
     return bb
 
 

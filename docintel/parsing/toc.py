@@ -73,8 +73,9 @@ def _join_continuations(cands: list[Candidate], body: float) -> list[Candidate]:
     for c in sorted(cands, key=_PAGE_Y0_X0):
         prev = None
         key = (c.page, c.bold, c.extra.get("italic"), c.font)
-        if not c.run_in and c.kind is None and not LABEL_OPEN.match(c.text.strip()):
-            for p in reversed(pool.get(key, ())):
+        # (the label test only when a line of the same style waits: most lines have none)
+        if not c.run_in and c.kind is None and key in pool and not LABEL_OPEN.match(c.text.strip()):
+            for p in reversed(pool[key]):
                 # the stacking test first: it rejects most pairs, and the tests have no side effects
                 if (
                     -0.5 <= c.y0 - p.y1 <= 0.45 * c.size
@@ -401,9 +402,13 @@ def _mark_roles(
     if len(contents):
         cl = set(zip(contents["page"], contents["line"], strict=False))
         on_cp = line_df["page"].isin(contents_pages).to_numpy() & (role == "body")
-        lone_numbers = on_cp & line_df["text"].str.match(r"^\s*[0-9.]+\s*$").to_numpy(
-            dtype=bool, na_value=False
-        )
+        # the pattern read on the contents pages' body lines only (the same pandas str.match there)
+        lone_numbers = on_cp.copy()
+        sel = np.flatnonzero(on_cp)
+        if len(sel):
+            lone_numbers[sel] = (
+                line_df["text"].iloc[sel].str.match(r"^\s*[0-9.]+\s*$").to_numpy(dtype=bool, na_value=False)
+            )
         role[np.isin(key, _key_list(cl)) | lone_numbers] = "toc_entry"
     line_df["role"] = pd.Series(role, index=line_df.index, dtype=line_df["role"].dtype)
 
