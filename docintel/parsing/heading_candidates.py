@@ -22,6 +22,7 @@ from docintel.parsing.heading_text import (
     _respace,
     first_sentence,
     split_number,
+    strip_margin_numbers,
 )
 
 _FURNITURE = {"header", "footer", "page_number"}
@@ -124,6 +125,8 @@ def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[
                 "lead": lead,
             }
         )
+    for recs in by_page.values():
+        strip_margin_numbers(recs)  # "186 1.3.1 Initial ...": the heading's number is "1.3.1"
     return by_page
 
 
@@ -139,7 +142,9 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
     out: list[Candidate] = []
     for page_no, pl in _page_records(line_df, feats).items():
         geo = _PageGeo(pl)
-        for frags in _baseline_groups(pl):
+        groups = _baseline_groups(pl)
+        grid = _grid_rows(groups)
+        for gi, frags in enumerate(groups):
             if len(frags) == 1:  # most lines: alone on their baseline, one segment, no artefact
                 out.append(_single(page_no, frags[0], geo))
                 continue
@@ -161,10 +166,53 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
                 c = _candidate(page_no, seg, dropped, geo, start)
                 c.extra["para_start"] = start
                 # three or more separate bold pieces on one baseline: a table header row
-                c.extra["table_row"] = len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
+                c.extra["table_row"] = gi in grid or (len(segs) >= 3 and (bold_segs >= 3 or not c.bold))
                 out.append(c)
     out.sort(key=_PAGE_LINE)
     return out
+
+
+#: Lines start "at" one column edge within this many points.
+GRID_ALIGN_PT = 2.0
+#: A page's lines sharing baselines form a grid when at least this many column edges each start
+#: a line on two or more shared baselines (a two-column glossary, term | definition, has two).
+GRID_MIN_EDGES = 3
+
+
+def _grid_rows(groups: list[list[dict]]) -> set[int]:
+    """The baseline groups (by position) that are rows of a grid: a table the text layer gives
+    as lines, its cells sharing baselines at three or more column edges that recur row after
+    row (SP 800-161 Table 2-2: "Terrorists" | "Unauthorized access" | "Terrorists seek ...").
+
+    A row's lines each start at a recurring edge, in one type size (a heading larger than the
+    text beside it is no cell). Its pieces are table cells, not headings.
+    """
+    multi = [i for i, g in enumerate(groups) if len(g) >= 2]
+    if len(multi) < 2:
+        return set()
+    edges: list[list[float]] = []  # [x, rows starting a line there]
+    for i in multi:
+        seen: set[int] = set()
+        for r in groups[i]:
+            x = r["x0"]
+            k = next((k for k, e in enumerate(edges) if abs(e[0] - x) <= GRID_ALIGN_PT), None)
+            if k is None:
+                edges.append([x, 0.0])
+                k = len(edges) - 1
+            if k not in seen:
+                seen.add(k)
+                edges[k][1] += 1
+    shared = [e[0] for e in edges if e[1] >= 2]
+    if len(shared) < GRID_MIN_EDGES:
+        return set()
+    rows = set()
+    for i in multi:
+        g = groups[i]
+        at = {next((k for k, x in enumerate(shared) if abs(x - r["x0"]) <= GRID_ALIGN_PT), -1) for r in g}
+        sizes = [r["size"] for r in g]
+        if -1 not in at and len(at) >= 2 and max(sizes) - min(sizes) <= 0.5:
+            rows.add(i)
+    return rows
 
 
 def _segments(frags: list[dict]) -> list[list[dict]]:
