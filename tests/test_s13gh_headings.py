@@ -121,3 +121,20 @@ def test_a_two_column_glossary_is_no_grid():
     cands = headings.candidates(line_df, feats)
     assert not any(c.extra["table_row"] for c in cands)
     assert headings.looks_like_heading([c for c in cands if c.line == 1][0], 10.0)
+
+
+def test_a_table_in_one_column_makes_no_grid_of_the_page():
+    # a two-column datasheet read as one column: its table (right column, three cells a row) has
+    # edges of its own; the title pair and the two column headings on shared baselines are no cells
+    rows = [
+        ("The Potato Project", 56.7, 56.7, 214.3),
+        ("Processor Datasheet", 375.7, 56.7, 540.8),
+        ("Architecture", 56.7, 110.7, 124.4),
+        ("Example Application", 307.3, 110.7, 419.4),
+    ]
+    for k, y in enumerate((415.0, 427.0, 439.0)):
+        rows += [(f"sig{k}", 313.7, y, 329.3), ("1", 375.4, y, 380.4), (f"Signal {k} clock", 415.8, y, 480.1)]
+    line_df, feats = _page(rows, size=20.7)
+    by_line = {c.line: c for c in headings.candidates(line_df, feats)}
+    assert not any(by_line[k].extra["table_row"] for k in (1, 2, 3, 4))
+    assert by_line[5].extra["table_row"]  # the table's own cells are

@@ -166,7 +166,9 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
                 c = _candidate(page_no, seg, dropped, geo, start)
                 c.extra["para_start"] = start
                 # three or more separate bold pieces on one baseline: a table header row
-                c.extra["table_row"] = gi in grid or (len(segs) >= 3 and (bold_segs >= 3 or not c.bold))
+                c.extra["table_row"] = (gi in grid and not c.bold) or (
+                    len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
+                )
                 out.append(c)
     out.sort(key=_PAGE_LINE)
     return out
@@ -174,9 +176,15 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
 
 #: Lines start "at" one column edge within this many points.
 GRID_ALIGN_PT = 2.0
-#: A page's lines sharing baselines form a grid when at least this many column edges each start
-#: a line on two or more shared baselines (a two-column glossary, term | definition, has two).
+#: A page's shared baselines form a grid when at least this many column edges each start a
+#: line on two or more baselines of three or more lines (a two-column glossary, term |
+#: definition, or a two-column page has two; a table in one column of it has its own).
 GRID_MIN_EDGES = 3
+
+
+def _edge(edges: list[float], x: float) -> int:
+    """Position of the edge within :data:`GRID_ALIGN_PT` of ``x`` in ``edges`` (-1: none)."""
+    return next((k for k, e in enumerate(edges) if abs(e - x) <= GRID_ALIGN_PT), -1)
 
 
 def _grid_rows(groups: list[list[dict]]) -> set[int]:
@@ -184,31 +192,34 @@ def _grid_rows(groups: list[list[dict]]) -> set[int]:
     as lines, its cells sharing baselines at three or more column edges that recur row after
     row (SP 800-161 Table 2-2: "Terrorists" | "Unauthorized access" | "Terrorists seek ...").
 
-    A row's lines each start at a recurring edge, in one type size (a heading larger than the
-    text beside it is no cell). Its pieces are table cells, not headings.
+    The edges are those of rows of three or more lines; a row of two or more lines counts when
+    each line starts at one of them, in one type size (a heading larger than the text beside it
+    is no cell). Its pieces are table cells, not headings.
     """
-    multi = [i for i, g in enumerate(groups) if len(g) >= 2]
-    if len(multi) < 2:
-        return set()
-    edges: list[list[float]] = []  # [x, rows starting a line there]
-    for i in multi:
-        seen: set[int] = set()
-        for r in groups[i]:
-            x = r["x0"]
-            k = next((k for k, e in enumerate(edges) if abs(e[0] - x) <= GRID_ALIGN_PT), None)
-            if k is None:
-                edges.append([x, 0.0])
+    edges: list[float] = []
+    counts: list[int] = []
+    for g in groups:
+        if len(g) < 3:
+            continue
+        at = set()
+        for r in g:
+            k = _edge(edges, r["x0"])
+            if k < 0:
+                edges.append(r["x0"])
+                counts.append(0)
                 k = len(edges) - 1
-            if k not in seen:
-                seen.add(k)
-                edges[k][1] += 1
-    shared = [e[0] for e in edges if e[1] >= 2]
+            at.add(k)
+        if len(at) >= 3:
+            for k in at:
+                counts[k] += 1
+    shared = [e for e, n in zip(edges, counts, strict=True) if n >= 2]
     if len(shared) < GRID_MIN_EDGES:
         return set()
     rows = set()
-    for i in multi:
-        g = groups[i]
-        at = {next((k for k, x in enumerate(shared) if abs(x - r["x0"]) <= GRID_ALIGN_PT), -1) for r in g}
+    for i, g in enumerate(groups):
+        if len(g) < 2:
+            continue
+        at = {_edge(shared, r["x0"]) for r in g}
         sizes = [r["size"] for r in g]
         if -1 not in at and len(at) >= 2 and max(sizes) - min(sizes) <= 0.5:
             rows.add(i)
