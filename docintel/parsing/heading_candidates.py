@@ -22,7 +22,6 @@ from docintel.parsing.heading_text import (
     _respace,
     first_sentence,
     split_number,
-    strip_margin_numbers,
 )
 
 _FURNITURE = {"header", "footer", "page_number"}
@@ -125,8 +124,6 @@ def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[
                 "lead": lead,
             }
         )
-    for recs in by_page.values():
-        strip_margin_numbers(recs)  # "186 1.3.1 Initial ...": the heading's number is "1.3.1"
     return by_page
 
 
