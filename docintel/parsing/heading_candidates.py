@@ -23,6 +23,7 @@ from docintel.parsing.heading_text import (
     first_sentence,
     split_number,
 )
+from docintel.parsing.label_rows import grid_rows
 
 _FURNITURE = {"header", "footer", "page_number"}
 
@@ -139,7 +140,9 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
     out: list[Candidate] = []
     for page_no, pl in _page_records(line_df, feats).items():
         geo = _PageGeo(pl)
-        for frags in _baseline_groups(pl):
+        groups = _baseline_groups(pl)
+        grid = grid_rows(groups)
+        for gi, frags in enumerate(groups):
             if len(frags) == 1:  # most lines: alone on their baseline, one segment, no artefact
                 out.append(_single(page_no, frags[0], geo))
                 continue
@@ -161,7 +164,9 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
                 c = _candidate(page_no, seg, dropped, geo, start)
                 c.extra["para_start"] = start
                 # three or more separate bold pieces on one baseline: a table header row
-                c.extra["table_row"] = len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
+                c.extra["table_row"] = (gi in grid and not c.bold) or (
+                    len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
+                )
                 out.append(c)
     out.sort(key=_PAGE_LINE)
     return out

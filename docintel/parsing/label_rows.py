@@ -14,6 +14,10 @@ prose, tables and margin line numbers keep their column order:
 - they form at least :data:`MIN_LABELS` labels (a label wrapped over lines close together is
   one), and most labels' first line has a right-column line starting at its height;
 - the right column holds more lines than there are labels (texts run over lines).
+
+:func:`grid_rows` tells the other row-aligned layout, a table the text layer gives as lines: cells
+sharing baselines at three or more recurring column edges (heading detection reads its rows'
+pieces as table cells, not headings).
 """
 
 from __future__ import annotations
@@ -114,3 +118,55 @@ def interleave(left: list[dict], right: list[dict]) -> list[dict] | None:
     out.extend(right[k:])
     out.extend(r for lab in tail for r in lab)
     return out
+
+
+#: Lines start "at" one column edge within this many points.
+GRID_ALIGN_PT = 2.0
+#: A page's shared baselines form a grid when at least this many column edges each start a
+#: line on two or more baselines of three or more lines (a two-column glossary, term |
+#: definition, or a two-column page has two; a table in one column of it has its own).
+GRID_MIN_EDGES = 3
+
+
+def _edge(edges: list[float], x: float) -> int:
+    """Position of the edge within :data:`GRID_ALIGN_PT` of ``x`` in ``edges`` (-1: none)."""
+    return next((k for k, e in enumerate(edges) if abs(e - x) <= GRID_ALIGN_PT), -1)
+
+
+def grid_rows(groups: list[list[dict]]) -> set[int]:
+    """The baseline groups (by position) that are rows of a grid: a table the text layer gives
+    as lines, its cells sharing baselines at three or more column edges that recur row after
+    row (SP 800-161 Table 2-2: "Terrorists" | "Unauthorized access" | "Terrorists seek ...").
+
+    The edges are those of rows of three or more lines; a row of two or more lines counts when
+    each line starts at one of them, in one type size (a heading larger than the text beside it
+    is no cell). Its pieces are table cells, not headings.
+    """
+    edges: list[float] = []
+    counts: list[int] = []
+    for g in groups:
+        if len(g) < 3:
+            continue
+        at = set()
+        for r in g:
+            k = _edge(edges, r["x0"])
+            if k < 0:
+                edges.append(r["x0"])
+                counts.append(0)
+                k = len(edges) - 1
+            at.add(k)
+        if len(at) >= 3:
+            for k in at:
+                counts[k] += 1
+    shared = [e for e, n in zip(edges, counts, strict=True) if n >= 2]
+    if len(shared) < GRID_MIN_EDGES:
+        return set()
+    rows = set()
+    for i, g in enumerate(groups):
+        if len(g) < 2:
+            continue
+        at = {_edge(shared, r["x0"]) for r in g}
+        sizes = [r["size"] for r in g]
+        if -1 not in at and len(at) >= 2 and max(sizes) - min(sizes) <= 0.5:
+            rows.add(i)
+    return rows
