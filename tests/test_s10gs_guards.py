@@ -9,7 +9,7 @@ import re
 import pytest
 
 from docintel.api import parse
-from docintel.parsing import provision_scan as ps
+from docintel.parsing import provision_starts as ps
 
 from .conftest import PDFS
 

@@ -6,7 +6,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from docintel.parsing import captions, crossrefs, figures, frame_rows, heading_spans, objects, provision_scan
+from docintel.parsing import (
+    captions,
+    crossrefs,
+    figures,
+    frame_rows,
+    heading_spans,
+    objects,
+    provision_scan,
+    provision_starts,
+)
 from tests.test_structure_fast_paths_2 import _page
 
 _TEXTS = [
@@ -55,8 +64,8 @@ def _columns(rng: np.random.Generator, n: int, nan: bool = False) -> dict[str, l
 def test_para_starts_equal_the_line_by_line_tests(seed):
     rng = np.random.default_rng(seed)
     cols = _columns(rng, 400, nan=seed % 4 == 3)
-    got = provision_scan._para_starts(cols)
-    assert got == provision_scan._para_starts_loop(cols)
+    got = provision_starts._para_starts(cols)
+    assert got == provision_starts._para_starts_loop(cols)
     assert any(got) and not all(got)  # both answers occur
 
 
@@ -64,8 +73,8 @@ def test_shorts_equal_short():
     rng = np.random.default_rng(5)
     cols = _columns(rng, 300)
     arrs = [np.asarray(cols[k], dtype=float) for k in ("x0", "x1", "size")]
-    got = provision_scan._shorts(np.asarray(cols["page"]), *arrs)
-    want = [provision_scan._short(cols, j) for j in range(300)]
+    got = provision_starts._shorts(np.asarray(cols["page"]), *arrs)
+    want = [provision_starts._short(cols, j) for j in range(300)]
     assert got == want and any(want)
 
 
