@@ -49,6 +49,12 @@ DOCS = [
     ("odbl-1.0.pdf", "spdx", "ODbL-1.0", "word", "Open Database License 1.0"),
     ("debian-policy-1-4.pdf", "policy", "1-4", "book", "Debian Policy Manual"),
 ]
+# real PDFs shipped by a package, copied as they are: (file name, gzipped source)
+REAL = [
+    # Debian Policy as its maintainers typeset it (Sphinx/LaTeX, 193 pages): a rule book whose
+    # cross-references name the target's title ("see debian/rules and DEB_BUILD_OPTIONS")
+    ("debian-policy.pdf", Path("/usr/share/doc/debian-policy/policy.pdf.gz")),
+]
 
 _RULE = re.compile(r"^\s*([=\-*~#_]{3,}|-{2,})\s*$")
 _NUM_HEAD = re.compile(
@@ -85,7 +91,8 @@ CSS = {
 def _policy_text(chapters: str) -> str:
     """Debian Policy chapters ``a-b`` from the packaged plain-text manual (the contents skipped)."""
     lo, hi = (int(x) for x in chapters.split("-"))
-    lines = gzip.open(POLICY, "rt", encoding="utf-8").read().splitlines()
+    with gzip.open(POLICY, "rt", encoding="utf-8") as f:
+        lines = f.read().splitlines()
     start = end = None
     for i, ln in enumerate(lines):
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
@@ -124,7 +131,7 @@ def _paragraphs(text: str) -> list[tuple[str, str]]:
         cur: list[str] = []
         kind = "p"
 
-        def flush() -> None:
+        def flush(cur: list[str], kind: str) -> None:
             if cur:
                 paras.append((kind, " ".join(x.strip() for x in cur)))
 
@@ -132,21 +139,20 @@ def _paragraphs(text: str) -> list[tuple[str, str]]:
             s = ln.strip()
             short = len(s) < 75 and not s.endswith((".", ";", ",", ":")) or len(s) < 40
             if _NUM_HEAD.match(ln) and short and (not cur or kind != "h"):
-                flush()
+                flush(cur, kind)
                 paras.append(("h", s.lstrip("# ")))
                 cur, kind = [], "p"
                 continue
             if s.startswith("#"):
-                flush()
+                flush(cur, kind)
                 paras.append(("h", s.lstrip("# ")))
                 cur, kind = [], "p"
                 continue
-            if _ITEM.match(ln) or (cur and len(ln) - len(ln.lstrip()) >= 4 and not cur[-1].startswith(" ")):
-                if _ITEM.match(ln):
-                    flush()
-                    cur, kind = [], "i"
+            if _ITEM.match(ln):
+                flush(cur, kind)
+                cur, kind = [], "i"
             cur.append(ln)
-        flush()
+        flush(cur, kind)
     return paras
 
 
@@ -224,6 +230,12 @@ def main() -> int:
             text = _policy_text(key)
         n = render(text, style, title, path)
         print(f"{path}: {n} pages ({style})")
+    for name, src in REAL:
+        path = out / name
+        if src.exists() and (args.force or not path.exists()):
+            with gzip.open(src, "rb") as f:
+                path.write_bytes(f.read())
+            print(f"{path}: copied from {src}")
     return 0
 
 
