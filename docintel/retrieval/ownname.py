@@ -52,3 +52,13 @@ def without_own_name(query: list[str], question: ParsedQuestion, tables: DocTabl
         return query
     left = [t for t in query if t not in own]
     return left if len(left) >= MIN_LEFT else query
+
+
+def without_own_name_words(question: ParsedQuestion, tables: DocTables) -> ParsedQuestion:
+    """``question`` less the keywords that are the document's own short name (for the window of
+    a chosen page: "(CDDL) Version 1.0" under the title is no answer), when enough remain."""
+    own = own_name_terms(question, tables)
+    if not own:
+        return question
+    left = [k for k in question.keywords if not set(terms(k)) <= own]
+    return question.model_copy(update={"keywords": left}) if len(left) >= MIN_LEFT else question
