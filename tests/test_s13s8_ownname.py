@@ -69,6 +69,26 @@ def test_an_acronym_the_title_does_not_hold_stays_a_term():
     assert own_name_terms(q, DOC) == set()
 
 
+def test_a_name_printed_all_through_the_document_is_its_topic_and_stays():
+    # a paper's model: "BERT" on every page is what the pages are about, not a preamble's name
+    paper = build(
+        [
+            [
+                ("BERT: Pre-training of Deep Bidirectional Transformers", "title", 17.0),
+                ("We introduce BERT.", "body", 10.0),
+            ],
+            *[
+                [(f"BERT uses layer {k}. The GELU activation replaces ReLU in BERT.", "body", 10.0)]
+                for k in range(4)
+            ],
+        ]
+    )
+    assert (
+        own_name_terms(parse_question("Which activation function does BERT use instead of ReLU?"), paper)
+        == set()
+    )
+
+
 #: Page 1 of the CDDL 1.0 as a word-processed PDF prints it (text, role, size, bold): the title
 #: with "(CDDL)", the definitions, then section 2.1 whose first line holds the condition.
 CDDL_PAGE_1 = [

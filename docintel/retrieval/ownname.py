@@ -6,13 +6,16 @@ most on its first pages (a preamble, "The Open Database License (ODbL) is ..."),
 draws the ranking to page 1 and away from the provision asked about. An acronym of the question
 (two or more capitals: "GPL", "ODbL", "CDDL") that the document's own title holds as a word
 ("Open Database License (ODbL)") or as the initials of its words ("GNU General Public License")
-is left out of the ranking terms, when at least :data:`MIN_LEFT` other terms remain.
+is left out of the ranking terms, when at least :data:`MIN_LEFT` other terms remain and the
+name is printed mostly on the front pages (a name printed all through the document, a paper's
+model "BERT", is its topic as well and stays a term).
 """
 
 from __future__ import annotations
 
 import re
 
+from docintel.retrieval.bm25 import page_index
 from docintel.retrieval.refparts import own_titles
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion
@@ -41,8 +44,23 @@ def own_name_terms(question: ParsedQuestion, tables: DocTables) -> set[str]:
     for acr in found:
         low = acr.casefold()
         if any(re.search(rf"(?<!\w){re.escape(low)}(?!\w)", t) or low in _initials(t) for t in titles):
-            out.update(terms(acr))
+            out.update(t for t in terms(acr) if _front_loaded(tables, t))
     return out
+
+
+#: Pages at the front of the document where a name used as a name is printed most.
+FRONT_PAGES = 2
+
+
+def _front_loaded(tables: DocTables, term: str) -> bool:
+    """At least half of the term's occurrences are on the first :data:`FRONT_PAGES` pages (a
+    licence's preamble, a contract's title page): the name draws the ranking to the front. A
+    name printed all through the document ("BERT" in the BERT paper) is its topic too, and stays."""
+    index = page_index(tables)
+    tf = index.tf(term)
+    total = sum(tf.values())
+    front = sum(tf.get(p, 0) for p in index.pages[:FRONT_PAGES])
+    return total > 0 and 2 * front >= total
 
 
 def without_own_name(query: list[str], question: ParsedQuestion, tables: DocTables) -> list[str]:
