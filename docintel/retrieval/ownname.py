@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from docintel.retrieval.bm25 import page_index
-from docintel.retrieval.refparts import own_titles
+from docintel.retrieval.owntitles import own_titles
 from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion
 from docintel.text import terms
