@@ -19,9 +19,9 @@ from docintel.schema.tables import TABLES
 Q = ParsedQuestion(text="")
 
 
-def build(texts_by_page: list[list[str]]) -> DocTables:
+def build(texts_by_page: list[list[str]], roles: dict | None = None) -> DocTables:
     lines = [
-        {"page": p + 1, "line": k + 1, "text": text, "role": "body"}
+        {"page": p + 1, "line": k + 1, "text": text, "role": (roles or {}).get((p + 1, k + 1), "body")}
         for p, texts in enumerate(texts_by_page)
         for k, text in enumerate(texts)
     ]
@@ -115,3 +115,31 @@ def test_two_appendix_lines_leave_the_appendix_unsaid():
     doc = [*LICENCE, ["Appendix", "Another list."]]
     res = resolve_in_tables(_ref("the appendix", 2, 7), build(doc), question=Q)
     assert res.status != "resolved"
+
+
+def test_numbered_notes_and_one_line_lists_are_no_articles():
+    # a legal history citing a constitution's "article 5": its own footnotes run 1, 2, 3 ... and
+    # a one-line-per-item list runs 1. 2. 3.; neither is the article
+    doc = [
+        ["The constitution declared Islam the state religion (article 5) and Arabic official."]
+        + [f"{k} Author {k}, Title of a book, at {k}." for k in range(1, 8)],
+        [
+            "Tiers:",
+            "1. First Tier",
+            "2. Second Tier",
+            "3. Third Tier",
+            "4. Fourth Tier",
+            "See Section 2 of the Act.",
+        ],
+    ]
+    t = build(doc, roles={(1, k): "footnote" for k in range(2, 9)})
+    assert resolve_in_tables(_ref("article 5", 1, 1), t, question=Q).status != "resolved"
+    assert resolve_in_tables(_ref("Section 2", 2, 6), t, question=Q).status != "resolved"
+
+
+def test_a_heading_naming_itself_points_nowhere_else():
+    doc = [
+        ["Sección 2. Revisión del Empleador", "Complete within 3 days."],
+        ["1. Uno.", "x", "2. Dos.", "y", "3. Tres.", "z"],
+    ]
+    assert resolve_in_tables(_ref("Sección 2", 1, 1), build(doc), question=Q).status != "resolved"

@@ -24,14 +24,17 @@ from docintel.retrieval.framememo import per_frame
 from docintel.schema.document import DocTables
 
 #: A line that opens with a number ("2", "3.1"), "." or ")" and, after optional space, a capital:
-#: "2.Scope of ...", "1) Grant of ...", "4.2 Notices. If ..." ("2.5 per cent" has no capital).
-_OPEN = re.compile(
-    r"^[ \t\u00a0]*([0-9]{1,3}(?:\.[0-9]{1,3}){0,3})(\.|\)|(?=[ \t\u00a0]))[ \t\u00a0]*(?=[A-Z\u00c0-\u00de])"
-)
+#: "2.Scope of ...", "1) Grant of ...", "4.2. Notices. If ..." ("2.5 per cent" has no capital). A
+#: bare space after the number is no delimiter here: footnotes ("87 Treaty of ...") and table rows
+#: ("1 Agregados inquiridos") run 1, 2, 3 ... too.
+_OPEN = re.compile(r"^[ \t\u00a0]*([0-9]{1,3}(?:\.[0-9]{1,3}){0,3})([.)])[ \t\u00a0]*(?=[A-Z\u00c0-\u00de])")
 #: Siblings a paragraph's run holds at least (itself included): "1." and "2." alone may be a list.
 MIN_RUN = 3
-#: Lines a sibling may be searched back or on for (a long article between two numbers).
-_ROLES_OUT = ("toc_entry", "caption")
+#: Roles no article has (notes are numbered 1, 2, 3 ... through a report).
+_ROLES_OUT = ("toc_entry", "caption", "footnote")
+#: Points a line may be smaller than the document's usual line and still be an article (not the
+#: small print of notes and tables).
+SMALLER = 1.0
 _LEADERS = re.compile(r"(?:\.\s?){4,}")
 
 #: id(line_df) -> (line_df, [(position, id tuple, delimiter, page, line)]).
@@ -42,20 +45,23 @@ def _openings(tables: DocTables) -> list[tuple[int, tuple[int, ...], str, int, i
     def scan() -> list:
         lines = evidence_lines(tables)
         out = []
+        size = lines["size"].astype(float) if "size" in lines else pd.Series([float("nan")] * len(lines))
+        usual = float(size.median()) if size.notna().any() else float("nan")
         rows = zip(
             lines["text"].astype(str).tolist(),
             lines["role"].tolist(),
             lines["page"].astype(int).tolist(),
             lines["line"].astype(int).tolist(),
+            size.tolist(),
             strict=True,
         )
-        for k, (text, role, page, line) in enumerate(rows):
-            if role in _ROLES_OUT or _LEADERS.search(text):
+        for k, (text, role, page, line, z) in enumerate(rows):
+            if role in _ROLES_OUT or _LEADERS.search(text) or z < usual - SMALLER:
                 continue
             m = _OPEN.match(text)
             if m:
                 ident = tuple(int(x) for x in m.group(1).split("."))
-                out.append((k, ident, m.group(2) or " ", page, line))
+                out.append((k, ident, m.group(2), page, line))
         return out
 
     return per_frame(_OPENINGS, tables.line_df, scan)
@@ -110,6 +116,8 @@ def numbered_paragraph(
         if o[1] != ident or (o[3], o[4]) == origin:
             continue
         length, nxt = _run(opens, i)
+        if nxt is not None and opens[nxt][0] == o[0] + 1:
+            continue  # the next number on the very next line: a list of one-line items, no article
         # equal runs (a definitions list "1. 2. 3." beside articles "1. 2. 3. 4."): the title
         # line ("2.Scope of the rights ...") before the sentence ("2. Source code means ...")
         score = (length, _titled(lines_text[o[0]]))
@@ -120,6 +128,14 @@ def numbered_paragraph(
     _length, i, nxt = best
     end = (opens[nxt][3], opens[nxt][4]) if nxt is not None else None
     return (opens[i][3], opens[i][4]), end
+
+
+def names_itself(tables: DocTables, raw_text: str, origin: tuple[int, int]) -> bool:
+    """Whether the reference opens its own line as a heading does ("Sección 2. Revisión y ..."):
+    a unit's heading, not a pointer to a numbered paragraph elsewhere."""
+    row = evidence_between(tables, origin, origin)
+    text = str(row.iloc[0]["text"]).lstrip() if len(row) else ""
+    return bool(raw_text.strip()) and text.startswith(raw_text.strip())
 
 
 def paragraph_region(

@@ -317,7 +317,13 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
     ):
         at, how = reflines.numbered_heading(tables, target, origin), "numbered heading"
     region = ctx.get("region")
-    if at is None and ref_type in ("section", "clause") and re.fullmatch(r"[0-9]+(?:\.[0-9]+)*", target):
+    if (
+        at is None
+        and ref_type in ("section", "clause")
+        and re.fullmatch(r"[0-9]+(?:\.[0-9]+)*", target)
+        and grammar_kind(ref.raw_text) not in ("chapter", "part", "subpart")  # never a paragraph
+        and not refparas.names_itself(tables, ref.raw_text, origin)
+    ):
         # a word-processed contract's article in the body font ("2.Scope of the rights ...")
         region = refparas.numbered_paragraph(tables, target, origin)
         at, how = (region[0], "numbered paragraph in the body font") if region else (None, how)
