@@ -143,3 +143,19 @@ def test_a_heading_naming_itself_points_nowhere_else():
         ["1. Uno.", "x", "2. Dos.", "y", "3. Tres.", "z"],
     ]
     assert resolve_in_tables(_ref("Sección 2", 1, 1), build(doc), question=Q).status != "resolved"
+
+
+def test_a_reference_wrapped_onto_the_start_of_a_line_is_still_followed():
+    doc = [
+        [
+            "1) Grant of Copyright License. Licensor grants You a licence to do the following:",
+            "a) to reproduce the Original Work;",
+            "c) to distribute copies, with the proviso that copies shall be licensed under this License;",
+            "2) Grant of Patent License. Licensor grants You a patent licence.",
+            "3) External Deployment. You must treat any External Deployment as a distribution under",
+            "section 1(c).",
+            "4) Attribution Rights. You must retain the notices.",
+        ]
+    ]
+    res = resolve_in_tables(_ref("section 1(c)", 1, 6), build(doc), question=Q)
+    assert res.status == "resolved" and "with the proviso" in _text(res)

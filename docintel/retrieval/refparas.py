@@ -135,7 +135,15 @@ def names_itself(tables: DocTables, raw_text: str, origin: tuple[int, int]) -> b
     a unit's heading, not a pointer to a numbered paragraph elsewhere."""
     row = evidence_between(tables, origin, origin)
     text = str(row.iloc[0]["text"]).lstrip() if len(row) else ""
-    return bool(raw_text.strip()) and text.startswith(raw_text.strip())
+    raw = raw_text.strip()
+    # a title follows the label ("Sección 2. Revisión"); a reference wrapped onto the start of a
+    # line ("section 1(c).") is no heading
+    return (
+        bool(raw) and raw[0].isupper() and text.startswith(raw) and bool(_TITLE_AFTER.match(text[len(raw) :]))
+    )
+
+
+_TITLE_AFTER = re.compile(r"[.:\u2013\u2014-]?[ \t\u00a0]+[A-Z\u00c0-\u00de]")
 
 
 def paragraph_region(
