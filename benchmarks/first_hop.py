@@ -10,7 +10,9 @@ and no second pass (``max_loops=0``), so what is measured is the first hop alone
 pass 1's first passage is in ``first_hop_pages`` (``page``), and pass 1's evidence holds every
 ``evidence_must_contain`` string (``evidence``). Prints one row per question, the top five
 retrieval candidates' pages, and totals per family. The PDFs are read from the shared corpora
-(``$DOCINTEL_SHARED``, default ``../shared``); none is copied into the repository.
+(``$DOCINTEL_SHARED``, default ``../shared``), else from the folder the set's render script
+writes (``$DOCINTEL_GENERATED``, default ``~/.cache/docintel/generated``: set 8's PDFs, made by
+``benchmarks/make_set8_pdfs.py``); none is copied into the repository.
 
 With ``--loops 1`` (``benchmarks/data/family_questions.jsonl``) the whole loop runs: ``page`` is
 still pass 1's first passage, ``evidence`` is checked against every pass's evidence, ``target``
@@ -32,6 +34,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("DOCINTEL_SHARED", ROOT.parent / "shared"))
+# PDFs rendered by a benchmarks/make_*_pdfs.py script (set 8: benchmarks/make_set8_pdfs.py)
+GENERATED = Path(os.environ.get("DOCINTEL_GENERATED", Path.home() / ".cache" / "docintel" / "generated"))
 
 
 def _norm(s: str) -> str:
@@ -57,6 +61,8 @@ def main() -> int:
     rows, tables = [], {}
     for q in qs:
         pdf = Path(args.shared) / q["pdf"]
+        if not pdf.exists() and (GENERATED / q["pdf"]).exists():
+            pdf = GENERATED / q["pdf"]
         if not pdf.exists():
             print(f"skip {q['id']}: {pdf} not found", file=sys.stderr)
             continue

@@ -54,7 +54,7 @@ _PAGE_SETS = ("listing_pages", "overview_pages", "back_matter_pages", "commentar
 #: the reference grammar reflines runs, is added by :func:`fingerprint`).
 FINGERPRINTED = ("text.py", "schema/kinds.py", "refscan.py", "retrieval/bm25.py", "retrieval/pagescores.py", "retrieval/passage.py",
                  "retrieval/lookup.py", "retrieval/refnames.py", "retrieval/rank.py", "retrieval/rankpages.py", "retrieval/firsthop.py", "retrieval/reflines.py", "retrieval/targets.py", "retrieval/evidence_slices.py",
-                 "retrieval/pointerfacts.py", "retrieval/refparts.py", "retrieval/refunits.py", "retrieval/refcontrols.py", "identifiers/__init__.py", "identifiers/base.py", "identifiers/codes.py",
+                 "retrieval/pointerfacts.py", "retrieval/refparts.py", "retrieval/owntitles.py", "retrieval/refunits.py", "retrieval/refcontrols.py", "identifiers/__init__.py", "identifiers/base.py", "identifiers/codes.py",
                  "identifiers/kinds.py", "identifiers/own.py", "identifiers/pubs.py")  # fmt: skip
 #: The int32 arrays of the stored index, in file order (see :meth:`PageIndex.to_bytes`).
 _ARRAYS = ("post_off", "post_page", "post_tf", "lpost_off", "lpost_page", "lpost_pos", "pt_off", "pt_ids",

@@ -41,6 +41,7 @@ from docintel.retrieval.lookup import (
     section_ranges,
     toc_scores,
 )
+from docintel.retrieval.ownname import without_own_name
 from docintel.retrieval.pagescores import phrase_hits, window_hits
 from docintel.retrieval.rankpages import back_matter_pages, commentary_pages, listing_pages
 from docintel.retrieval.rankscore import (
@@ -102,7 +103,7 @@ def retrieve(
     """
     w = {**WEIGHTS, **(weights or {})}
     index = page_index(tables)
-    query = query_terms(question)
+    query = without_own_name(query_terms(question), question, tables)
     qset = set(query)
 
     scope_pages, scope_note = resolve_scope(question.scope, tables) if question.scope else ([], "")

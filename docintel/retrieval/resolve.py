@@ -21,7 +21,7 @@ from docintel import refscan
 from docintel.parsing.refmatch import KIND_BY_NAME, kind_of_label
 from docintel.parsing.refpatterns import find_references
 from docintel.parsing.refrules import BODY_ACRONYM, lone_control
-from docintel.retrieval import reflines
+from docintel.retrieval import reflines, refparas
 from docintel.retrieval.lookup import (
     appendix_sections,
     find_labelled,
@@ -216,6 +216,14 @@ def _resolve_one(
     res = _from_tables(tables, ref_type, target, sub, ctx)
     if res is None and target and ref_type not in ("external", "bib", "page"):
         res = _from_lines(tables, ref_type, str(target), {**ctx, "sub": sub})
+    if res is None and not target and ref_type in ("appendix", "annex"):
+        # "the appendix" of a document that prints one "Appendix" line the toc missed
+        ref: PendingReference = ctx["ref"]
+        at = refparas.lone_backmatter_line(tables, ref.raw_text, (ref.origin_page, ref.origin_line))
+        if at is not None:
+            res = _from_lines(
+                tables, ref_type, "", {**ctx, "sub": None, "region": (at, None)}, at=at, how="label line"
+            )
     return res
 
 
@@ -308,9 +316,23 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
         and re.fullmatch(r"[0-9]+(?:\.[0-9]+)*", target)
     ):
         at, how = reflines.numbered_heading(tables, target, origin), "numbered heading"
+    region = ctx.get("region")
+    if (
+        at is None
+        and ref_type in ("section", "clause")
+        and re.fullmatch(r"[0-9]+(?:\.[0-9]+)*", target)
+        and grammar_kind(ref.raw_text) not in ("chapter", "part", "subpart")  # never a paragraph
+        and not refparas.names_itself(tables, ref.raw_text, origin)
+    ):
+        # a word-processed contract's article in the body font ("2.Scope of the rights ...")
+        region = refparas.numbered_paragraph(tables, target, origin)
+        at, how = (region[0], "numbered paragraph in the body font") if region else (None, how)
     if at is None:
         return None
-    rows = reflines.region_from(tables, at[0], at[1], ctx["max_lines"])
+    if region is not None:  # runs to its next sibling, over page breaks
+        rows = refparas.paragraph_region(tables, at, region[1], ctx["max_lines"])
+    else:
+        rows = reflines.region_from(tables, at[0], at[1], ctx["max_lines"])
     sub = ctx.get("sub")
     # "CHAPTER TWO" alone on its line: its title is the next toc row (a one-line "1. ..." is not)
     if len(rows) <= 2 and not sub and ref_type == "section" and _label_alone(rows):

@@ -1,0 +1,82 @@
+"""The document's own short name in a question: a name, not a topic, for page ranking.
+
+"Why is sublicensing not needed under the GPL?" asked of the GPL, "If my ODbL licence ends ..."
+asked of the ODbL: the acronym names the document, and the document prints its own short name
+most on its first pages (a preamble, "The Open Database License (ODbL) is ..."), so the term
+draws the ranking to page 1 and away from the provision asked about. An acronym of the question
+(two or more capitals: "GPL", "ODbL", "CDDL") that the document's own title holds as a word
+("Open Database License (ODbL)") or as the initials of its words ("GNU General Public License")
+is left out of the ranking terms, when at least :data:`MIN_LEFT` other terms remain and the
+name is printed mostly on the front pages (a name printed all through the document, a paper's
+model "BERT", is its topic as well and stays a term).
+"""
+
+from __future__ import annotations
+
+import re
+
+from docintel.retrieval.bm25 import page_index
+from docintel.retrieval.owntitles import own_titles
+from docintel.schema.document import DocTables
+from docintel.schema.evidence import ParsedQuestion
+from docintel.text import terms
+
+#: An acronym as written in a question: 3 to 6 letters, two or more capitals ("GPL", "ODbL").
+_ACRONYM = re.compile(r"(?<![\w-])(?=(?:[a-z]*[A-Z]){2})([A-Z][A-Za-z]{2,5})(?![\w-])")
+#: Words a title's initials skip ("Common Development and Distribution License": CDDL).
+_SKIP = {"and", "of", "the", "for", "on", "in", "to", "a", "an", "&"}
+#: Ranking terms that must remain besides the name for it to be left out.
+MIN_LEFT = 2
+
+
+def _initials(title: str) -> str:
+    words = [w for w in re.findall(r"[^\W\d_]+", title) if w not in _SKIP]
+    return "".join(w[0] for w in words)
+
+
+def own_name_terms(question: ParsedQuestion, tables: DocTables) -> set[str]:
+    """The stemmed terms of the question's acronyms that are the document's own short name."""
+    found = {m.group(1) for m in _ACRONYM.finditer(question.text or "")}
+    if not found:
+        return set()
+    titles = own_titles(tables)
+    out: set[str] = set()
+    for acr in found:
+        low = acr.casefold()
+        if any(re.search(rf"(?<!\w){re.escape(low)}(?!\w)", t) or low in _initials(t) for t in titles):
+            out.update(t for t in terms(acr) if _front_loaded(tables, t))
+    return out
+
+
+#: Pages at the front of the document where a name used as a name is printed most.
+FRONT_PAGES = 2
+
+
+def _front_loaded(tables: DocTables, term: str) -> bool:
+    """At least half of the term's occurrences are on the first :data:`FRONT_PAGES` pages (a
+    licence's preamble, a contract's title page): the name draws the ranking to the front. A
+    name printed all through the document ("BERT" in the BERT paper) is its topic too, and stays."""
+    index = page_index(tables)
+    tf = index.tf(term)
+    total = sum(tf.values())
+    front = sum(tf.get(p, 0) for p in index.pages[:FRONT_PAGES])
+    return total > 0 and 2 * front >= total
+
+
+def without_own_name(query: list[str], question: ParsedQuestion, tables: DocTables) -> list[str]:
+    """``query`` less the document's own short name (:func:`own_name_terms`), when enough remains."""
+    own = own_name_terms(question, tables)
+    if not own:
+        return query
+    left = [t for t in query if t not in own]
+    return left if len(left) >= MIN_LEFT else query
+
+
+def without_own_name_words(question: ParsedQuestion, tables: DocTables) -> ParsedQuestion:
+    """``question`` less the keywords that are the document's own short name (for the window of
+    a chosen page: "(CDDL) Version 1.0" under the title is no answer), when enough remain."""
+    own = own_name_terms(question, tables)
+    if not own:
+        return question
+    left = [k for k in question.keywords if not set(terms(k)) <= own]
+    return question.model_copy(update={"keywords": left}) if len(left) >= MIN_LEFT else question

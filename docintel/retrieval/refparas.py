@@ -1,0 +1,183 @@
+"""Targets a word-processed contract prints as body text: numbered paragraphs, a lone appendix.
+
+A contract or licence typed in a word processor often numbers its articles in the body font,
+without bold and with no space after the number ("2.Scope of the rights granted by the
+Licence", "1) Grant of Copyright License. Licensor grants ..."): the parser's heading detection
+sees prose, the toc has no row for them, and :func:`reflines.numbered_heading` (heading or bold
+lines) finds none. Such a paragraph is told from a numbered list item by its siblings: the
+document's articles run 1, 2, 3, ... far, in reading order, the same delimiter each time; a list
+of three items is a shorter run. The target is the line of the longest run, and its region runs
+to the next sibling ("3." after "2."), over page breaks.
+
+An appendix named without a letter ("the appendix attached to this Licence") is the document's
+only appendix: the one line that opens with the label ("Appendix", "APPENDIX: How to apply").
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from docintel.retrieval.evidence_slices import evidence_between, evidence_lines
+from docintel.retrieval.framememo import per_frame
+from docintel.schema.document import DocTables
+
+#: A line that opens with a number ("2", "3.1"), "." or ")" and, after optional space, a capital:
+#: "2.Scope of ...", "1) Grant of ...", "4.2. Notices. If ..." ("2.5 per cent" has no capital). A
+#: bare space after the number is no delimiter here: footnotes ("87 Treaty of ...") and table rows
+#: ("1 Agregados inquiridos") run 1, 2, 3 ... too.
+_OPEN = re.compile(r"^[ \t\u00a0]*([0-9]{1,3}(?:\.[0-9]{1,3}){0,3})([.)])[ \t\u00a0]*(?=[A-Z\u00c0-\u00de])")
+#: Siblings a paragraph's run holds at least (itself included): "1." and "2." alone may be a list.
+MIN_RUN = 3
+#: Roles no article has (notes are numbered 1, 2, 3 ... through a report).
+_ROLES_OUT = ("toc_entry", "caption", "footnote")
+#: Points a line may be smaller than the document's usual line and still be an article (not the
+#: small print of notes and tables).
+SMALLER = 1.0
+_LEADERS = re.compile(r"(?:\.\s?){4,}")
+
+#: id(line_df) -> (line_df, [(position, id tuple, delimiter, page, line)]).
+_OPENINGS: dict[int, tuple[pd.DataFrame, list]] = {}
+
+
+def _openings(tables: DocTables) -> list[tuple[int, tuple[int, ...], str, int, int]]:
+    def scan() -> list:
+        lines = evidence_lines(tables)
+        out = []
+        size = lines["size"].astype(float) if "size" in lines else pd.Series([float("nan")] * len(lines))
+        usual = float(size.median()) if size.notna().any() else float("nan")
+        rows = zip(
+            lines["text"].astype(str).tolist(),
+            lines["role"].tolist(),
+            lines["page"].astype(int).tolist(),
+            lines["line"].astype(int).tolist(),
+            size.tolist(),
+            strict=True,
+        )
+        for k, (text, role, page, line, z) in enumerate(rows):
+            if role in _ROLES_OUT or _LEADERS.search(text) or z < usual - SMALLER:
+                continue
+            m = _OPEN.match(text)
+            if m:
+                ident = tuple(int(x) for x in m.group(1).split("."))
+                out.append((k, ident, m.group(2), page, line))
+        return out
+
+    return per_frame(_OPENINGS, tables.line_df, scan)
+
+
+def _run(opens: list, i: int) -> tuple[int, int | None]:
+    """(length of the run of siblings through ``opens[i]``, index of its next sibling): from the
+    paragraph, each earlier number found before the last one found, each later one after."""
+    _k, ident, delim, _p, _l = opens[i]
+    parent, n = ident[:-1], ident[-1]
+    same = [j for j, o in enumerate(opens) if o[1][:-1] == parent and o[2] == delim]
+    length, pos, want = 1, same.index(i), n - 1
+    for j in reversed(same[:pos]):
+        if want < 1:
+            break
+        if opens[j][1][-1] == want:
+            length, want = length + 1, want - 1
+    nxt, want = None, n + 1
+    for j in same[pos + 1 :]:
+        if opens[j][1][-1] == want:
+            nxt = j if nxt is None else nxt
+            length, want = length + 1, want + 1
+    return length, nxt
+
+
+#: Words a title after the number has at most ("Scope of the rights granted by the Licence").
+TITLE_WORDS = 10
+
+
+def _titled(text: str) -> bool:
+    """The line after its number is a title: a few words, no sentence end ("2.Scope of the
+    rights granted by the Licence", "1) Grant of Copyright License." is a run-in title too)."""
+    rest = _OPEN.sub("", text, count=1).strip()
+    head = re.split(r"(?<=[a-z])\.\s", rest, maxsplit=1)
+    return len(head) > 1 or (len(rest.split()) <= TITLE_WORDS and not rest.endswith((".", ",", ";", ":")))
+
+
+def numbered_paragraph(
+    tables: DocTables, target: str, origin: tuple[int, int]
+) -> tuple[tuple[int, int], tuple[int, int] | None] | None:
+    """((page, line) of the body line that opens numbered paragraph ``target``, (page, line) of
+    its next sibling or None) for the longest run of at least :data:`MIN_RUN` siblings; None
+    when no line opens it so."""
+    try:
+        ident = tuple(int(x) for x in str(target).split("."))
+    except ValueError:
+        return None
+    opens = _openings(tables)
+    lines_text = evidence_lines(tables)["text"].astype(str).tolist()
+    best = None
+    for i, o in enumerate(opens):
+        if o[1] != ident or (o[3], o[4]) == origin:
+            continue
+        length, nxt = _run(opens, i)
+        if nxt is not None and opens[nxt][0] == o[0] + 1:
+            continue  # the next number on the very next line: a list of one-line items, no article
+        # equal runs (a definitions list "1. 2. 3." beside articles "1. 2. 3. 4."): the title
+        # line ("2.Scope of the rights ...") before the sentence ("2. Source code means ...")
+        score = (length, _titled(lines_text[o[0]]))
+        if length >= MIN_RUN and (best is None or score > best[0]):
+            best = (score, i, nxt)
+    if best is None:
+        return None
+    _length, i, nxt = best
+    end = (opens[nxt][3], opens[nxt][4]) if nxt is not None else None
+    return (opens[i][3], opens[i][4]), end
+
+
+def names_itself(tables: DocTables, raw_text: str, origin: tuple[int, int]) -> bool:
+    """Whether the reference opens its own line as a heading does ("Sección 2. Revisión y ..."):
+    a unit's heading, not a pointer to a numbered paragraph elsewhere."""
+    row = evidence_between(tables, origin, origin)
+    text = str(row.iloc[0]["text"]).lstrip() if len(row) else ""
+    raw = raw_text.strip()
+    # a title follows the label ("Sección 2. Revisión"); a reference wrapped onto the start of a
+    # line ("section 1(c).") is no heading
+    return (
+        bool(raw) and raw[0].isupper() and text.startswith(raw) and bool(_TITLE_AFTER.match(text[len(raw) :]))
+    )
+
+
+_TITLE_AFTER = re.compile(r"[.:\u2013\u2014-]?[ \t\u00a0]+[A-Z\u00c0-\u00de]")
+
+
+def paragraph_region(
+    tables: DocTables, at: tuple[int, int], end: tuple[int, int] | None, max_lines: int
+) -> pd.DataFrame:
+    """The lines from ``at`` up to (not including) ``end`` (the next sibling), over page breaks,
+    at most ``max_lines``."""
+    rows = evidence_between(tables, at, (10**6, 0)).head(max_lines)
+    if end is None:
+        return rows
+    keys = rows["page"].astype(int) * 10**6 + rows["line"].astype(int)
+    return rows[(keys < end[0] * 10**6 + end[1]).to_numpy()]
+
+
+_BACK_LABEL = re.compile(r"(?i)\b(appendix|annex|exhibit|schedule|attachment)\b")
+
+
+def lone_backmatter_line(tables: DocTables, raw_text: str, origin: tuple[int, int]) -> tuple[int, int] | None:
+    """(page, line) of the one line that opens with the label an unlettered reference names ("the
+    appendix" -> "Appendix" or "APPENDIX: How to apply ..."), the label capitalised and alone or
+    before ":" / a dash; None unless exactly one line does (two appendices: which one is unsaid)."""
+    m = _BACK_LABEL.search(raw_text or "")
+    if m is None:
+        return None
+    word = m.group(1).lower()
+    rx = re.compile(
+        rf"^[ \t\u00a0]*(?:{word.capitalize()}|{word.upper()})[ \t\u00a0]*(?:$|[:.\u2013\u2014][ \t\u00a0]|\s-\s)"
+    )
+    lines = evidence_lines(tables)
+    hits = [
+        (int(p), int(ln))
+        for p, ln, text, role in zip(
+            lines["page"], lines["line"], lines["text"].astype(str), lines["role"], strict=True
+        )
+        if role not in _ROLES_OUT and rx.match(text) and (int(p), int(ln)) != origin
+    ]
+    return hits[0] if len(hits) == 1 else None
