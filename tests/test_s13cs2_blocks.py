@@ -1,4 +1,4 @@
-"""Corpus blocks: the short tail of a section carried over from the previous page (session 13, cs2)."""
+"""Corpus blocks: a short block that continues its section joins the next one on its page (session 13, cs2)."""
 
 from __future__ import annotations
 
@@ -50,3 +50,11 @@ def test_a_long_tail_and_a_short_block_that_starts_its_section_stay_alone():
         (2, "2", LONG),
     ]
     assert _spans(fresh) == [(1, 1, 1, "1.4.1"), (2, 2, 2, "1.3.3"), (2, 3, 4, "2")]
+
+
+def test_the_short_rest_of_a_section_after_a_size_split_joins_the_next_section():
+    rest = "rest " * 32  # over the cap with the line before it, under MIN_CHARS alone
+    rows = [(1, "1.4.1", LONG), (1, "1.4.1", rest), (1, "2", "Template heading"), (1, "2", "Template text.")]
+    blocks = make_blocks(_tables(rows), max_chars=600)
+    spans = [(b.page, b.line_start, b.line_end, b.section_id) for b in blocks.itertuples()]
+    assert spans == [(1, 1, 1, "1.4.1"), (1, 2, 4, "2")]
