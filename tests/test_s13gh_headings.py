@@ -1,10 +1,11 @@
-"""Session 13 (gh): the cells of a grid of shared baselines are no headings."""
+"""Session 13 (gh): a margin line number does not hide a heading's number; a grid's cells are no headings."""
 
 from __future__ import annotations
 
 import pandas as pd
 
 from docintel.parsing import headings
+from docintel.parsing.heading_text import strip_margin_numbers
 
 
 def _page(rows: list[tuple], *, size: float = 11.0, bold: float = 0.0) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -29,6 +30,55 @@ def _page(rows: list[tuple], *, size: float = 11.0, bold: float = 0.0) -> tuple[
         index=line_df.index,
     )
     return line_df, feats
+
+
+# NISTIR 8204 draft p8: every line opens with its margin number, the heading's too
+NUMBERED = [
+    ("184 creating, posting, and submitting References. Sections 1.1.1 through 1.1.3", 36.0, 312.0, 530.0),
+    ("185 steps in greater detail.", 36.0, 326.0, 180.0),
+    ("186 1.3.1 Initial Reference Development", 36.0, 351.0, 268.0),
+    ("187 During initial Reference development, a developer becomes familiar with the", 36.0, 376.0, 540.0),
+    ("188 Reference program and all procedures involved during the Reference life cycle", 36.0, 390.0, 520.0),
+    ("189 throughout this section). At this point, a developer would presumably", 36.0, 404.0, 540.0),
+]
+
+
+def test_a_margin_line_number_does_not_hide_the_heading_number():
+    line_df, feats = _page(NUMBERED)
+    heading = [c for c in headings.candidates(line_df, feats) if c.line == 3][0]
+    assert (heading.kind, heading.number, heading.title) == (
+        "decimal",
+        "1.3.1",
+        "Initial Reference Development",
+    )
+
+
+def test_margin_numbers_alone_beside_their_lines_count_too():
+    # OASIS SAML: the numbers are lines of their own, except where the text layer joins one to a heading
+    recs = []
+    for k, y in enumerate(range(100, 190, 12)):
+        recs.append({"text": str(271 + k), "x0": 44.5, "y0": float(y), "y1": y + 8.0})
+        recs.append({"text": f"body text line {k}", "x0": 72.0, "y0": float(y) - 1, "y1": y + 9.0})
+    recs[8]["text"] = "275 1.3.1 String Values"
+    strip_margin_numbers(recs)
+    assert recs[8]["text"] == "1.3.1 String Values"
+    assert recs[0]["text"] == "271"  # a number alone is left alone
+
+
+def test_a_stack_of_numbered_headings_between_paragraphs_keeps_its_numbers():
+    # "1 Scope", "2 Terms" ... follow one another, but most rows of the page carry no number
+    recs = []
+    y = 100.0
+    for k in range(1, 7):
+        recs.append({"text": f"{k} Heading number {k}", "x0": 72.0, "y0": y, "y1": y + 11})
+        for j in range(3):
+            y += 14
+            recs.append(
+                {"text": f"Paragraph text of the clause, line {j}.", "x0": 72.0, "y0": y, "y1": y + 11}
+            )
+        y += 20
+    strip_margin_numbers(recs)
+    assert recs[0]["text"] == "1 Heading number 1"
 
 
 # SP 800-161 Table 2-2, not detected as a table: its cells share baselines at three column edges

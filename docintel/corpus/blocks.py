@@ -6,6 +6,11 @@ page/line span and bbox always highlight in the PDF. One exception keeps blocks 
 line or two: while a block is under ``MIN_CHARS`` it takes in the next section on the page when
 that is its subsection or a sibling under the same parent (a definition's lettered items, the
 entries of a glossary, AAL1/AAL2/AAL3); the block then belongs to the enclosing section.
+A short block that continues its section (its first line is not the section's first: the tail
+of a section carried over from the previous page and cut off by the next heading, or the rest
+of a section after a size split) takes in the next section on the page whatever its level:
+alone it is a line or two with no heading of its own, which ranks on nothing but its length;
+the block then belongs to the section it grew into.
 A block's text reads a text grid cell by cell where the line order interleaves its columns
 (:func:`reading_order`; the search path's first hop applies the same rule to its passages).
 """
@@ -25,7 +30,7 @@ MAX_CHARS = 1000
 #: two-line block for the title words every block carries; a paragraph is about this long).
 MIN_CHARS = 400
 #: Bump when the block rules change: re-ingesting then rebuilds every document's blocks.
-BLOCKS_VERSION = "4"
+BLOCKS_VERSION = "6"
 _CONTROLS = {c: None for c in range(32) if c not in (9, 10, 13)}
 
 BLOCK_COLUMNS = [
@@ -70,6 +75,16 @@ def _enclosing(cur: str | None, new: str | None, parents: dict) -> str | None:
         return cur
     parent = parents.get(cur)
     return parent if parent and parent == parents.get(new) else None
+
+
+def _tail(cur: list, started: dict) -> bool:
+    """``cur`` (one page's lines, one section so far) continues its section: it does not open it."""
+    first = _sec(cur[0])
+    return (
+        first is not None
+        and started.get(first) != (cur[0].page, cur[0].line)
+        and all(_sec(r) == first for r in cur)
+    )
 
 
 def _emit(
@@ -123,9 +138,15 @@ def make_blocks(tables, max_chars: int = MAX_CHARS, context: str = "") -> pd.Dat
     cur: list = []
     size = 0
     sec = None  # the section the current block belongs to
+    started: dict = {}  # section -> (page, line) of its first line
     for r in lines.itertuples(index=False):
+        started.setdefault(_sec(r), (r.page, r.line))
         if cur and (r.page != cur[0].page or _sec(r) != _sec(cur[-1])):
-            grow = _enclosing(sec, _sec(r), parents) if r.page == cur[0].page and size < MIN_CHARS else None
+            grow = None
+            if r.page == cur[0].page and size < MIN_CHARS:
+                grow = _enclosing(sec, _sec(r), parents)
+                if grow is None and _tail(cur, started):
+                    grow = _sec(r)
             if grow is None:
                 _emit(out, tables.doc_id, cur, titles, context, sec)
                 cur, size = [], 0

@@ -22,6 +22,7 @@ from docintel.parsing.heading_text import (
     _respace,
     first_sentence,
     split_number,
+    strip_margin_numbers,
 )
 from docintel.parsing.label_rows import grid_rows
 
@@ -125,6 +126,8 @@ def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[
                 "lead": lead,
             }
         )
+    for recs in by_page.values():
+        strip_margin_numbers(recs)  # "186 1.3.1 Initial ...": the heading's number is "1.3.1"
     return by_page
 
 

@@ -183,3 +183,52 @@ def _emphasised_subject(lead: str, text: str) -> bool:
         return True  # "BERTBASE (L=12, ...)": a term being defined, not a heading
     m = re.match(r"\s*([^\W\d_])", rest)
     return bool(m) and m.group(1).islower()
+
+
+#: A margin line number opening a line: "186 1.3.1 Initial Reference Development", or alone ("187").
+_MARGIN_NUMBER = re.compile(r"\s*(\d{1,5})(?:\s+(?=\S)|\s*$)")
+#: A page is line-numbered when at least this many of its numbers follow one another ...
+MIN_MARGIN_NUMBERS = 5
+#: ... and this share of its rows (lines within half a line height of each other) opens with one.
+MIN_NUMBERED_ROWS = 0.6
+
+
+def strip_margin_numbers(recs: list[dict]) -> None:
+    """Drop the margin line number from the ``text`` of a line-numbered page's lines, in place.
+
+    Drafts, specifications, bills and court filings number every line in the margin; the text
+    layer often joins the number to its line ("186 1.3.1 Initial Reference Development",
+    "222 1 Introduction"), so the heading's own number is not the line's first word. A number
+    counts as a margin number when the numbered line just above it (by height) carries the
+    number before it, or the one just below the number after it, and the page is numbered on
+    most rows: a stack of headings "1 Scope", "2 Terms" between paragraphs is not.
+    """
+    nums = []
+    for r in recs:
+        m = _MARGIN_NUMBER.match(r["text"])
+        if m and r["y0"] == r["y0"]:  # no NaN top
+            nums.append((r["y0"], int(m.group(1)), r, m.end()))
+    if len(nums) < MIN_MARGIN_NUMBERS:
+        return
+    nums.sort(key=lambda t: t[0])
+    seq = [
+        (i > 0 and nums[i - 1][1] == v - 1) or (i + 1 < len(nums) and nums[i + 1][1] == v + 1)
+        for i, (_, v, _, _) in enumerate(nums)
+    ]
+    if sum(seq) < MIN_MARGIN_NUMBERS:
+        return
+    rows, numbered, last = 0, 0, None
+    marked = {id(t[2]) for t, s in zip(nums, seq, strict=True) if s}
+    for r in sorted((r for r in recs if r["y0"] == r["y0"]), key=lambda r: r["y0"]):
+        if last is None or r["y0"] - last > 0.5 * max(r["y1"] - r["y0"], 1.0):
+            rows += 1
+            last = r["y0"]
+            counted = False
+        if id(r) in marked and not counted:
+            numbered += 1
+            counted = True
+    if numbered < MIN_NUMBERED_ROWS * rows:
+        return
+    for (_, _, r, end), s in zip(nums, seq, strict=True):
+        if s and end < len(r["text"]):
+            r["text"] = r["text"][end:]
