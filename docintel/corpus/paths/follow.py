@@ -267,12 +267,17 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
         return result
     cited = {m.ident.full: m for m, _ in mentions if m.ident.canonical in set(held["ident_id"])}
     for full, m in cited.items():  # every cited publication the corpus holds, followed or not
-        note = _edition(
-            full, held[(held["ident_id"] == m.ident.canonical) & ~held["doc_id"].isin(start_docs)]
-        )
+        other = held[(held["ident_id"] == m.ident.canonical) & ~held["doc_id"].isin(start_docs)]
+        note = _edition(full, other)
         if note:
             result["editions"].append(
-                {"ident": m.ident.canonical, "cited": full, "surface": m.surface, "note": note}
+                {
+                    "ident": m.ident.canonical,
+                    "cited": full,
+                    "surface": m.surface,
+                    "note": note,
+                    "doc_ids": sorted(set(other["doc_id"])),
+                }  # the held copies the note describes
             )
     windows = {c: " ".join(w for m, w in mentions if m.ident.canonical == c) for c in followed}
     # a document naming itself (cover, headings) is no link: the held document's best block is,
@@ -356,7 +361,13 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
         said = (
             link_quote(text, ident, qt, reach=WINDOW) if quoted[(ident, block["doc_id"])] == block_id else ""
         )
-        link = {"ident": ident, "document": doc["file"], "page": int(block["page"]), "text": label}
+        link = {
+            "ident": ident,
+            "doc_id": block["doc_id"],
+            "document": doc["file"],
+            "page": int(block["page"]),
+            "text": label,
+        }
         result["links"].append({**link, "quote": said})
         result["evidence"] += [_evidence(b, doc, ident, label) for b in [block, *more]]
     return result
