@@ -356,10 +356,13 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
             if b not in joined and page_of[b] == page_of[block_id] and not _overlaps(blocks.loc[b], [block])
         ]
         joined |= {b["block_id"] for b in more}
-        # what the document says there, once per document: its best-fitting block's row or sentence
-        text = "\n".join([block["text"], *(b["text"] for b in more)])
+        # what the document says there, once per document: its best-fitting block's row or
+        # sentence, each block quoted on its own (a quote never splices two blocks together)
+        cited = sorted([block, *more], key=lambda b: int(b["line_start"]))
         said = (
-            link_quote(text, ident, qt, reach=WINDOW) if quoted[(ident, block["doc_id"])] == block_id else ""
+            link_quote([b["text"] for b in cited], ident, qt, reach=WINDOW)
+            if quoted[(ident, block["doc_id"])] == block_id
+            else ""
         )
         link = {
             "ident": ident,
@@ -369,7 +372,7 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
             "text": label,
         }
         result["links"].append({**link, "quote": said})
-        result["evidence"] += [_evidence(b, doc, ident, label) for b in [block, *more]]
+        result["evidence"] += [_evidence(b, doc, ident, label) for b in cited]
     return result
 
 
