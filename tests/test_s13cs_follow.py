@@ -185,3 +185,12 @@ def test_a_block_joins_a_kept_page_once(tmp_path, monkeypatch):
     assert len([x for x in a["links"] if x["document"] == "sp800-186.pdf"]) == 2
     assert len(spans) == len(set(spans)) == 3, spans
     c.close()
+
+
+def test_the_answer_keeps_the_quotes_within_their_budget(corpus, monkeypatch):
+    full = follow.run(corpus, QUESTION, "reviewer")
+    assert any(x["quote"] for x in full["links"])
+    monkeypatch.setattr(follow, "QUOTES_CHARS", 0)
+    none = follow.run(corpus, QUESTION, "reviewer")
+    assert all(x["quote"] == "" for x in none["links"]) and SECRET not in none["answer"]
+    assert [x["text"] for x in none["links"]] == [x["text"] for x in full["links"]]  # still named

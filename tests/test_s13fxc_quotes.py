@@ -55,3 +55,22 @@ def test_several_blocks_are_quoted_one_at_a_time():
     ]
     q = link_quote(blocks, "FIPS 201", {"quartz", "sealing"}, reach=200)
     assert q == "Notes: FIPS 201 introduces the nightly quartz sealing rule for widget ledgers."
+
+
+def test_an_id_with_a_colon_labels_the_text_after_it():
+    # a row whose text has no full stop: the previous row's tail does not come along
+    text = "PR.IP-8: Effectiveness of protection technologies is shared PR.IP-9: Response plans and recovery plans are in place and managed PR.IP-10: Plans are tested"
+    assert (
+        link_quote(text, "PR.IP-9", reach=200)
+        == "PR.IP-9: Response plans and recovery plans are in place and managed"
+    )
+
+
+def test_quotes_are_capped_each_and_together():
+    from docintel.corpus.paths.quotes import capped
+
+    long = "word " * 100
+    got = capped([long, "short quote here", long, "another short one"], each=60, total=100)
+    assert len(got[0]) <= 63 and got[0].endswith("...") and got[1] == "short quote here"
+    assert got[2] == "" and got[3] == "another short one"  # past the budget: named, not quoted
+    assert sum(map(len, got)) <= 100

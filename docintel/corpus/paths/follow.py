@@ -22,7 +22,7 @@ from collections import defaultdict
 import pandas as pd
 
 from docintel.corpus.paths import search
-from docintel.corpus.paths.quotes import link_quote
+from docintel.corpus.paths.quotes import capped, link_quote
 
 #: The best index blocks that start the hop: those within this share of the best score, at most
 #: START_BLOCKS of them, plus the single-document loop's first evidence item.
@@ -41,6 +41,10 @@ TARGET_HITS = 5
 #: Linked blocks kept per (identifier, document) and in all.
 PER_DOCUMENT = 3
 MAX_LINKED = 12
+#: The links' quotes in one answer: each at most QUOTE_CHARS, together at most QUOTES_CHARS
+#: (the best-ranked links first; the rest stay named and cited, unquoted).
+QUOTE_CHARS = 300
+QUOTES_CHARS = 900
 #: Kinds not followed: the Framework named in words and bare families/categories link to nearly
 #: everything, so they say nothing about which document completes the answer.
 NOT_FOLLOWED = frozenset({"framework", "csf_category", "control_family"})
@@ -397,6 +401,9 @@ def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | N
             )
     out["evidence"].extend(found["evidence"])
     out["links_followed"] = found["followed"]
+    for link, q in zip(found["links"], capped([x["quote"] for x in found["links"]], each=QUOTE_CHARS,
+                                              total=QUOTES_CHARS), strict=True):  # fmt: skip
+        link["quote"] = q
     out["links"] = found["links"]
     out["editions"] = found["editions"]
     editions = [f"{e['surface']} {e['note']}" for e in found["editions"]]

@@ -55,6 +55,8 @@ def _family(kind: str) -> str:
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[^\sa-z])")
 #: What may stand before an id that opens its row: bullets, numbering, brackets.
 _ROW_OPEN = re.compile(r"^[\W\d_]*$")
+#: What may stand after an id that labels the text following it ("PR.IP-9: Response plans").
+_LABEL = re.compile(r"^\s*[:\u2013\u2014]")
 #: What may stand after an id that closes its row (a bracketed "[Framework: ID.SC-4]").
 _ROW_CLOSE = re.compile(r"^\s*[\])]")
 
@@ -88,7 +90,8 @@ def _window(text: str, found: list, runs: list, i: int, reach: int) -> tuple[int
     """(lo, hi, cut at lo, cut at hi) of run ``i``'s quote: its row when the ids of its family
     mark rows (from the id to the next one when text follows it, from the previous one to the
     id when the id closes its row), else the sentence holding it; never past a neighbouring id
-    of its family, nor more than ``reach`` characters either side."""
+    of its family, nor more than ``reach`` characters either side. An id followed by a colon
+    labels what follows it: its row starts at the id."""
     s, e, _ = runs[i]
     prev = runs[i - 1][1] if i > 0 else 0
     nxt = runs[i + 1][0] if i + 1 < len(runs) else len(text)
@@ -96,8 +99,9 @@ def _window(text: str, found: list, runs: list, i: int, reach: int) -> tuple[int
     if _ROW_CLOSE.match(text[e:nxt]):  # "... assessments are conducted. [Framework: ID.SC-4]"
         close = e + _ROW_CLOSE.match(text[e:nxt]).end()
         lo, hi = prev, close
-    elif _ROW_OPEN.match(text[max(prev, sent_lo) : s]):  # "AC-2 Account management is ..."
-        lo, hi = max(prev, sent_lo), nxt
+    elif _LABEL.match(text[e:nxt]) or _ROW_OPEN.match(text[max(prev, sent_lo) : s]):
+        # "AC-2 Account management is ...", "... shared PR.IP-9: Response plans are ..."
+        lo, hi = (s if _LABEL.match(text[e:nxt]) else max(prev, sent_lo)), nxt
     else:
         lo, hi = max(prev, sent_lo), min(nxt, sent_hi)
     cut_lo, cut_hi = lo < s - reach, hi > e + reach
@@ -142,3 +146,18 @@ def _best_quote(text: str, canonical: str, question_terms: set[str] | None, reac
         if fit > best_fit:
             best, best_fit = quote, fit
     return best, best_fit
+
+
+def capped(quotes: list[str], *, each: int, total: int) -> list[str]:
+    """``quotes`` (in the answer's order) cut to at most ``each`` characters (at a word, with an
+    ellipsis) and to ``total`` characters together: the links past the budget keep their name
+    and citation, not a quote."""
+    out, left = [], total
+    for q in quotes:
+        if len(q) > each:
+            q = q[:each].rsplit(None, 1)[0].rstrip(",;:") + "..."
+        if len(q) > left:
+            q = ""
+        left -= len(q)
+        out.append(q)
+    return out
