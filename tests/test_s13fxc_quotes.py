@@ -74,3 +74,11 @@ def test_quotes_are_capped_each_and_together():
     assert len(got[0]) <= 63 and got[0].endswith("...") and got[1] == "short quote here"
     assert got[2] == "" and got[3] == "another short one"  # past the budget: named, not quoted
     assert sum(map(len, got)) <= 100
+
+
+def test_a_parenthesis_inside_a_sentence_does_not_close_a_row():
+    text = "Sheds are painted green. Owners keep the ledger (see AC-2) which the auditors read every spring. Bikes are kept."
+    assert (
+        link_quote(text, "AC-2", reach=200)
+        == "Owners keep the ledger (see AC-2) which the auditors read every spring."
+    )

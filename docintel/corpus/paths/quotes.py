@@ -58,7 +58,8 @@ _ROW_OPEN = re.compile(r"^[\W\d_]*$")
 #: What may stand after an id that labels the text following it ("PR.IP-9: Response plans").
 _LABEL = re.compile(r"^\s*[:\u2013\u2014]")
 #: What may stand after an id that closes its row (a bracketed "[Framework: ID.SC-4]").
-_ROW_CLOSE = re.compile(r"^\s*[\])]")
+#: Not a parenthesis inside a sentence ("(see AC-2) which applies"): a lower-case word after it.
+_ROW_CLOSE = re.compile(r"^\s*[\])](?!\s*[a-z])")
 
 
 def _sentence(text: str, found: list, lo: int, hi: int) -> tuple[int, int]:
