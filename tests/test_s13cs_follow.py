@@ -26,8 +26,12 @@ def test_a_quote_is_the_row_the_identifier_belongs_to():
     )
     q = link_quote(text, "ID.SC-4", reach=200)
     assert "Ongoing assessments are conducted" in q
-    # bounded by the neighbouring ids of its kind: not the row before, nothing past the next id
-    assert "Systems are monitored" not in q and "DE.CM-1" not in q and "RS.AN-1" not in q
+    # its row only: the id closes it, so nothing of the rows either side comes along
+    assert (
+        q
+        == "TASK M-2 ONGOING ASSESSMENTS • Ongoing assessments are conducted. [Cybersecurity Framework: ID.SC-4]"
+    )
+    assert "Systems are monitored" not in q and "TASK M-3" not in q and "Findings" not in q
 
 
 def test_a_list_of_ids_is_one_mention_and_a_run_of_ids_alone_is_no_quote():
@@ -150,6 +154,10 @@ def test_a_kept_page_brings_its_other_blocks_naming_the_identifier(tmp_path, mon
     text = " ".join(e["text"] for e in linked)
     assert "References: FIPS PUB 201" in text and "nightly quartz sealing rule" in text
     assert len([x for x in a["links"] if x["document"] == "sp800-186.pdf"]) == 1  # one link, one page
+    assert [e["line_start"] for e in linked] == sorted(e["line_start"] for e in linked)  # in line order
+    # the quote is one block's sentence, not the page's blocks spliced out of order
+    quote = next(x["quote"] for x in a["links"] if x["document"] == "sp800-186.pdf")
+    assert "nightly quartz sealing rule" in quote and "painted" not in quote and "References" not in quote
     c.close()
 
 
@@ -177,3 +185,12 @@ def test_a_block_joins_a_kept_page_once(tmp_path, monkeypatch):
     assert len([x for x in a["links"] if x["document"] == "sp800-186.pdf"]) == 2
     assert len(spans) == len(set(spans)) == 3, spans
     c.close()
+
+
+def test_the_answer_keeps_the_quotes_within_their_budget(corpus, monkeypatch):
+    full = follow.run(corpus, QUESTION, "reviewer")
+    assert any(x["quote"] for x in full["links"])
+    monkeypatch.setattr(follow, "QUOTES_CHARS", 0)
+    none = follow.run(corpus, QUESTION, "reviewer")
+    assert all(x["quote"] == "" for x in none["links"]) and SECRET not in none["answer"]
+    assert [x["text"] for x in none["links"]] == [x["text"] for x in full["links"]]  # still named

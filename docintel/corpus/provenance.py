@@ -112,13 +112,37 @@ def _about_keys(out: dict, records: pd.DataFrame | None, publications: list[str]
     return list(keys.items())
 
 
+#: Output keys that are not part of the stored answer (a path's working notes).
+_NOT_STORED = frozenset({"trace"})
+
+
+def _doc_ids_in(x, found: set[str]) -> None:
+    """Every ``doc_id`` / ``doc_ids`` value anywhere inside ``x`` (dicts and lists, any depth)."""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k == "doc_id" and v:
+                found.add(str(v))
+            elif k == "doc_ids" and isinstance(v, (list, tuple, set)):
+                found.update(str(d) for d in v if d)
+            else:
+                _doc_ids_in(v, found)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            _doc_ids_in(v, found)
+
+
 def source_doc_ids(out: dict) -> list[str]:
-    """The documents an answer drew on: its citations', the winner's and the corpus references'."""
-    ids = [c.get("doc_id") or out.get("doc_id") for c in out.get("citations", [])]
-    if out.get("doc_id"):
-        ids.append(out["doc_id"])
-    ids += [(r.get("document") or {}).get("doc_id") for r in out.get("corpus_references", [])]
-    return sorted({str(i) for i in ids if i})
+    """The documents an answer drew on: every document named anywhere in it (citations, the
+    winner, corpus references, evidence, links, editions, an agent's steps), not a list of the
+    keys some path fills. A reader must be able to read all of them to list or show the answer,
+    so a path that puts a document's text, name or page into its output says so with the
+    document's ``doc_id`` next to it and is covered without a change here."""
+    found: set[str] = set()
+    for c in out.get("citations", []):  # a citation without its own doc_id is the winner's
+        if not c.get("doc_id") and out.get("doc_id"):
+            found.add(str(out["doc_id"]))
+    _doc_ids_in({k: v for k, v in out.items() if k not in _NOT_STORED}, found)
+    return sorted(found)
 
 
 def build_record(

@@ -22,7 +22,7 @@ from collections import defaultdict
 import pandas as pd
 
 from docintel.corpus.paths import search
-from docintel.corpus.paths.quotes import link_quote
+from docintel.corpus.paths.quotes import capped, link_quote
 
 #: The best index blocks that start the hop: those within this share of the best score, at most
 #: START_BLOCKS of them, plus the single-document loop's first evidence item.
@@ -41,6 +41,10 @@ TARGET_HITS = 5
 #: Linked blocks kept per (identifier, document) and in all.
 PER_DOCUMENT = 3
 MAX_LINKED = 12
+#: The links' quotes in one answer: each at most QUOTE_CHARS, together at most QUOTES_CHARS
+#: (the best-ranked links first; the rest stay named and cited, unquoted).
+QUOTE_CHARS = 300
+QUOTES_CHARS = 900
 #: Kinds not followed: the Framework named in words and bare families/categories link to nearly
 #: everything, so they say nothing about which document completes the answer.
 NOT_FOLLOWED = frozenset({"framework", "csf_category", "control_family"})
@@ -267,12 +271,17 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
         return result
     cited = {m.ident.full: m for m, _ in mentions if m.ident.canonical in set(held["ident_id"])}
     for full, m in cited.items():  # every cited publication the corpus holds, followed or not
-        note = _edition(
-            full, held[(held["ident_id"] == m.ident.canonical) & ~held["doc_id"].isin(start_docs)]
-        )
+        other = held[(held["ident_id"] == m.ident.canonical) & ~held["doc_id"].isin(start_docs)]
+        note = _edition(full, other)
         if note:
             result["editions"].append(
-                {"ident": m.ident.canonical, "cited": full, "surface": m.surface, "note": note}
+                {
+                    "ident": m.ident.canonical,
+                    "cited": full,
+                    "surface": m.surface,
+                    "note": note,
+                    "doc_ids": sorted(set(other["doc_id"])),
+                }  # the held copies the note describes
             )
     windows = {c: " ".join(w for m, w in mentions if m.ident.canonical == c) for c in followed}
     # a document naming itself (cover, headings) is no link: the held document's best block is,
@@ -351,14 +360,23 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
             if b not in joined and page_of[b] == page_of[block_id] and not _overlaps(blocks.loc[b], [block])
         ]
         joined |= {b["block_id"] for b in more}
-        # what the document says there, once per document: its best-fitting block's row or sentence
-        text = "\n".join([block["text"], *(b["text"] for b in more)])
+        # what the document says there, once per document: its best-fitting block's row or
+        # sentence, each block quoted on its own (a quote never splices two blocks together)
+        cited = sorted([block, *more], key=lambda b: int(b["line_start"]))
         said = (
-            link_quote(text, ident, qt, reach=WINDOW) if quoted[(ident, block["doc_id"])] == block_id else ""
+            link_quote([b["text"] for b in cited], ident, qt, reach=WINDOW)
+            if quoted[(ident, block["doc_id"])] == block_id
+            else ""
         )
-        link = {"ident": ident, "document": doc["file"], "page": int(block["page"]), "text": label}
+        link = {
+            "ident": ident,
+            "doc_id": block["doc_id"],
+            "document": doc["file"],
+            "page": int(block["page"]),
+            "text": label,
+        }
         result["links"].append({**link, "quote": said})
-        result["evidence"] += [_evidence(b, doc, ident, label) for b in [block, *more]]
+        result["evidence"] += [_evidence(b, doc, ident, label) for b in cited]
     return result
 
 
@@ -383,6 +401,9 @@ def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | N
             )
     out["evidence"].extend(found["evidence"])
     out["links_followed"] = found["followed"]
+    for link, q in zip(found["links"], capped([x["quote"] for x in found["links"]], each=QUOTE_CHARS,
+                                              total=QUOTES_CHARS), strict=True):  # fmt: skip
+        link["quote"] = q
     out["links"] = found["links"]
     out["editions"] = found["editions"]
     editions = [f"{e['surface']} {e['note']}" for e in found["editions"]]

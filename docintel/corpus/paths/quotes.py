@@ -18,10 +18,12 @@ _LIST_GAP = re.compile(r"^[\s,;&/§]*(?:(?:and|or)\b[\s,;&/§]*)?$", re.I)
 
 
 def _runs(text: str, found: list, kind: str) -> list[tuple[int, int, list]]:
-    """(start, end, mentions) of the runs of ``kind`` mentions in ``text`` that form one list."""
+    """(start, end, mentions) of the runs of the (one family's) mentions ``found``: the ids of
+    ``kind`` that form one list make one run, any other id of the family a run of its own."""
     runs: list[tuple[int, int, list]] = []
-    for m in (x for x in found if x.ident.kind == kind):
-        if runs and _LIST_GAP.match(text[runs[-1][1] : m.start]):
+    for m in found:
+        same = runs and all(x.ident.kind == kind for x in [*runs[-1][2], m])
+        if same and _LIST_GAP.match(text[runs[-1][1] : m.start]):
             s, _, ms = runs[-1]
             runs[-1] = (s, m.end, [*ms, m])
             continue
@@ -43,22 +45,87 @@ def _without_ids(text: str, found: list, lo: int, hi: int) -> str:
     return "".join(chars)
 
 
-def _trim(text: str, lo: int, hi: int) -> str:
-    """``text[lo:hi]`` cut at whole words, with an ellipsis where it was cut."""
+def _family(kind: str) -> str:
+    """Kinds of one family bound each other's rows (csf_category / csf_subcategory, control /
+    control_family): the part of the kind's name before its first underscore."""
+    return kind.split("_", 1)[0]
+
+
+#: A sentence ends at . ! ? followed by space and something not lower-case (not "e.g. the").
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[^\sa-z])")
+#: What may stand before an id that opens its row: bullets, numbering, brackets.
+_ROW_OPEN = re.compile(r"^[\W\d_]*$")
+#: What may stand after an id that labels the text following it ("PR.IP-9: Response plans").
+_LABEL = re.compile(r"^\s*[:\u2013\u2014]")
+#: What may stand after an id that closes its row (a bracketed "[Framework: ID.SC-4]").
+#: Not a parenthesis inside a sentence ("(see AC-2) which applies"): a lower-case word after it.
+_ROW_CLOSE = re.compile(r"^\s*[\])](?!\s*[a-z])")
+
+
+def _sentence(text: str, found: list, lo: int, hi: int) -> tuple[int, int]:
+    """(start, end) of the sentence(s) holding ``text[lo:hi]``; a full stop inside an
+    identifier ("Rev. 5", "C.F.R.") ends nothing."""
+    inside = [(m.start, m.end) for m in found]
+    ends = [e.end() for e in _SENTENCE_END.finditer(text) if not any(a <= e.start() < b for a, b in inside)]
+    start = max((e for e in ends if e <= lo), default=0)
+    end = min((e for e in ends if e >= hi), default=len(text))
+    return start, end
+
+
+def _trim(text: str, lo: int, hi: int, *, cut_lo: bool, cut_hi: bool) -> str:
+    """``text[lo:hi]`` with whitespace collapsed, a word cut in two at either end dropped (a cut
+    is inside a word only when both characters beside it are letters or digits), stray brackets
+    and separators at the ends dropped, and an ellipsis where ``cut_*`` says the text goes on."""
     part = text[lo:hi]
-    if lo > 0 and not text[lo - 1].isspace():
-        part = part.split(None, 1)[1] if len(part.split(None, 1)) > 1 else part
-    if hi < len(text) and not text[hi].isspace():
-        part = part.rsplit(None, 1)[0] if len(part.rsplit(None, 1)) > 1 else part
-    part = " ".join(part.split())
-    return ("..." if lo > 0 else "") + part + ("..." if hi < len(text) else "")
+    if 0 < lo < len(text) and text[lo - 1].isalnum() and text[lo].isalnum():
+        part = part.split(None, 1)[1] if len(part.split(None, 1)) > 1 else ""
+    if 0 < hi < len(text) and text[hi - 1].isalnum() and text[hi].isalnum():
+        part = part.rsplit(None, 1)[0] if len(part.rsplit(None, 1)) > 1 else ""
+    part = " ".join(part.split()).lstrip("]);,: ").rstrip("[(;,: ")
+    if not part:
+        return ""
+    return ("..." if cut_lo else "") + part + ("..." if cut_hi else "")
 
 
-def link_quote(text: str, canonical: str, question_terms: set[str] | None = None, *, reach: int) -> str:
+def _window(text: str, found: list, runs: list, i: int, reach: int) -> tuple[int, int, bool, bool]:
+    """(lo, hi, cut at lo, cut at hi) of run ``i``'s quote: its row when the ids of its family
+    mark rows (from the id to the next one when text follows it, from the previous one to the
+    id when the id closes its row), else the sentence holding it; never past a neighbouring id
+    of its family, nor more than ``reach`` characters either side. An id followed by a colon
+    labels what follows it: its row starts at the id."""
+    s, e, _ = runs[i]
+    prev = runs[i - 1][1] if i > 0 else 0
+    nxt = runs[i + 1][0] if i + 1 < len(runs) else len(text)
+    sent_lo, sent_hi = _sentence(text, found, s, e)
+    if _ROW_CLOSE.match(text[e:nxt]):  # "... assessments are conducted. [Framework: ID.SC-4]"
+        close = e + _ROW_CLOSE.match(text[e:nxt]).end()
+        lo, hi = prev, close
+    elif _LABEL.match(text[e:nxt]) or _ROW_OPEN.match(text[max(prev, sent_lo) : s]):
+        # "AC-2 Account management is ...", "... shared PR.IP-9: Response plans are ..."
+        lo, hi = (s if _LABEL.match(text[e:nxt]) else max(prev, sent_lo)), nxt
+    else:
+        lo, hi = max(prev, sent_lo), min(nxt, sent_hi)
+    cut_lo, cut_hi = lo < s - reach, hi > e + reach
+    return max(lo, s - reach), min(hi, e + reach), cut_lo, cut_hi
+
+
+def link_quote(
+    text: str | list[str], canonical: str, question_terms: set[str] | None = None, *, reach: int
+) -> str:
     """The words around ``canonical``'s mention in ``text`` (its row, or its sentence: at most
     ``reach`` characters either side, the reach the start's mentions are read with); of several
     mentions, the one whose surroundings share most of ``question_terms`` (the first on
-    a tie). Empty when ``text`` does not name it."""
+    a tie). ``text`` may be several blocks (in line order): each is quoted on its own, a
+    quote never joins two blocks. Empty when ``text`` does not name it."""
+    best, best_fit = "", -1
+    for part in [text] if isinstance(text, str) else text:
+        quote, fit = _best_quote(part, canonical, question_terms, reach)
+        if quote and fit > best_fit:
+            best, best_fit = quote, fit
+    return best
+
+
+def _best_quote(text: str, canonical: str, question_terms: set[str] | None, reach: int) -> tuple[str, int]:
     from docintel.corpus.index import query_terms
     from docintel.identifiers import clean, find_identifiers
 
@@ -66,20 +133,32 @@ def link_quote(text: str, canonical: str, question_terms: set[str] | None = None
     # the mentions table already says the block names it: context-bound forms count here
     found = find_identifiers(text, series_named=True, permissive=True)
     mine = [m for m in found if m.ident.canonical == canonical]
-    if not mine:
-        return ""
     best, best_fit = "", -1
     for m in mine:
-        runs = _runs(text, found, m.ident.kind)
+        family = _family(m.ident.kind)
+        runs = _runs(text, [x for x in found if _family(x.ident.kind) == family], m.ident.kind)
         i = next(k for k, (s, e, ms) in enumerate(runs) if m in ms)
-        before = runs[i - 1][1] if i > 0 else 0
-        after = runs[i + 1][0] if i + 1 < len(runs) else len(text)
-        lo, hi = max(before, runs[i][0] - reach), min(after, runs[i][1] + reach)
-        quote = _trim(text, lo, hi)
+        lo, hi, cut_lo, cut_hi = _window(text, found, runs, i, reach)
+        quote = _trim(text, lo, hi, cut_lo=cut_lo, cut_hi=cut_hi)
         words = _WORD.findall(_without_ids(text, found, lo, hi))
         if len(words) < MIN_WORDS:  # a run of ids ("PR.IP-8 PR.IP-9 PR.IP-10 ..."): says nothing
             continue
         fit = len(set(query_terms(quote)) & (question_terms or set()))
         if fit > best_fit:
             best, best_fit = quote, fit
-    return best
+    return best, best_fit
+
+
+def capped(quotes: list[str], *, each: int, total: int) -> list[str]:
+    """``quotes`` (in the answer's order) cut to at most ``each`` characters (at a word, with an
+    ellipsis) and to ``total`` characters together: the links past the budget keep their name
+    and citation, not a quote."""
+    out, left = [], total
+    for q in quotes:
+        if len(q) > each:
+            q = q[:each].rsplit(None, 1)[0].rstrip(",;:") + "..."
+        if len(q) > left:
+            q = ""
+        left -= len(q)
+        out.append(q)
+    return out
