@@ -1,0 +1,55 @@
+"""Session 13 (an2): answer-side rules found by round 1 (glossary entries, acronyms, possessive
+phrases, same-page targets)."""
+
+from docintel.generation.offline.backend import OfflineBackend
+from docintel.generation.offline.scoring import ScoredLine
+from docintel.generation.offline.spans import grow_window
+from docintel.questions import parse_question
+from docintel.schema.evidence import EvidenceLine, Passage
+
+# A glossary page whose term lines are interleaved with their definitions (NISTIR 7298 r2 p165 shape).
+_ENTRIES = [
+    "Responsibility to Provide –",
+    "An information distribution approach whereby relevant essential",
+    "information is made readily available and discoverable to the",
+    "broadest possible pool of potential users.",
+    "SOURCE: CNSSI-4009",
+    "Restricted Data –",
+    "All data concerning (i) design, manufacture, or utilization of atomic",
+    "weapons; (ii) the production of special nuclear material; or (iii) the",
+    "use of special nuclear material in the production of energy, but shall",
+    "not include data declassified or removed from the Restricted Data",
+    "category pursuant to Section 142 [of the Atomic Energy Act of",
+    "1954].",
+    "SOURCE: SP 800-53; Atomic Energy Act of 1954",
+    "Revoke a Certificate –",
+    "To prematurely end the operational period of a certificate effective at",
+    "a specific date and time.",
+    "SOURCE: SP 800-32",
+]
+
+
+def _rows(lines):
+    return [ScoredLine(0, i, EvidenceLine(page=1, line=i + 1, text=t)) for i, t in enumerate(lines)]
+
+
+def _answer(lines, question):
+    ev = [EvidenceLine(page=165, line=i + 2, text=t) for i, t in enumerate(lines)]
+    p = Passage(doc_id="d", page=165, line_start=2, line_end=len(lines) + 1, lines=ev)
+    return OfflineBackend().generate(parse_question(question), [p], pass_no=1, instructions=[]).answer.answer
+
+
+def test_a_glossary_window_stops_at_the_term_lines_around_its_entry():
+    rows = _rows(_ENTRIES)
+    # seeded inside the definition: back to its own term line, not into the previous entry's SOURCE
+    start, end = grow_window(rows, 7)
+    assert start == 5
+    assert end < 13  # never into "Revoke a Certificate –"
+
+
+def test_a_definition_answer_is_its_entry_alone():
+    text = _answer(_ENTRIES, "What counts as Restricted Data?")
+    assert "utilization of atomic weapons" in text
+    assert "CNSSI-4009" not in text  # the previous entry's source
+    assert "Revoke a Certificate" not in text
+    assert "prematurely" not in text
