@@ -53,3 +53,42 @@ def test_a_definition_answer_is_its_entry_alone():
     assert "CNSSI-4009" not in text  # the previous entry's source
     assert "Revoke a Certificate" not in text
     assert "prematurely" not in text
+
+
+def _passage(page, first, texts, via="primary"):
+    lines = [EvidenceLine(page=page, line=first + i, text=t) for i, t in enumerate(texts)]
+    return Passage(
+        doc_id="d",
+        page=page,
+        line_start=first,
+        line_end=first + len(texts) - 1,
+        lines=lines,
+        retrieved_via=via,
+    )
+
+
+def test_a_same_page_target_adds_only_the_lines_the_window_lacks():
+    from docintel.retrieval.firstpass import same_page_targets
+    from docintel.schema.loop import Resolution
+    from docintel.schema.trace import Trace
+
+    window = _passage(
+        4, 10, ["The limits are listed in Table 3 below."] + [f"body {i}." for i in range(11, 20)]
+    )
+    target = _passage(4, 16, [f"body {i}." for i in range(16, 20)] + ["Table 3 row one.", "Table 3 row two."])
+
+    def resolve(ref):
+        return Resolution(
+            ref=ref,
+            status="resolved",
+            method="registry",
+            ref_type="table",
+            target="Table 3",
+            passages=[target],
+        )
+
+    out = same_page_targets([window], resolve, Trace(question="q"))
+    keys = [(ln.page, ln.line) for p in out for ln in p.lines]
+    assert len(keys) == len(set(keys))  # no line twice
+    assert [ln.line for ln in out[-1].lines] == [20, 21]
+    assert (out[-1].line_start, out[-1].line_end) == (20, 21)
