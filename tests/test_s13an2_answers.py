@@ -92,3 +92,12 @@ def test_a_same_page_target_adds_only_the_lines_the_window_lacks():
     assert len(keys) == len(set(keys))  # no line twice
     assert [ln.line for ln in out[-1].lines] == [20, 21]
     assert (out[-1].line_start, out[-1].line_end) == (20, 21)
+
+
+def test_a_possessive_phrase_also_gives_the_phrase_after_the_owner():
+    q = parse_question("What changed in the Framework's access control category between version 1.0 and 1.1?")
+    assert "access control category" in q.phrases  # the text prints "Access Control Category"
+    assert "framework access control category" in q.phrases
+    q = parse_question("What are the licensors’ patent rights?")
+    assert "patent rights" in q.phrases
+    assert parse_question("Where is the user's guide?").phrases == ["user guide"]  # one word after: no phrase
