@@ -101,3 +101,28 @@ def test_a_possessive_phrase_also_gives_the_phrase_after_the_owner():
     q = parse_question("What are the licensors’ patent rights?")
     assert "patent rights" in q.phrases
     assert parse_question("Where is the user's guide?").phrases == ["user guide"]  # one word after: no phrase
+
+
+_ARTICLES = [
+    "Article 3 - ACCEPTANCE",
+    "3.1 The Licensee shall be deemed as having accepted the terms and",
+    "conditions of this Agreement upon the occurrence of the first of the following events:",
+    "* (i) loading the Software by any or all means, notably, by downloading from a",
+    "remote server, or by loading from a physical medium;",
+    "* (ii) the first time the Licensee exercises any of the rights granted hereunder.",
+    "3.2 One copy of the Agreement has been provided to the Licensee prior to its acceptance.",
+    "Article 4 - EFFECTIVE DATE AND TERM",
+    "4.1 EFFECTIVE DATE",
+    "The Agreement shall become effective on the date when it is accepted by the Licensee as",
+    "set forth in Article 3.1.",
+    "4.2 TERM",
+    "The Agreement shall remain in force for the entire legal term of protection of the economic",
+    "rights over the Software.",
+]
+
+
+def test_a_pointer_whose_target_the_passage_holds_quotes_the_target():
+    text = _answer(_ARTICLES, "When does the agreement become effective?")
+    assert "become effective on the date" in text
+    assert "loading the Software by any or all means" in text  # Article 3.1, six lines above
+    assert "3.2 One copy" not in text
