@@ -239,22 +239,37 @@ def _phrases(text: str) -> list[str]:
         out.setdefault(m.group(0).lower(), None)
     foreign = foreign_function_words(words(text)) | _light_verbs(text)
     for chunk in re.split(r"[,;:?!()\[\]\"]|\.(?:\s|$)", text):
-        run: list[str] = []
-        for w in [*words(chunk), ""]:
-            if (
-                w
-                and w not in STOP_WORDS
-                and w not in QUESTION_WORDS | foreign
-                and not is_number(w)
-                and len(w) > 1
-            ):
-                run.append(w)
-                continue
-            if len(run) >= 2:
-                # Long runs are usually two phrases glued together; keep the last 4 (the head).
-                out.setdefault(" ".join(run[-4:]), None)
-            run = []
+        # "the Framework's access control category": the owner is no part of the thing's name
+        # the text prints ("Access Control Category"), so the run after a possessive is a phrase too
+        for part in [chunk, *_POSSESSIVE.split(chunk)[1:]]:
+            for run in _runs(part, foreign):
+                out.setdefault(run, None)
     return list(out)
+
+
+#: A possessive ending a word: "Framework's", "Framework’s", "licensors'" (before a space).
+_POSSESSIVE = re.compile(r"(?<=[^\W\d_])(?:['’]s|s['’])(?=\s)")
+
+
+def _runs(text: str, foreign: set[str]) -> list[str]:
+    """Runs of 2+ content words not broken by a stop word, a question word or a number."""
+    out: list[str] = []
+    run: list[str] = []
+    for w in [*words(text), ""]:
+        if (
+            w
+            and w not in STOP_WORDS
+            and w not in QUESTION_WORDS | foreign
+            and not is_number(w)
+            and len(w) > 1
+        ):
+            run.append(w)
+            continue
+        if len(run) >= 2:
+            # Long runs are usually two phrases glued together; keep the last 4 (the head).
+            out.append(" ".join(run[-4:]))
+        run = []
+    return out
 
 
 def find_scope(text: str) -> Scope | None:

@@ -126,12 +126,25 @@ def listed_objects(tables: DocTables, q: ParsedQuestion, trace: Trace) -> list[P
     return passages
 
 
+def _unheld_runs(p: Passage, have: set[tuple[int, int]]) -> list[list]:
+    """The runs of ``p``'s lines (in its own order) that ``have`` does not hold: a target that
+    overlaps the window adds only what the evidence lacks, never a line twice."""
+    runs: list[list] = [[]]
+    for ln in p.lines:
+        if (ln.page, ln.line) in have:
+            if runs[-1]:
+                runs.append([])
+        else:
+            runs[-1].append(ln)
+    return [r for r in runs if r]
+
+
 def same_page_targets(
     passages: list[Passage], resolve: Callable[[PendingReference], Resolution], trace: Trace
 ) -> list[Passage]:
     """Pointers in the pass-1 window (``resolve``: the loop's deterministic resolver) whose target sits on a page already retrieved ("as shown
-    in Table 1" with Table 1 on the same page) are part of that page: add their lines now,
-    so a second pass is spent only on targets elsewhere."""
+    in Table 1" with Table 1 on the same page) are part of that page: add their lines now
+    (only those the evidence does not hold yet), so a second pass is spent only on targets elsewhere."""
     pages = {p.page for p in passages}
     lines = [ln for p in passages for ln in p.lines]
     if not lines:
@@ -150,10 +163,13 @@ def same_page_targets(
         if (ref.origin_page, ref.origin_line) in evidence_keys(res.passages):
             continue  # a caption naming its own table is not a pointer elsewhere
         for p in res.passages:
-            if not evidence_keys([p]) <= have:
+            for run in _unheld_runs(p, have):
                 added.append(
                     p.model_copy(
                         update={
+                            "lines": run,
+                            "line_start": run[0].line,
+                            "line_end": run[-1].line,
                             "retrieved_via": "primary",
                             "referenced_from": None,
                             "reference_text": None,
@@ -161,7 +177,7 @@ def same_page_targets(
                         }
                     )
                 )
-                have |= evidence_keys([p])
+            have |= evidence_keys([p])
         trace.event(
             "same_page_target",
             reference=ref.raw_text,

@@ -17,6 +17,7 @@ from docintel.generation import refdetect
 from docintel.generation.offline.answertype import typed_first
 from docintel.generation.offline.compose import compose, restate
 from docintel.generation.offline.defining import definition_first
+from docintel.generation.offline.heldtargets import held_target_windows
 from docintel.generation.offline.pointers import (
     AROUND_AFTER,
     AROUND_TYPES,
@@ -141,6 +142,7 @@ class OfflineBackend:
             max_lines=self.max_lines,
             need=need,
         )
+        windows = held_target_windows(grouped, windows)
         pieces = [
             pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
         ]  # named: answers

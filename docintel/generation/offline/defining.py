@@ -12,7 +12,7 @@ flight") open the answer.
 from __future__ import annotations
 
 from docintel.generation.offline.scoring import FORWARD, ScoredLine, Window, grow_window
-from docintel.generation.offline.spans import term_column
+from docintel.generation.offline.spans import bare_term, term_column
 from docintel.generation.text import ends_sentence, normalize
 from docintel.schema.evidence import ParsedQuestion
 from docintel.schema.kinds import HEADING_ROLES
@@ -36,7 +36,7 @@ def defining_window(grouped: list[list[ScoredLine]], passage_ids: list[int], ter
             start, end = grow_window(rows, i)
             limit = min(len(rows) - 1, end + FORWARD)
             nxt = end + 1  # one more sentence: the definition's qualification
-            while nxt <= limit and rows[nxt].ln.role not in HEADING_ROLES:
+            while nxt <= limit and rows[nxt].ln.role not in HEADING_ROLES and not bare_term(rows, nxt):
                 if ends_sentence(rows[nxt].ln.text):
                     end = nxt
                     break

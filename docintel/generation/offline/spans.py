@@ -18,6 +18,13 @@ BACK, FORWARD = 8, 6  # narrow columns (Federal Register, two-column papers) car
 _BARE_TERM = re.compile(r"^\s*[^\W\d_][^.;:]{0,60}?\s[\u2013\u2014-]\s*$")
 
 
+def bare_term(rows: list, i: int) -> bool:
+    """Line ``i`` is a glossary term printed alone on its line ("Restricted Data –"): the entry
+    it opens ends at the next such line, and a window never runs back past it (the previous
+    entry's definition and "SOURCE:" line are another term's)."""
+    return bool(_BARE_TERM.match(rows[i].ln.text))
+
+
 def term_column(rows: list, i: int) -> bool:
     """Line ``i`` is a term of a glossary read column by column: a bare term ("Restricted Data –")
     next to another bare term. Its definition is not the lines after it (they are the next terms,
@@ -30,7 +37,8 @@ def term_column(rows: list, i: int) -> bool:
 def grow_window(rows: list, seed: int) -> tuple[int, int]:
     """Extend a seed line to whole sentences: back to the line after a sentence end, forward to
     a line that ends one (bounded, and never across furniture lines); a glossary term read apart
-    from its definition (:func:`term_column`) stays alone."""
+    from its definition (:func:`term_column`) stays alone, and a window stops at a bare term
+    line (:func:`bare_term`): it opens its entry, backward, and the next entry, forward."""
     if term_column(rows, seed):
         return seed, seed
     start = seed
@@ -38,6 +46,7 @@ def grow_window(rows: list, seed: int) -> tuple[int, int]:
         start > 0
         and seed - start < BACK
         and rows[start].ln.role not in ("heading", "title", "list_item")  # an item starts a sentence
+        and not bare_term(rows, start)
         and rows[start - 1].ln.role not in _FURNITURE
         and not ends_sentence(rows[start - 1].ln.text)
     ):
@@ -99,6 +108,7 @@ def _forward(rows: list, seed: int, end: int) -> int:
         and not ends_sentence(rows[end].ln.text)
         and rows[end + 1].ln.role not in _FURNITURE
         and rows[end + 1].ln.role not in HEADING_ROLES
+        and not bare_term(rows, end + 1)
     ):
         end += 1
     return end
