@@ -64,7 +64,11 @@ def main() -> int:
         if not pdf.exists() and (GENERATED / q["pdf"]).exists():
             pdf = GENERATED / q["pdf"]
         if not pdf.exists():
-            print(f"skip {q['id']}: {pdf} not found", file=sys.stderr)
+            print(
+                f"skip {q['id']}: {q['pdf']} not in {args.shared} nor {GENERATED}"
+                " (generated sets: python benchmarks/make_set8_pdfs.py)",
+                file=sys.stderr,
+            )
             continue
         if q["pdf"] not in tables:
             tables[q["pdf"]] = parse(pdf, layout="never", ocr="never", out_dir=args.artifacts)
@@ -138,6 +142,9 @@ def main() -> int:
         )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
+    if not rows:  # every question skipped: a figure of 0/0 must not pass for a run
+        print("no question ran: every PDF was missing", file=sys.stderr)
+        return 1
     return 0
 
 

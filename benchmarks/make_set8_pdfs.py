@@ -232,7 +232,10 @@ def main() -> int:
         print(f"{path}: {n} pages ({style})")
     for name, src in REAL:
         path = out / name
-        if src.exists() and (args.force or not path.exists()):
+        if not src.exists():
+            print(f"skip {name}: {src} missing (apt-get install debian-policy)", file=sys.stderr)
+            continue
+        if args.force or not path.exists():
             with gzip.open(src, "rb") as f:
                 path.write_bytes(f.read())
             print(f"{path}: copied from {src}")
