@@ -164,7 +164,7 @@ PAGE_DF = TableSpec(
         "n_images": "raster images placed on the page",
         "image_area": "area covered by images, in square points (clipped to the page)",
         "image_coverage": "image_area / page area, 0..1",
-        "n_drawings": "vector paths MuPDF's text device records (touching same-colour rectangles merged; a table grid or a chart shows up here)",
+        "n_drawings": "vector paths MuPDF's text device records (touching same-colour rectangles merged; a table grid or a chart shows up here); with the docling backend, the count of PyMuPDF's drawings",
         "has_text_layer": "the page has extractable text",
         "image_only": "its content is raster images: its own text layer holds at most furniture or a "
         "short note (so has_text_layer can be true); the rest of its lines come from OCR (parse_method "
