@@ -116,19 +116,46 @@ def _about_keys(out: dict, records: pd.DataFrame | None, publications: list[str]
 _NOT_STORED = frozenset({"trace"})
 
 
+#: Keys that name one document / several documents (the corpus tools' rows use the last two).
+_ONE_DOC = frozenset({"doc_id", "citing_doc"})
+_MANY_DOCS = frozenset({"doc_ids", "cited_docs"})
+
+
 def _doc_ids_in(x, found: set[str]) -> None:
-    """Every ``doc_id`` / ``doc_ids`` value anywhere inside ``x`` (dicts and lists, any depth)."""
+    """Every document id anywhere inside ``x`` (dicts and lists, any depth): ``doc_id`` /
+    ``doc_ids``, a tool row's ``citing_doc`` / ``cited_docs`` and an exploration node ``doc:<id>``."""
     if isinstance(x, dict):
         for k, v in x.items():
-            if k == "doc_id" and v:
+            if k in _ONE_DOC and v:
                 found.add(str(v))
-            elif k == "doc_ids" and isinstance(v, (list, tuple, set)):
+            elif k in _MANY_DOCS and isinstance(v, (list, tuple, set)):
                 found.update(str(d) for d in v if d)
+            elif k == "id" and isinstance(v, str) and v.startswith("doc:") and len(v) > 4:
+                found.add(v[4:])
             else:
                 _doc_ids_in(v, found)
     elif isinstance(x, (list, tuple)):
         for v in x:
             _doc_ids_in(v, found)
+
+
+def _with_source(source_docs, new: str) -> str:
+    """``source_docs`` with a re-anchored document added; an asker-only row ("") stays so."""
+    old = str(source_docs or "")
+    return "|".join(sorted({*old.split("|"), new} - {""})) if old else ""
+
+
+def unattributed(out: dict) -> bool:
+    """An agent's tool result holds a row that names no document (an ``sql`` row of block text,
+    a count): its text may come from any document the asker could read, so no list of sources
+    is complete and the stored answer is the asker's alone."""
+    for entry in out.get("ledger", []) or []:
+        for row in (entry.get("rows") or []) if isinstance(entry, dict) else []:
+            found: set[str] = set()
+            _doc_ids_in(row, found)
+            if not found:
+                return True
+    return False
 
 
 def source_doc_ids(out: dict) -> list[str]:
@@ -167,7 +194,7 @@ def build_record(
     stamp = now()
     docs = documents.set_index("doc_id", drop=False) if not documents.empty else documents
     sources = source_doc_ids(out)
-    src = "|".join(sources)
+    src = "" if unattributed(out) else "|".join(sources)  # "" shows to the asker only
     edges: list[dict] = []
 
     def edge(kind: str, target: str, *key, **cols) -> dict:
@@ -360,7 +387,7 @@ def check_edges(edges: pd.DataFrame, documents: pd.DataFrame, doc_blocks) -> tup
         report.append(_report(e, fate, hit))
         if hit is not None:
             anchored[(e["answer_id"], new)] = True
-            src = "|".join(sorted({*str(e["source_docs"] or "").split("|"), new} - {""}))
+            src = _with_source(e["source_docs"], new)
             out.append(
                 {
                     **e,
@@ -387,7 +414,7 @@ def check_edges(edges: pd.DataFrame, documents: pd.DataFrame, doc_blocks) -> tup
         out.append({**e, "status": "superseded", "updated_at": stamp})
         if e["kind"] == "SOURCED_FROM" and anchored.get((e["answer_id"], new)):
             doc = docs.loc[new].to_dict()
-            src = "|".join(sorted({*str(e["source_docs"] or "").split("|"), new} - {""}))
+            src = _with_source(e["source_docs"], new)
             out.append(
                 {
                     **e,
