@@ -67,3 +67,23 @@ def test_tool_rows_name_their_documents():
 def test_a_reanchored_asker_only_row_stays_asker_only():
     assert provenance._with_source("", "new") == ""
     assert provenance._with_source("a|b", "new") == "a|b|new"
+
+
+def test_an_agent_answer_citing_blocks_is_stored_with_their_line_spans(corpus):  # noqa: F811
+    model = ScriptedModel(
+        [
+            AgentStep(thought="find", tool="search_blocks", arguments={"query": "AC-2 accounts"}),
+            AgentStep(
+                thought="done", tool="answer", answer="They are stored in the vault.", evidence=["L1#1"]
+            ),
+        ]
+    )
+    out = agent_answer(corpus, QUESTION, "reviewer", model)
+    cited = out["citations"]
+    assert cited and "line_start" not in cited[0]  # an agent cites a block by id only
+    row = answers.save(corpus.store, {**out, "question": QUESTION}, "reviewer")  # raised KeyError
+    edges = answers.edges(corpus.store, row["answer_id"], "reviewer")
+    cites = edges[edges["kind"] == "CITES"]
+    assert len(cites) == len(cited)
+    assert set(cites["block_id"].astype(str)) == {str(c["block_id"]) for c in cited}
+    assert (cites["line_start"].astype(int) <= cites["line_end"].astype(int)).all()

@@ -75,6 +75,22 @@ def block_of(blocks: pd.DataFrame, doc_id: str, page: int, line_start: int, line
     return None if b.empty else b.sort_values("line_start").iloc[0]
 
 
+def _spanned(c: dict, blocks: pd.DataFrame | None) -> dict | None:
+    """A citation with its page and line span: an agent's cites a block by id only, so its span
+    is the block's (None when the block is not in ``blocks``)."""
+    if c.get("page") is not None and c.get("line_start") is not None and c.get("line_end") is not None:
+        return c
+    bid = c.get("block_id")
+    if not bid or blocks is None or blocks.empty:
+        return None
+    b = blocks[blocks["block_id"].astype(str) == str(bid)]
+    if b.empty:
+        return None
+    r = b.iloc[0]
+    span = {"page": int(r["page"]), "line_start": int(r["line_start"]), "line_end": int(r["line_end"])}
+    return {**c, **span}
+
+
 def _about_keys(out: dict, records: pd.DataFrame | None, publications: list[str]) -> list[tuple[str, dict]]:
     from docintel.corpus.identifiers import find_identifiers
     from docintel.corpus.identity import canonical
@@ -195,6 +211,8 @@ def build_record(
     docs = documents.set_index("doc_id", drop=False) if not documents.empty else documents
     sources = source_doc_ids(out)
     src = "" if unattributed(out) else "|".join(sources)  # "" shows to the asker only
+    spans = [_spanned(c, blocks) for c in out.get("citations", [])]
+    out = {**out, "citations": [c for c in spans if c is not None]}  # edges need a line span
     edges: list[dict] = []
 
     def edge(kind: str, target: str, *key, **cols) -> dict:
