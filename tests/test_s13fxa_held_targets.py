@@ -27,12 +27,18 @@ def test_an_own_pointer_quotes_its_numbered_paragraph():
     assert _quoted(["Records are kept as Article 5 requires."] + _NUMBERED) == [(2, 2)]
 
 
+def test_an_own_pointer_followed_by_a_phrase_is_still_own():
+    assert _quoted(["Records are kept under Article 5 to the extent it requires."] + _NUMBERED) == [(2, 2)]
+    assert _quoted(["Records are kept under Article 5 of this Agreement."] + _NUMBERED) == [(2, 2)]
+
+
 def test_a_section_sign_pointer_is_one():
     assert _quoted(["Records are kept as § 5 requires."] + _NUMBERED) == [(2, 2)]
 
 
 def test_a_pointer_into_another_work_quotes_nothing():
     assert _quoted(["Personal data is processed as Article 5 of the GDPR requires."] + _NUMBERED) == []
+    assert _quoted(["Records follow Section 5 of the core specification."] + _NUMBERED) == []
 
 
 def test_a_line_opening_with_the_number_is_no_label():

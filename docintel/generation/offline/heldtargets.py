@@ -14,12 +14,18 @@ _UNIT_REF = re.compile(
     r"(?:\b(?:article|section|clause|paragraph)|§)\s*(\d{1,3}(?:\.\d{1,3})*)(?![.\d]*\d)", re.I
 )
 #: What after a pointer makes it another work's: "Article 5 of the GDPR", "Section 14 of the core
-#: specification", "clause 4 in ISO 9001"; not "of this Agreement", "hereof", "of the Agreement".
+#: specification", "clause 4 in ISO 9001": "of / in / under [the]", then a capitalized name or a few
+#: words ending in an instrument noun; not "of this Agreement", "of the Agreement", "in the case of",
+#: "to the extent".
+_OWN_WORDS = (
+    r"(?:this|these|said|such|present|same|agreement|contract|policy|document|terms|schedule|annex|"
+    r"appendix|chapter|part|article|section|clause|paragraph|licen[cs]e)\b"
+)
 _FOREIGN_TAIL = re.compile(
-    r"^(?:\s*\([^)]{0,12}\))*\s*(?:of|in|under|to)\s+(?:the\s+)?"
-    r"(?!(?:this|these|said|such|present|same|agreement|contract|policy|document|terms|schedule|"
-    r"annex|appendix|chapter|part|article|section|clause|paragraph)\b)\w",
-    re.I,
+    r"^(?:\s*\([^)]{0,12}\))*\s*(?:of|in|under)\s+(?:the\s+)?"
+    rf"(?!(?i:{_OWN_WORDS}))"
+    r"(?:[A-Z]|(?:[a-z-]+\s+){0,2}(?:specification|standard|act|regulation|directive|code|convention|treaty|"
+    r"rules|guidelines|law|statute|protocol)\b)"
 )
 #: A line the parse left as text that reads as a heading: "Article 3 - ACCEPTANCE", "4.1 Term".
 _HEAD_LINE = re.compile(
