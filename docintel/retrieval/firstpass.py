@@ -128,13 +128,16 @@ def listed_objects(tables: DocTables, q: ParsedQuestion, trace: Trace) -> list[P
 
 def _unheld_runs(p: Passage, have: set[tuple[int, int]]) -> list[list]:
     """The runs of ``p``'s lines (in its own order) that ``have`` does not hold: a target that
-    overlaps the window adds only what the evidence lacks, never a line twice."""
+    overlaps the window adds only what the evidence lacks, never a line twice. A run stops at a
+    page change (each becomes a one-page Passage)."""
     runs: list[list] = [[]]
     for ln in p.lines:
         if (ln.page, ln.line) in have:
             if runs[-1]:
                 runs.append([])
         else:
+            if runs[-1] and runs[-1][-1].page != ln.page:
+                runs.append([])  # a Passage is one page: a run over a page break is two
             runs[-1].append(ln)
     return [r for r in runs if r]
 
@@ -168,8 +171,9 @@ def same_page_targets(
                     p.model_copy(
                         update={
                             "lines": run,
-                            "line_start": run[0].line,
-                            "line_end": run[-1].line,
+                            "page": run[0].page,
+                            "line_start": min(ln.line for ln in run),
+                            "line_end": max(ln.line for ln in run),
                             "retrieved_via": "primary",
                             "referenced_from": None,
                             "reference_text": None,

@@ -11,8 +11,28 @@ from docintel.schema.kinds import HEADING_ROLES
 
 #: A pointer to a numbered unit: "Article 3.1", "Section 4(b)", "clause 12", "§ 2.3".
 _UNIT_REF = re.compile(
-    r"\b(?:article|section|clause|paragraph|§)\s*(\d{1,3}(?:\.\d{1,3})*)(?![.\d]*\d)", re.I
+    r"(?:\b(?:article|section|clause|paragraph)|§)\s*(\d{1,3}(?:\.\d{1,3})*)(?![.\d]*\d)", re.I
 )
+#: What after a pointer makes it another work's: "Article 5 of the GDPR", "Section 14 of the core
+#: specification", "clause 4 in ISO 9001": "of / in / under [the]", then a capitalized name or a few
+#: words ending in an instrument noun; not "of this Agreement", "of the Agreement", "in the case of",
+#: "to the extent".
+_OWN_WORDS = (
+    r"(?:this|these|said|such|present|same|agreement|contract|policy|document|terms|schedule|annex|"
+    r"appendix|chapter|part|article|section|clause|paragraph|licen[cs]e)\b"
+)
+_FOREIGN_TAIL = re.compile(
+    r"^(?:\s*\([^)]{0,12}\))*\s*(?:of|in|under)\s+(?:the\s+)?"
+    rf"(?!(?i:{_OWN_WORDS}))"
+    r"(?:[A-Z]|(?:[a-z-]+\s+){0,2}(?:specification|standard|act|regulation|directive|code|convention|treaty|"
+    r"rules|guidelines|law|statute|protocol)\b)"
+)
+#: A line the parse left as text that reads as a heading: "Article 3 - ACCEPTANCE", "4.1 Term".
+_HEAD_LINE = re.compile(
+    r"^(?:(?:article|section|clause|chapter|§)\s*\d|\d{1,3}(?:\.\d{1,3})+\.?\s+[A-Z])", re.I
+)
+#: A line that opens with a bare whole number and text: a line-numbered draft's margin number.
+_MARGIN_NUMBER = re.compile(r"^\s*\d{1,4}\s+\S")
 #: Lines a held target's quote reads at most (its sentence, or its lead-in and the list it announces).
 TARGET_LINES = 8
 
@@ -24,7 +44,44 @@ def _label_line(rows: list, number: str) -> int | None:
         rf"^\s*(?:(?:article|section|clause|§)\s*)?{re.escape(number)}(?![.\d]*\d)[.)]?(?:\s+\S|\s*$)", re.I
     )
     found = [i for i, r in enumerate(rows) if pat.match(r.ln.text)]
-    return found[0] if len(found) == 1 else None
+    return found[0] if len(found) == 1 and _opens_paragraph(rows, found[0], number) else None
+
+
+def _opens_paragraph(rows: list, i: int, number: str) -> bool:
+    """Whether the label line ``i`` opens a numbered paragraph, not a line that merely starts with
+    the number ("3 days before ..."): a keyword ("Article 3"), a dotted id ("3.1") or a bare number
+    closed by "." / ")" ("5." / "5)"), then a capital-initial title or text; and the line before
+    (if any) ends a sentence or is a heading."""
+    text = rows[i].ln.text.strip()
+    m = re.match(
+        rf"(?:(?P<kw>(?:article|section|clause|§)\s*))?{re.escape(number)}(?P<close>[.)]?)\s*(?P<rest>.*)$",
+        text,
+        re.I,
+    )
+    if m is None:
+        return False
+    if not (m.group("kw") or "." in number or m.group("close")):
+        return False
+    rest = m.group("rest")
+    if rest and not (rest[0].isupper() or rest[0] in "(\"'“"):
+        return False
+    if i == 0 or rows[i - 1].ln.role in HEADING_ROLES:
+        return True
+    prev = rows[i - 1].ln.text.strip()
+    return (
+        prev.endswith((".", ":", ";", "!", "?", ")")) or prev.isupper() or _HEAD_LINE.match(prev) is not None
+    )
+
+
+def _line_numbered(rows: list) -> bool:
+    """A passage whose lines mostly open with a bare margin number (a line-numbered draft)."""
+    n = sum(bool(_MARGIN_NUMBER.match(r.ln.text)) for r in rows)
+    return n >= 3 and 2 * n >= len(rows)
+
+
+def _foreign(text: str, end: int) -> bool:
+    """Whether the pointer ending at ``end`` names another work's unit ("Article 5 of the GDPR")."""
+    return _FOREIGN_TAIL.match(text[end:]) is not None
 
 
 def _announced(rows: list, lead: int, limit: int) -> int:
@@ -41,25 +98,35 @@ def _announced(rows: list, lead: int, limit: int) -> int:
 def held_target_windows(grouped: list, windows: list[Window]) -> list[Window]:
     """For each window, the windows on the targets its unit pointers name inside the same passage
     but outside every window: from the target's label line through its sentence (and a list its
-    lead-in announces), at most :data:`TARGET_LINES` lines. Each comes right after its window."""
+    lead-in announces), at most :data:`TARGET_LINES` lines. Each comes right after its window;
+    one per window (the window budget bounds the answer, a target must not double it). Pointers
+    to another work's unit and line-numbered passages (margin numbers are no labels) give none."""
     taken = {(w.passage, i) for w in windows for i in range(w.start, w.end + 1)}
     out: list[Window] = []
     for w in windows:
         out.append(w)
         rows = grouped[w.passage]
-        for k in range(w.start, w.end + 1):
-            for m in _UNIT_REF.finditer(rows[k].ln.text):
-                t = _label_line(rows, m.group(1))
-                if t is None or (w.passage, t) in taken or rows[t].ln.role in HEADING_ROLES:
-                    continue
-                _, end = grow_window(rows, t)
-                if rows[end].ln.text.rstrip().endswith(":"):
-                    end = _announced(rows, end, t + TARGET_LINES - 1)
-                end = min(end, t + TARGET_LINES - 1)
-                span = range(t, end + 1)
-                if any((w.passage, i) in taken for i in span):
-                    end = min(i for i in span if (w.passage, i) in taken) - 1
-                hits = set().union(*(rows[i].hits for i in range(t, end + 1)))
-                out.append(Window(w.passage, t, end, t, w.score, hits))
-                taken |= {(w.passage, i) for i in range(t, end + 1)}
+        if _line_numbered(rows):
+            continue
+        pointers = [
+            m.group(1)
+            for k in range(w.start, w.end + 1)
+            for m in _UNIT_REF.finditer(rows[k].ln.text)
+            if not _foreign(rows[k].ln.text, m.end())
+        ]
+        for number in pointers:
+            t = _label_line(rows, number)
+            if t is None or (w.passage, t) in taken or rows[t].ln.role in HEADING_ROLES:
+                continue
+            _, end = grow_window(rows, t)
+            if rows[end].ln.text.rstrip().endswith(":"):
+                end = _announced(rows, end, t + TARGET_LINES - 1)
+            end = min(end, t + TARGET_LINES - 1)
+            span = range(t, end + 1)
+            if any((w.passage, i) in taken for i in span):
+                end = min(i for i in span if (w.passage, i) in taken) - 1
+            hits = set().union(*(rows[i].hits for i in range(t, end + 1)))
+            out.append(Window(w.passage, t, end, t, w.score, hits))
+            taken |= {(w.passage, i) for i in range(t, end + 1)}
+            break
     return out
