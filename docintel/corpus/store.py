@@ -84,6 +84,19 @@ _ALL_SOURCES = (
     " unnest(string_to_array(t.source_docs, '|')) AS s(d) WHERE s.d NOT IN ({readable})))"
     " OR (COALESCE(t.source_docs, '') = '' AND t.usr = :user)"
 )
+#: Answers format 2 (session 13): ``source_docs`` holds every doc id anywhere in the answer
+#: (:func:`docintel.corpus.provenance.source_doc_ids`); the answer row's ``versions`` JSON says so
+#: with this key. Rows written before it (any route: their ``source_docs`` counted only citations,
+#: the winner and corpus references, while follow links, list items, agent steps and editions
+#: named other documents) show to their asker only, the asker still needing every source.
+ANSWERS_FORMAT_KEY = "answers_format"
+_NEW_FORMAT = f"strpos(COALESCE({{alias}}.versions, ''), '\"{ANSWERS_FORMAT_KEY}\"') > 0"
+_ANSWER_ROWS = f"({_ALL_SOURCES}) AND (t.usr = :user OR {_NEW_FORMAT.format(alias='t')})"
+#: An edge follows its answer row's format (edges carry no ``versions``).
+_EDGE_ROWS = (
+    f"({_ALL_SOURCES}) AND (t.usr = :user OR EXISTS (SELECT 1 FROM answers f"
+    f" WHERE f.answer_id = t.answer_id AND {_NEW_FORMAT.format(alias='f')}))"
+)
 _RECORDS = TableSpec(
     [
         "record_id",
@@ -166,7 +179,7 @@ TABLES: dict[str, TableSpec] = {
         ("answer_id",),
         "append",
         frozenset({"turn"}),
-        readable=_ALL_SOURCES,
+        readable=_ANSWER_ROWS,
     ),
     "answer_edges": TableSpec(
         [
@@ -195,7 +208,7 @@ TABLES: dict[str, TableSpec] = {
         ("edge_id",),
         "append",
         _SPAN,
-        readable=_ALL_SOURCES,
+        readable=_EDGE_ROWS,
     ),
 }
 #: Column lists by table (what most callers need).
