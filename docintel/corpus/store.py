@@ -86,16 +86,20 @@ _ALL_SOURCES = (
 )
 #: Answers format 2 (session 13): ``source_docs`` holds every doc id anywhere in the answer
 #: (:func:`docintel.corpus.provenance.source_doc_ids`); the answer row's ``versions`` JSON says so
-#: with this key. Rows written before it (any route: their ``source_docs`` counted only citations,
-#: the winner and corpus references, while follow links, list items, agent steps and editions
-#: named other documents) show to their asker only, the asker still needing every source.
+#: with this key. Before it, ``source_docs`` counted citations, the winner and corpus references:
+#: all a search or list answer names, but not a follow answer's links, linked evidence and
+#: editions nor an agent's tool results. So an older row of any other route shows to its asker
+#: only (who still needs every listed source); its edges follow their answer row.
 ANSWERS_FORMAT_KEY = "answers_format"
-_NEW_FORMAT = f"strpos(COALESCE({{alias}}.versions, ''), '\"{ANSWERS_FORMAT_KEY}\"') > 0"
-_ANSWER_ROWS = f"({_ALL_SOURCES}) AND (t.usr = :user OR {_NEW_FORMAT.format(alias='t')})"
+_COMPLETE_SOURCES = (
+    f"(strpos(COALESCE({{alias}}.versions, ''), '\"{ANSWERS_FORMAT_KEY}\"') > 0"
+    " OR {alias}.route IN ('search', 'list'))"
+)
+_ANSWER_ROWS = f"({_ALL_SOURCES}) AND (t.usr = :user OR {_COMPLETE_SOURCES.format(alias='t')})"
 #: An edge follows its answer row's format (edges carry no ``versions``).
 _EDGE_ROWS = (
     f"({_ALL_SOURCES}) AND (t.usr = :user OR EXISTS (SELECT 1 FROM answers f"
-    f" WHERE f.answer_id = t.answer_id AND {_NEW_FORMAT.format(alias='f')}))"
+    f" WHERE f.answer_id = t.answer_id AND {_COMPLETE_SOURCES.format(alias='f')}))"
 )
 _RECORDS = TableSpec(
     [
