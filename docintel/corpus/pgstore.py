@@ -16,6 +16,7 @@ import dataclasses
 import hashlib
 import os
 import re
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -78,6 +79,10 @@ def _ddl() -> list[str]:
     return out
 
 
+def _ddl_sha() -> str:
+    return hashlib.sha256("\n".join(_ddl()).encode()).hexdigest()[:16]
+
+
 def _psycopg():
     try:
         import psycopg
@@ -121,11 +126,32 @@ class PostgresStore:
             raise UsageError(
                 "the database holds no corpus store (run `docintel ingest DIR --corpus DSN` first)"
             )
-        if create:
+        if create or self._ddl_stale():
+            self._install()
+        self._read = None
+
+    def _ddl_stale(self) -> bool:
+        """The store's tables, grants and row-level policies predate this code's (``meta.ddl``)."""
+        row = self._own.execute("SELECT value FROM meta WHERE key = 'ddl'").fetchone()
+        return row is None or row[0] != _ddl_sha()
+
+    def _install(self) -> None:
+        """Create or bring up to date every table, grant and policy, in one transaction (all
+        idempotent), and record which DDL did it: an existing store opened by newer code gets the
+        newer access rules once (session 13: answers of the old format show to their asker only)."""
+        try:
             with self._own.transaction():
                 for stmt in _ddl():
                     self._own.execute(stmt)
-        self._read = None
+                self._own.execute(
+                    "INSERT INTO meta VALUES ('ddl', %s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                    (_ddl_sha(),),
+                )
+        except self.psycopg.errors.InsufficientPrivilege:
+            warnings.warn(  # the reads' own SQL still applies the new rules; the SQL tool's RLS does not
+                "corpus database: not its owner, so its row-level policies could not be updated",
+                stacklevel=3,
+            )
 
     def _reader(self):
         if self._read is None:

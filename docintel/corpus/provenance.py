@@ -29,7 +29,7 @@ import uuid
 
 import pandas as pd
 
-from docintel.corpus.store import TABLE_COLUMNS
+from docintel.corpus.store import ANSWERS_FORMAT_KEY, TABLE_COLUMNS
 
 EDGE_KINDS = ("ABOUT", "SOURCED_FROM", "CITES", "VIA", "VISITED", "NEXT_TURN")
 STATUSES = ("current", "superseded", "removed")
@@ -37,6 +37,9 @@ FATES = ("found", "moved", "gone", "removed")
 #: ``documents.superseded_by`` of a removed document (its row stays as a tombstone, so the
 #: answers that cite it keep its access groups).
 REMOVED = "removed"
+#: The stored-answer format :func:`build_record` writes (``versions[ANSWERS_FORMAT_KEY]``): 2 is
+#: "``source_docs`` holds every document the answer names"; rows without it show to their asker only.
+ANSWERS_FORMAT = 2
 
 
 def now() -> str:
@@ -292,6 +295,7 @@ def build_record(
         for k in ("citations", "external_references", "corpus_references", "conditions", "warnings")
     }
     versions = {
+        ANSWERS_FORMAT_KEY: ANSWERS_FORMAT,  # source_docs counts every doc id (store._ANSWER_ROWS)
         "docintel": __version__,
         "schema": SCHEMA_VERSION,
         "builds": {d: docs.loc[d, "parser_version"] for d in sources if d in docs.index},

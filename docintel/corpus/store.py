@@ -84,6 +84,23 @@ _ALL_SOURCES = (
     " unnest(string_to_array(t.source_docs, '|')) AS s(d) WHERE s.d NOT IN ({readable})))"
     " OR (COALESCE(t.source_docs, '') = '' AND t.usr = :user)"
 )
+#: Answers format 2 (session 13): ``source_docs`` holds every doc id anywhere in the answer
+#: (:func:`docintel.corpus.provenance.source_doc_ids`); the answer row's ``versions`` JSON says so
+#: with this key. Before it, ``source_docs`` counted citations, the winner and corpus references:
+#: all a search or list answer names, but not a follow answer's links, linked evidence and
+#: editions nor an agent's tool results. So an older row of any other route shows to its asker
+#: only (who still needs every listed source); its edges follow their answer row.
+ANSWERS_FORMAT_KEY = "answers_format"
+_COMPLETE_SOURCES = (
+    f"(strpos(COALESCE({{alias}}.versions, ''), '\"{ANSWERS_FORMAT_KEY}\"') > 0"
+    " OR {alias}.route IN ('search', 'list'))"
+)
+_ANSWER_ROWS = f"({_ALL_SOURCES}) AND (t.usr = :user OR {_COMPLETE_SOURCES.format(alias='t')})"
+#: An edge follows its answer row's format (edges carry no ``versions``).
+_EDGE_ROWS = (
+    f"({_ALL_SOURCES}) AND (t.usr = :user OR EXISTS (SELECT 1 FROM answers f"
+    f" WHERE f.answer_id = t.answer_id AND {_COMPLETE_SOURCES.format(alias='f')}))"
+)
 _RECORDS = TableSpec(
     [
         "record_id",
@@ -166,7 +183,7 @@ TABLES: dict[str, TableSpec] = {
         ("answer_id",),
         "append",
         frozenset({"turn"}),
-        readable=_ALL_SOURCES,
+        readable=_ANSWER_ROWS,
     ),
     "answer_edges": TableSpec(
         [
@@ -195,7 +212,7 @@ TABLES: dict[str, TableSpec] = {
         ("edge_id",),
         "append",
         _SPAN,
-        readable=_ALL_SOURCES,
+        readable=_EDGE_ROWS,
     ),
 }
 #: Column lists by table (what most callers need).
