@@ -147,3 +147,13 @@ def test_a_chapter_is_never_a_numbered_paragraph():
     assert resolve_in_tables(_ref("Chapter 3", 2, 1), build(doc), question=Q).status != "resolved"
     # the same run is followed for a section: the guard, not the run, turns the chapter away
     assert resolve_in_tables(_ref("Section 3", 2, 1), build(doc), question=Q).status == "resolved"
+
+
+def test_a_bare_appendix_line_beside_lettered_ones_is_not_the_appendix():
+    doc = [
+        [("The licences are listed in the appendix attached.",), ("Appendix",), ("A list of licences.",)],
+        [("Appendix A - Definitions",), ("Terms.",)],
+    ]
+    assert resolve_in_tables(_ref("the appendix", 1, 1), build(doc), question=Q).status != "resolved"
+    doc[1][0] = ("Definitions",)
+    assert resolve_in_tables(_ref("the appendix", 1, 1), build(doc), question=Q).status == "resolved"

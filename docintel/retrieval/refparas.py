@@ -230,4 +230,12 @@ def lone_backmatter_line(tables: DocTables, raw_text: str, origin: tuple[int, in
         )
         if role not in _ROLES_OUT and rx.match(text) and (int(p), int(ln)) != origin
     ]
-    return hits[0] if len(hits) == 1 else None
+    if len(hits) != 1:
+        return None
+    # a lettered or numbered one ("Appendix A", "ANNEX 2") elsewhere: the bare line is one of several
+    named = re.compile(
+        rf"^[ \t\u00a0]*(?:{word.capitalize()}|{word.upper()})[ \t\u00a0]+(?:[A-Z]|[0-9]{{1,3}}|[IVX]{{1,5}})\b"
+    )
+    if any(named.match(text) for text in lines["text"].astype(str)):
+        return None
+    return hits[0]
