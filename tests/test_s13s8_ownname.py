@@ -291,3 +291,11 @@ def test_initials_the_document_never_prints_name_nothing():
     assert own_name_terms(q, only_title) == set()
     printed = _titled_doc("GNU General Public License", "Developers use the GPL to protect you.")
     assert own_name_terms(q, printed) == {"gpl"}
+
+
+def test_the_initials_stop_where_the_edition_begins():
+    doc = _titled_doc(
+        "GNU General Public License Version 3, 29 June", "Developers use the GPL to protect you."
+    )
+    q = parse_question("What does the GPL say about sublicensing of works?")
+    assert own_name_terms(q, doc) == {"gpl"}

@@ -29,10 +29,15 @@ _SKIP = {"and", "of", "the", "for", "on", "in", "to", "a", "an", "&"}
 MIN_LEFT = 2
 
 
+#: Where a title's name ends and its edition begins: a version word, a number, a comma or colon.
+_EDITION = re.compile(r"[,:;(\u2013\u2014]|\b(?:version|release|edition|revision|draft|v)\b|[0-9]")
+
+
 def _initials(title: str) -> set[str]:
-    """The title's initials as a whole, and without its first word's ("GNU General Public
-    License": "ggpl", "gpl"); none for a letter-spaced title ("i n f o r m a t i o n")."""
-    words = [w for w in re.findall(r"[^\W\d_]+", title) if w not in _SKIP]
+    """The initials of the title's name (before its edition) as a whole, and without its first
+    word's ("GNU General Public License Version 3": "ggpl", "gpl"); none for a letter-spaced title ("i n f o r m a t i o n")."""
+    core = _EDITION.split(title, maxsplit=1)[0]  # "gnu general public license version 3, 29 june"
+    words = [w for w in re.findall(r"[^\W\d_]+", core) if w not in _SKIP]
     if len(words) < 2 or 2 * sum(len(w) == 1 for w in words) >= len(words):
         return set()
     whole = "".join(w[0] for w in words)
