@@ -267,3 +267,35 @@ def test_the_window_of_the_chosen_page_skips_the_name_too():
     q = parse_question("What is the Initial Developer's licence grant under the CDDL conditioned on?")
     text = " ".join(ln.text for p in first_passages(doc, q, Trace(question=q.text), None) for ln in p.lines)
     assert "Conditioned upon Your compliance with Section 3.1" in text
+
+
+def _titled_doc(title: str, body: str) -> DocTables:
+    return build(
+        [
+            [(title, "title", 17.0), (body, "body", 10.0), ("Sharing is described below.", "body", 10.0)],
+            [("Other page about threats and sharing of data.", "body", 10.0)],
+        ]
+    )
+
+
+def test_a_part_of_the_titles_initials_is_no_name():
+    # "Guide to Cyber Threat Information Sharing": "CTI" is inside its initials, not them
+    doc = _titled_doc("Guide to Cyber Threat Information Sharing", "Share CTI with partners, CTI feeds.")
+    q = parse_question("How should an organisation share CTI with partners?")
+    assert own_name_terms(q, doc) == set()
+
+
+def test_initials_the_document_never_prints_name_nothing():
+    q = parse_question("What does the GPL say about sublicensing of works?")
+    only_title = _titled_doc("GNU General Public License", "Developers use this licence to protect you.")
+    assert own_name_terms(q, only_title) == set()
+    printed = _titled_doc("GNU General Public License", "Developers use the GPL to protect you.")
+    assert own_name_terms(q, printed) == {"gpl"}
+
+
+def test_the_initials_stop_where_the_edition_begins():
+    doc = _titled_doc(
+        "GNU General Public License Version 3, 29 June", "Developers use the GPL to protect you."
+    )
+    q = parse_question("What does the GPL say about sublicensing of works?")
+    assert own_name_terms(q, doc) == {"gpl"}

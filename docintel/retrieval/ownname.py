@@ -29,9 +29,31 @@ _SKIP = {"and", "of", "the", "for", "on", "in", "to", "a", "an", "&"}
 MIN_LEFT = 2
 
 
-def _initials(title: str) -> str:
-    words = [w for w in re.findall(r"[^\W\d_]+", title) if w not in _SKIP]
-    return "".join(w[0] for w in words)
+#: Where a title's name ends and its edition begins: a version word, a number, a comma or colon.
+_EDITION = re.compile(r"[,:;(\u2013\u2014]|\b(?:version|release|edition|revision|draft|v)\b|[0-9]")
+
+
+def _initials(title: str) -> set[str]:
+    """The initials of the title's name (before its edition) as a whole, and without its first
+    word's ("GNU General Public License Version 3": "ggpl", "gpl"); none for a letter-spaced title ("i n f o r m a t i o n")."""
+    core = _EDITION.split(title, maxsplit=1)[0]  # "gnu general public license version 3, 29 june"
+    words = [w for w in re.findall(r"[^\W\d_]+", core) if w not in _SKIP]
+    if len(words) < 2 or 2 * sum(len(w) == 1 for w in words) >= len(words):
+        return set()
+    whole = "".join(w[0] for w in words)
+    return {whole, whole[1:]}
+
+
+def _letter_spaced(title: str) -> bool:
+    words = re.findall(r"[^\W\d_]+", title)
+    return 2 * sum(len(w) == 1 for w in words) >= max(len(words), 1)
+
+
+def _as_word(low: str, title: str) -> bool:
+    """The acronym (casefolded) is a word of the title ("open database license (odbl)")."""
+    if low in _SKIP or _letter_spaced(title):
+        return False  # letter-spaced cover lines spell words, not names
+    return bool(re.search(rf"(?<!\w){re.escape(low)}(?!\w)", title))
 
 
 def own_name_terms(question: ParsedQuestion, tables: DocTables) -> set[str]:
@@ -43,7 +65,9 @@ def own_name_terms(question: ParsedQuestion, tables: DocTables) -> set[str]:
     out: set[str] = set()
     for acr in found:
         low = acr.casefold()
-        if any(re.search(rf"(?<!\w){re.escape(low)}(?!\w)", t) or low in _initials(t) for t in titles):
+        # the initials whole, never a part of them (any short acronym spells a part of some
+        # title's initials); an acronym printed nowhere is no front-loaded term (_front_loaded)
+        if any(_as_word(low, t) or low in _initials(t) for t in titles):
             out.update(t for t in terms(acr) if _front_loaded(tables, t))
     return out
 

@@ -32,6 +32,8 @@ _OPEN = re.compile(r"^[ \t\u00a0]*([0-9]{1,3}(?:\.[0-9]{1,3}){0,3})([.)])[ \t\u0
 MIN_RUN = 3
 #: Roles no article has (notes are numbered 1, 2, 3 ... through a report).
 _ROLES_OUT = ("toc_entry", "caption", "footnote")
+#: Roles of table lines: a table of numbered rows ("1. Purpose | Informative") is no article run.
+_ROLES_TABLE = ("table",)
 #: Points a line may be smaller than the document's usual line and still be an article (not the
 #: small print of notes and tables).
 SMALLER = 1.0
@@ -55,8 +57,10 @@ def _openings(tables: DocTables) -> list[tuple[int, tuple[int, ...], str, int, i
             size.tolist(),
             strict=True,
         )
+        keys = lines["object_key"].astype(str).tolist() if "object_key" in lines else [""] * len(lines)
         for k, (text, role, page, line, z) in enumerate(rows):
-            if role in _ROLES_OUT or _LEADERS.search(text) or z < usual - SMALLER:
+            in_table = role in _ROLES_TABLE or str(keys[k]).startswith("table:")
+            if in_table or role in _ROLES_OUT or _LEADERS.search(text) or z < usual - SMALLER:
                 continue
             m = _OPEN.match(text)
             if m:
@@ -75,12 +79,14 @@ def _run(opens: list, i: int) -> tuple[int, int | None]:
     same = [j for j, o in enumerate(opens) if o[1][:-1] == parent and o[2] == delim]
     length, pos, want = 1, same.index(i), n - 1
     for j in reversed(same[:pos]):
-        if want < 1:
-            break
+        if want < 1 or (opens[j][1][-1] == 1 and want != 1):
+            break  # a "1." before the run's own "1.": another list, which the run does not join
         if opens[j][1][-1] == want:
             length, want = length + 1, want - 1
     nxt, want = None, n + 1
     for j in same[pos + 1 :]:
+        if opens[j][1][-1] == 1:
+            break  # a list restarts: the run ends
         if opens[j][1][-1] == want:
             nxt = j if nxt is None else nxt
             length, want = length + 1, want + 1
@@ -110,14 +116,22 @@ def numbered_paragraph(
     except ValueError:
         return None
     opens = _openings(tables)
-    lines_text = evidence_lines(tables)["text"].astype(str).tolist()
+    lines = evidence_lines(tables)
+    lines_text = lines["text"].astype(str).tolist()
+    at_origin = (
+        (lines["page"].astype(int) == origin[0]) & (lines["line"].astype(int) == origin[1])
+    ).to_numpy()
+    origin_k = int(at_origin.argmax()) if at_origin.any() else None
     best = None
     for i, o in enumerate(opens):
         if o[1] != ident or (o[3], o[4]) == origin:
             continue
         length, nxt = _run(opens, i)
-        if nxt is not None and opens[nxt][0] == o[0] + 1:
-            continue  # the next number on the very next line: a list of one-line items, no article
+        if not _prose(tables, opens, i):
+            continue  # one-line items, table rows: no article
+        end_k = opens[nxt][0] if nxt is not None else o[0] + ORIGIN_SPAN
+        if origin_k is not None and o[0] <= origin_k < end_k:
+            continue  # the reference is written inside the paragraph: no pointer to itself
         # equal runs (a definitions list "1. 2. 3." beside articles "1. 2. 3. 4."): the title
         # line ("2.Scope of the rights ...") before the sentence ("2. Source code means ...")
         score = (length, _titled(lines_text[o[0]]))
@@ -128,6 +142,42 @@ def numbered_paragraph(
     _length, i, nxt = best
     end = (opens[nxt][3], opens[nxt][4]) if nxt is not None else None
     return (opens[i][3], opens[i][4]), end
+
+
+#: Lines after its opening a paragraph holds at least, aligned with it (within :data:`ALIGN`
+#: points), before the next opening of its list: a table's numbered rows ("5. Ensure Secure ..."
+#: | "SP 800-64, -16") and one-line list items hold none.
+PROSE_LINES = 2
+ALIGN = 40.0
+#: Points a line may start left of the paragraph's number and still continue it.
+DEDENT = 4.0
+#: Lines after the last paragraph of a run taken as its region when telling whether the
+#: reference is written inside it.
+ORIGIN_SPAN = 40
+
+
+def _prose(tables: DocTables, opens: list, i: int) -> bool:
+    """Whether paragraph ``opens[i]`` holds :data:`PROSE_LINES` aligned body lines before the next
+    opening of its list (a sibling or a restart, whatever its number)."""
+    k, ident, delim = opens[i][0], opens[i][1], opens[i][2]
+    stop = next((o[0] for o in opens[i + 1 :] if o[1][:-1] == ident[:-1] and o[2] == delim), None)
+    lines = evidence_lines(tables)
+    x0 = lines["x0"].astype(float).to_numpy() if "x0" in lines else None
+    roles = lines["role"].tolist()
+    end = min(stop if stop is not None else len(lines), len(lines), k + 1 + 200)
+    found = 0
+    for j in range(k + 1, end):
+        if roles[j] == "heading":
+            break  # a heading ends the paragraph (the last item of a list before "5.6 Migrating ...")
+        if roles[j] in _ROLES_TABLE or roles[j] in _ROLES_OUT:
+            continue
+        if x0 is not None and x0[j] < x0[k] - DEDENT:
+            break  # text back left of the number: the list is over, the prose after it is not its item
+        if x0 is None or not x0[j] - x0[k] > ALIGN:  # no coordinates: aligned
+            found += 1
+            if found >= PROSE_LINES:
+                return True
+    return False
 
 
 def names_itself(tables: DocTables, raw_text: str, origin: tuple[int, int]) -> bool:
@@ -180,4 +230,12 @@ def lone_backmatter_line(tables: DocTables, raw_text: str, origin: tuple[int, in
         )
         if role not in _ROLES_OUT and rx.match(text) and (int(p), int(ln)) != origin
     ]
-    return hits[0] if len(hits) == 1 else None
+    if len(hits) != 1:
+        return None
+    # a lettered or numbered one ("Appendix A", "ANNEX 2") elsewhere: the bare line is one of several
+    named = re.compile(
+        rf"^[ \t\u00a0]*(?:{word.capitalize()}|{word.upper()})[ \t\u00a0]+(?:[A-Z]|[0-9]{{1,3}}|[IVX]{{1,5}})\b"
+    )
+    if any(named.match(text) for text in lines["text"].astype(str)):
+        return None
+    return hits[0]
