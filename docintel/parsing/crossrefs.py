@@ -123,20 +123,25 @@ def page_links(
         return []
     if words is None:
         words = page.get_text("words", textpage=textpage)
-    wtext = [w[4] for w in words]
-    box = np.array([w[:4] for w in words], dtype=float).reshape(-1, 4)
-    centre = np.column_stack(((box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2))
-    out = []
-    for lk in links:
-        rect = tuple(lk["from"])
-        under = np.flatnonzero(
-            (rect[0] <= centre[:, 0])
-            & (centre[:, 0] <= rect[2])
-            & (rect[1] <= centre[:, 1])
-            & (centre[:, 1] <= rect[3])
-        )
-        out.append((lk, " ".join(wtext[k] for k in under)))
-    return out
+    if not words:
+        return [(lk, "") for lk in links]
+    # the word tuples' fields as columns (one transpose), every link's rectangle against every
+    # word centre at once: a (links x words) mask, each row's words in the page's word order
+    x0, y0, x1, y1, wtext = list(zip(*words, strict=False))[:5]
+    cx = (np.array(x0, dtype=float) + np.array(x1, dtype=float)) / 2
+    cy = (np.array(y0, dtype=float) + np.array(y1, dtype=float)) / 2
+    r = np.array([tuple(lk["from"]) for lk in links], dtype=float).reshape(-1, 4)
+    under = (
+        (r[:, 0:1] <= cx[None, :])
+        & (cx[None, :] <= r[:, 2:3])
+        & (r[:, 1:2] <= cy[None, :])
+        & (cy[None, :] <= r[:, 3:4])
+    )
+    rows, cols = np.nonzero(under)  # row-major: each link's words in ascending word order
+    hits: list[list[str]] = [[] for _ in links]
+    for k, j in zip(rows.tolist(), cols.tolist(), strict=True):
+        hits[k].append(wtext[j])
+    return [(lk, " ".join(h)) for lk, h in zip(links, hits, strict=True)]
 
 
 def parse_time_refs(

@@ -240,7 +240,8 @@ def extract_page_lines(
     (the page's ``get_text("dict")``, so later stages need not read the page again).
     ``textpage``: read this text page instead of the page's own (an OCR text page from
     :mod:`ocr`); lines holding recognised text get ``parse_method='ocr'``.
-    ``page_dict``: that text page's ``get_text("dict")`` when the caller already read it.
+    ``page_dict``: that text page's ``get_text("dict")`` when the caller already read it (its
+    ``width`` / ``height`` may be left out: the page's cropbox is read instead).
     ``want_spans``: signals also carry ``_spans``, :func:`heading_spans.page_spans` of that dict,
     taken in the same walk as the lines.
     Each line dict has the line_df columns except doc_id, section_id, object_key
@@ -290,7 +291,10 @@ def extract_page_lines(
             _mark_tables([r for r in lines if r["column"] == col])
         ordered = columns.reading_order(lines + rotated, gutters, cuts=image_boxes or [])
     if content:
-        width, height = float(d.get("width") or page.rect.width), float(d.get("height") or page.rect.height)
+        # (a dict of signals.text_and_images has no width / height: get_text's, the cropbox's)
+        box = d if "width" in d else page.cropbox
+        w, h = (d.get("width"), d.get("height")) if box is d else (box.width, box.height)
+        width, height = float(w or page.rect.width), float(h or page.rect.height)
         content.sort(key=lambda r: _reading_key(r, turned, width, height))
         for r in content:
             r["column"] = 0

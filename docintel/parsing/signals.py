@@ -26,9 +26,10 @@ def text_and_images(page):
     A page whose resources list no image (most text pages) is read once, with images kept as
     blocks but not decoded: when that text page holds no image either (no inline image; its dict,
     read here, has text blocks only), it serves the text as the fast path's ``get_text("dict")``
-    would (same flags otherwise), the page has no image info and the dict is returned for the
-    lines. Otherwise the text page is the fast path's own, the image info is
-    ``get_image_info()``'s, as before, and the dict is None (the lines read it from the text page).
+    would (same flags otherwise), the page has no image info and the dict's blocks are returned for
+    the lines (without get_text's ``width`` / ``height``). Otherwise the text page is the fast
+    path's own, the image info is ``get_image_info()``'s, as before, and the dict is None (the
+    lines read it from the text page).
     Returns (textpage, image_info, page_dict or None).
     """
     import pymupdf
@@ -36,13 +37,36 @@ def text_and_images(page):
     from docintel.parsing.lines import _fast_flags
 
     flags = _fast_flags() | vector_flags()
-    if not page.get_images():
+    if not _lists_images(page):
         tp = page.get_textpage(flags=flags | pymupdf.TEXT_PRESERVE_IMAGES)
         # the dict lists every image block extractIMGINFO() would (type 1): none, no image
-        d = page.get_text("dict", flags=flags, textpage=tp)
+        d = tp.extractDICT()
         if not any(b.get("type") == 1 for b in d["blocks"]):
+            # get_text("dict")'s blocks; its width / height (the cropbox's) only a sideways page
+            # reads (lines.extract_page_lines asks the page for them): reading the cropbox of
+            # every page cost more than the rest of get_text's wrapper
+            del d["width"], d["height"]
             return tp, [], d
     return page.get_textpage(flags=flags), page.get_image_info(), None
+
+
+def _lists_images(page) -> bool:
+    """``bool(page.get_images())``, answered without its resource walk when the page's resources
+    have no XObject at all (most text pages): get_images() lists the image XObjects of the page's
+    resources and of the Form XObjects in them, so an empty XObject dict means none."""
+    try:
+        import pymupdf
+        from pymupdf import mupdf
+
+        if page.parent.is_pdf:
+            pdf = pymupdf._as_pdf_document(page.parent)
+            ref = mupdf.pdf_lookup_page_obj(pdf, page.number)
+            res = mupdf.pdf_dict_get_inheritable(ref, mupdf.PDF_ENUM_NAME_Resources)
+            if not mupdf.pdf_dict_len(mupdf.pdf_dict_get(res, mupdf.PDF_ENUM_NAME_XObject)):
+                return False
+    except Exception:  # (a PyMuPDF without these internals, a broken page tree: ask pymupdf)
+        pass
+    return bool(page.get_images())
 
 
 @functools.cache
