@@ -318,7 +318,7 @@ def extract_page_lines(
         "n_words": len(" ".join(r["text"] for r in ordered).split()),
         "n_columns": len(gutters) + 1 if flat else 0,
         "_gutters": gutters,
-        "_bad_chars": len(_BAD_CHAR.findall(text_chars)),
+        "_bad_chars": 0 if text_chars.isascii() else len(_BAD_CHAR.findall(text_chars)),
         "_page_dict": d,
     }
     if want_spans:
