@@ -17,7 +17,6 @@ from docintel.parsing.heading_spans import (
     _SPAN_STYLE,
     ROTATED_DIR_MIN,
     _span_style,
-    line_span_rows,
 )
 
 #: Fonts whose glyphs are mathematics (TeX's CM/AMS fonts, Word's Symbol/MT Extra, STIX, Cambria Math).
@@ -135,9 +134,12 @@ def _raw_lines(page_dict: dict, span_rows: list | None = None, span_texts: list 
                 marker = lead[:1] in _FOOTNOTE_MARK
                 chars = n
             else:
-                if want:
-                    line_span_rows(ln, span_rows, span_texts)
-                x = _many_spans(all_spans)
+                # (with the heading spans of the line, in the same walk of its spans)
+                x = (
+                    _many_spans(all_spans, ln["dir"], span_rows, span_texts)
+                    if want
+                    else _many_spans(all_spans)
+                )
                 if x is None:
                     continue
                 text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars = x
@@ -166,36 +168,77 @@ def _raw_lines(page_dict: dict, span_rows: list | None = None, span_texts: list 
     return out
 
 
-def _many_spans(all_spans: list[dict]) -> tuple | None:
+def _many_spans(
+    all_spans: list[dict],
+    direction: tuple | None = None,
+    span_rows: list | None = None,
+    span_texts: list | None = None,
+) -> tuple | None:
     """(text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars) of a line of several spans.
 
-    None when no span has ink.
+    None when no span has ink. ``span_rows`` / ``span_texts`` (with the line's ``direction``): extended
+    with what :func:`heading_spans.line_span_rows` gives for the line, from the same pass over its spans.
     """
-    spans, lengths = [], []
+    want = span_rows is not None
+    if want:
+        rot = float(abs(direction[1]) > ROTATED_DIR_MIN)
+        style = _SPAN_STYLE
+    spans, lengths, parts = [], [], []
+    weights: dict[tuple, int] = {}
+    math = 0
     for s in all_spans:
-        n = len(s["text"].strip())
-        if n:
-            spans.append(s)
-            lengths.append(n)
+        t = s["text"]
+        parts.append(t)
+        n = len(t.strip())
+        if not n:
+            continue
+        spans.append(s)
+        lengths.append(n)
+        font, size, flags = s["font"], s["size"], s["flags"]
+        # _style's weights: (font, size to 0.1 pt, flags) by inked characters, in span order
+        key = (font, _SIZES.get(size) or _size(size), flags)
+        weights[key] = weights.get(key, 0) + n
+        if _is_math_font(font):
+            math += n
+        if want:
+            x0, y0, x1, y1 = s["bbox"]
+            skey = (flags, font)
+            bi = style.get(skey)
+            if bi is None:
+                bi = style[skey] = _span_style(*skey)
+            span_rows += ((x0 + x1) / 2, (y0 + y1) / 2, n, bi[0], rot, bi[1])
+            span_texts.append(t)
     if not spans:
         return None
-    text = " ".join("".join([s["text"] for s in all_spans]).split())
-    font, size, flags, math = _style(spans, lengths)
+    text = " ".join("".join(parts).split())
     first = spans[0]
     lead = first["text"].strip()
     # The bbox of the inked spans only: trailing blank spans (Word pads lines with
     # spaces to the margin) would make a short line look full-width.
     if len(spans) == 1:
+        font, size, flags = first["font"], float(round(first["size"], 1)), first["flags"]
         x0, y0, x1, y1 = first["bbox"]
-        ocr = first["font"] == _OCR_FONT
+        ocr = font == _OCR_FONT
         marker = lead[:1] in _FOOTNOTE_MARK
-    else:
-        x0 = min(s["bbox"][0] for s in spans)
-        y0 = min(s["bbox"][1] for s in spans)
-        x1 = max(s["bbox"][2] for s in spans)
-        y1 = max(s["bbox"][3] for s in spans)
-        ocr = any(s["font"] == _OCR_FONT for s in spans)
-        marker = (lengths[0] <= 3 and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))) or lead[
-            :1
-        ] in _FOOTNOTE_MARK
+        return text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, lengths[0]
+    # the first key with the largest weight: what Counter.most_common(1) gives
+    (font, size, flags), _ = max(weights.items(), key=_WEIGHT)
+    size = float(size)
+    # min / max over the spans in order, as the builtins compare (NaN included)
+    x0, y0, x1, y1 = first["bbox"]
+    ocr = first["font"] == _OCR_FONT
+    for s in spans[1:]:
+        b = s["bbox"]
+        if b[0] < x0:
+            x0 = b[0]
+        if b[1] < y0:
+            y0 = b[1]
+        if b[2] > x1:
+            x1 = b[2]
+        if b[3] > y1:
+            y1 = b[3]
+        ocr = ocr or s["font"] == _OCR_FONT
+    marker = (lengths[0] <= 3 and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))) or lead[
+        :1
+    ] in _FOOTNOTE_MARK
     return text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, sum(lengths)
