@@ -87,7 +87,14 @@ def mark_furniture(
     # only the band lines' keys are ever read: the others are left blank, not normalised
     band = in_band.to_numpy(dtype=bool)
     texts = line_df["text"].tolist()  # (a plain list: iterating the Arrow-backed column is slow)
-    keys = pd.Series([_norm(t) if b else "" for t, b in zip(texts, band, strict=True)], index=line_df.index)
+    norm: dict[str, str] = {}  # a running head repeats its text: each distinct text normalised once
+    keys = pd.Series(
+        [
+            (norm[t] if t in norm else norm.setdefault(t, _norm(t))) if b else ""
+            for t, b in zip(texts, band, strict=True)
+        ],
+        index=line_df.index,
+    )
     pages_per_key = line_df[in_band].groupby([zone[in_band], keys[in_band]])["page"].nunique()
     min_repeat = max(2, int(0.3 * n_pages + 0.5))
     repeated = {k for k, v in pages_per_key.items() if v >= min_repeat}
@@ -114,9 +121,9 @@ def mark_furniture(
             e = _EDGE_NO.search(text)
             if e:
                 candidates[int(pages[k])].append((1, e.group("a") or e.group("b"), labels[k]))
-    _running_head_rows(line_df, role, flat.to_numpy(dtype=bool), heights, candidates)
+    _running_head_rows(line_df, role, flat.to_numpy(dtype=bool), heights, candidates, texts)
+    _mark_footnotes(line_df, texts, role)
     line_df["role"] = role
-    _mark_footnotes(line_df)
     _labels(page_df, candidates, pdf_labels)
     _image_only(line_df, page_df)
     return line_df, page_df
@@ -130,7 +137,12 @@ SMALL_HEAD_PT = 1.0
 
 
 def _running_head_rows(
-    line_df: pd.DataFrame, role: np.ndarray, flat: np.ndarray, heights: dict, candidates: dict
+    line_df: pd.DataFrame,
+    role: np.ndarray,
+    flat: np.ndarray,
+    heights: dict,
+    candidates: dict,
+    texts: list | None = None,
 ) -> None:
     """A page's top row holding a page number at one end and plain text: a running head.
 
@@ -144,7 +156,7 @@ def _running_head_rows(
     bold = line_df["bold"].fillna(False).astype(bool).to_numpy() if "bold" in line_df else None
     # whole-frame columns once; each page takes its rows by position (no per-page pandas work)
     x0s, y0s, x1s, y1s, sizes = (line_df[c].to_numpy(dtype=float) for c in ("x0", "y0", "x1", "y1", "size"))
-    texts = line_df["text"].tolist()
+    texts = line_df["text"].tolist() if texts is None else texts
     labels = line_df.index
     for page, ix in line_df.groupby("page").indices.items():
         ix = ix[flat[ix]]
@@ -227,36 +239,42 @@ def _at_edge(
     return not bool((y0s[same] > y1 - 0.3 * (y1 - y0)).any())
 
 
-def _mark_footnotes(df: pd.DataFrame) -> None:
-    """Small-type runs at the bottom of a column that start with a footnote marker."""
-    body = df[df["role"].isin(["body", "list_item"])]
-    if body.empty:
+def _mark_footnotes(df: pd.DataFrame, texts: list | None = None, role: np.ndarray | None = None) -> None:
+    """Small-type runs at the bottom of a column that start with a footnote marker.
+
+    ``texts``: ``df["text"].tolist()`` when the caller has it; ``role``: the caller's role array,
+    marked in place (the caller writes the column), else ``df["role"]`` is read and written.
+    The body lines are read by position from whole-frame columns (no filtered copy of the frame).
+    """
+    roles = df["role"] if role is None else pd.Series(role, copy=False)
+    at = np.flatnonzero(roles.isin(["body", "list_item"]).to_numpy())
+    if not len(at):
         return
     # plain column lists read once; each (page, column) group takes its rows by position
-    sizes_all = body["size"].astype(float).tolist()
-    texts_all = body["text"].tolist()
-    y0_all = body["y0"].to_numpy(dtype=float)
+    sizes = df["size"].to_numpy(dtype=float)[at]
+    sizes_all = sizes.tolist()
+    texts = df["text"].tolist() if texts is None else texts
+    texts_all = [texts[i] for i in at.tolist()]
+    y0_all = df["y0"].to_numpy(dtype=float)[at]
     marks_all = (
-        body["_marker"].tolist() if "_marker" in body.columns else [False] * len(body)
+        df["_marker"].take(at).tolist() if "_marker" in df.columns else [False] * len(at)
     )  # NaN (a layout row) counts as a marker, as bool(NaN) always did
-    labels = body.index
-    rounded: dict[float, float] = {}  # round(size, 1) of each size (a document sets a few)
-    notes: list = []  # the footnote lines' labels, set at once (one .at per line was slow)
-    for (_page, col), pos in body.groupby(["page", "column"]).indices.items():
-        if len(pos) < 2 or pd.isna(col) or pd.isna(_page):
+    groups = _groups(df, at)
+    local_of = _local_sizes(groups, sizes, texts_all)
+    notes: list = []  # the footnote lines' positions in ``at``, set at once (one .at per line was slow)
+    for g, (_key, pos) in enumerate(groups):
+        local = local_of[g] if local_of is not None else _local_size(pos, sizes_all, texts_all)
+        cut = 0.92 * local
+        ys = y0_all[pos]
+        # the run starts at the bottom-most line: when every line at the lowest y0 is larger than
+        # the cut there is no run whichever of them the sort puts first (no NaN: NaN sorts last)
+        if not np.isnan(ys).any() and (sizes[pos[ys == ys.max()]] > cut).all():
             continue
-        weights = Counter()
-        for k in pos:
-            size = sizes_all[k]
-            weights[rounded[size] if size in rounded else rounded.setdefault(size, round(size, 1))] += len(
-                texts_all[k]
-            )
-        local = weights.most_common(1)[0][0]
         # bottom-up, in exactly the order DataFrame.sort_values("y0", ascending=False) gives
-        low = pos[_argsort_desc_like_pandas(y0_all[pos])]
-        run: list[int] = []  # positions in ``body``
+        low = pos[_argsort_desc_like_pandas(ys)]
+        run: list[int] = []  # positions in ``at``
         for k in low:
-            if sizes_all[k] <= 0.92 * local:
+            if sizes_all[k] <= cut:
                 run.append(k)
             else:
                 break
@@ -267,9 +285,68 @@ def _mark_footnotes(df: pd.DataFrame) -> None:
         if starts and chars < 0.5 * sum(len(texts_all[k]) for k in pos):
             # The run starts at its topmost marker line; small lines above it are not footnotes.
             first = min(float(y0_all[k]) for k in starts)
-            notes.extend(labels[k] for k in run if float(y0_all[k]) >= first - 0.5)
-    if notes:
-        df.loc[notes, "role"] = "footnote"
+            notes.extend(k for k in run if float(y0_all[k]) >= first - 0.5)
+    if not notes:
+        return
+    if role is not None:
+        role[at[notes]] = "footnote"
+    else:
+        df.loc[df.index[at[notes]], "role"] = "footnote"
+
+
+def _local_size(pos, sizes_all: list, texts_all: list) -> float:
+    """The group's most common size rounded to 0.1 pt, weighted by characters (ties: first seen)."""
+    weights: Counter = Counter()
+    rounded: dict[float, float] = {}
+    for k in pos:
+        size = sizes_all[k]
+        weights[rounded[size] if size in rounded else rounded.setdefault(size, round(size, 1))] += len(
+            texts_all[k]
+        )
+    return weights.most_common(1)[0][0]
+
+
+def _local_sizes(groups: list, sizes: np.ndarray, texts_all: list) -> list[float] | None:
+    """:func:`_local_size` of every group at once; None when a size is NaN (each NaN its own key)."""
+    if not groups or np.isnan(sizes).any():
+        return None
+    uniq = np.unique(sizes)
+    rounded = np.array([round(float(u), 1) for u in uniq])[np.searchsorted(uniq, sizes)]
+    lens = np.fromiter(map(len, texts_all), dtype=np.int64, count=len(texts_all))
+    pos = np.concatenate([p for _k, p in groups])
+    gid = np.repeat(np.arange(len(groups)), [len(p) for _k, p in groups])
+    # (group, rounded size) runs: their summed weight and first position
+    order = np.lexsort((rounded[pos], gid))
+    g, r, w, first = gid[order], rounded[pos][order], lens[pos][order], pos[order]
+    at = np.flatnonzero(np.r_[True, (g[1:] != g[:-1]) | (r[1:] != r[:-1])])
+    g, r, w, first = g[at], r[at], np.add.reduceat(w, at), np.minimum.reduceat(first, at)
+    # Counter.most_common(1): the largest weight, the first inserted (lowest position) on a tie
+    best = np.lexsort((first, -w, g))
+    best = best[np.r_[True, g[best][1:] != g[best][:-1]]]
+    return r[best].tolist()
+
+
+def _groups(df: pd.DataFrame, at: np.ndarray) -> list[tuple[tuple, np.ndarray]]:
+    """``df.take(at).groupby(["page", "column"]).indices`` without NaN keys, groups of 2+ lines.
+
+    Numeric page and column: one stable sort (positions ascending inside a group, as pandas
+    gives them; the groups' order does not matter to the caller). Otherwise pandas' groupby.
+    """
+    page, col = df["page"].to_numpy()[at], df["column"].to_numpy()[at]
+    if not (page.dtype.kind in "iuf" and col.dtype.kind in "iuf"):
+        return [
+            (key, pos)
+            for key, pos in df[["page", "column"]].take(at).groupby(["page", "column"]).indices.items()
+            if not (len(pos) < 2 or pd.isna(key[1]) or pd.isna(key[0]))
+        ]
+    keep = np.ones(len(at), dtype=bool)
+    for v in (page, col):
+        if v.dtype.kind == "f":
+            keep &= ~np.isnan(v)
+    ok = np.flatnonzero(keep)
+    order = ok[np.lexsort((col[ok], page[ok]))]
+    cuts = np.flatnonzero((page[order][1:] != page[order][:-1]) | (col[order][1:] != col[order][:-1])) + 1
+    return [((page[p[0]], col[p[0]]), p) for p in np.split(order, cuts) if len(p) >= 2]
 
 
 def _labels(page_df: pd.DataFrame, candidates: dict, pdf_labels: list[str] | None) -> None:
@@ -354,12 +431,17 @@ def _image_only(line_df: pd.DataFrame, page_df: pd.DataFrame) -> None:
     cover a quarter of it and its own text is no more than a caption-sized note
     (a figure page with "(4) In the Operating Procedures chapter..." above the picture).
     """
+    n_images = page_df["n_images"].fillna(0)
+    # a page without images is never image_only whatever its text: only pages with images count
+    # their characters (most pages have none: no per-line pass, no frame filter, for them)
+    with_images = page_df["page"][(n_images > 0).to_numpy()]
     if line_df.empty:
         content = pd.Series(dtype=float)
+    elif not len(with_images):
+        content = pd.Series(dtype="int64")
     else:
-        real = line_df[~line_df["role"].isin(FURNITURE)]
-        content = _chars_per_page(real)
-    n_images = page_df["n_images"].fillna(0)
+        keep = ~line_df["role"].isin(FURNITURE).to_numpy() & line_df["page"].isin(with_images).to_numpy()
+        content = _chars_per_page(line_df[keep])
     coverage = page_df["image_coverage"].fillna(0.0)
     chars = page_df["page"].map(content).fillna(0)
     page_df["image_only"] = (n_images > 0) & (
