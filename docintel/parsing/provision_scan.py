@@ -145,8 +145,20 @@ def _text_below(r, n) -> bool:
     )
 
 
+def _in_reading_order(lines: pd.DataFrame) -> bool:
+    """Integer (page, line) never decreasing: ``sort_values(["page", "line"])`` (a stable lexsort
+    for two keys) would keep every row where it is (line_df usually is in that order)."""
+    page, line = lines["page"].to_numpy(), lines["line"].to_numpy()
+    if page.dtype.kind not in "iu" or line.dtype.kind not in "iu":
+        return False
+    step = np.diff(page)
+    return bool(((step > 0) | ((step == 0) & (np.diff(line) >= 0))).all())
+
+
 def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
-    lines = line_df.sort_values(["page", "line"])[_COLS]
+    lines = line_df[_COLS]
+    if not _in_reading_order(lines):
+        lines = lines.sort_values(["page", "line"])
     cols = {c: lines[c].tolist() for c in _COLS}
     bolds = (
         line_df.loc[lines.index, "bold"].fillna(False).astype(bool).tolist()
