@@ -318,7 +318,10 @@ def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = Non
         by_page.setdefault(r.page, []).append(r)
     new_pages: dict[int, pd.DataFrame] = {}
     for page_no in sorted(maybe["page"].unique()):
-        pl = work.iloc[positions[page_no]]
+        at = positions[page_no]
+        # a page's lines are usually one run of positions: a slice (read only here), not a take
+        one_run = len(at) and at[-1] - at[0] + 1 == len(at) and (np.diff(at) == 1).all()
+        pl = work.iloc[int(at[0]) : int(at[-1]) + 1] if one_run else work.iloc[at]
         caps = [r for r in by_page[page_no] if captions.caption_match(pl, r, body)]
         if not caps:
             continue
