@@ -89,14 +89,20 @@ def mark_furniture(
     band = in_band.to_numpy(dtype=bool)
     texts = line_df["text"].tolist()  # (a plain list: iterating the Arrow-backed column is slow)
     norm: dict[str, str] = {}  # a running head repeats its text: each distinct text normalised once
-    keys = pd.Series(
-        [
-            (norm[t] if t in norm else norm.setdefault(t, _norm(t))) if b else ""
-            for t, b in zip(texts, band, strict=True)
-        ],
-        index=line_df.index,
+    key_list = [
+        (norm[t] if t in norm else norm.setdefault(t, _norm(t))) if b else ""
+        for t, b in zip(texts, band, strict=True)
+    ]
+    # pages per (zone, key) of the band lines, grouped on a frame of those three columns only
+    at = np.flatnonzero(band)
+    per_key = pd.DataFrame(
+        {
+            "zone": zone.to_numpy()[at],
+            "key": [key_list[k] for k in at.tolist()],
+            "page": line_df["page"].to_numpy()[at],
+        }
     )
-    pages_per_key = line_df[in_band].groupby([zone[in_band], keys[in_band]])["page"].nunique()
+    pages_per_key = per_key.groupby(["zone", "key"])["page"].nunique()
     min_repeat = max(2, int(0.3 * n_pages + 0.5))
     repeated = {k for k, v in pages_per_key.items() if v >= min_repeat}
 
@@ -108,7 +114,6 @@ def mark_furniture(
     flat_pos = np.flatnonzero(flat.to_numpy(dtype=bool))
     flat_by_page: dict[int, np.ndarray] = {}
     zones = zone.tolist()
-    key_list = keys.tolist()
     labels = line_df.index
     for k in np.flatnonzero(in_band.to_numpy(dtype=bool)):
         text = str(texts[k]).strip()
