@@ -23,6 +23,8 @@ from collections import Counter, defaultdict
 import numpy as np
 import pandas as pd
 
+from docintel.parsing import footnotes
+from docintel.parsing.footnotes import _argsort_desc_like_pandas  # noqa: F401 - its home was here
 from docintel.text import roman_value, to_roman
 
 #: Share of the page height that counts as the top / bottom band.
@@ -32,7 +34,6 @@ _PAGE_NO = re.compile(
     r"^(?:page\s+)?[-–—]?\s*(?P<n>\d{1,5}|[ivxlcdm]{1,7})\s*[-–—]?(?:\s+of\s+\d{1,5})?$", re.I
 )
 _EDGE_NO = re.compile(r"(?:^(?P<a>\d{1,5})\s)|(?:\s(?P<b>\d{1,5})$)")
-_MARKER = re.compile(r"^(\d{1,3}|[*∗†‡§¶⋆])\s*\S")
 FURNITURE = ("header", "footer", "page_number")
 #: A page mostly covered by images with less own text than this is an image page.
 IMAGE_PAGE_CHARS = 600
@@ -87,8 +88,21 @@ def mark_furniture(
     # only the band lines' keys are ever read: the others are left blank, not normalised
     band = in_band.to_numpy(dtype=bool)
     texts = line_df["text"].tolist()  # (a plain list: iterating the Arrow-backed column is slow)
-    keys = pd.Series([_norm(t) if b else "" for t, b in zip(texts, band, strict=True)], index=line_df.index)
-    pages_per_key = line_df[in_band].groupby([zone[in_band], keys[in_band]])["page"].nunique()
+    norm: dict[str, str] = {}  # a running head repeats its text: each distinct text normalised once
+    key_list = [
+        (norm[t] if t in norm else norm.setdefault(t, _norm(t))) if b else ""
+        for t, b in zip(texts, band, strict=True)
+    ]
+    # pages per (zone, key) of the band lines, grouped on a frame of those three columns only
+    at = np.flatnonzero(band)
+    per_key = pd.DataFrame(
+        {
+            "zone": zone.to_numpy()[at],
+            "key": [key_list[k] for k in at.tolist()],
+            "page": line_df["page"].to_numpy()[at],
+        }
+    )
+    pages_per_key = per_key.groupby(["zone", "key"])["page"].nunique()
     min_repeat = max(2, int(0.3 * n_pages + 0.5))
     repeated = {k for k, v in pages_per_key.items() if v >= min_repeat}
 
@@ -100,7 +114,6 @@ def mark_furniture(
     flat_pos = np.flatnonzero(flat.to_numpy(dtype=bool))
     flat_by_page: dict[int, np.ndarray] = {}
     zones = zone.tolist()
-    key_list = keys.tolist()
     labels = line_df.index
     for k in np.flatnonzero(in_band.to_numpy(dtype=bool)):
         text = str(texts[k]).strip()
@@ -114,9 +127,9 @@ def mark_furniture(
             e = _EDGE_NO.search(text)
             if e:
                 candidates[int(pages[k])].append((1, e.group("a") or e.group("b"), labels[k]))
-    _running_head_rows(line_df, role, flat.to_numpy(dtype=bool), heights, candidates)
+    _running_head_rows(line_df, role, flat.to_numpy(dtype=bool), heights, candidates, texts)
+    footnotes.mark_footnotes(line_df, texts, role)
     line_df["role"] = role
-    _mark_footnotes(line_df)
     _labels(page_df, candidates, pdf_labels)
     _image_only(line_df, page_df)
     return line_df, page_df
@@ -130,7 +143,12 @@ SMALL_HEAD_PT = 1.0
 
 
 def _running_head_rows(
-    line_df: pd.DataFrame, role: np.ndarray, flat: np.ndarray, heights: dict, candidates: dict
+    line_df: pd.DataFrame,
+    role: np.ndarray,
+    flat: np.ndarray,
+    heights: dict,
+    candidates: dict,
+    texts: list | None = None,
 ) -> None:
     """A page's top row holding a page number at one end and plain text: a running head.
 
@@ -144,7 +162,7 @@ def _running_head_rows(
     bold = line_df["bold"].fillna(False).astype(bool).to_numpy() if "bold" in line_df else None
     # whole-frame columns once; each page takes its rows by position (no per-page pandas work)
     x0s, y0s, x1s, y1s, sizes = (line_df[c].to_numpy(dtype=float) for c in ("x0", "y0", "x1", "y1", "size"))
-    texts = line_df["text"].tolist()
+    texts = line_df["text"].tolist() if texts is None else texts
     labels = line_df.index
     for page, ix in line_df.groupby("page").indices.items():
         ix = ix[flat[ix]]
@@ -184,14 +202,6 @@ def _argsort_like_pandas(v: np.ndarray) -> np.ndarray:
     return np.concatenate([idx[~nan][v[~nan].argsort(kind="quicksort")], idx[nan]])
 
 
-def _argsort_desc_like_pandas(v: np.ndarray) -> np.ndarray:
-    """Positions of ``v`` in the order ``Series.sort_values(ascending=False)`` gives (pandas' nargsort)."""
-    idx = np.arange(len(v))
-    nan = np.isnan(v)
-    non_nans, non_nan_idx = v[~nan][::-1], idx[~nan][::-1]
-    return np.concatenate([non_nan_idx[non_nans.argsort(kind="quicksort")][::-1], idx[nan]])
-
-
 def _nanmax(v: np.ndarray) -> float:
     """``Series.max()``: NaN skipped, NaN when there is nothing else."""
     v = v[~np.isnan(v)]
@@ -225,51 +235,6 @@ def _at_edge(
     if z == "top":
         return not bool((y1s[same] < y0 + 0.3 * (y1 - y0)).any())
     return not bool((y0s[same] > y1 - 0.3 * (y1 - y0)).any())
-
-
-def _mark_footnotes(df: pd.DataFrame) -> None:
-    """Small-type runs at the bottom of a column that start with a footnote marker."""
-    body = df[df["role"].isin(["body", "list_item"])]
-    if body.empty:
-        return
-    # plain column lists read once; each (page, column) group takes its rows by position
-    sizes_all = body["size"].astype(float).tolist()
-    texts_all = body["text"].tolist()
-    y0_all = body["y0"].to_numpy(dtype=float)
-    marks_all = (
-        body["_marker"].tolist() if "_marker" in body.columns else [False] * len(body)
-    )  # NaN (a layout row) counts as a marker, as bool(NaN) always did
-    labels = body.index
-    rounded: dict[float, float] = {}  # round(size, 1) of each size (a document sets a few)
-    notes: list = []  # the footnote lines' labels, set at once (one .at per line was slow)
-    for (_page, col), pos in body.groupby(["page", "column"]).indices.items():
-        if len(pos) < 2 or pd.isna(col) or pd.isna(_page):
-            continue
-        weights = Counter()
-        for k in pos:
-            size = sizes_all[k]
-            weights[rounded[size] if size in rounded else rounded.setdefault(size, round(size, 1))] += len(
-                texts_all[k]
-            )
-        local = weights.most_common(1)[0][0]
-        # bottom-up, in exactly the order DataFrame.sort_values("y0", ascending=False) gives
-        low = pos[_argsort_desc_like_pandas(y0_all[pos])]
-        run: list[int] = []  # positions in ``body``
-        for k in low:
-            if sizes_all[k] <= 0.92 * local:
-                run.append(k)
-            else:
-                break
-        if not run:
-            continue
-        starts = [k for k in run if bool(marks_all[k]) or _MARKER.match(str(texts_all[k]))]
-        chars = sum(len(str(texts_all[k])) for k in run)
-        if starts and chars < 0.5 * sum(len(texts_all[k]) for k in pos):
-            # The run starts at its topmost marker line; small lines above it are not footnotes.
-            first = min(float(y0_all[k]) for k in starts)
-            notes.extend(labels[k] for k in run if float(y0_all[k]) >= first - 0.5)
-    if notes:
-        df.loc[notes, "role"] = "footnote"
 
 
 def _labels(page_df: pd.DataFrame, candidates: dict, pdf_labels: list[str] | None) -> None:
@@ -354,12 +319,17 @@ def _image_only(line_df: pd.DataFrame, page_df: pd.DataFrame) -> None:
     cover a quarter of it and its own text is no more than a caption-sized note
     (a figure page with "(4) In the Operating Procedures chapter..." above the picture).
     """
+    n_images = page_df["n_images"].fillna(0)
+    # a page without images is never image_only whatever its text: only pages with images count
+    # their characters (most pages have none: no per-line pass, no frame filter, for them)
+    with_images = page_df["page"][(n_images > 0).to_numpy()]
     if line_df.empty:
         content = pd.Series(dtype=float)
+    elif not len(with_images):
+        content = pd.Series(dtype="int64")
     else:
-        real = line_df[~line_df["role"].isin(FURNITURE)]
-        content = _chars_per_page(real)
-    n_images = page_df["n_images"].fillna(0)
+        keep = ~line_df["role"].isin(FURNITURE).to_numpy() & line_df["page"].isin(with_images).to_numpy()
+        content = _chars_per_page(line_df[keep])
     coverage = page_df["image_coverage"].fillna(0.0)
     chars = page_df["page"].map(content).fillna(0)
     page_df["image_only"] = (n_images > 0) & (

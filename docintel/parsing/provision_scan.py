@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from docintel.parsing import frame_rows
@@ -144,8 +145,20 @@ def _text_below(r, n) -> bool:
     )
 
 
+def _in_reading_order(lines: pd.DataFrame) -> bool:
+    """Integer (page, line) never decreasing: ``sort_values(["page", "line"])`` (a stable lexsort
+    for two keys) would keep every row where it is (line_df usually is in that order)."""
+    page, line = lines["page"].to_numpy(), lines["line"].to_numpy()
+    if page.dtype.kind not in "iu" or line.dtype.kind not in "iu":
+        return False
+    step = np.diff(page)
+    return bool(((step > 0) | ((step == 0) & (np.diff(line) >= 0))).all())
+
+
 def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
-    lines = line_df.sort_values(["page", "line"])[_COLS]
+    lines = line_df[_COLS]
+    if not _in_reading_order(lines):
+        lines = lines.sort_values(["page", "line"])
     cols = {c: lines[c].tolist() for c in _COLS}
     bolds = (
         line_df.loc[lines.index, "bold"].fillna(False).astype(bool).tolist()
@@ -157,7 +170,10 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     # ..." in 10 pt over 8.8 pt text) is vouched for by its typography, as a bold one is
     sizes = lines.loc[lines["role"].isin(("body", "list_item")), "size"].dropna()
     body = float(sizes.median()) if len(sizes) else 0.0
-    big = [bool(body) and float(z or 0) >= body + BIGGER_BY_PT for z in cols["size"]]
+    if lines["size"].dtype == np.float64:  # ``float(z or 0)`` is ``z`` (NaN compares False): at once
+        big = ((lines["size"].to_numpy() >= body + BIGGER_BY_PT) & bool(body)).tolist()
+    else:
+        big = [bool(body) and float(z or 0) >= body + BIGGER_BY_PT for z in cols["size"]]
     styled = [b or g for b, g in zip(bolds, big, strict=True)]
     # rows (namedtuples) only for the lines that open a paragraph outside the skipped roles
     recs = frame_rows.Rows(lines)

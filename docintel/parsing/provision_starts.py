@@ -27,7 +27,9 @@ def _para_starts(c: dict[str, list]) -> list[bool]:
         return _para_starts_loop(c)
     x0, y0, x1, y1 = geo
     pages = np.asarray(c["page"])
-    size = np.array([float(z or 0) for z in c["size"]], dtype=float)
+    size = np.asarray(c["size"], dtype=float)  # ``float(z or 0)`` of each, unless one is None or NaN
+    if np.isnan(size).any():
+        size = np.array([float(z or 0) for z in c["size"]], dtype=float)
     decided = np.ones(n, dtype=bool)
     decided[1:] = (
         (pages[1:] != pages[:-1])

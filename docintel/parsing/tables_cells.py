@@ -33,23 +33,30 @@ class Phrase:
 
 def _phrases(words: list, clip) -> list[Phrase]:
     """Words inside ``clip`` joined into phrases (words of one line closer than ~half a letter height)."""
-    inside = [
-        w
-        for w in words
-        if w[0] >= clip[0] - 1 and w[2] <= clip[2] + 1 and w[1] >= clip[1] - 1 and w[3] <= clip[3] + 1
-    ]
-    inside.sort(key=lambda w: (w[5], w[6], w[0]))
+    left, right, top, bottom = clip[0] - 1, clip[2] + 1, clip[1] - 1, clip[3] + 1
+    inside = [w for w in words if w[0] >= left and w[2] <= right and w[1] >= top and w[3] <= bottom]
+    inside.sort(key=_word_order)
     out: list[Phrase] = []
+    last = None
+    last_yc = 0.0  # ``last.yc``, kept as it changes (the property's own expression)
     for w in inside:
         x0, y0, x1, y1, t = w[:5]
         h = y1 - y0
-        last = out[-1] if out else None
-        if last and abs(last.yc - (y0 + y1) / 2) < 0.3 * h and 0 <= x0 - last.x1 < 0.5 * h:
+        yc = (y0 + y1) / 2
+        if last is not None and abs(last_yc - yc) < 0.3 * h and 0 <= x0 - last.x1 < 0.5 * h:
             last.x1, last.text = x1, f"{last.text} {t}"
             last.y0, last.y1 = min(last.y0, y0), max(last.y1, y1)
+            last_yc = (last.y0 + last.y1) / 2
         else:
-            out.append(Phrase(x0, y0, x1, y1, t))
+            last = Phrase(x0, y0, x1, y1, t)
+            last_yc = (last.y0 + last.y1) / 2
+            out.append(last)
     return out
+
+
+def _word_order(w) -> tuple:
+    """A word's (block, line, x0): reading order of ``get_text("words")`` rows."""
+    return (w[5], w[6], w[0])
 
 
 def _rows(phrases: list[Phrase]) -> list[list[Phrase]]:

@@ -303,7 +303,6 @@ def uncaptioned_tables(
             if not _worth_reading(texts, rows, n_draw) or _beside(box, claimed.get(int(page_no), [])):
                 continue
             if page is None:
-                pl = line_df.iloc[pos]
                 page = CachedPage(doc[int(page_no) - 1])
             clip = (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)
             tc, tb, ruled = tables_cells.read_table(page, clip, near_top=True)
@@ -315,6 +314,8 @@ def uncaptioned_tables(
             bb = (min(clip[0], tb[0]), min(clip[1], tb[1]), max(clip[2], tb[2]), max(clip[3], tb[3]))
             if any(_overlaps(bb, w) for w in widgets):
                 continue
+            if pl is None:  # the page's lines only once a table is read on it
+                pl = line_df.iloc[pos]
             inside = (
                 (pl.y0.to_numpy() >= bb[1] - 1)
                 & (pl.y1.to_numpy() <= bb[3] + 1)

@@ -88,7 +88,9 @@ def _col(p, cols: list[list[float]]) -> int:
 ENDED_SHARE = 0.15
 
 
-def _all_ended(prev: list, here: set[int], cols: list[list[float]]) -> bool:
+def _all_ended(
+    prev: list, here: set[int], cols: list[list[float]], prev_cols: list[int] | None = None
+) -> bool:
     """Most columns starting a line here (over half) had no line on the baseline above, or a short one.
 
     A row's cells start together after the previous cells ended; prose in two columns starts
@@ -96,8 +98,8 @@ def _all_ended(prev: list, here: set[int], cols: list[list[float]]) -> bool:
     fill its column by chance: hence "most", not "all".)
     """
     running = set()
-    for p in prev:
-        c = _col(p, cols)
+    for k, p in enumerate(prev):
+        c = _col(p, cols) if prev_cols is None else prev_cols[k]
         a, b = cols[c]
         if c in here and p.x1 > b - ENDED_SHARE * (b - a):
             running.add(c)
@@ -130,12 +132,14 @@ def read_text_table(
     if not 2 <= len(cols) <= MAX_COLS or len(kept) < 3:
         return [], None, []
     pitch = sorted(kept[i + 1][0].yc - kept[i][0].yc for i in range(len(kept) - 1))[(len(kept) - 1) // 2]
-    starts, prev_cols = [0], {_col(p, cols) for p in kept[0]}
+    # each phrase's column once (the columns are final here; every test below reads them)
+    col_of = [[_col(p, cols) for p in b] for b in kept]
+    starts, prev_cols = [0], set(col_of[0])
     styled_head = style_of is not None and not (
         {style_of(p) for p in kept[0]} & {style_of(p) for p in kept[1]}
     )
     for i in range(1, len(kept)):
-        here = {_col(p, cols) for p in kept[i]}
+        here = set(col_of[i])
         gap = kept[i][0].yc - kept[i - 1][0].yc > ROW_GAP_LINES * max(pitch, 1.0)
         if (
             gap
@@ -144,7 +148,7 @@ def read_text_table(
                 0 in here
                 and len(here) >= 2
                 and prev_cols != set(range(len(cols)))
-                and _all_ended(kept[i - 1], here, cols)
+                and _all_ended(kept[i - 1], here, cols, col_of[i - 1])
             )
         ):
             starts.append(i)
@@ -156,11 +160,15 @@ def read_text_table(
             starts = [0] + [
                 i for i in range(1, len(kept)) if any(kept[i - 1][0].yc < y < kept[i][0].yc for y in rules)
             ]
-    rows = [kept[a:b] for a, b in zip(starts, [*starts[1:], len(kept)], strict=True)]
+    bounds = list(zip(starts, [*starts[1:], len(kept)], strict=True))
     cells, pieces = [], []
-    for r, group in enumerate(rows):
+    for r, (a, z) in enumerate(bounds):
+        group = kept[a:z]
+        gcols = col_of[a:z]
         for c in range(len(cols)):
-            ps = [p for b in group for p in b if _col(p, cols) == c]
+            ps = [
+                p for b, bc in zip(group, gcols, strict=True) for p, pc in zip(b, bc, strict=True) if pc == c
+            ]
             pieces.append(ps)
             bb = (
                 (min(p.x0 for p in ps), min(p.y0 for p in ps), max(p.x1 for p in ps), max(p.y1 for p in ps))
@@ -180,7 +188,7 @@ def read_text_table(
                     "y1": bb[3],
                     "_lines": len(group),
                     "_first": sum(1 for p in group[0] if p),
-                    "_crowded": sum(1 for b in group if sum(1 for p in b if _col(p, cols) == c) >= 2),
+                    "_crowded": sum(1 for bc in gcols if bc.count(c) >= 2),
                 }
             )
     _mark_header(cells, styled_head)
@@ -310,7 +318,10 @@ def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = Non
         by_page.setdefault(r.page, []).append(r)
     new_pages: dict[int, pd.DataFrame] = {}
     for page_no in sorted(maybe["page"].unique()):
-        pl = work.iloc[positions[page_no]]
+        at = positions[page_no]
+        # a page's lines are usually one run of positions: a slice (read only here), not a take
+        one_run = len(at) and at[-1] - at[0] + 1 == len(at) and (np.diff(at) == 1).all()
+        pl = work.iloc[int(at[0]) : int(at[-1]) + 1] if one_run else work.iloc[at]
         caps = [r for r in by_page[page_no] if captions.caption_match(pl, r, body)]
         if not caps:
             continue
@@ -421,10 +432,12 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
             phrases.append(p)
     line = pl["line"].to_numpy()
     first = int(line[pos].min())
-    before = pl.iloc[np.flatnonzero(~inside & (line < first))]
-    after = pl.iloc[np.flatnonzero(~inside & (line > first))]
-    rows = _phrase_rows(pl, src, phrases).set_axis(pl.index[src], axis=0)  # (their source positions)
-    out = pd.concat([before, rows, after])
+    before = np.flatnonzero(~inside & (line < first))
+    after = np.flatnonzero(~inside & (line > first))
+    # the lines before, the phrases (each its source line's row, index: the source position),
+    # the lines after: one take of the page, then the phrases' own text and box set
+    out = pl.take(np.concatenate([before, np.asarray(src, dtype=np.intp), after]))
+    _set_phrases(out, pl, before, after, phrases)
     out["line"] = range(1, len(out) + 1)
     for c in ("line", "page"):  # what ``astype`` of the two columns gives, without copying the frame
         if c in out.columns and out[c].dtype != pl[c].dtype:
@@ -432,11 +445,11 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
     return out
 
 
-def _phrase_rows(pl: pd.DataFrame, src: list[int], phrases: list) -> pd.DataFrame:
-    """The rows of ``phrases``: each its source line's values (``pl`` at position ``src[i]``)
-    with the phrase's text and box, as ``pd.DataFrame`` of those rows' dicts would hold them.
+def _set_phrases(out: pd.DataFrame, pl: pd.DataFrame, before, after, phrases: list) -> None:
+    """``out``'s text and box columns: ``pl``'s at ``before``, the phrases', ``pl``'s at ``after``.
 
-    Built column by column from the source lines' values (one ``take`` per column, no row dicts).
+    The values and dtypes of concatenating those rows with a frame of the phrases' rows (text
+    as ``pl``'s text dtype, the box as float64: numpy's promotion is pandas' for floats).
     """
     own = {
         "text": [p.text for p in phrases],
@@ -445,6 +458,10 @@ def _phrase_rows(pl: pd.DataFrame, src: list[int], phrases: list) -> pd.DataFram
         "x1": [p.x1 for p in phrases],
         "y1": [p.y1 for p in phrases],
     }
-    idx = np.asarray(src, dtype=np.intp)
-    cols = {c: own[c] if c in own else pl.iloc[:, k].take(idx).tolist() for k, c in enumerate(pl.columns)}
-    return pd.DataFrame(cols, columns=pl.columns)
+    for c, vals in own.items():
+        col = pl[c].to_numpy()
+        if c == "text":
+            merged = np.concatenate([col[before], np.array(vals, dtype=object), col[after]])
+            out[c] = pd.array(merged, dtype=pl[c].dtype)
+        else:
+            out[c] = np.concatenate([col[before], np.array(vals, dtype=np.float64), col[after]])
