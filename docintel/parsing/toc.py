@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from docintel.parsing import contents_page, gcpause, provisions, toc_sources
+from docintel.parsing import contents_page, gcpause, provisions, toc_articles, toc_sources
 from docintel.parsing.headings import (
     LARGER_BY_PT,
     Candidate,
@@ -234,11 +234,12 @@ def _build_toc(
     contents = contents_page.find_entries(line_df)
     contents_pages = set(contents["page"]) if len(contents) else set()
     _mark_heading_like(cands, line_df, body, title_c, contents_pages)
-    detected = [c for c in cands if c.extra["heading_like"]]
-
     outline = toc_sources.section_outline(
         [(lvl, t, p) for lvl, t, p in doc.get_toc(simple=True) if p and p > 0]
     )
+    if not outline:  # articles numbered in body type ("1.Title", "1) Title. Text"): no better structure
+        toc_articles.mark_articles([c for c in cands if c is not title_c], body, contents_pages)
+    detected = [c for c in cands if c.extra["heading_like"]]
     if outline:
         entries = toc_sources.outline_entries(outline, line_df, cands)
     elif len(contents):
@@ -339,9 +340,11 @@ def _add_detected(entries: list[dict], detected: list[Candidate], tops: dict | N
     matched_pos = {(e["page_start"], e["line_start"]) for e in entries}
     primary_titles = {(e["page_start"], norm(e["title"])) for e in entries}
     numbered: dict[str, set[str]] = {}  # detected number -> its titles so far
+    unfit = toc_articles.out_of_sequence(entries, detected)  # list items, footers between outline entries
     for c in detected:
         if (
             id(c) in matched
+            or id(c) in unfit
             or (c.page, c.line) in matched_pos
             or (c.page, norm(c.title or c.text)) in primary_titles
         ):
