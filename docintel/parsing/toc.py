@@ -250,6 +250,7 @@ def _build_toc(
     text = line_df[~line_df["role"].isin(["header", "footer", "page_number"])]
     tops = text.groupby("page")["y0"].min().to_dict() if len(text) else {}
     _add_detected(entries, detected, tops)
+    toc_articles.run_in_as_provisions(entries)
 
     order = lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6)  # noqa: E731
     entries.sort(key=order)

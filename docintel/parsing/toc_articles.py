@@ -26,6 +26,8 @@ from docintel.parsing.heading_text import Candidate, first_sentence
 _ARTICLE = re.compile(r"\s*(\d{1,2})([.)])\s*(?=[^\W\d_])(?=[A-Z\u00c0-\u00de\u0100-\u017f])(.*)$")
 #: Numbers a run may pass over (articles set otherwise: MPL's 6 and 7 in a box of asterisks).
 MAX_SKIPPED = 2
+#: Marks a title cut from a line that runs on into the article's text (never in a real title).
+_RUN_IN = "\x00"
 #: Fewest members of a run (with the headings typography found).
 MIN_RUN = 3
 #: A run's members share their left edge within this many points.
@@ -47,12 +49,13 @@ def _title(rest: str) -> str | None:
     rest = rest.strip()
     head = first_sentence(rest)
     if head != rest:  # run in: "Grant of Copyright License. Licensor grants ..."
-        title = head.rstrip(". ")
+        title = head.rstrip(". ") + _RUN_IN
     elif len(rest.split()) <= MAX_TITLE_WORDS and not rest.endswith((",", ";", ":")):
         title = rest.rstrip(". ")
     else:
         return None
-    if not title or len(title.split()) > MAX_TITLE_WORDS or title.endswith((",", ";", ":")):
+    words = title.removesuffix(_RUN_IN).split()
+    if not words or len(words) > MAX_TITLE_WORDS or title.removesuffix(_RUN_IN).endswith((",", ";", ":")):
         return None
     return title
 
@@ -104,9 +107,9 @@ def mark_articles(cands: list[Candidate], body: float, skip_pages: set) -> list[
     for n, _, c, title in best:
         if title is None:
             continue
-        c.kind, c.number, c.title = "decimal", str(n), title
+        c.kind, c.number, c.title = "decimal", str(n), title.removesuffix(_RUN_IN)
         c.extra["heading_like"] = True
-        c.extra["article"] = True
+        c.extra["article"] = "run_in" if title.endswith(_RUN_IN) else "line"
         out.append(c)
     return out
 
@@ -153,9 +156,9 @@ def out_of_sequence(entries: list[dict], detected: list[Candidate]) -> set[int]:
     """ids of detected numbered headings whose number does not fit between the outline's neighbours.
 
     ``entries`` are the outline's or contents page's entries (before detected headings join);
-    a detected heading numbered "N" or "N.M" must sort after the primary entry before it and
-    before the one after it, where those two are in order themselves (a numbering that
-    restarts, part by part, says nothing).
+    a detected heading numbered "N" or "N.M" must not sort before the primary entry before it,
+    nor after the one after it when it is shallower than both, where those two are in order
+    themselves (a numbering that restarts, part by part, says nothing).
     """
     prim = sorted(
         (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6, k)
@@ -176,6 +179,20 @@ def out_of_sequence(entries: list[dict], detected: list[Candidate]) -> set[int]:
         if i == 0 or i == len(prim):
             continue
         before, after = prim[i - 1][2], prim[i][2]
-        if before < after and not before < k < after:
+        # going back ("Chapter 1." below 1.3.2), or jumping ahead at a shallower depth than both
+        # neighbours ("3" between 2.1 and 2.2); "3.2" before an outline's misplaced "3.1.1" stays
+        if before < after and (k < before or (k > after and len(k) < min(len(before), len(after)))):
             out.add(id(c))
     return out
+
+
+def run_in_as_provisions(entries: list[dict]) -> None:
+    """An article whose line runs on into its text stays body text: a provision row, titled.
+
+    Its line is the article's first sentence, not a heading line: marked ``heading`` it would
+    leave the answer windows (which stop at headings) and the reference scan of body lines.
+    """
+    for e in entries:
+        c = e.get("cand")
+        if c is not None and c.extra.get("article") == "run_in" and e["source"] == "heading_detection":
+            e["source"] = "provision"
