@@ -118,3 +118,31 @@ def test_detected_numbers_out_of_the_outline_order_are_no_sections():
     numbers = set(toc["number"].dropna())
     assert {"2.1", "2.2", "2.3"} <= numbers
     assert not numbers & {"1", "2", "3", "4"}
+
+
+def test_run_in_articles_fill_the_gaps_between_numbered_headings():
+    # GPL v3: bold "1. Source Code." ... with "0. Definitions." (a 0 no numbering scheme takes)
+    # and "3. Protecting Users' Legal Rights ... Law. No covered work ..." run in, in body type
+    blocks: list[tuple[str, str, float]] = [("General Public Licence", "hebo", 16)]
+    for head, font in [
+        ("0. Definitions.", "hebo"),
+        ("1. Source Code.", "hebo"),
+        ("2. Basic Permissions.", "hebo"),
+        ("3. Protecting Users' Legal Rights. No covered work shall be deemed part of a measure", "helv"),
+        ("4. Conveying Verbatim Copies.", "hebo"),
+        ("5. Acceptance Not Required. You are not required to accept this License in order to", "helv"),
+        ("6. Termination.", "hebo"),
+    ]:
+        blocks += [(head, font, 12 if font == "hebo" else 10)] + [(p, "helv", 10) for p in PROSE * 2]
+    toc = _toc(_pdf(blocks))
+    assert _level1(toc) == [
+        ("0", "Definitions"),
+        ("1", "Source Code"),
+        ("2", "Basic Permissions"),
+        ("4", "Conveying Verbatim Copies"),
+        ("6", "Termination"),
+    ]
+    assert _level1(toc, "provision") == [
+        ("3", "Protecting Users' Legal Rights"),
+        ("5", "Acceptance Not Required"),
+    ]
