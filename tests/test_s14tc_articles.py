@@ -146,3 +146,29 @@ def test_run_in_articles_fill_the_gaps_between_numbered_headings():
         ("3", "Protecting Users' Legal Rights"),
         ("5", "Acceptance Not Required"),
     ]
+
+
+def test_a_numbered_heading_closing_two_pages_is_a_running_footer():
+    # Debian Policy: "Chapter 21. Maintainer script flowcharts" in bold at the foot of every
+    # other page (the furniture pass missed it): a heading each time, at level 1
+    doc = pymupdf.open()
+    for k in range(4):
+        page = doc.new_page(width=595, height=842)
+        y = 80.0
+        if k == 0:
+            page.insert_text((72, y), "21 Maintainer script flowcharts", fontname="hebo", fontsize=14)
+            y += 24
+        for _ in range(5 + k):  # pages of different lengths: the footer closes each one's text
+            for p in PROSE:
+                page.insert_text((72, y), p, fontname="helv", fontsize=10)
+                y += 14
+            y += 8
+        if k % 2 == 1:
+            page.insert_text(
+                (300 - 4 * k, y + 10),
+                "Chapter 21. Maintainer script flowcharts",
+                fontname="hebo",
+                fontsize=11,
+            )
+    toc = _toc(pymupdf.open("pdf", doc.tobytes()))
+    assert list(toc["title"]) == ["Maintainer script flowcharts"]

@@ -27,7 +27,14 @@ from docintel.parsing.headings import (
     span_features,
 )
 from docintel.parsing.sections import assign_sections, drop_demoted, relative_levels, to_frame
-from docintel.parsing.toc_rules import LABEL_OPEN, norm, not_sections, renest_back_matter, renest_restarts
+from docintel.parsing.toc_rules import (
+    LABEL_OPEN,
+    norm,
+    not_sections,
+    renest_back_matter,
+    renest_restarts,
+    running_footers,
+)
 from docintel.schema.tables import TOC_DF
 
 log = logging.getLogger(__name__)
@@ -249,7 +256,8 @@ def _build_toc(
         entries = []
     text = line_df[~line_df["role"].isin(["header", "footer", "page_number"])]
     tops = text.groupby("page")["y0"].min().to_dict() if len(text) else {}
-    _add_detected(entries, detected, tops)
+    bottoms = text.groupby("page")["y1"].max().to_dict() if len(text) else {}
+    _add_detected(entries, detected, tops, bottoms)
     toc_articles.run_in_as_provisions(entries)
 
     order = lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6)  # noqa: E731
@@ -326,7 +334,9 @@ def _repeats(c: Candidate, titles: set[str], top: bool) -> bool:
     return again
 
 
-def _add_detected(entries: list[dict], detected: list[Candidate], tops: dict | None = None) -> None:
+def _add_detected(
+    entries: list[dict], detected: list[Candidate], tops: dict | None = None, bottoms: dict | None = None
+) -> None:
     """Append the detected headings the primary source (outline or contents page) misses."""
     matched = {id(e["cand"]) for e in entries if e["cand"] is not None}
     primary_numbers = {e["number"].rstrip(".") for e in entries if e["number"]}
@@ -342,6 +352,7 @@ def _add_detected(entries: list[dict], detected: list[Candidate], tops: dict | N
     primary_titles = {(e["page_start"], norm(e["title"])) for e in entries}
     numbered: dict[str, set[str]] = {}  # detected number -> its titles so far
     unfit = toc_articles.out_of_sequence(entries, detected)  # list items, footers between outline entries
+    unfit |= running_footers(detected, bottoms or {}, REPEAT_TOP_LINES)
     for c in detected:
         if (
             id(c) in matched
