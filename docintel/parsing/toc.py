@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from docintel.parsing import contents_page, gcpause, provisions, toc_sources
+from docintel.parsing import contents_page, gcpause, provisions, toc_articles, toc_sources
 from docintel.parsing.headings import (
     LARGER_BY_PT,
     Candidate,
@@ -27,7 +27,14 @@ from docintel.parsing.headings import (
     span_features,
 )
 from docintel.parsing.sections import assign_sections, drop_demoted, relative_levels, to_frame
-from docintel.parsing.toc_rules import LABEL_OPEN, norm, not_sections, renest_back_matter, renest_restarts
+from docintel.parsing.toc_rules import (
+    LABEL_OPEN,
+    norm,
+    not_sections,
+    renest_back_matter,
+    renest_restarts,
+    running_footers,
+)
 from docintel.schema.tables import TOC_DF
 
 log = logging.getLogger(__name__)
@@ -234,11 +241,12 @@ def _build_toc(
     contents = contents_page.find_entries(line_df)
     contents_pages = set(contents["page"]) if len(contents) else set()
     _mark_heading_like(cands, line_df, body, title_c, contents_pages)
-    detected = [c for c in cands if c.extra["heading_like"]]
-
     outline = toc_sources.section_outline(
         [(lvl, t, p) for lvl, t, p in doc.get_toc(simple=True) if p and p > 0]
     )
+    if not outline:  # articles numbered in body type ("1.Title", "1) Title. Text"): no better structure
+        toc_articles.mark_articles([c for c in cands if c is not title_c], body, contents_pages)
+    detected = [c for c in cands if c.extra["heading_like"]]
     if outline:
         entries = toc_sources.outline_entries(outline, line_df, cands)
     elif len(contents):
@@ -248,7 +256,9 @@ def _build_toc(
         entries = []
     text = line_df[~line_df["role"].isin(["header", "footer", "page_number"])]
     tops = text.groupby("page")["y0"].min().to_dict() if len(text) else {}
-    _add_detected(entries, detected, tops)
+    bottoms = text.groupby("page")["y1"].max().to_dict() if len(text) else {}
+    _add_detected(entries, detected, tops, bottoms)
+    toc_articles.run_in_as_provisions(entries)
 
     order = lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6)  # noqa: E731
     entries.sort(key=order)
@@ -324,7 +334,9 @@ def _repeats(c: Candidate, titles: set[str], top: bool) -> bool:
     return again
 
 
-def _add_detected(entries: list[dict], detected: list[Candidate], tops: dict | None = None) -> None:
+def _add_detected(
+    entries: list[dict], detected: list[Candidate], tops: dict | None = None, bottoms: dict | None = None
+) -> None:
     """Append the detected headings the primary source (outline or contents page) misses."""
     matched = {id(e["cand"]) for e in entries if e["cand"] is not None}
     primary_numbers = {e["number"].rstrip(".") for e in entries if e["number"]}
@@ -339,9 +351,12 @@ def _add_detected(entries: list[dict], detected: list[Candidate], tops: dict | N
     matched_pos = {(e["page_start"], e["line_start"]) for e in entries}
     primary_titles = {(e["page_start"], norm(e["title"])) for e in entries}
     numbered: dict[str, set[str]] = {}  # detected number -> its titles so far
+    unfit = toc_articles.out_of_sequence(entries, detected)  # list items, footers between outline entries
+    unfit |= running_footers(detected, bottoms or {}, REPEAT_TOP_LINES)
     for c in detected:
         if (
             id(c) in matched
+            or id(c) in unfit
             or (c.page, c.line) in matched_pos
             or (c.page, norm(c.title or c.text)) in primary_titles
         ):

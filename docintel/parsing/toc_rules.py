@@ -227,3 +227,21 @@ def renest_restarts(entries: list[dict]) -> None:
                     break
                 if e["level"] == level:
                     e["level"] = head + (1 if _plain(e) is not None else 2)
+
+
+def running_footers(detected: list, bottoms: dict, lines: float) -> set[int]:
+    """ids of numbered headings that close two or more pages under one title: a running footer.
+
+    ("Chapter 21. Maintainer script flowcharts" at the foot of every other page of a manual whose
+    furniture pass missed it.) A heading sits at a page's foot when its bottom is within ``lines``
+    of its line heights of the page's last text; a real heading is not set there twice.
+    """
+    foot = [
+        c
+        for c in detected
+        if c.number and c.page in bottoms and c.y1 >= float(bottoms[c.page]) - lines * c.size
+    ]
+    pages: dict[str, set[int]] = {}
+    for c in foot:
+        pages.setdefault(norm(c.title or c.text), set()).add(c.page)
+    return {id(c) for c in foot if len(pages[norm(c.title or c.text)]) >= 2}

@@ -1,0 +1,198 @@
+"""A document's articles numbered in body type ("1. 2. 3.", "1) 2) 3)", "1.Title"), and lists that are not.
+
+Word-processed contracts and rule books set their articles in the body font: a line opens with
+the number and a title, alone ("2.Scope of the rights granted by the Licence", "1. Definitions")
+or run into the article's text ("1) Grant of Copyright License. Licensor grants You ...",
+"3. Protecting Users' Legal Rights From Anti-Circumvention Law. No covered work ...").
+Typography finds none of them. :func:`mark_articles` takes such lines as level-1 headings when,
+together with the numbered level-1 headings typography did find, they make one run 1, 2, 3, ...
+(or 0, 1, 2, ...) through the document: each number once, each article a paragraph or more, the
+run reaching over most of the text. A numbered list is local (it sits inside one section and
+restarts at 1 in the next) or made of one-line items, so it makes no such run.
+
+:func:`out_of_sequence` is the other side: when the outline or contents page numbers the
+sections, a detected "3" between the outline's "2.1" and "2.2" is a list item set in a heading
+font (a rule book's numbered guidelines), or a running footer "Chapter 1. ..." lower on a page.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from docintel.parsing.heading_text import Candidate, first_sentence
+
+#: "1. Title", "1.Title", "1) Title": the number (at most two digits), its delimiter, a capital.
+_ARTICLE = re.compile(r"\s*(\d{1,2})([.)])\s*(?=[^\W\d_])(?=[A-Z\u00c0-\u00de\u0100-\u017f])(.*)$")
+#: Numbers a run may pass over (articles set otherwise: MPL's 6 and 7 in a box of asterisks).
+MAX_SKIPPED = 2
+#: Marks a title cut from a line that runs on into the article's text (never in a real title).
+_RUN_IN = "\x00"
+#: Fewest members of a run (with the headings typography found).
+MIN_RUN = 3
+#: A run's members share their left edge within this many points.
+X_TOLERANCE_PT = 3.0
+#: Median lines from one member to the next: an article is a paragraph or more (a list of
+#: one-line items is not; set by hand on set 8 and the Debian Policy Manual; not measured).
+MIN_MEDIAN_GAP = 3
+#: The run, first member to its last member's end, spans this share of the document's lines
+#: (a list inside one section spans a page or two; set by hand, not measured).
+MIN_SPAN_SHARE = 0.5
+#: Longest article title in words (a list item is a sentence).
+MAX_TITLE_WORDS = 12
+#: A member may be this many points smaller than the body text (small print numbers notes).
+SMALLER_BY_PT = 1.0
+
+
+def _title(rest: str) -> str | None:
+    """The article title of the text after the number: the line, or its run-in first sentence."""
+    rest = rest.strip()
+    head = first_sentence(rest)
+    if head != rest:  # run in: "Grant of Copyright License. Licensor grants ..."
+        title = head.rstrip(". ") + _RUN_IN
+    elif len(rest.split()) <= MAX_TITLE_WORDS and not rest.endswith((",", ";", ":")):
+        title = rest.rstrip(". ")
+    else:
+        return None
+    words = title.removesuffix(_RUN_IN).split()
+    if not words or len(words) > MAX_TITLE_WORDS or title.removesuffix(_RUN_IN).endswith((",", ";", ":")):
+        return None
+    return title
+
+
+def _top_number(c: Candidate) -> int | None:
+    """The number of a detected level-1 decimal heading ("4", "4."), else None."""
+    if c.kind != "decimal" or not c.number:
+        return None
+    n = c.number.rstrip(".")
+    return int(n) if n.isdigit() else None
+
+
+def mark_articles(cands: list[Candidate], body: float, skip_pages: set) -> list[Candidate]:
+    """Mark body-type article lines as level-1 decimal headings; return the ones marked.
+
+    ``cands`` are every candidate in reading order, ``extra["heading_like"]`` set. A line is an
+    article when it belongs to the document's one run of numbers (see the module docstring);
+    the headings typography found with a level-1 number join the run (the GPL's bold "1." to
+    "16." around its run-in "3.", "9.", "10.", "13." and its "0.").
+    """
+    items: list[tuple[int, str, Candidate, str | None]] = []  # (number, delimiter, cand, title)
+    order = {id(c): i for i, c in enumerate(cands)}
+    for c in cands:
+        if c.extra.get("heading_like"):
+            n = _top_number(c)
+            if n is not None:
+                items.append((n, ".", c, None))
+            continue
+        if c.kind not in (None, "decimal") or c.page in skip_pages or c.extra.get("table_row"):
+            continue
+        t = c.text
+        if not t[:1].isdigit():
+            continue
+        m = _ARTICLE.match(t)
+        if m is None or c.size < body - SMALLER_BY_PT or c.run_in:
+            continue
+        title = _title(m.group(3))
+        if title is not None:
+            items.append((int(m.group(1)), m.group(2), c, title))
+    if len(items) < MIN_RUN or not any(t is not None for *_, t in items):
+        return []
+    best: list[tuple] = []
+    for delim in (".", ")"):
+        group = [it for it in items if it[1] == delim or it[3] is None]
+        for run in _runs(group):
+            if len(run) > len(best) and _fits(run, order, len(cands)):
+                best = run
+    out = []
+    for n, _, c, title in best:
+        if title is None:
+            continue
+        c.kind, c.number, c.title = "decimal", str(n), title.removesuffix(_RUN_IN)
+        c.extra["heading_like"] = True
+        c.extra["article"] = "run_in" if title.endswith(_RUN_IN) else "line"
+        out.append(c)
+    return out
+
+
+def _runs(group: list[tuple]) -> list[list[tuple]]:
+    """Runs n, n+1 (or up to MAX_SKIPPED more) ... from 0 or 1 at one left edge, in reading order (a restart ends them)."""
+    out: list[list[tuple]] = []
+    open_runs: list[list[tuple]] = []
+    for it in group:
+        n, c = it[0], it[2]
+        for run in open_runs:
+            last = run[-1]
+            if last[0] < n <= last[0] + 1 + MAX_SKIPPED and abs(last[2].x0 - c.x0) <= X_TOLERANCE_PT:
+                run.append(it)
+                break
+        else:
+            if n in (0, 1):
+                # a restart at the same edge: the list numbered afresh, no run goes on past it
+                open_runs = [r for r in open_runs if abs(r[-1][2].x0 - c.x0) > X_TOLERANCE_PT]
+                open_runs.append([it])
+                out.append(open_runs[-1])
+    return [r for r in out if len(r) >= MIN_RUN]
+
+
+def _fits(run: list[tuple], order: dict[int, int], n_cands: int) -> bool:
+    """A run of articles: each a paragraph or more, the whole reaching over most of the text."""
+    pos = [order[id(it[2])] for it in run]
+    gaps = sorted(b - a for a, b in zip(pos, pos[1:], strict=False))
+    if gaps[len(gaps) // 2] < MIN_MEDIAN_GAP:
+        return False
+    # the last article runs on to the end of the text, or at least as far as the median article
+    span = pos[-1] + gaps[len(gaps) // 2] - pos[0]
+    return span >= MIN_SPAN_SHARE * n_cands
+
+
+def _key(number: str) -> tuple[int, ...] | None:
+    n = number.strip().rstrip(".")
+    if not re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){0,5}", n):
+        return None
+    return tuple(int(x) for x in n.split("."))
+
+
+def out_of_sequence(entries: list[dict], detected: list[Candidate]) -> set[int]:
+    """ids of detected numbered headings whose number does not fit between the outline's neighbours.
+
+    ``entries`` are the outline's or contents page's entries (before detected headings join);
+    a detected heading numbered "N" or "N.M" must not sort before the primary entry before it,
+    nor after the one after it when it is shallower than both, where those two are in order
+    themselves (a numbering that restarts, part by part, says nothing).
+    """
+    prim = sorted(
+        (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6, k)
+        for e in entries
+        if isinstance(e.get("number"), str) and (k := _key(e["number"])) is not None
+    )
+    if len(prim) < MIN_RUN:
+        return set()
+    pos = [(p, ln) for p, ln, _ in prim]
+    out = set()
+    for c in detected:
+        if c.kind not in ("decimal", "part") or not c.number:
+            continue
+        k = _key(c.number)
+        if k is None:
+            continue
+        i = bisect.bisect_left(pos, (c.page, c.line))
+        if i == 0 or i == len(prim):
+            continue
+        before, after = prim[i - 1][2], prim[i][2]
+        # going back ("Chapter 1." below 1.3.2), or jumping ahead at a shallower depth than both
+        # neighbours ("3" between 2.1 and 2.2); "3.2" before an outline's misplaced "3.1.1" stays
+        if before < after and (k < before or (k > after and len(k) < min(len(before), len(after)))):
+            out.add(id(c))
+    return out
+
+
+def run_in_as_provisions(entries: list[dict]) -> None:
+    """An article whose line runs on into its text stays body text: a provision row, titled.
+
+    Its line is the article's first sentence, not a heading line: marked ``heading`` it would
+    leave the answer windows (which stop at headings) and the reference scan of body lines.
+    """
+    for e in entries:
+        c = e.get("cand")
+        if c is not None and c.extra.get("article") == "run_in" and e["source"] == "heading_detection":
+            e["source"] = "provision"
