@@ -22,7 +22,7 @@ from collections import defaultdict
 import pandas as pd
 
 from docintel.corpus.paths import search
-from docintel.corpus.paths.quotes import capped, link_quote
+from docintel.corpus.paths.quotes import capped, link_quote, row_span
 
 #: The best index blocks that start the hop: those within this share of the best score, at most
 #: START_BLOCKS of them, plus the single-document loop's first evidence item.
@@ -54,8 +54,10 @@ def evidence_mentions(items: list[dict], home: list[str]) -> list[tuple[object, 
     """(mention, its surroundings) of every identifier the evidence names, in order.
 
     The surroundings run from the previous mention of the same kind to the next one (at most
-    WINDOW characters either side): in a table of subcategories or controls that is the row
-    the id opens, not its neighbours' rows.
+    WINDOW characters either side); where the text marks rows (an id labelling what follows it,
+    "ID.BE-5: ...", or closing its row, "... [Framework: ID.SC-4]") they are the id's own row
+    (:func:`quotes.row_span`, the rule its quote is cut by), and no other id reaches into a row
+    a label opens: in a table read column by column the subcategories' rows are theirs alone.
     """
     from docintel.identifiers import clean, find_identifiers
 
@@ -63,12 +65,19 @@ def evidence_mentions(items: list[dict], home: list[str]) -> list[tuple[object, 
     for item in items:
         text = clean(item.get("text", ""))
         found = find_identifiers(text, home=home, series_named=True)
-        for m in found:
+        rows = [row_span(text, found, m) for m in found]
+        labels = [m.start for m, r in zip(found, rows, strict=True) if r and r[2]]
+        for m, row in zip(found, rows, strict=True):
             if m.ident.kind in NOT_FOLLOWED or m.ident.canonical in home:
                 continue
             same = [x for x in found if x.ident.kind == m.ident.kind and x is not m]
             before = max([x.end for x in same if x.end <= m.start], default=0)
             after = min([x.start for x in same if x.start >= m.end], default=len(text))
+            if row:  # a row the text marks is read on its own side: the row before a label is another's
+                before, after = row[0], row[1]
+            else:  # nor does an id reach into a row another id labels ("ID.GV-1: ..." before "AC-4")
+                before = max([before, *(x for x in labels if x <= m.start)])
+                after = min([after, *(x for x in labels if x >= m.end)])
             lo, hi = max(before, m.start - WINDOW), min(after, m.end + WINDOW)
             out.append((m, text[lo:hi]))
     return out

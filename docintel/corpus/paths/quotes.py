@@ -109,6 +109,24 @@ def _window(text: str, found: list, runs: list, i: int, reach: int) -> tuple[int
     return max(lo, s - reach), min(hi, e + reach), cut_lo, cut_hi
 
 
+def row_span(text: str, found: list, m) -> tuple[int, int, bool] | None:
+    """(lo, hi, labels) of the row mention ``m`` marks in ``text`` (``found``: every identifier
+    mention of ``text``), when the text marks it: from an id that labels what follows it
+    ("ID.BE-5: Resilience requirements ...", ``labels`` true) to the next id of its family,
+    from the previous one to an id that closes its row ("... conducted. [Framework: ID.SC-4]");
+    None otherwise. Unclamped: the caller bounds its reach."""
+    family = _family(m.ident.kind)
+    runs = _runs(text, [x for x in found if _family(x.ident.kind) == family], None)
+    i = next(k for k, (_, _, ms) in enumerate(runs) if m in ms)
+    s, e, _ = runs[i]
+    prev = runs[i - 1][1] if i > 0 else 0
+    nxt = runs[i + 1][0] if i + 1 < len(runs) else len(text)
+    close = _ROW_CLOSE.match(text[e:nxt])
+    if close:
+        return prev, e + close.end(), False
+    return (s, nxt, True) if _LABEL.match(text[e:nxt]) else None
+
+
 def link_quote(
     text: str | list[str], canonical: str, question_terms: set[str] | None = None, *, reach: int
 ) -> str:
