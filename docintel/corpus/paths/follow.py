@@ -45,6 +45,9 @@ MAX_LINKED = 12
 #: (the best-ranked links first; the rest stay named and cited, unquoted).
 QUOTE_CHARS = 300
 QUOTES_CHARS = 900
+#: Characters either side of a linked mention its quote is read from, before the cut to
+#: QUOTE_CHARS keeps the parts the question asks about (a table row runs past WINDOW).
+QUOTE_REACH = 2 * WINDOW
 #: Kinds not followed: the Framework named in words and bare families/categories link to nearly
 #: everything, so they say nothing about which document completes the answer.
 NOT_FOLLOWED = frozenset({"framework", "csf_category", "control_family"})
@@ -373,7 +376,7 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
         # sentence, each block quoted on its own (a quote never splices two blocks together)
         cited = sorted([block, *more], key=lambda b: int(b["line_start"]))
         said = (
-            link_quote([b["text"] for b in cited], ident, qt, reach=WINDOW)
+            link_quote([b["text"] for b in cited], ident, qt, reach=QUOTE_REACH)
             if quoted[(ident, block["doc_id"])] == block_id
             else ""
         )
@@ -411,7 +414,7 @@ def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | N
     out["evidence"].extend(found["evidence"])
     out["links_followed"] = found["followed"]
     for link, q in zip(found["links"], capped([x["quote"] for x in found["links"]], each=QUOTE_CHARS,
-                                              total=QUOTES_CHARS), strict=True):  # fmt: skip
+                                              total=QUOTES_CHARS, question_terms=_terms(question)), strict=True):  # fmt: skip
         link["quote"] = q
     out["links"] = found["links"]
     out["editions"] = found["editions"]

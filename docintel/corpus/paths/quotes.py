@@ -167,14 +167,46 @@ def _best_quote(text: str, canonical: str, question_terms: set[str] | None, reac
     return best, best_fit
 
 
-def capped(quotes: list[str], *, each: int, total: int) -> list[str]:
-    """``quotes`` (in the answer's order) cut to at most ``each`` characters (at a word, with an
-    ellipsis) and to ``total`` characters together: the links past the budget keep their name
-    and citation, not a quote."""
+#: Where a quote divides into parts: bullets, semicolons, sentence ends (after a lower-case
+#: word, before a capital: not inside "Rev. 4", "C.F.R. §§", "e.g. the").
+_PART = re.compile(r"\s+(?=[\u2022\u25aa\u25cf]\s)|(?<=;)\s+|(?<=[a-z]{2}[.!?])\s+(?=[A-Z])")
+
+
+def fitted(quote: str, each: int, question_terms: set[str] | None = None) -> str:
+    """``quote`` cut to at most ``each`` characters: its first part (the id and what it labels)
+    kept, then its other parts (bullets, clauses, sentences) that share the most of
+    ``question_terms`` (earlier first on a tie), in the quote's order, "..." where parts are
+    left out. A row of references names the document the question asks about ("the HIPAA
+    mapping") in its last item: cut at the end, the quote dropped it. Without question
+    terms in the later parts the quote is cut at a word, as before."""
+    if len(quote) <= each:
+        return quote
+    from docintel.corpus.index import query_terms
+
+    parts = [p for p in _PART.split(quote) if p.strip()]
+    fit = [len(set(query_terms(p)) & (question_terms or set())) for p in parts]
+    if len(parts) < 2 or len(parts[0]) > each or not any(fit[1:]):
+        return quote[:each].rsplit(None, 1)[0].rstrip(",;:") + "..."
+    keep, size = {0}, len(parts[0])
+    for i in sorted(range(1, len(parts)), key=lambda i: (-fit[i], i)):
+        if fit[i] and size + len(parts[i]) + 4 <= each:
+            keep.add(i)
+            size += len(parts[i]) + 4
+    out = ""
+    for i, p in enumerate(parts):
+        if i in keep:
+            out += (" " if i - 1 in keep or not out else " ... ") + p
+    return out.strip() + ("..." if len(parts) - 1 not in keep else "")
+
+
+def capped(quotes: list[str], *, each: int, total: int, question_terms: set[str] | None = None) -> list[str]:
+    """``quotes`` (in the answer's order) cut to at most ``each`` characters (:func:`fitted`) and
+    to ``total`` characters together: the links past the budget keep their name and citation,
+    not a quote."""
     out, left = [], total
     for q in quotes:
         if len(q) > each:
-            q = q[:each].rsplit(None, 1)[0].rstrip(",;:") + "..."
+            q = fitted(q, each, question_terms)
         if len(q) > left:
             q = ""
         left -= len(q)

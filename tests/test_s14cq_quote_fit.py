@@ -1,0 +1,29 @@
+"""A long link quote is cut to the parts the question asks about, not at its end."""
+
+from __future__ import annotations
+
+from docintel.corpus.index import query_terms
+from docintel.corpus.paths.quotes import capped, fitted
+
+ROW = (
+    "PR.XX-9: Response plans and recovery plans are in place and managed "
+    "• COBIT 5 DSS04.03 • ISA 62443-2-1:2009 4.3.2.5.3, 4.3.4.5.1 "
+    "• ISO/IEC 27001:2013 A.16.1.1, A.17.1.1, A.17.1.2 • NIST SP 800-53 Rev. 4 CP-2, IR-8 "
+    "• HIPAA Security Rule 45 C.F.R. §§ 164.308(a)(6), 164.308(a)(7), 164.310(a)(2)(i)"
+)
+
+
+def test_the_part_the_question_names_is_kept_past_the_cut():
+    terms = set(query_terms("What does the HIPAA mapping say about that outcome?"))
+    out = fitted(ROW, 200, terms)
+    assert len(out) <= 200
+    assert out.startswith("PR.XX-9: Response plans")
+    assert "HIPAA Security Rule 45 C.F.R. §§ 164.308(a)(6), 164.308(a)(7)" in out  # whole: no cut at "C.F.R."
+    assert " ... " in out and "COBIT" not in out
+    assert capped([ROW], each=200, total=900, question_terms=terms) == [out]
+
+
+def test_without_question_terms_in_later_parts_the_quote_is_cut_at_a_word():
+    out = fitted(ROW, 120, set(query_terms("Which outcome is it?")))
+    assert out == ROW[:120].rsplit(None, 1)[0].rstrip(",;:") + "..."
+    assert fitted(ROW, 1000, {"hipaa"}) == ROW
