@@ -375,11 +375,13 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
         # what the document says there, once per document: its best-fitting block's row or
         # sentence, each block quoted on its own (a quote never splices two blocks together)
         cited = sorted([block, *more], key=lambda b: int(b["line_start"]))
+        # the cited document itself ("SP 800-150 is sp800-150.pdf p14"): its block's text, cut to
+        # what the question asks (run's ``capped``); its own name there is a running head
         said = (
-            link_quote([b["text"] for b in cited], ident, qt, reach=QUOTE_REACH)
+            (" ".join(block["text"].split()) if verb == "is" else link_quote([b["text"] for b in cited], ident, qt, reach=QUOTE_REACH))
             if quoted[(ident, block["doc_id"])] == block_id
             else ""
-        )
+        )  # fmt: skip
         link = {
             "ident": ident,
             "doc_id": block["doc_id"],

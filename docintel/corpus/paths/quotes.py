@@ -168,8 +168,8 @@ def _best_quote(text: str, canonical: str, question_terms: set[str] | None, reac
 
 
 #: Where a quote divides into parts: bullets, semicolons, sentence ends (after a lower-case
-#: word, before a capital: not inside "Rev. 4", "C.F.R. §§", "e.g. the").
-_PART = re.compile(r"\s+(?=[\u2022\u25aa\u25cf]\s)|(?<=;)\s+|(?<=[a-z]{2}[.!?])\s+(?=[A-Z])")
+#: word or a parenthesis, before a capital: not inside "Rev. 4", "C.F.R. §§", "e.g. the").
+_PART = re.compile(r"\s+(?=[\u2022\u25aa\u25cf]\s)|(?<=;)\s+|(?:(?<=[a-z]{2}[.!?])|(?<=\)[.!?]))\s+(?=[A-Z])")
 
 
 def fitted(quote: str, each: int, question_terms: set[str] | None = None) -> str:
