@@ -51,3 +51,17 @@ def test_an_id_closing_its_row_reads_back_to_the_previous_one():
     around = _surroundings(text)
     assert "audits" in around["ID.SC-4"] and "physical" not in around["ID.SC-4"]
     assert "physical" in around["DE.CM-2"] and "audits" not in around["DE.CM-2"]
+
+
+def test_an_id_opening_a_block_does_not_read_the_block_before_it():
+    # two blocks joined with a newline (a start block and its neighbour): the second opens with
+    # its id and no label colon; the text before it is the first block's
+    text = (
+        "PR.AC-1 Identities and credentials are issued. Test: mechanisms managing physical access to assets."
+        "\nPR.AC-3 Remote access is managed"
+    )
+    around = _surroundings(text)
+    assert "physical" not in around["PR.AC-3"] and "Remote access" in around["PR.AC-3"]
+    mentions = evidence_mentions([{"text": text}], [])
+    ranked = rank_idents(QUESTION, mentions, {"PR.AC-1": 6, "PR.AC-3": 2}, 40)
+    assert ranked[0][0] == "PR.AC-1"

@@ -4,7 +4,7 @@ The follow path's answer names each link ("ID.SC-4 also appears in sp800-37r2-dr
 the question usually asks what that document says there ("which tasks", "for what"). The quote
 is the text around the identifier's mention inside the linked block: in a table of controls or
 subcategories, the row the id belongs to (bounded by the neighbouring ids of the same kind, as
-:func:`docintel.corpus.paths.follow.evidence_mentions` reads the start), in running text the
+:func:`docintel.corpus.paths.idents.evidence_mentions` reads the start), in running text the
 words either side of it. A list of ids of one kind ("164.308(a)(3)(ii)(A), 164.310(a)(2)(iv)")
 counts as one mention, so its neighbours in the list do not cut the quote to nothing.
 """
