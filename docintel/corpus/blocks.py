@@ -12,7 +12,10 @@ of a section after a size split) takes in the next section on the page whatever 
 alone it is a line or two with no heading of its own, which ranks on nothing but its length;
 the block then belongs to the section it grew into.
 A block's text reads a text grid cell by cell where the line order interleaves its columns
-(:func:`reading_order`; the search path's first hop applies the same rule to its passages).
+(:func:`reading_order`; the search path's first hop applies the same rule to its passages):
+rows where the first column steps down, or below a gap across every column (cells centred in
+their rows, one column's baselines between the other's); text running up a rotated page is left
+in the parser's order.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ MAX_CHARS = 1000
 #: two-line block for the title words every block carries; a paragraph is about this long).
 MIN_CHARS = 400
 #: Bump when the block rules change: re-ingesting then rebuilds every document's blocks.
-BLOCKS_VERSION = "6"
+BLOCKS_VERSION = "7"
 _CONTROLS = {c: None for c in range(32) if c not in (9, 10, 13)}
 
 BLOCK_COLUMNS = [
@@ -174,16 +177,67 @@ def make_blocks(tables, max_chars: int = MAX_CHARS, context: str = "") -> pd.Dat
 
 #: Lines whose top-left x lie this close together start the same column (centred cells vary).
 COLUMN_GAP = 15.0
-#: A row of the grid starts where its first column steps down more than this many line pitches.
+#: A row of the grid starts where its first column steps down more than this many line pitches,
 ROW_STEP = 1.3
+#: or below a gap across every column wider than the columns' usual gap between lines by this
+#: share of a line's height.
+ROW_GAP = 0.4
+#: Two lines are side by side when their vertical extents overlap by this share of the smaller
+#: height (cells centred in their row put one column's baselines between the other's).
+SIDE_OVERLAP = 0.25
 
 
 def _beside(a, b) -> bool:
-    """Two lines side by side: their vertical extents overlap by half the smaller height and
-    their horizontal extents are disjoint."""
+    """Two lines side by side: their vertical extents overlap (``SIDE_OVERLAP``) and their
+    horizontal extents are disjoint."""
     overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
     height = min(a.y1 - a.y0, b.y1 - b.y0)
-    return height > 0 and overlap >= 0.5 * height and (a.x1 <= b.x0 or b.x1 <= a.x0)
+    return height > 0 and overlap >= SIDE_OVERLAP * height and (a.x1 <= b.x0 or b.x1 <= a.x0)
+
+
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2] if values else 0.0
+
+
+def _bands(placed: list, first_col_end: float) -> list[int]:
+    """The grid row of each (column, line), from the lines' boxes read top to bottom: a row
+    starts below a horizontal gap no line of any column crosses, wider than a column's usual
+    gap between its lines (``ROW_GAP``), when the first column's (lines starting left of
+    ``first_col_end``; a merged line starts in it too) first line before the next such gap is
+    on no baseline of another column (the rows of a table whose cells are centred: a column's
+    first line below the row's top; in a top-aligned grid a gap between two paragraphs of one
+    cell opens no row), or where the first column steps
+    down more than ``ROW_STEP`` line pitches with no such gap since its previous line (a
+    glossary's terms)."""
+    gaps, steps, heights, last = [], [], [], {}
+    for k, r in sorted(placed, key=lambda p: (p[0], p[1].y0)):
+        if k in last:
+            gaps.append(r.y0 - last[k].y1)
+            steps.append(r.y0 - last[k].y0)
+        last[k] = r
+        heights.append(r.y1 - r.y0)
+    height, pitch = _median(heights), _median(steps)
+    wide = max(0.0, _median(gaps)) + ROW_GAP * height
+    lines = sorted((r for _, r in placed), key=lambda r: r.y0)
+    cut, bottom = [], None
+    for r in lines:
+        if bottom is not None and gaps and r.y0 - bottom > wide:
+            cut.append((bottom + r.y0) / 2)
+        bottom = r.y1 if bottom is None else max(bottom, r.y1)
+    firsts = [r.y0 for r in lines if r.x0 < first_col_end]
+    others = [r.y0 for r in lines if r.x0 >= first_col_end]
+    ends = [*cut[1:], float("inf")][: len(cut)]
+    starts = []
+    for y, end in zip(cut, ends, strict=True):
+        first = next((f for f in firsts if y <= f < end), None)
+        # a first-column line on a baseline of another column: the row is top-aligned, so its
+        # first column marks it (the gap was between two paragraphs of one cell)
+        if first is not None and not any(abs(first - o) <= 0.25 * height for o in others):
+            starts.append(y)
+    for above, y in zip(firsts, firsts[1:], strict=False):
+        if pitch > 0 and y - above > ROW_STEP * pitch and not any(above < s <= y for s in starts):
+            starts.append(y - 0.3 * height)
+    return [sum(r.y0 >= y for y in starts) for _, r in placed]
 
 
 def reading_order(rows: list) -> list:
@@ -196,6 +250,8 @@ def reading_order(rows: list) -> list:
     n = len(rows)
     if n < 4 or sum(_beside(rows[i], rows[i + 1]) for i in range(n - 1)) < 2:
         return rows
+    if 2 * sum(r.y1 - r.y0 > r.x1 - r.x0 for r in rows) > n:
+        return rows  # text running up the page (a rotated table): its boxes' x and y trade places
     side = [i for i in range(n) if any(_beside(rows[i], rows[j]) for j in range(n) if j != i)]
     lo, hi = side[0], side[-1]
     grid = rows[lo : hi + 1]
@@ -212,19 +268,6 @@ def reading_order(rows: list) -> list:
         return reach[-1] if reach else 0
 
     placed = [(column(r), r) for r in grid]
-    steps = []
-    last: dict[int, float] = {}
-    for k, r in placed:
-        if k in last:
-            steps.append(r.y0 - last[k])
-        last[k] = r.y0
-    pitch = sorted(steps)[len(steps) // 2] if steps else 0.0
-    band, bands, prev0 = 0, [], None
-    for _, r in placed:  # rows step down the first column (a merged line starts in it too)
-        if r.x0 < (cols[1] if len(cols) > 1 else float("inf")) - COLUMN_GAP:
-            if prev0 is not None and pitch > 0 and r.y0 - prev0 > ROW_STEP * pitch:
-                band += 1
-            prev0 = r.y0
-        bands.append(band)
+    bands = _bands(placed, (cols[1] if len(cols) > 1 else float("inf")) - COLUMN_GAP)
     order = sorted(range(len(grid)), key=lambda i: (bands[i], placed[i][0], grid[i].y0, i))
     return [*rows[:lo], *(grid[i] for i in order), *rows[hi + 1 :]]

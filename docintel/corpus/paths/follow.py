@@ -22,6 +22,8 @@ from collections import defaultdict
 import pandas as pd
 
 from docintel.corpus.paths import search
+from docintel.corpus.paths.idents import WINDOW, evidence_mentions, rank_idents
+from docintel.corpus.paths.idents import terms as _terms
 from docintel.corpus.paths.quotes import capped, link_quote
 
 #: The best index blocks that start the hop: those within this share of the best score, at most
@@ -30,12 +32,6 @@ START_SHARE = 0.8
 START_BLOCKS = 5
 #: Blocks either side of a starting block read with it (a table row is cut into small blocks).
 START_REACH = 2
-#: Identifiers followed: the best ones by relevance of their surroundings and rarity, at most
-#: MAX_IDENTS, each at least FOLLOW_SHARE of the best one's score.
-MAX_IDENTS = 3
-FOLLOW_SHARE = 0.7
-#: Characters either side of a mention read as its surroundings.
-WINDOW = 200
 #: Index hits inside a cited document among which its best block is chosen.
 TARGET_HITS = 5
 #: Linked blocks kept per (identifier, document) and in all.
@@ -45,70 +41,9 @@ MAX_LINKED = 12
 #: (the best-ranked links first; the rest stay named and cited, unquoted).
 QUOTE_CHARS = 300
 QUOTES_CHARS = 900
-#: Kinds not followed: the Framework named in words and bare families/categories link to nearly
-#: everything, so they say nothing about which document completes the answer.
-NOT_FOLLOWED = frozenset({"framework", "csf_category", "control_family"})
-
-
-def evidence_mentions(items: list[dict], home: list[str]) -> list[tuple[object, str]]:
-    """(mention, its surroundings) of every identifier the evidence names, in order.
-
-    The surroundings run from the previous mention of the same kind to the next one (at most
-    WINDOW characters either side): in a table of subcategories or controls that is the row
-    the id opens, not its neighbours' rows.
-    """
-    from docintel.identifiers import clean, find_identifiers
-
-    out = []
-    for item in items:
-        text = clean(item.get("text", ""))
-        found = find_identifiers(text, home=home, series_named=True)
-        for m in found:
-            if m.ident.kind in NOT_FOLLOWED or m.ident.canonical in home:
-                continue
-            same = [x for x in found if x.ident.kind == m.ident.kind and x is not m]
-            before = max([x.end for x in same if x.end <= m.start], default=0)
-            after = min([x.start for x in same if x.start >= m.end], default=len(text))
-            lo, hi = max(before, m.start - WINDOW), min(after, m.end + WINDOW)
-            out.append((m, text[lo:hi]))
-    return out
-
-
-def _terms(text: str) -> set[str]:
-    from docintel.corpus.index import query_terms
-
-    return set(query_terms(text))
-
-
-def rank_idents(question: str, mentions: list[tuple[object, str]], docs_citing: dict[str, int], n_docs: int):
-    """The identifiers worth following, best first: [(canonical, full, surface, score)].
-
-    Score: the question's terms in the mention's surroundings (the outcome text next to a
-    subcategory id, not the list of references after it) times the id's rarity among the
-    documents the user may read (SP 800-53, cited everywhere, says little about which document
-    completes this answer). Only ids mentioned elsewhere can lead anywhere.
-    """
-    qt = _terms(question)
-    bags = [(m, (_terms(w) - _terms(m.surface)) & qt) for m, w in mentions]
-    n_windows = max(1, len(bags))
-    seen: dict[str, int] = defaultdict(int)  # a question term next to every id tells them apart from nothing
-    for _, bag in bags:
-        for t in bag:
-            seen[t] += 1
-    best: dict[str, tuple[str, str, str, float]] = {}
-    for m, bag in bags:
-        c = m.ident.canonical
-        k = docs_citing.get(c, 0)
-        if k == 0:
-            continue
-        rel = sum(math.log(1 + n_windows / seen[t]) for t in bag)
-        score = rel * math.log(1 + n_docs / k)
-        if c not in best or score > best[c][3]:
-            best[c] = (c, m.ident.full, m.surface, score)
-    ranked = sorted(best.values(), key=lambda x: -x[3])
-    if not ranked or ranked[0][3] <= 0:
-        return []
-    return [r for r in ranked[:MAX_IDENTS] if r[3] >= FOLLOW_SHARE * ranked[0][3]]
+#: Characters either side of a linked mention its quote is read from, before the cut to
+#: QUOTE_CHARS keeps the parts the question asks about (a table row runs past WINDOW).
+QUOTE_REACH = 2 * WINDOW
 
 
 def _question_scores(question: str, blocks: pd.DataFrame) -> dict[str, float]:
@@ -363,11 +298,13 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
         # what the document says there, once per document: its best-fitting block's row or
         # sentence, each block quoted on its own (a quote never splices two blocks together)
         cited = sorted([block, *more], key=lambda b: int(b["line_start"]))
+        # the cited document itself ("SP 800-150 is sp800-150.pdf p14"): its block's text, cut to
+        # what the question asks (run's ``capped``); its own name there is a running head
         said = (
-            link_quote([b["text"] for b in cited], ident, qt, reach=WINDOW)
+            (" ".join(block["text"].split()) if verb == "is" else link_quote([b["text"] for b in cited], ident, qt, reach=QUOTE_REACH))
             if quoted[(ident, block["doc_id"])] == block_id
             else ""
-        )
+        )  # fmt: skip
         link = {
             "ident": ident,
             "doc_id": block["doc_id"],
@@ -402,7 +339,7 @@ def run(corpus, question: str, user: str | None, *, backend=None, top_k: int | N
     out["evidence"].extend(found["evidence"])
     out["links_followed"] = found["followed"]
     for link, q in zip(found["links"], capped([x["quote"] for x in found["links"]], each=QUOTE_CHARS,
-                                              total=QUOTES_CHARS), strict=True):  # fmt: skip
+                                              total=QUOTES_CHARS, question_terms=_terms(question)), strict=True):  # fmt: skip
         link["quote"] = q
     out["links"] = found["links"]
     out["editions"] = found["editions"]

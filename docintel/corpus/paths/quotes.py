@@ -4,7 +4,7 @@ The follow path's answer names each link ("ID.SC-4 also appears in sp800-37r2-dr
 the question usually asks what that document says there ("which tasks", "for what"). The quote
 is the text around the identifier's mention inside the linked block: in a table of controls or
 subcategories, the row the id belongs to (bounded by the neighbouring ids of the same kind, as
-:func:`docintel.corpus.paths.follow.evidence_mentions` reads the start), in running text the
+:func:`docintel.corpus.paths.idents.evidence_mentions` reads the start), in running text the
 words either side of it. A list of ids of one kind ("164.308(a)(3)(ii)(A), 164.310(a)(2)(iv)")
 counts as one mention, so its neighbours in the list do not cut the quote to nothing.
 """
@@ -109,6 +109,24 @@ def _window(text: str, found: list, runs: list, i: int, reach: int) -> tuple[int
     return max(lo, s - reach), min(hi, e + reach), cut_lo, cut_hi
 
 
+def row_span(text: str, found: list, m) -> tuple[int, int, bool] | None:
+    """(lo, hi, labels) of the row mention ``m`` marks in ``text`` (``found``: every identifier
+    mention of ``text``), when the text marks it: from an id that labels what follows it
+    ("ID.BE-5: Resilience requirements ...", ``labels`` true) to the next id of its family,
+    from the previous one to an id that closes its row ("... conducted. [Framework: ID.SC-4]");
+    None otherwise. Unclamped: the caller bounds its reach."""
+    family = _family(m.ident.kind)
+    runs = _runs(text, [x for x in found if _family(x.ident.kind) == family], None)
+    i = next(k for k, (_, _, ms) in enumerate(runs) if m in ms)
+    s, e, _ = runs[i]
+    prev = runs[i - 1][1] if i > 0 else 0
+    nxt = runs[i + 1][0] if i + 1 < len(runs) else len(text)
+    close = _ROW_CLOSE.match(text[e:nxt])
+    if close:
+        return prev, e + close.end(), False
+    return (s, nxt, True) if _LABEL.match(text[e:nxt]) else None
+
+
 def link_quote(
     text: str | list[str], canonical: str, question_terms: set[str] | None = None, *, reach: int
 ) -> str:
@@ -149,14 +167,46 @@ def _best_quote(text: str, canonical: str, question_terms: set[str] | None, reac
     return best, best_fit
 
 
-def capped(quotes: list[str], *, each: int, total: int) -> list[str]:
-    """``quotes`` (in the answer's order) cut to at most ``each`` characters (at a word, with an
-    ellipsis) and to ``total`` characters together: the links past the budget keep their name
-    and citation, not a quote."""
+#: Where a quote divides into parts: bullets, semicolons, sentence ends (after a lower-case
+#: word or a parenthesis, before a capital: not inside "Rev. 4", "C.F.R. §§", "e.g. the").
+_PART = re.compile(r"\s+(?=[\u2022\u25aa\u25cf]\s)|(?<=;)\s+|(?:(?<=[a-z]{2}[.!?])|(?<=\)[.!?]))\s+(?=[A-Z])")
+
+
+def fitted(quote: str, each: int, question_terms: set[str] | None = None) -> str:
+    """``quote`` cut to at most ``each`` characters: its first part (the id and what it labels)
+    kept, then its other parts (bullets, clauses, sentences) that share the most of
+    ``question_terms`` (earlier first on a tie), in the quote's order, "..." where parts are
+    left out. A row of references names the document the question asks about ("the HIPAA
+    mapping") in its last item: cut at the end, the quote dropped it. Without question
+    terms in the later parts the quote is cut at a word, as before."""
+    if len(quote) <= each:
+        return quote
+    from docintel.corpus.index import query_terms
+
+    parts = [p for p in _PART.split(quote) if p.strip()]
+    fit = [len(set(query_terms(p)) & (question_terms or set())) for p in parts]
+    if len(parts) < 2 or len(parts[0]) > each or not any(fit[1:]):
+        return quote[:each].rsplit(None, 1)[0].rstrip(",;:") + "..."
+    keep, size = {0}, len(parts[0])
+    for i in sorted(range(1, len(parts)), key=lambda i: (-fit[i], i)):
+        if fit[i] and size + len(parts[i]) + 4 <= each:
+            keep.add(i)
+            size += len(parts[i]) + 4
+    out = ""
+    for i, p in enumerate(parts):
+        if i in keep:
+            out += (" " if i - 1 in keep or not out else " ... ") + p
+    return out.strip() + ("..." if len(parts) - 1 not in keep else "")
+
+
+def capped(quotes: list[str], *, each: int, total: int, question_terms: set[str] | None = None) -> list[str]:
+    """``quotes`` (in the answer's order) cut to at most ``each`` characters (:func:`fitted`) and
+    to ``total`` characters together: the links past the budget keep their name and citation,
+    not a quote."""
     out, left = [], total
     for q in quotes:
         if len(q) > each:
-            q = q[:each].rsplit(None, 1)[0].rstrip(",;:") + "..."
+            q = fitted(q, each, question_terms)
         if len(q) > left:
             q = ""
         left -= len(q)
