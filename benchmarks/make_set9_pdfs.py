@@ -51,7 +51,10 @@ _RULE = re.compile(r"^\s*([=\-*~#_]{3,}|(?:=-)+=?)\s*$")
 _ITEM = re.compile(
     r"^\s*(?:\d+(?:\.\d+)*\.|\d+(?:\.\d+)+|\(?[a-z0-9]{1,4}[.)]|\([a-z0-9]{1,4}\)|[A-Z]\.)\s+\S"
 )
-_HEADLIKE = re.compile(r"^(?:Section|SECTION|Article)\s+\d|^\d+(?:\.\d+)*\.?\s+[A-Z]|^[A-Z][A-Za-z ,'’-]+$")
+# "A.1. Discussion and Amendment", "A. Standard Resolution Procedure": an appendix's headings
+_HEADLIKE = re.compile(
+    r"^(?:Section|SECTION|Article)\s+\d|^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+[A-Z]|^[A-Z][A-Za-z ,'’-]+$"
+)
 
 CSS = {
     "word": "body { font-family: serif; font-size: 11pt; text-align: justify; }"
