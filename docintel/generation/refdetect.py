@@ -197,6 +197,8 @@ def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:
         return False
     if ref.ref_type in _LABELLED and _BARE_LABEL.match(ref.target):
         return False  # "Paragraph A", "paragraph (e)": every clause has an "A."; the resolver decides
+    if ref.ref_type in _LABELLED and ref.sub_selector:
+        return False  # "Section 3(a)": a line "3. If requested ..." is some list's 3, not 3's (a)
     rx = re.compile(pat)
     for ln in lines:
         text = nfkc(ln.text)
