@@ -191,3 +191,26 @@ def test_list_item_with_the_number_is_not_the_sub_unit():
     passages = [Passage(doc_id="d", page=4, line_start=1, line_end=2, lines=lines, retrieved_via="primary")]
     ref = DetectedRef("Section 3(a)", "section", "3", 4, 2, sub_selector="paragraph (a)")
     assert not target_in_evidence(ref, passages)
+
+
+def test_validator_keeps_a_sub_unit_pointer_whose_section_number_opens_a_list_item():
+    from docintel.generation.validator import validate_answer
+    from docintel.schema.answer import ReferenceAwareAnswer
+
+    lines = [
+        EvidenceLine(
+            page=4, line=1, text="3. If requested by the Licensor, You must remove any of the", role="body"
+        ),
+        EvidenceLine(
+            page=4, line=2, text="c. You must comply with the conditions in Section 3(a) if You", role="body"
+        ),
+    ]
+    passages = [Passage(doc_id="d", page=4, line_start=1, line_end=2, lines=lines, retrieved_via="primary")]
+    pending = [PendingReference(raw_text="Section 3(a)", ref_type="section", origin_page=4, origin_line=2)]
+    answer = ReferenceAwareAnswer(
+        answer="You must comply with the conditions in Section 3(a).",
+        pending_references=pending,
+        answer_completeness="references_unresolved",
+    )
+    checked, _problems = validate_answer(answer, passages)
+    assert [r.raw_text for r in checked.pending_references] == ["Section 3(a)"]
