@@ -12,14 +12,15 @@ pass 1's first passage is in ``first_hop_pages`` (``page``), and pass 1's eviden
 retrieval candidates' pages, and totals per family. The PDFs are read from the shared corpora
 (``$DOCINTEL_SHARED``, default ``../shared``), else from the folder the set's render script
 writes (``$DOCINTEL_GENERATED``, default ``~/.cache/docintel/generated``: set 8's PDFs, made by
-``benchmarks/make_set8_pdfs.py``); none is copied into the repository.
+``benchmarks/make_set8_pdfs.py``, set 9's by ``make_set9_pdfs.py``); none is copied into the repository.
 
 With ``--loops 1`` (``benchmarks/data/family_questions.jsonl``) the whole loop runs: ``page`` is
 still pass 1's first passage, ``evidence`` is checked against every pass's evidence, ``target``
 (questions with ``target_pages``) = the evidence on a target page holds every
 ``target_must_contain`` string (without them: a later pass cites a target page), and ``label`` = the answer is labelled ``complete`` exactly when
 evidence (and target) are; the totals also count how many wrong and right ``complete`` answers
-carry the ambiguous-first-page warning.
+carry the ambiguous-first-page warning. A question with ``followed_must_not_contain`` (a pointer
+into another work) also counts ``not-followed``: no later pass holds any of those strings.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def main() -> int:
         if not pdf.exists():
             print(
                 f"skip {q['id']}: {q['pdf']} not in {args.shared} nor {GENERATED}"
-                " (generated sets: python benchmarks/make_set8_pdfs.py)",
+                " (generated sets: python benchmarks/make_set8_pdfs.py, make_set9_pdfs.py)",
                 file=sys.stderr,
             )
             continue
@@ -102,6 +103,11 @@ def main() -> int:
                 else any(e["page"] in tp for e in later)
             )
             row["completeness"] = obj["answer_completeness"]
+            # a pointer into another work ("section 6 of the GNU GPL") must not be followed to
+            # this document's own section of that number: no later pass may hold these strings
+            wrong = q.get("followed_must_not_contain", [])
+            later_text = _norm("\n".join(e["text"] for e in later))
+            row["nofollow_ok"] = None if not wrong else not any(_norm(s) in later_text for s in wrong)
             good = row["evidence_ok"] and row["target_ok"] is not False
             row["label_ok"] = (obj["answer_completeness"] == "complete") == good
             row["loops"] = obj["loop_count"]
@@ -113,6 +119,7 @@ def main() -> int:
             t = {None: "-  ", True: "ok ", False: "NO "}[row["target_ok"]]
             extra = f"target {t}label {'ok ' if row['label_ok'] else 'NO '}({row['completeness']}) "
             extra += "AMBIGUOUS " if row["ambiguous"] else ""
+            extra += "FOLLOWED-ELSEWHERE " if row["nofollow_ok"] is False else ""
         print(
             f"{row['id']:20s} page {'ok ' if row['page_ok'] else 'NO '} evidence "
             f"{'ok ' if row['evidence_ok'] else 'NO '}{extra}first={first} want={q['first_hop_pages']} top5={cands}",
@@ -130,6 +137,8 @@ def main() -> int:
                 f" target {sum(bool(r['target_ok']) for r in rs)}/{nt}"
                 f" label {sum(r['label_ok'] for r in rs)}/{n}"
             )
+            nn = [r for r in rs if r["nofollow_ok"] is not None]
+            extra += f" not-followed {sum(r['nofollow_ok'] for r in nn)}/{len(nn)}" if nn else ""
             done = [r for r in rs if r["completeness"] == "complete"]
             wrong = [r for r in done if not r["label_ok"]]
             extra += (

@@ -176,6 +176,15 @@ def ref_key(raw_text: str) -> tuple[str, str] | None:
     return (ref_type, normalize(target or ""))
 
 
+def probe(raw_text: str, page: int, line: int) -> DetectedRef | None:
+    """The reference written alone, as detected ("Section 3(a)": section 3, sub-selector
+    "paragraph (a)"), for :func:`target_in_evidence`; None when it names no internal target."""
+    ref_type, target, sub = refscan.classify(raw_text)
+    if not ref_type or ref_type in ("unknown", "external"):
+        return None
+    return DetectedRef(raw_text, ref_type, normalize(target or ""), page, line, sub_selector=sub or "")
+
+
 def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:
     """Whether the evidence holds the target itself: a caption, heading or bibliography entry."""
     t = re.escape(ref.target)
@@ -197,6 +206,8 @@ def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:
         return False
     if ref.ref_type in _LABELLED and _BARE_LABEL.match(ref.target):
         return False  # "Paragraph A", "paragraph (e)": every clause has an "A."; the resolver decides
+    if ref.ref_type in _LABELLED and ref.sub_selector:
+        return False  # "Section 3(a)": a line "3. If requested ..." is some list's 3, not 3's (a)
     rx = re.compile(pat)
     for ln in lines:
         text = nfkc(ln.text)

@@ -224,15 +224,13 @@ def validate_answer(
         elif origin != (r.origin_page, r.origin_line):
             problems.append(f"pending reference {r.raw_text!r}: origin moved to p{origin[0]} l{origin[1]}")
             r = r.model_copy(update={"origin_page": origin[0], "origin_line": origin[1]})
-        key = refdetect.ref_key(r.raw_text)
-        if key is not None and key[0] != "external":
-            probe = refdetect.DetectedRef(r.raw_text, key[0], key[1], r.origin_page, r.origin_line)
-            if refdetect.target_in_evidence(probe, passages):
-                problems.append(
-                    f"pending reference {r.raw_text!r}: its target is already in the evidence; dropped"
-                )
-                dropped_present += 1
-                continue
+        probe = refdetect.probe(r.raw_text, r.origin_page, r.origin_line)  # with its sub-selector
+        if probe is not None and refdetect.target_in_evidence(probe, passages):
+            problems.append(
+                f"pending reference {r.raw_text!r}: its target is already in the evidence; dropped"
+            )
+            dropped_present += 1
+            continue
         pending.append(r)
 
     externals = []

@@ -21,8 +21,15 @@ from docintel.schema.document import DocTables
 from docintel.schema.evidence import ParsedQuestion
 from docintel.text import terms
 
-#: An acronym as written in a question: 3 to 6 letters, two or more capitals ("GPL", "ODbL").
-_ACRONYM = re.compile(r"(?<![\w-])(?=(?:[a-z]*[A-Z]){2})([A-Z][A-Za-z]{2,5})(?![\w-])")
+#: An acronym as written in a question: 3 to 6 letters, two or more capitals ("GPL", "ODbL"), alone
+#: or a part of a hyphenated short name ("CERN-OHL-S": CERN, OHL).
+_ACRONYM = re.compile(r"(?<![\w])(?=(?:[a-z]*[A-Z]){2})([A-Z][A-Za-z]{2,5})(?![\w])")
+#: A run of two or more capitalised words in a question ("the Artistic License", "NASA Open Source
+#: Agreement", "Constitution for the Debian Project"; "Under the Artistic License" is two runs):
+#: a name, the document's own when its title's name holds every word of it.
+_NAME_RUN = re.compile(
+    r"(?<![\w-])[A-Z][\w'\u2019-]*(?:[\s\u00a0]+(?:(?:of|and|for)(?:[\s\u00a0]+the)?|[A-Z][\w'\u2019-]*))*[\s\u00a0]+[A-Z][\w'\u2019-]*"
+)
 #: Words a title's initials skip ("Common Development and Distribution License": CDDL).
 _SKIP = {"and", "of", "the", "for", "on", "in", "to", "a", "an", "&"}
 #: Ranking terms that must remain besides the name for it to be left out.
@@ -57,9 +64,15 @@ def _as_word(low: str, title: str) -> bool:
 
 
 def own_name_terms(question: ParsedQuestion, tables: DocTables) -> set[str]:
-    """The stemmed terms of the question's acronyms that are the document's own short name."""
-    found = {m.group(1) for m in _ACRONYM.finditer(question.text or "")}
-    if not found:
+    """The stemmed terms of the question's acronyms that are the document's own short name, of a
+    run of capitalised words that is its title's name ("the Artistic License", "NASA Open Source
+    Agreement") and of a version number its title holds ("CC BY 4.0" asked of "... Attribution
+    4.0 International"), each kept only when printed mostly on the front pages."""
+    text = question.text or ""
+    found = {m.group(1) for m in _ACRONYM.finditer(text)}
+    runs = [m.group(0) for m in _NAME_RUN.finditer(text)]
+    numbers = [n for n in question.numbers if "." in n or not n.isdigit()]
+    if not (found or runs or numbers):
         return set()
     titles = own_titles(tables)
     out: set[str] = set()
@@ -69,7 +82,19 @@ def own_name_terms(question: ParsedQuestion, tables: DocTables) -> set[str]:
         # title's initials); an acronym printed nowhere is no front-loaded term (_front_loaded)
         if any(_as_word(low, t) or low in _initials(t) for t in titles):
             out.update(t for t in terms(acr) if _front_loaded(tables, t))
+    for run in runs:
+        words = [w.casefold() for w in re.findall(r"[^\W\d_]+", run) if w.casefold() not in _SKIP]
+        if len(words) >= 2 and any(all(_as_word(w, _name_of(t)) for w in words) for t in titles):
+            out.update(t for t in terms(run) if _front_loaded(tables, t))
+    for num in numbers:  # a dotted version ("4.0", "1.3c"), never a bare count ("30 days")
+        if any(re.search(rf"(?<![\w.]){re.escape(num.casefold())}(?![\w.])", t) for t in titles):
+            out.update(t for t in terms(num) if _front_loaded(tables, t))
     return out
+
+
+def _name_of(title: str) -> str:
+    """The title's name, before its edition ("the artistic license 2.0": "the artistic license")."""
+    return _EDITION.split(title, maxsplit=1)[0]
 
 
 #: Pages at the front of the document where a name used as a name is printed most.
@@ -94,6 +119,15 @@ def without_own_name(query: list[str], question: ParsedQuestion, tables: DocTabl
         return query
     left = [t for t in query if t not in own]
     return left if len(left) >= MIN_LEFT else query
+
+
+def without_own_bigrams(
+    pairs: set[tuple[str, str]], query: list[str], question: ParsedQuestion, tables: DocTables
+) -> set[tuple[str, str]]:
+    """Phrase bigrams less those made of the document's own name alone ("cern ohl", "open
+    sourc"), when its terms were left out of ``query`` (:func:`without_own_name`)."""
+    own = own_name_terms(question, tables) - set(query)
+    return {b for b in pairs if not (b[0] in own and b[1] in own)} if own else pairs
 
 
 def without_own_name_words(question: ParsedQuestion, tables: DocTables) -> ParsedQuestion:

@@ -41,7 +41,7 @@ from docintel.retrieval.lookup import (
     section_ranges,
     toc_scores,
 )
-from docintel.retrieval.ownname import without_own_name
+from docintel.retrieval.ownname import without_own_bigrams, without_own_name
 from docintel.retrieval.pagescores import phrase_hits, window_hits
 from docintel.retrieval.rankpages import back_matter_pages, commentary_pages, listing_pages
 from docintel.retrieval.rankscore import (
@@ -122,7 +122,8 @@ def retrieve(
     pages = index.pages
     at = {p: i for i, p in enumerate(pages)}
     raw = keyword_array(index, query)
-    phrases = phrase_hits(index, phrase_bigrams(question))  # the pages with a signal only
+    # the pages with a signal only; a phrase of the document's own name is no signal
+    phrases = phrase_hits(index, without_own_bigrams(phrase_bigrams(question), query, question, tables))
     windows = window_hits(index, qset)
     toc = toc_scores(tables, index, qset)
     d = np.zeros(len(pages))  # documents define a term where they first use it: that page counts most

@@ -27,7 +27,12 @@ from docintel.schema.document import DocTables
 #: "2.Scope of ...", "1) Grant of ...", "4.2. Notices. If ..." ("2.5 per cent" has no capital). A
 #: bare space after the number is no delimiter here: footnotes ("87 Treaty of ...") and table rows
 #: ("1 Agregados inquiridos") run 1, 2, 3 ... too.
-_OPEN = re.compile(r"^[ \t\u00a0]*([0-9]{1,3}(?:\.[0-9]{1,3}){0,3})([.)])[ \t\u00a0]*(?=[A-Z\u00c0-\u00de])")
+#: A number in parentheses opens a paragraph too ("(4) You may Distribute ...": the Artistic
+#: License's paragraphs are "Section 4"), its delimiter "()" (a run never mixes "(4)" and "4.").
+_OPEN = re.compile(
+    r"^[ \t\u00a0]*(?:\((?P<par>[0-9]{1,3})\)|(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3}){0,3})(?P<delim>[.)]))"
+    r"[ \t\u00a0]*(?=[A-Z\u00c0-\u00de])"
+)
 #: Siblings a paragraph's run holds at least (itself included): "1." and "2." alone may be a list.
 MIN_RUN = 3
 #: Roles no article has (notes are numbered 1, 2, 3 ... through a report).
@@ -39,11 +44,15 @@ _ROLES_TABLE = ("table",)
 SMALLER = 1.0
 _LEADERS = re.compile(r"(?:\.\s?){4,}")
 
-#: id(line_df) -> (line_df, [(position, id tuple, delimiter, page, line)]).
+#: Points an opening may sit right of a paragraph's number and be a list nested inside it (the
+#: "1." under a clause's "d.") rather than a sibling or a restart of its run.
+NESTED = 8.0
+
+#: id(line_df) -> (line_df, [(position, id tuple, delimiter, page, line, x0)]).
 _OPENINGS: dict[int, tuple[pd.DataFrame, list]] = {}
 
 
-def _openings(tables: DocTables) -> list[tuple[int, tuple[int, ...], str, int, int]]:
+def _openings(tables: DocTables) -> list[tuple[int, tuple[int, ...], str, int, int, float]]:
     def scan() -> list:
         lines = evidence_lines(tables)
         out = []
@@ -58,25 +67,35 @@ def _openings(tables: DocTables) -> list[tuple[int, tuple[int, ...], str, int, i
             strict=True,
         )
         keys = lines["object_key"].astype(str).tolist() if "object_key" in lines else [""] * len(lines)
+        x0 = lines["x0"].astype(float).tolist() if "x0" in lines else [0.0] * len(lines)
         for k, (text, role, page, line, z) in enumerate(rows):
             in_table = role in _ROLES_TABLE or str(keys[k]).startswith("table:")
             if in_table or role in _ROLES_OUT or _LEADERS.search(text) or z < usual - SMALLER:
                 continue
             m = _OPEN.match(text)
             if m:
-                ident = tuple(int(x) for x in m.group(1).split("."))
-                out.append((k, ident, m.group(2), page, line))
+                ident = tuple(int(x) for x in (m.group("par") or m.group("num")).split("."))
+                out.append((k, ident, "()" if m.group("par") else m.group("delim"), page, line, x0[k]))
         return out
 
     return per_frame(_OPENINGS, tables.line_df, scan)
 
 
+def _nested(o: tuple, para: tuple) -> bool:
+    """Whether opening ``o`` sits right of paragraph ``para``'s number by more than :data:`NESTED`
+    points: a list inside some paragraph ("d. ... 1. A complete copy; 2. Information ..."), which
+    neither continues nor restarts the run (a page's coordinates: x0 of 0 when unknown)."""
+    return o[5] > para[5] + NESTED
+
+
 def _run(opens: list, i: int) -> tuple[int, int | None]:
     """(length of the run of siblings through ``opens[i]``, index of its next sibling): from the
     paragraph, each earlier number found before the last one found, each later one after."""
-    _k, ident, delim, _p, _l = opens[i]
+    ident, delim = opens[i][1], opens[i][2]
     parent, n = ident[:-1], ident[-1]
-    same = [j for j, o in enumerate(opens) if o[1][:-1] == parent and o[2] == delim]
+    same = [
+        j for j, o in enumerate(opens) if o[1][:-1] == parent and o[2] == delim and not _nested(o, opens[i])
+    ]
     length, pos, want = 1, same.index(i), n - 1
     for j in reversed(same[:pos]):
         if want < 1 or (opens[j][1][-1] == 1 and want != 1):
@@ -160,7 +179,14 @@ def _prose(tables: DocTables, opens: list, i: int) -> bool:
     """Whether paragraph ``opens[i]`` holds :data:`PROSE_LINES` aligned body lines before the next
     opening of its list (a sibling or a restart, whatever its number)."""
     k, ident, delim = opens[i][0], opens[i][1], opens[i][2]
-    stop = next((o[0] for o in opens[i + 1 :] if o[1][:-1] == ident[:-1] and o[2] == delim), None)
+    stop = next(
+        (
+            o[0]
+            for o in opens[i + 1 :]
+            if o[1][:-1] == ident[:-1] and o[2] == delim and not _nested(o, opens[i])
+        ),
+        None,
+    )
     lines = evidence_lines(tables)
     x0 = lines["x0"].astype(float).to_numpy() if "x0" in lines else None
     roles = lines["role"].tolist()

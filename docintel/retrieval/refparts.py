@@ -115,6 +115,8 @@ def names_this_document(tables: DocTables, name: str | None) -> bool:
     n = _norm(re.sub(r"^(?i:the|this)[\s\u00a0]+", "", str(name or "").strip()))
     if len(n) < 3:
         return False
+    if _ACRONYM_NAME.fullmatch(str(name or "").strip()) and _acronym_is_own(tables, n):
+        return True
     for t in own_titles(tables):
         if t == n:
             return True
@@ -123,3 +125,35 @@ def names_this_document(tables: DocTables, name: str | None) -> bool:
             if (not before or before[-1] not in _NOT_OWN_BEFORE) and _TITLE_TAIL.fullmatch(t[m.end() :]):
                 return True
     return False
+
+
+#: A name written in capitals ("the GNU GPL", "NDA"): an acronym, perhaps after a capitalised word.
+_ACRONYM_NAME = re.compile(r"(?:(?i:the|this)[\s\u00a0]+)?(?:[A-Z]{2,6}[\s\u00a0]+)?[A-Z]{3,6}")
+
+
+def _acronym_is_own(tables: DocTables, name: str) -> bool:
+    """Whether every word of an acronym name ("gnu gpl") is a word of one of the document's own
+    titles or that title's initials ("GNU General Public License": gnu, ggpl, gpl)."""
+    from docintel.retrieval.ownname import _as_word, _initials
+
+    words = name.split()
+    return any(all(_as_word(w, t) or w in _initials(t) for w in words) for t in own_titles(tables))
+
+
+#: "section 6 of the GNU GPL", "article 11 of the WIPO copyright treaty": a unit of a work named by
+#: an acronym after "of the" (one or two capitalised words), read at the end of the reference or
+#: before a lower-case word. The grammar keeps it internal ("Section 2 of the NDA" may be this
+#: document's own name); the resolver, which knows the document's titles, decides.
+_OF_THE_ACRONYM = re.compile(
+    r"\bof[\s\u00a0]+the[\s\u00a0]+(?P<name>(?:[A-Z]{2,6}[\s\u00a0]+)?(?!AND\b|OR\b|THE\b|THIS\b)[A-Z]{3,6})\b"
+    r"(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
+)
+
+
+def foreign_acronym(tables: DocTables, raw_text: str | None) -> str | None:
+    """The acronym name a unit reference is "of" ("GNU GPL" in "section 6 of the GNU GPL") when it is
+    not this document's own name (:func:`names_this_document`), else None."""
+    m = _OF_THE_ACRONYM.search(str(raw_text or ""))
+    if m is None or names_this_document(tables, m.group("name")):
+        return None
+    return m.group("name")

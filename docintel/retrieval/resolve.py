@@ -32,7 +32,8 @@ from docintel.retrieval.lookup import (
 )
 from docintel.retrieval.narrow import PAREN_LABEL, descend, nearest
 from docintel.retrieval.refcontrols import control_lines
-from docintel.retrieval.refparts import foreign_part, names_this_document
+from docintel.retrieval.refitems import LETTERED, list_item_of
+from docintel.retrieval.refparts import foreign_acronym, foreign_part, names_this_document
 from docintel.retrieval.refrelative import relative_sections
 from docintel.retrieval.refunits import enclosing_paragraph, tagged_region, unlisted_provision_paragraph
 from docintel.retrieval.resolve_build import check_near, cut_note, n_lines, section_at, sections_found
@@ -120,6 +121,9 @@ def resolve_in_tables(
     if readings[0][1] is None and (alone := lone_control(ref.raw_text)):  # "AC-3": the control
         readings = [("section", alone, None)]
     readings = _own_named_parts(tables, readings)
+    if readings[0][0] in ("section", "clause") and (name := foreign_acronym(tables, ref.raw_text)):
+        why = f"a unit of {name}, a work this document is not: named, not fetched"
+        return Resolution(ref, "external", "external", "external", target=name, reason=why)
     group = [r for r in readings if r[0] == readings[0][0] and r[1]]
     if len(group) > 1 and group[0][0] != "external":  # a list or range: every target, in one pass
         res = _resolve_many(tables, group, ctx)
@@ -216,6 +220,9 @@ def _resolve_one(
     res = _from_tables(tables, ref_type, target, sub, ctx)
     if res is None and target and ref_type not in ("external", "bib", "page"):
         res = _from_lines(tables, ref_type, str(target), {**ctx, "sub": sub})
+    if res is None and ref_type == "section" and not sub and (item := list_item_of(target)):
+        # "§4.2.1" where 4.2 numbers its paragraphs "1.", "2.": the item of the section
+        res = _resolve_one(tables, ref_type, item[0], f"paragraph ({item[1]})", ctx)
     if res is None and not target and ref_type in ("appendix", "annex"):
         # "the appendix" of a document that prints one "Appendix" line the toc missed
         ref: PendingReference = ctx["ref"]
@@ -313,7 +320,7 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
     if (
         at is None
         and ref_type in ("section", "clause", "footnote", "definition")
-        and re.fullmatch(r"[0-9]+(?:\.[0-9]+)*", target)
+        and (re.fullmatch(r"[0-9]+(?:\.[0-9]+)*", target) or LETTERED.fullmatch(target))
     ):
         at, how = reflines.numbered_heading(tables, target, origin), "numbered heading"
     region = ctx.get("region")
