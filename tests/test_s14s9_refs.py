@@ -216,3 +216,19 @@ def test_validator_keeps_a_sub_unit_pointer_whose_section_number_opens_a_list_it
     )
     checked, _problems = validate_answer(answer, passages)
     assert [r.raw_text for r in checked.pending_references] == ["Section 3(a)"]
+
+
+def test_indented_parenthesised_items_are_no_sections():
+    # a bill's definitions "(1)" ... "(6)" indented under its section: "section 6 of the Forest ..."
+    # is another Act's section, not item (6)
+    body = [("SEC. 3. DEFINITIONS.", 72.0), ("In this title:", 72.0)]
+    items = []
+    for n in range(1, 7):
+        items += [(f"({n}) The term number {n} means a thing defined here for the", 92.0)]
+        items += [("purposes of this title and of no other title of this Act, as", 92.0)]
+        items += [("amended, and of the rules made under it.", 92.0)]
+    tail = [("This text runs at the body's margin, as the rest of the bill does.", 72.0)] * 50
+    tail += [("described in section 3(1)(A) under section 6 of the Forest Act.", 72.0)]
+    doc = build([body + items + tail])
+    res = resolve_in_tables(_ref("section 6", 1, len(body + items + tail)), doc, question=Q)
+    assert res.status != "resolved"
