@@ -159,10 +159,10 @@ def test_section_of_an_acronym_named_work_is_external():
             "6. Revised Versions of the GNU Lesser General Public License. The Free Software",
         ]
     ]
-    res = resolve_in_tables(
-        _ref("section 6 of the GNU GPL", 1, 3), build(lesser, {(1, 1): "title"}), question=Q
-    )
-    assert res.status == "external"
+    doc = build(lesser, {(1, 1): "title"})
+    assert resolve_in_tables(_ref("section 6 of the GNU GPL", 1, 3), doc, question=Q).status == "external"
+    # the loop's pending reference is the grammar's span, "section 6": the words after it decide
+    assert resolve_in_tables(_ref("section 6", 1, 3), doc, question=Q).status == "external"
 
 
 def test_section_of_the_documents_own_acronym_stays_internal():
@@ -216,3 +216,19 @@ def test_validator_keeps_a_sub_unit_pointer_whose_section_number_opens_a_list_it
     )
     checked, _problems = validate_answer(answer, passages)
     assert [r.raw_text for r in checked.pending_references] == ["Section 3(a)"]
+
+
+def test_indented_parenthesised_items_are_no_sections():
+    # a bill's definitions "(1)" ... "(6)" indented under its section: "section 6 of the Forest ..."
+    # is another Act's section, not item (6)
+    body = [("SEC. 3. DEFINITIONS.", 72.0), ("In this title:", 72.0)]
+    items = []
+    for n in range(1, 7):
+        items += [(f"({n}) The term number {n} means a thing defined here for the", 92.0)]
+        items += [("purposes of this title and of no other title of this Act, as", 92.0)]
+        items += [("amended, and of the rules made under it.", 92.0)]
+    tail = [("This text runs at the body's margin, as the rest of the bill does.", 72.0)] * 50
+    tail += [("described in section 3(1)(A) under section 6 of the Forest Act.", 72.0)]
+    doc = build([body + items + tail])
+    res = resolve_in_tables(_ref("section 6", 1, len(body + items + tail)), doc, question=Q)
+    assert res.status != "resolved"

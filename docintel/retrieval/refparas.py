@@ -28,7 +28,8 @@ from docintel.schema.document import DocTables
 #: bare space after the number is no delimiter here: footnotes ("87 Treaty of ...") and table rows
 #: ("1 Agregados inquiridos") run 1, 2, 3 ... too.
 #: A number in parentheses opens a paragraph too ("(4) You may Distribute ...": the Artistic
-#: License's paragraphs are "Section 4"), its delimiter "()" (a run never mixes "(4)" and "4.").
+#: License's paragraphs are "Section 4"), its delimiter "()" (a run never mixes "(4)" and "4."),
+#: when it starts at the body's left margin: a bill's "(6)" indented under its section is an item.
 _OPEN = re.compile(
     r"^[ \t\u00a0]*(?:\((?P<par>[0-9]{1,3})\)|(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3}){0,3})(?P<delim>[.)]))"
     r"[ \t\u00a0]*(?=[A-Z\u00c0-\u00de])"
@@ -67,18 +68,30 @@ def _openings(tables: DocTables) -> list[tuple[int, tuple[int, ...], str, int, i
             strict=True,
         )
         keys = lines["object_key"].astype(str).tolist() if "object_key" in lines else [""] * len(lines)
-        x0 = lines["x0"].astype(float).tolist() if "x0" in lines else [0.0] * len(lines)
+        x0 = lines["x0"].astype(float).fillna(0.0).tolist() if "x0" in lines else [0.0] * len(lines)
+        margin = _body_margin(x0)
         for k, (text, role, page, line, z) in enumerate(rows):
             in_table = role in _ROLES_TABLE or str(keys[k]).startswith("table:")
             if in_table or role in _ROLES_OUT or _LEADERS.search(text) or z < usual - SMALLER:
                 continue
             m = _OPEN.match(text)
+            if m and m.group("par") and x0[k] > margin + DEDENT:
+                continue  # "(6)" indented from the body: a list's item (a bill's definitions), no section
             if m:
                 ident = tuple(int(x) for x in (m.group("par") or m.group("num")).split("."))
                 out.append((k, ident, "()" if m.group("par") else m.group("delim"), page, line, x0[k]))
         return out
 
     return per_frame(_OPENINGS, tables.line_df, scan)
+
+
+def _body_margin(x0: list[float]) -> float:
+    """The left edge most lines start at (the body's margin), to the point."""
+    counts: dict[int, int] = {}
+    for x in x0:
+        if x == x:  # no coordinates (NaN): no margin
+            counts[round(x)] = counts.get(round(x), 0) + 1
+    return float(max(counts, key=lambda x: (counts[x], -x))) if counts else 0.0
 
 
 def _nested(o: tuple, para: tuple) -> bool:

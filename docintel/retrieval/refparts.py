@@ -141,19 +141,30 @@ def _acronym_is_own(tables: DocTables, name: str) -> bool:
 
 
 #: "section 6 of the GNU GPL", "article 11 of the WIPO copyright treaty": a unit of a work named by
-#: an acronym after "of the" (one or two capitalised words), read at the end of the reference or
-#: before a lower-case word. The grammar keeps it internal ("Section 2 of the NDA" may be this
-#: document's own name); the resolver, which knows the document's titles, decides.
+#: an acronym after "of the" (one or two capitalised words), read right after the reference (on its
+#: line, and the next when the line ends first) and before a stop or a lower-case word. The grammar
+#: keeps it internal, its span ending at "section 6" ("Section 2 of the NDA" may be this document's own
+#: name); the resolver, which knows the document's titles, decides.
 _OF_THE_ACRONYM = re.compile(
-    r"\bof[\s\u00a0]+the[\s\u00a0]+(?P<name>(?:[A-Z]{2,6}[\s\u00a0]+)?(?!AND\b|OR\b|THE\b|THIS\b)[A-Z]{3,6})\b"
-    r"(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
+    r"^(?:[\s\u00a0]?\([A-Za-z0-9]{1,4}\))*[\s\u00a0]+of[\s\u00a0]+the[\s\u00a0]+"
+    r"(?P<name>(?:[A-Z]{2,6}[\s\u00a0]+)?(?!AND\b|OR\b|THE\b|THIS\b)[A-Z]{3,6})\b(?=\s*(?:[.,;:)]|$)|\s+[a-z(])"
 )
 
 
-def foreign_acronym(tables: DocTables, raw_text: str | None) -> str | None:
-    """The acronym name a unit reference is "of" ("GNU GPL" in "section 6 of the GNU GPL") when it is
-    not this document's own name (:func:`names_this_document`), else None."""
-    m = _OF_THE_ACRONYM.search(str(raw_text or ""))
+def foreign_acronym(tables: DocTables, raw_text: str | None, origin: tuple[int, int]) -> str | None:
+    """The acronym name the reference written at ``origin`` is "of" ("GNU GPL" after "section 6")
+    when it is not this document's own name (:func:`names_this_document`), else None."""
+    from docintel.retrieval.evidence_slices import evidence_between
+
+    raw = str(raw_text or "").strip()
+    rows = evidence_between(tables, origin, (origin[0], origin[1] + 1))
+    text = " ".join(str(t) for t in rows["text"].tolist()) if len(rows) else ""
+    at = text.find(raw) if raw else -1
+    inside = re.search(
+        r"[\s\u00a0]of[\s\u00a0]+the[\s\u00a0]", raw
+    )  # the span holds it ("section 6 of the GNU GPL")
+    m = _OF_THE_ACRONYM.match(raw[inside.start() :]) if inside else None
+    m = m or (_OF_THE_ACRONYM.match(text[at + len(raw) :]) if at >= 0 else None)
     if m is None or names_this_document(tables, m.group("name")):
         return None
     return m.group("name")

@@ -121,7 +121,9 @@ def resolve_in_tables(
     if readings[0][1] is None and (alone := lone_control(ref.raw_text)):  # "AC-3": the control
         readings = [("section", alone, None)]
     readings = _own_named_parts(tables, readings)
-    if readings[0][0] in ("section", "clause") and (name := foreign_acronym(tables, ref.raw_text)):
+    if readings[0][0] in ("section", "clause") and (
+        name := foreign_acronym(tables, ref.raw_text, (ref.origin_page, ref.origin_line))
+    ):
         why = f"a unit of {name}, a work this document is not: named, not fetched"
         return Resolution(ref, "external", "external", "external", target=name, reason=why)
     group = [r for r in readings if r[0] == readings[0][0] and r[1]]
