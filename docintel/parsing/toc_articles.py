@@ -153,6 +153,27 @@ def _key(number: str) -> tuple[int, ...] | None:
 
 
 def out_of_sequence(entries: list[dict], detected: list[Candidate]) -> set[int]:
+    """:func:`_unfit` against the outline's or contents page's numbered entries; without any, the
+    detected level-1 numbers against the detected "N.M" headings (the same manual printed without
+    an outline: "1. Russ Allbery" in bold between its 1.3.2 and 1.3.3)."""
+    if any(isinstance(e.get("number"), str) and _key(e["number"]) for e in entries):
+        return _unfit(entries, detected)
+    deep = [
+        {"number": c.number, "page_start": c.page, "line_start": c.line}
+        for c in detected
+        if c.kind == "decimal" and c.number and "." in c.number.strip().rstrip(".")
+    ]
+    return _unfit(
+        deep,
+        [
+            c
+            for c in detected
+            if c.kind == "decimal" and c.number and _key(c.number) and len(_key(c.number)) == 1
+        ],
+    )
+
+
+def _unfit(entries: list[dict], detected: list[Candidate]) -> set[int]:
     """ids of detected numbered headings whose number does not fit between the outline's neighbours.
 
     ``entries`` are the outline's or contents page's entries (before detected headings join);
