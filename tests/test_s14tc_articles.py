@@ -47,7 +47,8 @@ def test_articles_numbered_without_a_space_are_sections():
     # EUPL: "2.Scope of the rights granted by the Licence", the body font, a paragraph each
     heads = ["1.Definitions", "2.Scope of the rights granted", "3.Communication of the Source Code"]
     heads += ["4.Limitations on copyright", "5.Obligations of the Licensee", "6.Applicable law"]
-    got = _level1(_toc(_pdf(_articles(heads))))
+    # body type: titled provision rows at level 1 (their lines stay body text, as clauses)
+    got = _level1(_toc(_pdf(_articles(heads))), "provision")
     assert got == [
         ("1", "Definitions"),
         ("2", "Scope of the rights granted"),
@@ -172,3 +173,28 @@ def test_a_numbered_heading_closing_two_pages_is_a_running_footer():
             )
     toc = _toc(pymupdf.open("pdf", doc.tobytes()))
     assert list(toc["title"]) == ["Maintainer script flowcharts"]
+
+
+def test_without_an_outline_bold_list_items_between_numbered_headings_are_no_sections():
+    # Debian Policy printed without its outline: bold "1. Russ Allbery" / "2. Sean Whitton" between
+    # the headings 1.3.2 and 1.3.3, and a bold item "1. the distribution license ..."
+    blocks: list[tuple[str, str, float]] = [("1 About this manual", "hebo", 16)]
+    blocks += [(p, "helv", 10) for p in PROSE]
+    for head in ("1.3 Authors", "1.3.1 Early history", "1.3.2 Current process"):
+        blocks += [(head, "hebo", 12)] + [(p, "helv", 10) for p in PROSE]
+    blocks += [("1. Russ Allbery", "hebo", 10), ("2. Sean Whitton", "hebo", 10)]
+    blocks += [("1.3.3 Improvements", "hebo", 12)] + [(p, "helv", 10) for p in PROSE]
+    blocks += [("1. the distribution license for those files requires that", "hebo", 10)]
+    blocks += [(p, "helv", 10) for p in PROSE]
+    blocks += [("2 The Debian Archive", "hebo", 16)] + [(p, "helv", 10) for p in PROSE]
+    blocks += [("2.1 Archive areas", "hebo", 12)] + [(p, "helv", 10) for p in PROSE]
+    toc = _toc(_pdf(blocks))
+    assert list(toc["title"]) == [
+        "About this manual",
+        "Authors",
+        "Early history",
+        "Current process",
+        "Improvements",
+        "The Debian Archive",
+        "Archive areas",
+    ]

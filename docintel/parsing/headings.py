@@ -112,6 +112,8 @@ def _mono(font: str) -> bool:
 
 
 _SENTENCE_END = re.compile(r"[.;,]$")
+#: A numbered list item's opening: its number, then the sentence in lower case (no heading reads so).
+_LIST_ITEM = re.compile(r"\d{1,2}[.)]\s+[a-z]")
 _STOP_START = re.compile(r"^[a-z\u2022\u2013\u2014\-\*\u25cf\u00b7]")
 
 
@@ -190,6 +192,8 @@ def looks_like_heading(c: Candidate, body: float, *, strict_numbered: bool = Tru
         return False
     if len(words) > 14 or t[0].islower() or not (t[0].isalnum() or t[0] in "\u00a7("):
         return False
+    if _LIST_ITEM.match(t):
+        return False  # "1. the distribution license for those files requires": a list item in bold
     caps_label = t.upper() == t and len(words) >= 2 and c.bold and not c.run_in and not re.search(r"\d", t)
     if c.extra.get("table_row"):
         return False

@@ -258,7 +258,7 @@ def _build_toc(
     tops = text.groupby("page")["y0"].min().to_dict() if len(text) else {}
     bottoms = text.groupby("page")["y1"].max().to_dict() if len(text) else {}
     _add_detected(entries, detected, tops, bottoms)
-    toc_articles.run_in_as_provisions(entries)
+    toc_articles.body_articles_as_provisions(entries)
 
     order = lambda e: (e["page_start"], e["line_start"] if e["line_start"] is not None else 10**6)  # noqa: E731
     entries.sort(key=order)

@@ -28,6 +28,8 @@ _ARTICLE = re.compile(r"\s*(\d{1,2})([.)])\s*(?=[^\W\d_])(?=[A-Z\u00c0-\u00de\u0
 MAX_SKIPPED = 2
 #: Marks a title cut from a line that runs on into the article's text (never in a real title).
 _RUN_IN = "\x00"
+#: An article line this much above the body size (or bold) is set as a heading (LARGER_BY_PT).
+STYLED_BY_PT = 0.9
 #: Fewest members of a run (with the headings typography found).
 MIN_RUN = 3
 #: A run's members share their left edge within this many points.
@@ -107,11 +109,32 @@ def mark_articles(cands: list[Candidate], body: float, skip_pages: set) -> list[
     for n, _, c, title in best:
         if title is None:
             continue
+        title = _caps_wrap(title, c, cands, order)
         c.kind, c.number, c.title = "decimal", str(n), title.removesuffix(_RUN_IN)
         c.extra["heading_like"] = True
-        c.extra["article"] = "run_in" if title.endswith(_RUN_IN) else "line"
+        styled = c.bold or c.size >= body + STYLED_BY_PT
+        c.extra["article"] = "line" if styled and not title.endswith(_RUN_IN) else "body"
         out.append(c)
     return out
+
+
+def _caps_wrap(title: str, c: Candidate, cands: list[Candidate], order: dict[int, int]) -> str:
+    """A title in capitals wrapped onto the next line ("... WAIVER AND" / "INDEMNIFICATION")."""
+    i = order[id(c)] + 1
+    if title.endswith(_RUN_IN) or not title.isupper() or i >= len(cands):
+        return title
+    nxt = cands[i]
+    t = nxt.text.strip()
+    if (
+        nxt.page == c.page
+        and -X_TOLERANCE_PT <= nxt.x0 - c.x0 <= 3 * c.size  # flush, or under the title past the number
+        and abs(nxt.size - c.size) < 0.5
+        and t.isupper()
+        and len(t.split()) <= MAX_TITLE_WORDS // 2
+        and not t[:1].isdigit()
+    ):
+        return f"{title} {t.rstrip('. ')}"
+    return title
 
 
 def _runs(group: list[tuple]) -> list[list[tuple]]:
@@ -153,6 +176,27 @@ def _key(number: str) -> tuple[int, ...] | None:
 
 
 def out_of_sequence(entries: list[dict], detected: list[Candidate]) -> set[int]:
+    """:func:`_unfit` against the outline's or contents page's numbered entries; without any, the
+    detected level-1 numbers against the detected "N.M" headings (the same manual printed without
+    an outline: "1. Russ Allbery" in bold between its 1.3.2 and 1.3.3)."""
+    if any(isinstance(e.get("number"), str) and _key(e["number"]) for e in entries):
+        return _unfit(entries, detected)
+    deep = [
+        {"number": c.number, "page_start": c.page, "line_start": c.line}
+        for c in detected
+        if c.kind == "decimal" and c.number and "." in c.number.strip().rstrip(".")
+    ]
+    return _unfit(
+        deep,
+        [
+            c
+            for c in detected
+            if c.kind == "decimal" and c.number and _key(c.number) and len(_key(c.number)) == 1
+        ],
+    )
+
+
+def _unfit(entries: list[dict], detected: list[Candidate]) -> set[int]:
     """ids of detected numbered headings whose number does not fit between the outline's neighbours.
 
     ``entries`` are the outline's or contents page's entries (before detected headings join);
@@ -186,13 +230,16 @@ def out_of_sequence(entries: list[dict], detected: list[Candidate]) -> set[int]:
     return out
 
 
-def run_in_as_provisions(entries: list[dict]) -> None:
-    """An article whose line runs on into its text stays body text: a provision row, titled.
+def body_articles_as_provisions(entries: list[dict]) -> None:
+    """An article in body type, or whose line runs on into its text, stays body text: a titled
+    provision row at level 1 (a numbered clause in body type, as :mod:`provisions` keeps them).
 
-    Its line is the article's first sentence, not a heading line: marked ``heading`` it would
-    leave the answer windows (which stop at headings) and the reference scan of body lines.
+    A run-in line is the article's first sentence: marked ``heading`` it would leave the answer
+    windows (which stop at headings). A body-type article line keeps its ``clause`` registry row
+    (:func:`docintel.parsing.clauses.clause_objects` takes decimal provisions: the NASA agreement's
+    "1. DEFINITIONS" ... "5. GENERAL TERMS", "Section 2(B)").
     """
     for e in entries:
         c = e.get("cand")
-        if c is not None and c.extra.get("article") == "run_in" and e["source"] == "heading_detection":
+        if c is not None and c.extra.get("article") == "body" and e["source"] == "heading_detection":
             e["source"] = "provision"
