@@ -52,3 +52,49 @@ def test_another_works_acronym_stays_external_under_a_long_title():
     for acronym in ("SSP", "GPL"):
         doc = build(_template("SECURITY ASSESSMENT REPORT TEMPLATE", acronym), {(1, 1): "title"})
         assert resolve_in_tables(_ref("section 2", 1, 3), doc, question=Q).status == "external"
+
+
+CONSTITUTION = [
+    [
+        "4. The Developers by way of General Resolution or election",
+        "4.1. Powers",
+        "Together, the Developers may:",
+        "1. Appoint or recall the Project Leader.",
+        "2. Amend this constitution, provided they agree with a 3:1 majority.",
+        "3. Make or override any decision authorised by the powers of the Project Leader or a",
+        "Delegate.",
+        "4. Make or override any decision authorised by the powers of the Technical Committee.",
+        "4.2. Procedure",
+        "The Developers follow the Standard Resolution Procedure, below. A resolution may be",
+        "proposed under section 4.1(3) by any Developer.",
+    ]
+]
+
+
+def test_an_item_numbered_with_a_full_stop_is_the_sub_selector():
+    # "§4.1(3)": the "3." under "4.1. Powers" (items the parser keeps no provision row for)
+    roles = {(1, 1): "heading", (1, 2): "heading", (1, 9): "heading"}
+    res = resolve_in_tables(_ref("section 4.1(3)", 1, 11), build(CONSTITUTION, roles), question=Q)
+    assert res.status == "resolved"
+    lines = [ln.text for p in res.passages for ln in p.lines]
+    assert lines[0] == "4.1. Powers"
+    assert lines[1].startswith("3. Make or override"), lines[:3]
+
+
+def test_a_full_stop_item_is_not_taken_under_parenthesised_paragraphs():
+    # a section numbering its paragraphs "(1)", "(2)": a "3." further down is some list's 3
+    doc = [
+        [
+            "4.1. Powers",
+            "(1) The Developers may appoint or recall the Project Leader at any time.",
+            "(2) The Developers may amend this constitution by a 3:1 majority.",
+            "3. Make or override any decision authorised by the Project Leader.",
+            "4.2. Procedure",
+            "A resolution under section 4.1(3) is proposed by any Developer.",
+        ]
+    ]
+    res = resolve_in_tables(
+        _ref("section 4.1(3)", 1, 6), build(doc, {(1, 1): "heading", (1, 5): "heading"}), question=Q
+    )
+    lines = [ln.text for p in res.passages for ln in p.lines]
+    assert not (len(lines) > 1 and lines[1].startswith("3. Make")), lines[:3]
