@@ -207,7 +207,10 @@ def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:
     if ref.ref_type in _LABELLED and _BARE_LABEL.match(ref.target):
         return False  # "Paragraph A", "paragraph (e)": every clause has an "A."; the resolver decides
     if ref.ref_type in _LABELLED and ref.sub_selector:
-        return False  # "Section 3(a)": a line "3. If requested ..." is some list's 3, not 3's (a)
+        # "Section 3(a)": a line "3. If requested ..." is some list's 3, not 3's (a); the section's
+        # heading line followed by its "(a)" / "a." item is
+        head = rf"^\s*(?:(?i:section)\s+|\u00a7\s*)?{t}\.?(?:(?:\s*[\u2013\u2014:-])?\s+[A-Z]|\s*$)"
+        return _sub_item_present(re.compile(head), ref.sub_selector, lines)
     rx = re.compile(pat)
     for ln in lines:
         text = nfkc(ln.text)
@@ -218,6 +221,44 @@ def _object_present(ref: DetectedRef, lines: list[EvidenceLine]) -> bool:
         if rx.search(text):
             return True
     return False
+
+
+def _sub_item_present(head: re.Pattern, sub: str, lines: list[EvidenceLine]) -> bool:
+    """Whether a heading line matching ``head`` ("3 Definitions" as a heading, "Section 3 –
+    License Conditions" in any role) is followed, before the next heading and within one page run of the
+    evidence, by a line opening with each label of ``sub`` in turn ("paragraph (a)(ii)": an
+    "(a)" or "a." line, then an "(ii)" one)."""
+    labels = re.findall(r"\(([A-Za-z0-9]{1,4})\)", sub)
+    if not labels:
+        return False
+    for i, ln in enumerate(lines):
+        text = nfkc(ln.text)
+        if not head.search(text) or (ln.role not in HEADING_ROLES and not _NAMED_HEAD.match(text)):
+            continue  # "3. If requested ..." in the body: a list's item; "Section 3 – ..." is the heading
+        want, prev = 0, ln
+        for nxt in lines[i + 1 :]:
+            if (nxt.page, nxt.line) <= (prev.page, prev.line) or nxt.page > prev.page + 1:
+                break  # another passage: the evidence is no longer the section's own text
+            is_head = nxt.role in HEADING_ROLES or _NAMED_HEAD.match(nfkc(nxt.text))
+            if is_head and not _opens_with(nxt.text, labels[want]):
+                break  # the next section
+            if _opens_with(nxt.text, labels[want]):
+                want += 1
+                if want == len(labels):
+                    return True
+            prev = nxt
+    return False
+
+
+#: A short body line that names itself a section ("Section 3 – License Conditions."): a heading
+#: the parser set in the body font.
+_NAMED_HEAD = re.compile(r"^\s*(?:(?i:section)\s+|\u00a7\s*)\S.{0,80}$")
+
+
+def _opens_with(text: str, label: str) -> bool:
+    """The line opens with item ``label``: "(a) ...", "a. ...", "a) ..."."""
+    lab = re.escape(label)
+    return re.match(rf"^\s*(?:\({lab}\)|{lab}[.)])(?:\s|$)", nfkc(text)) is not None
 
 
 #: A provision label that repeats under every parent (one letter, or a parenthesized label):

@@ -133,11 +133,28 @@ _ACRONYM_NAME = re.compile(r"(?:(?i:the|this)[\s\u00a0]+)?(?:[A-Z]{2,6}[\s\u00a0
 
 def _acronym_is_own(tables: DocTables, name: str) -> bool:
     """Whether every word of an acronym name ("gnu gpl") is a word of one of the document's own
-    titles or that title's initials ("GNU General Public License": gnu, ggpl, gpl)."""
+    titles or that title's initials ("GNU General Public License": gnu, ggpl, gpl), the initials
+    of a title that ends in a word of its kind included ("System Security Plan Template": ssp)."""
     from docintel.retrieval.ownname import _as_word, _initials
 
     words = name.split()
-    return any(all(_as_word(w, t) or w in _initials(t) for w in words) for t in own_titles(tables))
+    return any(
+        all(_as_word(w, t) or w in _initials(t) | _lead_initials(t) for w in words)
+        for t in own_titles(tables)
+    )
+
+
+def _lead_initials(title: str) -> set[str]:
+    """The initials of a title's name of four or more words less its last: the word a form, template
+    or copy adds to the name ("Business Associate Agreement Form": baa; "System Security Plan
+    Template": ssp), which the document's own acronym leaves out."""
+    from docintel.retrieval.ownname import _EDITION, _SKIP
+
+    core = _EDITION.split(title, maxsplit=1)[0]
+    words = [w for w in re.findall(r"[^\W\d_]+", core) if w not in _SKIP]
+    if len(words) < 4 or any(len(w) == 1 for w in words):
+        return set()
+    return {"".join(w[0] for w in words[:-1])}
 
 
 #: "section 6 of the GNU GPL", "article 11 of the WIPO copyright treaty": a unit of a work named by

@@ -34,12 +34,13 @@ _FORM_LINE = re.compile(r"^(?i:(line|box|item)s?)[\s\u00a0]+([0-9]{1,3}[a-z]{0,2
 
 
 def opens_item(text: str, tag: str, closing: bool = True) -> bool:
-    """Whether a line opens item ``tag`` as "(2) ..." or, in the closing-bracket style contracts
-    and rule books also number in, "2) ..." (the parser keeps no provision row for the latter);
+    """Whether a line opens item ``tag`` as "(2) ..." or, in the closing-bracket or full-stop
+    styles contracts, rule books and constitutions also number in, "2) ..." / "2. ..." (the
+    parser keeps no provision row for those: "§4.1(3)" is the "3." under "4.1. Powers");
     ``closing=False`` takes "(2)" only (see :func:`closing_items`)."""
     return text.startswith(f"({tag})") or (
         closing
-        and text.startswith(f"{tag})")
+        and (text.startswith(f"{tag})") or text.startswith(f"{tag}."))
         and text[len(tag) + 1 : len(tag) + 2] in ("", " ", "\t", "\u00a0")
     )
 
