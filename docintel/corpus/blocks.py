@@ -33,7 +33,7 @@ MAX_CHARS = 1000
 #: two-line block for the title words every block carries; a paragraph is about this long).
 MIN_CHARS = 400
 #: Bump when the block rules change: re-ingesting then rebuilds every document's blocks.
-BLOCKS_VERSION = "7"
+BLOCKS_VERSION = "8"
 _CONTROLS = {c: None for c in range(32) if c not in (9, 10, 13)}
 
 BLOCK_COLUMNS = [
@@ -185,6 +185,12 @@ ROW_GAP = 0.4
 #: Two lines are side by side when their vertical extents overlap by this share of the smaller
 #: height (cells centred in their row put one column's baselines between the other's).
 SIDE_OVERLAP = 0.25
+#: In two columns of running text (the columns' median lines within PROSE_WIDTH of each other's
+#: width and at least PROSE_LINE line heights long) a first-column line opens a row at a step
+#: down only with another column's line starting within ALIGNED of a line's height of its top.
+PROSE_WIDTH = 0.6
+PROSE_LINE = 12.0
+ALIGNED = 0.5
 
 
 def _beside(a, b) -> bool:
@@ -226,16 +232,27 @@ def _bands(placed: list, first_col_end: float) -> list[int]:
         bottom = r.y1 if bottom is None else max(bottom, r.y1)
     firsts = [r.y0 for r in lines if r.x0 < first_col_end]
     others = [r.y0 for r in lines if r.x0 >= first_col_end]
+    # two columns of running text, not a label column beside its cells: the first column's
+    # lines about as wide as the others' (numbers and short cells are much narrower) and long
+    w0 = _median([r.x1 - r.x0 for r in lines if r.x0 < first_col_end])
+    w1 = _median([r.x1 - r.x0 for r in lines if r.x0 >= first_col_end])
+    prose = w0 >= PROSE_LINE * height and PROSE_WIDTH * w1 <= w0 <= w1 / PROSE_WIDTH
     ends = [*cut[1:], float("inf")][: len(cut)]
     starts = []
     for y, end in zip(cut, ends, strict=True):
         first = next((f for f in firsts if y <= f < end), None)
         # a first-column line on a baseline of another column: the row is top-aligned, so its
         # first column marks it (the gap was between two paragraphs of one cell)
-        if first is not None and not any(abs(first - o) <= 0.25 * height for o in others):
+        # (two columns of running text have no rows: their paragraph gaps meet by chance)
+        if not prose and first is not None and not any(abs(first - o) <= 0.25 * height for o in others):
             starts.append(y)
     for above, y in zip(firsts, firsts[1:], strict=False):
-        if pitch > 0 and y - above > ROW_STEP * pitch and not any(above < s <= y for s in starts):
+        # a step opens a row only where another column starts beside it (a glossary's term on
+        # its definition's first line): in two columns of running text a paragraph break steps
+        # down the first column while the other column runs on, and a row there would read
+        # the second column's paragraphs into the middle of the first's
+        aligned = not prose or any(abs(y - o) <= ALIGNED * height for o in others)
+        if pitch > 0 and y - above > ROW_STEP * pitch and aligned and not any(above < s <= y for s in starts):
             starts.append(y - 0.3 * height)
     return [sum(r.y0 >= y for y in starts) for _, r in placed]
 
