@@ -20,6 +20,8 @@ in the parser's order.
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import pandas as pd
 
 from docintel.text import dehyphenate, terms
@@ -185,8 +187,8 @@ ROW_GAP = 0.4
 #: Two lines are side by side when their vertical extents overlap by this share of the smaller
 #: height (cells centred in their row put one column's baselines between the other's).
 SIDE_OVERLAP = 0.25
-#: In two columns of running text (the columns' median lines within PROSE_WIDTH of each other's
-#: width and at least PROSE_LINE line heights long) a first-column line opens a row at a step
+#: In columns of running text (every column's median line at least PROSE_LINE line heights
+#: long, the first column's within PROSE_WIDTH of the others' width) a first-column line opens a row at a step
 #: down only with another column's line starting within ALIGNED of a line's height of its top.
 PROSE_WIDTH = 0.6
 PROSE_LINE = 12.0
@@ -232,11 +234,18 @@ def _bands(placed: list, first_col_end: float) -> list[int]:
         bottom = r.y1 if bottom is None else max(bottom, r.y1)
     firsts = [r.y0 for r in lines if r.x0 < first_col_end]
     others = [r.y0 for r in lines if r.x0 >= first_col_end]
-    # two columns of running text, not a label column beside its cells: the first column's
-    # lines about as wide as the others' (numbers and short cells are much narrower) and long
+    # columns of running text, not a table: every column's lines long (a table's label,
+    # subcategory or number column is narrow) and the first about as wide as the rest
+    width = defaultdict(list)
+    for k, r in placed:
+        width[k].append(r.x1 - r.x0)
     w0 = _median([r.x1 - r.x0 for r in lines if r.x0 < first_col_end])
     w1 = _median([r.x1 - r.x0 for r in lines if r.x0 >= first_col_end])
-    prose = w0 >= PROSE_LINE * height and PROSE_WIDTH * w1 <= w0 <= w1 / PROSE_WIDTH
+    prose = (
+        len(width) > 1
+        and all(_median(w) >= PROSE_LINE * height for w in width.values())
+        and PROSE_WIDTH * w1 <= w0 <= w1 / PROSE_WIDTH
+    )
     ends = [*cut[1:], float("inf")][: len(cut)]
     starts = []
     for y, end in zip(cut, ends, strict=True):
