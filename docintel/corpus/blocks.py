@@ -192,6 +192,7 @@ SIDE_OVERLAP = 0.25
 #: down only with another column's line starting within ALIGNED of a line's height of its top.
 PROSE_WIDTH = 0.6
 PROSE_LINE = 12.0
+PROSE_FILL = 0.85
 ALIGNED = 0.5
 
 
@@ -205,6 +206,12 @@ def _beside(a, b) -> bool:
 
 def _median(values: list[float]) -> float:
     return sorted(values)[len(values) // 2] if values else 0.0
+
+
+def _filled(widths: list[float]) -> bool:
+    """A column of running text: most of its lines (at least three) fill it, within
+    ``1 - PROSE_FILL`` of its widest line (a table's cells are ragged, one or two lines each)."""
+    return len(widths) >= 3 and 2 * sum(w >= PROSE_FILL * max(widths) for w in widths) > len(widths)
 
 
 def _bands(placed: list, first_col_end: float) -> list[int]:
@@ -243,7 +250,7 @@ def _bands(placed: list, first_col_end: float) -> list[int]:
     w1 = _median([r.x1 - r.x0 for r in lines if r.x0 >= first_col_end])
     prose = (
         len(width) > 1
-        and all(_median(w) >= PROSE_LINE * height for w in width.values())
+        and all(_median(w) >= PROSE_LINE * height and _filled(w) for w in width.values())
         and PROSE_WIDTH * w1 <= w0 <= w1 / PROSE_WIDTH
     )
     ends = [*cut[1:], float("inf")][: len(cut)]
