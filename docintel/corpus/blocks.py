@@ -20,6 +20,8 @@ in the parser's order.
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import pandas as pd
 
 from docintel.text import dehyphenate, terms
@@ -33,7 +35,7 @@ MAX_CHARS = 1000
 #: two-line block for the title words every block carries; a paragraph is about this long).
 MIN_CHARS = 400
 #: Bump when the block rules change: re-ingesting then rebuilds every document's blocks.
-BLOCKS_VERSION = "7"
+BLOCKS_VERSION = "8"
 _CONTROLS = {c: None for c in range(32) if c not in (9, 10, 13)}
 
 BLOCK_COLUMNS = [
@@ -185,6 +187,13 @@ ROW_GAP = 0.4
 #: Two lines are side by side when their vertical extents overlap by this share of the smaller
 #: height (cells centred in their row put one column's baselines between the other's).
 SIDE_OVERLAP = 0.25
+#: In columns of running text (every column's median line at least PROSE_LINE line heights
+#: long, the first column's within PROSE_WIDTH of the others' width) a first-column line opens a row at a step
+#: down only with another column's line starting within ALIGNED of a line's height of its top.
+PROSE_WIDTH = 0.6
+PROSE_LINE = 12.0
+PROSE_FILL = 0.85
+ALIGNED = 0.5
 
 
 def _beside(a, b) -> bool:
@@ -197,6 +206,12 @@ def _beside(a, b) -> bool:
 
 def _median(values: list[float]) -> float:
     return sorted(values)[len(values) // 2] if values else 0.0
+
+
+def _filled(widths: list[float]) -> bool:
+    """A column of running text: most of its lines (at least three) fill it, within
+    ``1 - PROSE_FILL`` of its widest line (a table's cells are ragged, one or two lines each)."""
+    return len(widths) >= 3 and 2 * sum(w >= PROSE_FILL * max(widths) for w in widths) > len(widths)
 
 
 def _bands(placed: list, first_col_end: float) -> list[int]:
@@ -226,16 +241,34 @@ def _bands(placed: list, first_col_end: float) -> list[int]:
         bottom = r.y1 if bottom is None else max(bottom, r.y1)
     firsts = [r.y0 for r in lines if r.x0 < first_col_end]
     others = [r.y0 for r in lines if r.x0 >= first_col_end]
+    # columns of running text, not a table: every column's lines long (a table's label,
+    # subcategory or number column is narrow) and the first about as wide as the rest
+    width = defaultdict(list)
+    for k, r in placed:
+        width[k].append(r.x1 - r.x0)
+    w0 = _median([r.x1 - r.x0 for r in lines if r.x0 < first_col_end])
+    w1 = _median([r.x1 - r.x0 for r in lines if r.x0 >= first_col_end])
+    prose = (
+        len(width) > 1
+        and all(_median(w) >= PROSE_LINE * height and _filled(w) for w in width.values())
+        and PROSE_WIDTH * w1 <= w0 <= w1 / PROSE_WIDTH
+    )
     ends = [*cut[1:], float("inf")][: len(cut)]
     starts = []
     for y, end in zip(cut, ends, strict=True):
         first = next((f for f in firsts if y <= f < end), None)
         # a first-column line on a baseline of another column: the row is top-aligned, so its
         # first column marks it (the gap was between two paragraphs of one cell)
-        if first is not None and not any(abs(first - o) <= 0.25 * height for o in others):
+        # (two columns of running text have no rows: their paragraph gaps meet by chance)
+        if not prose and first is not None and not any(abs(first - o) <= 0.25 * height for o in others):
             starts.append(y)
     for above, y in zip(firsts, firsts[1:], strict=False):
-        if pitch > 0 and y - above > ROW_STEP * pitch and not any(above < s <= y for s in starts):
+        # a step opens a row only where another column starts beside it (a glossary's term on
+        # its definition's first line): in two columns of running text a paragraph break steps
+        # down the first column while the other column runs on, and a row there would read
+        # the second column's paragraphs into the middle of the first's
+        aligned = not prose or any(abs(y - o) <= ALIGNED * height for o in others)
+        if pitch > 0 and y - above > ROW_STEP * pitch and aligned and not any(above < s <= y for s in starts):
             starts.append(y - 0.3 * height)
     return [sum(r.y0 >= y for y in starts) for _, r in placed]
 

@@ -98,6 +98,30 @@ def _edition(cited_full: str, held: pd.DataFrame) -> str:
     )
 
 
+def _cited_copies(held: pd.DataFrame, mentions: list) -> set[tuple[str, str]]:
+    """(ident, doc_id) of the held copies the evidence cites: where it names a volume, part or
+    revision ("SP 800-60 Revision 1, Volume 1") and a held copy has them, only those copies
+    are the cited document ("SP 800-60 is sp800-60v1r1.pdf"; Volume 2 is another document that
+    shares its number), also where the same text names it bare too ("SP 800-60" in a later
+    footnote is the short form of the full reference); where the evidence names none or no
+    held copy has them, every copy (the editions note says which one the corpus holds)."""
+    from docintel.corpus.links import _quals
+    from docintel.identifiers import normalize
+
+    cited: dict[str, list[dict]] = defaultdict(list)
+    for m, _ in mentions:
+        cited[m.ident.canonical].append(_quals(normalize(m.ident.full)))
+    out = set()
+    for ident, rows in held.groupby("ident_id"):
+        copies = [(d, _quals(normalize(f))) for d, f in zip(rows["doc_id"], rows["ident_full"], strict=True)]
+        wanted = [q for q in cited.get(ident, []) if q]
+        match = {d for d, h in copies if any(all(h.get(k) == v for k, v in q.items()) for q in wanted)}
+        if not match:  # cited bare only ("SP 800-60"), or an edition the corpus lacks: every copy
+            match = {d for d, _ in copies}
+        out |= {(ident, d) for d in match}
+    return out
+
+
 def _evidence(block, doc, ident: str, label: str) -> dict:
     return {
         "doc_id": block["doc_id"],
@@ -223,7 +247,7 @@ def follow_links(corpus, question: str, user, out: dict, docs: pd.DataFrame) -> 
     # found with the question and the words around the citation
     held = held[held["ident_id"].isin(followed)]
     own = set(zip(held["ident_id"], held["doc_id"], strict=True))
-    own_targets = {(i, d) for i, d in own if d not in start_docs}
+    own_targets = _cited_copies(held[~held["doc_id"].isin(start_docs)], mentions)
     ments = ments[ments["ident_id"].isin(followed)]
     is_own = [(i, d) in own for i, d in zip(ments["ident_id"], ments["doc_id"], strict=True)]
     naming = set(ments.loc[is_own, "block_id"].dropna())  # blocks where a document names itself
