@@ -159,6 +159,7 @@ def parse_time_refs(
     positions = line_df.groupby("page").indices if len(line_df) else {}
     page_lines: dict[int, _PageLines] = {}
     frame: list[_FrameLines] = []  # built on the first page that needs it
+    classified: dict[tuple, tuple] = {}
 
     def lines_of(p: int) -> _PageLines | None:
         if p not in page_lines and p in positions:
@@ -198,7 +199,11 @@ def parse_time_refs(
                 tp = int(lk["page"]) + 1
                 to = lk.get("to")
                 line_text = str(pl.text[origin]) if origin is not None else anchor
-                ref_type, target, sub = _classify_link(anchor, line_text, tp, bib_pages)
+                # one classification per (anchor, line, target in the bibliography): a pure function of them
+                key = (anchor, line_text, tp in bib_pages)
+                if key not in classified:
+                    classified[key] = _classify_link(anchor, line_text, tp, bib_pages)
+                ref_type, target, sub = classified[key]
                 row.update(
                     ref_type=ref_type,
                     ref_target=target,
