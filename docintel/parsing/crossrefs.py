@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from docintel.parsing import frame_rows
+from docintel.parsing import frame_rows, linecols
 from docintel.parsing.refpatterns import PATTERNS, classify_reference, find_references, references_on_lines
 from docintel.schema.tables import CROSS_REF_DF
 
@@ -31,7 +31,7 @@ class _FrameLines:
     def __init__(self, lines: pd.DataFrame) -> None:
         self.box = lines[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
         self.line = lines["line"].tolist()
-        self.text = lines["text"].tolist()
+        self.text = linecols.tolist(lines["text"])
 
 
 class _PageLines:

@@ -18,6 +18,7 @@ from docintel.parsing import (
     headings,
     heldpages,
     layout,
+    linecols,
     lines,
     mupdf_log,  # issue 11
     objects,
@@ -62,7 +63,7 @@ def parse_with_pymupdf(
     hundred to two thousand cyclic objects a parse (counted on the same SPs), left to the
     collector's next passes once it is enabled again.
     """
-    with gcpause.paused():
+    with gcpause.paused(), linecols.shared():
         return _parse(doc, doc_id, layout_mode, ocr_mode, eager_refs, progress, pages_only)
 
 
