@@ -311,6 +311,10 @@ def _structure_stages(
     )
 
 
+#: Each schema's empty frame (its columns and pandas dtypes), built once.
+_EMPTY: dict[str, pd.DataFrame] = {}
+
+
 def _conform(spec, df: pd.DataFrame) -> pd.DataFrame:
     """``spec.conform(df)``, or ``df`` itself when it already is what conform returns.
 
@@ -319,7 +323,9 @@ def _conform(spec, df: pd.DataFrame) -> pd.DataFrame:
     back equal frames: the schema's columns in order, a 0..n-1 index and the schema's pandas dtypes
     (no schema column is ``object``, so equal dtypes mean equal values after the round trip).
     """
-    empty = spec.empty()
+    empty = _EMPTY.get(spec.name)
+    if empty is None:
+        empty = _EMPTY.setdefault(spec.name, spec.empty())
     if (
         list(df.columns) == list(empty.columns)
         and df.dtypes.equals(empty.dtypes)
