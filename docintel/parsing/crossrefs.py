@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from docintel.parsing import frame_rows
+from docintel.parsing import linecols
 from docintel.parsing.refpatterns import PATTERNS, classify_reference, find_references, references_on_lines
 from docintel.schema.tables import CROSS_REF_DF
 
@@ -31,7 +31,7 @@ class _FrameLines:
     def __init__(self, lines: pd.DataFrame) -> None:
         self.box = lines[["x0", "y0", "x1", "y1"]].to_numpy(dtype=float)
         self.line = lines["line"].tolist()
-        self.text = lines["text"].tolist()
+        self.text = linecols.tolist(lines["text"])
 
 
 class _PageLines:
@@ -159,6 +159,7 @@ def parse_time_refs(
     positions = line_df.groupby("page").indices if len(line_df) else {}
     page_lines: dict[int, _PageLines] = {}
     frame: list[_FrameLines] = []  # built on the first page that needs it
+    classified: dict[tuple, tuple] = {}
 
     def lines_of(p: int) -> _PageLines | None:
         if p not in page_lines and p in positions:
@@ -198,7 +199,11 @@ def parse_time_refs(
                 tp = int(lk["page"]) + 1
                 to = lk.get("to")
                 line_text = str(pl.text[origin]) if origin is not None else anchor
-                ref_type, target, sub = _classify_link(anchor, line_text, tp, bib_pages)
+                # one classification per (anchor, line, target in the bibliography): a pure function of them
+                key = (anchor, line_text, tp in bib_pages)
+                if key not in classified:
+                    classified[key] = _classify_link(anchor, line_text, tp, bib_pages)
+                ref_type, target, sub = classified[key]
                 row.update(
                     ref_type=ref_type,
                     ref_target=target,
@@ -209,29 +214,32 @@ def parse_time_refs(
             else:
                 continue
             rows.append(row)
-    for t in frame_rows.rows(toc_df):  # itertuples' rows, columns read whole
+    # (only the columns read, each as one list: the values frame_rows.rows' fields held)
+    toc_cols = ("page_start", "line_start", "number", "title", "toc_id")
+    for page_start, line_start, number, title, toc_id in _columns(toc_df, toc_cols):
         rows.append(
             {
-                "origin_page": t.page_start,
-                "origin_line": t.line_start,
-                "anchor_text": f"{t.number if isinstance(t.number, str) else ''} {t.title}".strip(),
+                "origin_page": page_start,
+                "origin_line": line_start,
+                "anchor_text": f"{number if isinstance(number, str) else ''} {title}".strip(),
                 "ref_type": "section",
-                "ref_target": t.toc_id,
-                "target_page": t.page_start,
-                "target_line": t.line_start,
+                "ref_target": toc_id,
+                "target_page": page_start,
+                "target_line": line_start,
                 "source": "toc_anchor",
             }
         )
-    for o in frame_rows.rows(registry):
+    reg_cols = ("page", "line_start", "label", "object_type", "object_id")
+    for page, line_start, label, object_type, object_id in _columns(registry, reg_cols):
         rows.append(
             {
-                "origin_page": o.page,
-                "origin_line": o.line_start,
-                "anchor_text": o.label,
-                "ref_type": o.object_type,
-                "ref_target": o.object_id,
-                "target_page": o.page,
-                "target_line": o.line_start,
+                "origin_page": page,
+                "origin_line": line_start,
+                "anchor_text": label,
+                "ref_type": object_type,
+                "ref_target": object_id,
+                "target_page": page,
+                "target_line": line_start,
                 "source": "object_registry",
             }
         )
@@ -240,6 +248,13 @@ def parse_time_refs(
     df = pd.DataFrame(rows)
     df["doc_id"] = doc_id
     return CROSS_REF_DF.conform(df)
+
+
+def _columns(df: pd.DataFrame, names: tuple[str, ...]):
+    """The rows of ``df``'s columns ``names`` as tuples (``Series.tolist()``'s values); none when empty."""
+    if not len(df):
+        return ()
+    return zip(*(df[n].tolist() for n in names), strict=True)
 
 
 def extract_references(lines: pd.DataFrame, doc_id: str) -> pd.DataFrame:

@@ -23,7 +23,7 @@ from collections import Counter, defaultdict
 import numpy as np
 import pandas as pd
 
-from docintel.parsing import footnotes
+from docintel.parsing import footnotes, linecols
 from docintel.parsing.footnotes import _argsort_desc_like_pandas  # noqa: F401 - its home was here
 from docintel.text import roman_value, to_roman
 
@@ -87,7 +87,7 @@ def mark_furniture(
     in_band = zone.notna()
     # only the band lines' keys are ever read: the others are left blank, not normalised
     band = in_band.to_numpy(dtype=bool)
-    texts = line_df["text"].tolist()  # (a plain list: iterating the Arrow-backed column is slow)
+    texts = linecols.tolist(line_df["text"])  # (a plain list: iterating the Arrow-backed column is slow)
     norm: dict[str, str] = {}  # a running head repeats its text: each distinct text normalised once
     key_list = [
         (norm[t] if t in norm else norm.setdefault(t, _norm(t))) if b else ""
@@ -162,7 +162,7 @@ def _running_head_rows(
     bold = line_df["bold"].fillna(False).astype(bool).to_numpy() if "bold" in line_df else None
     # whole-frame columns once; each page takes its rows by position (no per-page pandas work)
     x0s, y0s, x1s, y1s, sizes = (line_df[c].to_numpy(dtype=float) for c in ("x0", "y0", "x1", "y1", "size"))
-    texts = line_df["text"].tolist() if texts is None else texts
+    texts = linecols.tolist(line_df["text"]) if texts is None else texts
     labels = line_df.index
     for page, ix in line_df.groupby("page").indices.items():
         ix = ix[flat[ix]]

@@ -260,7 +260,8 @@ def extract_page_lines(
     if not gutters and hint_gutters and columns.gutters_fit(boxes, hint_gutters):
         gutters = list(hint_gutters)
     lines: list[dict] = []
-    for row in columns.group_rows(flat):
+    first = columns.group_rows(flat)
+    for row in first:
         lines.extend(_dedupe_and_merge(row, gutters))
     for r in lines:
         # (no gutter: every line is column 0, what assign_column gives)
@@ -282,8 +283,10 @@ def extract_page_lines(
         r["role"] = "header" if outside else "figure_text"
         r["_margin"] = outside
     if not gutters and not rotated:
-        # one column and no margin text: reading_order's rows are the table check's (one grouping)
-        rows = columns.group_rows(lines)
+        # one column and no margin text: reading_order's rows are the table check's (one grouping).
+        # When every first row held one line, the lines are those rows' own dicts, boxes unchanged
+        # and in group_rows' order: grouping them again (a stable sort of a sorted list) gives them back.
+        rows = first if len(first) == len(flat) else columns.group_rows(lines)
         _mark_tables(lines, rows)
         ordered = [r for row in rows for r in row]
     else:

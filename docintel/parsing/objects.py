@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from docintel.parsing import clauses, figures, frame_rows, gcpause, tables_captioned, tables_free
+from docintel.parsing import clauses, figures, frame_rows, gcpause, linecols, tables_captioned, tables_free
 from docintel.parsing.backmatter import appendices, bibliography
 from docintel.parsing.captions import CAPTION, CAPTION_FIRST, caption_match, caption_object, kind_of
 from docintel.parsing.headings import body_size
@@ -63,7 +63,8 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     cells: list[dict] = []
     seen: set[str] = set()
     drawn: dict[int, list[tuple]] = {}
-    usable = line_df[~line_df["role"].isin(_FURNITURE)]
+    keep = ~line_df["role"].isin(_FURNITURE).to_numpy(dtype=bool)
+    usable = line_df[keep]
     body = body_size(usable.loc[usable["role"] == "body", ["text", "size"]]) if len(usable) else 10.0
     # rows as namedtuples once; a page's frame and pymupdf page only for the few caption / equation lines
     positions = usable.groupby("page").indices
@@ -72,7 +73,9 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     primary = toc_df[toc_df["source"] != "heading_detection"] if len(toc_df) else toc_df
     vouched = set(zip(primary["page_start"], primary["line_start"], strict=False)) if len(primary) else set()
     # the label tests on plain column lists; rows (namedtuples) only for the lines that have a hit
-    texts = [str(t).strip() for t in usable["text"].tolist()]
+    # (the usable lines' texts from the whole column's list, which the earlier stages converted)
+    all_texts = linecols.tolist(line_df["text"])
+    texts = [str(all_texts[k]).strip() for k in np.flatnonzero(keep).tolist()]
     roles = usable["role"].tolist()
     sides = {"above": 0, "below": 0, None: 0}  # where table captions sit (caption above its table)
     # the caption-like lines and the equation-label lines, in one pass over the texts

@@ -18,11 +18,13 @@ from docintel.parsing import (
     headings,
     heldpages,
     layout,
+    linecols,
     lines,
     mupdf_log,  # issue 11
     objects,
     ocr,
     signals,
+    tables_free,
     tables_text,  # issue 19
     textlayer,  # issue 19
     toc,
@@ -61,7 +63,7 @@ def parse_with_pymupdf(
     hundred to two thousand cyclic objects a parse (counted on the same SPs), left to the
     collector's next passes once it is enabled again.
     """
-    with gcpause.paused():
+    with gcpause.paused(), linecols.shared():
         return _parse(doc, doc_id, layout_mode, ocr_mode, eager_refs, progress, pages_only)
 
 
@@ -150,6 +152,8 @@ def _parse_page(
         # one text page serves the lines, the heading spans and the link anchors
         tp, image_info, page_dict = signals.text_and_images(page)
         prow.update(signals.page_signals(page, page_no, image_info=image_info, drawings=False))
+        if page_dict is None:  # get_image_info()'s own result: the figure reader's CachedPage reads it
+            tables_free.page_memo(page).setdefault("img", image_info)
         hint = [g for g in seen_gutters.most_common(1)[0][0]] if seen_gutters else None
         rows, sig = lines.extract_page_lines(
             page,
@@ -301,10 +305,36 @@ def _structure_stages(
         line_df=LINE_DF.conform(line_df),
         page_df=PAGE_DF.conform(page_df),
         toc_df=TOC_DF.conform(toc_df),
-        object_registry=OBJECT_REGISTRY.conform(registry),
-        cell_df=CELL_DF.conform(cells),
+        object_registry=_conform(OBJECT_REGISTRY, registry),
+        cell_df=_conform(CELL_DF, cells),
         cross_ref_df=CROSS_REF_DF.conform(xref),
     )
+
+
+#: Each schema's empty frame (its columns and pandas dtypes), built once.
+_EMPTY: dict[str, pd.DataFrame] = {}
+
+
+def _conform(spec, df: pd.DataFrame) -> pd.DataFrame:
+    """``spec.conform(df)``, or ``df`` itself when it already is what conform returns.
+
+    The objects stage conforms its registry and cell table itself (a failure there stays in the
+    isolated "objects" stage); conforming them again was a pyarrow round trip (~10 ms) that gives
+    back equal frames: the schema's columns in order, a 0..n-1 index and the schema's pandas dtypes
+    (no schema column is ``object``, so equal dtypes mean equal values after the round trip).
+    """
+    empty = _EMPTY.get(spec.name)
+    if empty is None:
+        empty = _EMPTY.setdefault(spec.name, spec.empty())
+    if (
+        list(df.columns) == list(empty.columns)
+        and df.dtypes.equals(empty.dtypes)
+        and isinstance(df.index, pd.RangeIndex)
+        and df.index.start == 0
+        and df.index.step == 1
+    ):
+        return df
+    return spec.conform(df)
 
 
 class _Stages:

@@ -48,7 +48,7 @@ TITLE_GAP_LINES = 2.5
 _DOC_MEMO = "_docintel_page_memo"
 
 
-def _page_memo(page) -> dict:
+def page_memo(page) -> dict:
     """The memo dict shared by every :class:`CachedPage` of one page of one open document.
 
     The text layer and drawings of a page do not change while a document is parsed, so the
@@ -69,7 +69,7 @@ class CachedPage:
     def __init__(self, page) -> None:
         self._page = page
         self.rect = page.rect
-        self._memo: dict = _page_memo(page)
+        self._memo: dict = page_memo(page)
 
     def get_drawings(self):
         if "d" not in self._memo:

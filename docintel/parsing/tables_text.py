@@ -29,7 +29,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from docintel.parsing import captions, frame_rows, tables_cells, tables_free
+from docintel.parsing import captions, frame_rows, linecols, tables_cells, tables_free
 
 #: A vertical gap over this many line pitches between baselines starts a new logical row.
 ROW_GAP_LINES = 1.45
@@ -302,7 +302,7 @@ def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = Non
     match = captions.CAPTION.match
     hits = [
         k
-        for k, t in enumerate(map(str, line_df["text"].tolist()))
+        for k, t in enumerate(map(str, linecols.tolist(line_df["text"])))
         if match(t) and _table_caption_text(t.strip())
     ]
     if not hits:
