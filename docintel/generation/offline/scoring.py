@@ -51,7 +51,7 @@ from docintel.generation.offline.spans import (  # noqa: F401 - re-exported: def
     list_span,
 )
 from docintel.generation.offline.tablerows import rows_above_caption
-from docintel.generation.text import content_stems, join_lines, normalize, stem, tokens
+from docintel.generation.text import content_stems, ends_sentence, join_lines, normalize, stem, tokens
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.text import ANSWER_TYPE_PATTERNS
 
@@ -180,6 +180,9 @@ def score_lines(
     return grouped, weights
 
 
+#: Lines a window may run past the line budget to finish the sentence the budget cut ("... is
+#: governed by" | "the terms of this License."): the end of a sentence is where its point is made.
+FINISH = 2
 #: A window's seed must score at least this share of the best line: below it a line is too loosely
 #: related to the question to be quoted (the corpus path's first-hop budget reads the same cut)
 MIN_RATIO = 0.4
@@ -216,7 +219,10 @@ def pick_windows(
         reach = r.pos + FORWARD  # past it only to finish an inline enumeration
         if end > reach and _in_series(rows, reach):
             reach += SERIES_LINES
-        end = min(end, start + max(0, max_lines - used) - 1, reach)
+        end = min(end, reach)
+        budget_end = start + max(0, max_lines - used) - 1
+        if budget_end < end and (end - budget_end > FINISH or not ends_sentence(rows[end].ln.text)):
+            end = budget_end  # a sentence ending a few lines past the budget is finished (FINISH)
         if end < r.pos:
             break
         start, end = list_span(rows, start, end)
