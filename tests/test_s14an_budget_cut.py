@@ -46,3 +46,16 @@ def test_a_sentence_far_past_the_budget_is_still_cut():
     lines = {i for w in ws for i in range(w.start, w.end + 1)}
     assert 8 not in lines  # three lines past the budget: not quoted
     assert len(lines) <= 3
+
+
+def test_a_sentence_ending_inside_the_next_line_is_finished_there():
+    lines = list(_LINES)
+    lines[7] = "rights granted to You under this licence shall terminate. The other"
+    lines[8] = "rights of the Work stay with the copyright holder and its heirs"
+    ev = [EvidenceLine(page=4, line=i + 1, text=t) for i, t in enumerate(lines)]
+    p = Passage(doc_id="d", page=4, line_start=1, line_end=len(ev), lines=ev)
+    grouped = score_lines([p], _TERMS)[0]
+    ws = pick_windows(grouped, [0], max_windows=4, max_lines=4, min_ratio=0.1)
+    lines_in = {i for w in ws for i in range(w.start, w.end + 1)}
+    assert 7 in lines_in  # "... shall terminate." ends inside line 7: quoted through it
+    assert 8 not in lines_in

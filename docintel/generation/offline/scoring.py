@@ -25,6 +25,7 @@ How a line scores (every number is reported in the call record, ``CallInfo.detai
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from docintel.generation.offline.spans import (  # noqa: F401 - re-exported: defining, answertype and tests import them from here
@@ -221,8 +222,8 @@ def pick_windows(
             reach += SERIES_LINES
         end = min(end, reach)
         budget_end = start + max(0, max_lines - used) - 1
-        if budget_end < end and (end - budget_end > FINISH or not ends_sentence(rows[end].ln.text)):
-            end = budget_end  # a sentence ending a few lines past the budget is finished (FINISH)
+        if budget_end < end:  # a sentence ending a few lines past the budget is finished (FINISH)
+            end = _sentence_close(rows, budget_end, min(end, budget_end + FINISH))
         if end < r.pos:
             break
         start, end = list_span(rows, start, end)
@@ -236,6 +237,23 @@ def pick_windows(
         # reach a table's short rows; later windows get what is left of the lines actually read
         used += end - start + 1
     return merge_windows(out, grouped)
+
+
+#: A sentence ending inside a line: ". You may not ..." (the line is quoted whole, the next
+#: sentence's opening with it).
+_MID_END = re.compile(r"[.!?][\"”’)]?\s+[A-Z(“\"]")
+
+
+def _sentence_close(rows: list[ScoredLine], cut: int, limit: int) -> int:
+    """The first line after ``cut``, up to ``limit``, that ends the sentence running over the cut
+    (at its end or inside it); ``cut`` when none does within ``limit``."""
+    if cut >= 0 and ends_sentence(rows[cut].ln.text):
+        return cut
+    for k in range(cut + 1, limit + 1):
+        text = rows[k].ln.text
+        if ends_sentence(text) or _MID_END.search(text):
+            return k
+    return cut
 
 
 def merge_windows(windows: list[Window], grouped: list[list[ScoredLine]]) -> list[Window]:
