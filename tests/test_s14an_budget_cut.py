@@ -10,8 +10,8 @@ _LINES = [
     "Unrelated text about the fees charged for printing.",  # 3
     "Unrelated text about the format of the notices follows here.",  # 4
     "More unrelated text about where the notices are printed.",  # 5
-    "If You bring a patent claim against a contributor, then the patent",  # 6
-    "rights granted to You under this licence by that contributor",  # 7
+    "If You bring a patent claim against a licence holder, then the patent",  # 6
+    "rights granted to You by that contributor under these terms",  # 7
     "shall terminate as of the date such claim is filed.",  # 8
     "Unrelated closing text.",  # 9
 ]
@@ -50,12 +50,25 @@ def test_a_sentence_far_past_the_budget_is_still_cut():
 
 def test_a_sentence_ending_inside_the_next_line_is_finished_there():
     lines = list(_LINES)
-    lines[7] = "rights granted to You under this licence shall terminate. The other"
-    lines[8] = "rights of the Work stay with the copyright holder and its heirs"
+    lines[7] = "rights granted to You by that contributor shall end. The other"
+    lines[8] = "rights of others stay with their holders and heirs"
     ev = [EvidenceLine(page=4, line=i + 1, text=t) for i, t in enumerate(lines)]
     p = Passage(doc_id="d", page=4, line_start=1, line_end=len(ev), lines=ev)
     grouped = score_lines([p], _TERMS)[0]
     ws = pick_windows(grouped, [0], max_windows=4, max_lines=4, min_ratio=0.1)
     lines_in = {i for w in ws for i in range(w.start, w.end + 1)}
-    assert 7 in lines_in  # "... shall terminate." ends inside line 7: quoted through it
+    assert 7 in lines_in  # "... shall end." ends inside line 7: quoted through it
     assert 8 not in lines_in
+
+
+def test_no_window_is_opened_on_the_overrun_alone():
+    # the seed ("shall terminate") lies past the budget: finishing a sentence must not open it
+    lines = list(_LINES)
+    lines[7] = "rights granted to You by that contributor shall terminate. The other"
+    lines[8] = "rights of the Work stay with the copyright holder and its heirs"
+    ev = [EvidenceLine(page=4, line=i + 1, text=t) for i, t in enumerate(lines)]
+    p = Passage(doc_id="d", page=4, line_start=1, line_end=len(ev), lines=ev)
+    grouped = score_lines([p], _TERMS)[0]
+    assert max(grouped[0], key=lambda r: r.context if r.pos > 5 else 0).pos == 7  # the seed
+    ws = pick_windows(grouped, [0], max_windows=4, max_lines=4, min_ratio=0.1)
+    assert {i for w in ws for i in range(w.start, w.end + 1)} == {0, 1, 2}

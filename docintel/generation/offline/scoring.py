@@ -222,8 +222,10 @@ def pick_windows(
             reach += SERIES_LINES
         end = min(end, reach)
         budget_end = start + max(0, max_lines - used) - 1
-        if budget_end < end:  # a sentence ending a few lines past the budget is finished (FINISH)
-            end = _sentence_close(rows, budget_end, min(end, budget_end + FINISH))
+        if budget_end < end:  # a sentence ending a few lines past the budget is finished (FINISH),
+            # when the budget left room for the seed line: no window is opened on the overrun alone
+            fin = min(end, budget_end + FINISH) if budget_end >= r.pos else budget_end
+            end = _sentence_close(rows, budget_end, fin)
         if end < r.pos:
             break
         start, end = list_span(rows, start, end)
