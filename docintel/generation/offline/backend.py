@@ -303,8 +303,8 @@ class OfflineBackend:
         else:
             grouped = read_as_pointed(passages, grouped, pi, terms)
             ws = pick_windows(
-                grouped, [pi], max_windows=self.ref_windows, max_lines=self.ref_lines, min_ratio=0.3
-            )
+                grouped, [pi], max_windows=self.ref_windows, max_lines=self.ref_lines, min_ratio=0.3, finish=0
+            )  # a pulled quote is cut by characters (compose's clip): finishing its sentence buys nothing
         if not ws:
             n = min(len(p.lines), 6)
             ws = [Window(pi, 0, n - 1, 0, 0.0, set())]

@@ -197,12 +197,14 @@ def pick_windows(
     max_lines: int,
     min_ratio: float = MIN_RATIO,
     read_lists: bool = False,
+    finish: int = FINISH,
 ) -> list[Window]:
     """Best windows over the given passages: seeds by context score (ties: page order), each
     grown to sentences, overlapping seeds skipped, until the window or line budget is spent.
     ``read_lists``: a window cut at a list's lead-in reads the list (:func:`announced_list`): the
     first hop's windows of a question that asks for no value (a number or length is answered by
-    a sentence; a pulled-in target is read as pointed)."""
+    a sentence; a pulled-in target is read as pointed). ``finish``: lines a window may run past
+    the budget to end its sentence (0 for a pulled target, whose quote a character clip cuts)."""
     cands = [r for pi in passage_ids for r in grouped[pi] if r.score > 0]
     if not cands:
         return []
@@ -224,7 +226,7 @@ def pick_windows(
         budget_end = start + max(0, max_lines - used) - 1
         if budget_end < end:  # a sentence ending a few lines past the budget is finished (FINISH),
             # when the budget left room for the seed line: no window is opened on the overrun alone
-            fin = min(end, budget_end + FINISH) if budget_end >= r.pos else budget_end
+            fin = min(end, budget_end + finish) if budget_end >= r.pos else budget_end
             end = _sentence_close(rows, budget_end, fin)
         if end < r.pos:
             break
