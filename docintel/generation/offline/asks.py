@@ -18,9 +18,10 @@ from docintel.generation.offline.scoring import ScoredLine, Window, grow_window
 from docintel.generation.text import content_stems
 from docintel.schema.kinds import HEADING_ROLES
 
-#: Where a question's next ask may open: after "." / "?" / ";" before a capital, at ", and" /
-#: ", or" / ", but" before a question word or an auxiliary ("..., and how long is ...", "... and does ..."), or at "," before
-#: a question word other than a relative pronoun ("the masked LM, which predicts ..." is one ask).
+#: Where a question's next ask may open: after "." / "?" / ";" before a capital; at ", and" /
+#: ", or" / ", but" before a question word or an auxiliary ("..., and how long is ...", "... and
+#: does ..."); at "," before a question word other than a relative pronoun ("the masked LM, which
+#: predicts ..." is one ask).
 _WH = r"(?:what|which|how|why|when|where|who|whom|whose)\b"
 _AUX = r"(?:does|do|did|is|are|was|were|can|could|should|must|may|will|would|has|have)\b"
 _ASK_BREAK = re.compile(
@@ -100,15 +101,15 @@ def ask_windows(
         if any(_holds(w.hits, own) >= need for w in out):
             continue
         best: tuple[float, int, int] | None = None  # (score, passage, pos)
-        for w in windows:
-            for r in grouped[w.passage]:
-                if (w.passage, r.pos) in taken or r.ln.role in HEADING_ROLES or _holds(r.hits, own) < need:
+        for pi in dict.fromkeys(w.passage for w in windows):  # the quoted passages, once each
+            for r in grouped[pi]:
+                if (pi, r.pos) in taken or r.ln.role in HEADING_ROLES or _holds(r.hits, own) < need:
                     continue
                 if "?" in r.ln.text:  # a question the document asks (a drafting note) answers nothing
                     continue
                 score = sum(weights.get(h, 0.0) for h in r.hits & own) + 0.01 * r.context
                 if best is None or score > best[0]:
-                    best = (score, w.passage, r.pos)
+                    best = (score, pi, r.pos)
         if best is None:
             continue
         _, pi, pos = best
