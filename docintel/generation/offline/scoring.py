@@ -25,6 +25,7 @@ How a line scores (every number is reported in the call record, ``CallInfo.detai
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from docintel.generation.offline.spans import (  # noqa: F401 - re-exported: defining, answertype and tests import them from here
@@ -51,7 +52,7 @@ from docintel.generation.offline.spans import (  # noqa: F401 - re-exported: def
     list_span,
 )
 from docintel.generation.offline.tablerows import rows_above_caption
-from docintel.generation.text import content_stems, join_lines, normalize, stem, tokens
+from docintel.generation.text import content_stems, ends_sentence, join_lines, normalize, stem, tokens
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.text import ANSWER_TYPE_PATTERNS
 
@@ -180,6 +181,9 @@ def score_lines(
     return grouped, weights
 
 
+#: Lines a window may run past the line budget to finish the sentence the budget cut ("... is
+#: governed by" | "the terms of this License."): the end of a sentence is where its point is made.
+FINISH = 2
 #: A window's seed must score at least this share of the best line: below it a line is too loosely
 #: related to the question to be quoted (the corpus path's first-hop budget reads the same cut)
 MIN_RATIO = 0.4
@@ -193,12 +197,14 @@ def pick_windows(
     max_lines: int,
     min_ratio: float = MIN_RATIO,
     read_lists: bool = False,
+    finish: int = FINISH,
 ) -> list[Window]:
     """Best windows over the given passages: seeds by context score (ties: page order), each
     grown to sentences, overlapping seeds skipped, until the window or line budget is spent.
     ``read_lists``: a window cut at a list's lead-in reads the list (:func:`announced_list`): the
     first hop's windows of a question that asks for no value (a number or length is answered by
-    a sentence; a pulled-in target is read as pointed)."""
+    a sentence; a pulled-in target is read as pointed). ``finish``: lines a window may run past
+    the budget to end its sentence (0 for a pulled target, whose quote a character clip cuts)."""
     cands = [r for pi in passage_ids for r in grouped[pi] if r.score > 0]
     if not cands:
         return []
@@ -216,7 +222,12 @@ def pick_windows(
         reach = r.pos + FORWARD  # past it only to finish an inline enumeration
         if end > reach and _in_series(rows, reach):
             reach += SERIES_LINES
-        end = min(end, start + max(0, max_lines - used) - 1, reach)
+        end = min(end, reach)
+        budget_end = start + max(0, max_lines - used) - 1
+        if budget_end < end:  # a sentence ending a few lines past the budget is finished (FINISH),
+            # when the budget left room for the seed line: no window is opened on the overrun alone
+            fin = min(end, budget_end + finish) if budget_end >= r.pos else budget_end
+            end = _sentence_close(rows, budget_end, fin)
         if end < r.pos:
             break
         start, end = list_span(rows, start, end)
@@ -230,6 +241,23 @@ def pick_windows(
         # reach a table's short rows; later windows get what is left of the lines actually read
         used += end - start + 1
     return merge_windows(out, grouped)
+
+
+#: A sentence ending inside a line: ". You may not ..." (the line is quoted whole, the next
+#: sentence's opening with it).
+_MID_END = re.compile(r"[.!?][\"”’)]?\s+[A-Z(“\"]")
+
+
+def _sentence_close(rows: list[ScoredLine], cut: int, limit: int) -> int:
+    """The first line after ``cut``, up to ``limit``, that ends the sentence running over the cut
+    (at its end or inside it); ``cut`` when none does within ``limit``."""
+    if cut >= 0 and ends_sentence(rows[cut].ln.text):
+        return cut
+    for k in range(cut + 1, limit + 1):
+        text = rows[k].ln.text
+        if ends_sentence(text) or _MID_END.search(text):
+            return k
+    return cut
 
 
 def merge_windows(windows: list[Window], grouped: list[list[ScoredLine]]) -> list[Window]:

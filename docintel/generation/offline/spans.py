@@ -237,6 +237,8 @@ _ANNOUNCES_BELOW = re.compile(
     r"\s*[.:]?\s*$",
     re.I,
 )
+#: "the following notice," inside a sentence: an announcement the sentence goes on after.
+_FOLLOWING_NOUN = re.compile(r"\bthe\s+following\s+\w+(?:\s+\w+)?\s*,", re.I)
 #: Lines a window that ends announcing what is below reads on, at most.
 BELOW_LINES = 12
 #: Column heads (heading-role lines of at most HEAD_CELL_WORDS words) the rows below may open with.
@@ -249,12 +251,20 @@ def announced_below(rows: list, start: int, end: int) -> int:
     below.", or "... are in the table below" over the table's column heads) reads on through the lines after it, up to a
     heading, the passage's end or :data:`BELOW_LINES` lines, when one of them holds a question
     word: the sentence promises those rows (a table not registered as a list), and an answer
-    that stops at the promise says nothing. Lists are read by :func:`announced_list`. Returns
-    the window's new last index."""
+    that stops at the promise says nothing. An announcement inside the window's last sentence
+    ("attach the following boilerplate notice, with the fields ... replaced (...)!") counts when
+    that sentence ends the window. Lists are read by :func:`announced_list`. Returns the window's
+    new last index."""
     text = rows[end].ln.text.rstrip()
-    if end + 1 >= len(rows) or not _ANNOUNCES_BELOW.search(text):
+    if end + 1 >= len(rows):
         return end
-    if not text.endswith((".", ":")) and rows[end + 1].ln.role not in HEADING_ROLES:
+    if not _ANNOUNCES_BELOW.search(text):
+        # "attach the following boilerplate notice, with the fields ... replaced (...)": the
+        # announcement inside the window's last sentence, which ends on the window's last line
+        sentence = " ".join(r.ln.text for r in rows[max(start, end - 2) : end + 1])
+        if not (_FOLLOWING_NOUN.search(sentence) and text.endswith((".", "!", "!)", ".)"))):
+            return end
+    elif not text.endswith((".", ":")) and rows[end + 1].ln.role not in HEADING_ROLES:
         return end  # "... specified below" / "assumes only ...": the sentence runs on
     last, body = end, False
     while last + 1 < len(rows) and last - end < BELOW_LINES:
