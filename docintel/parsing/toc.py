@@ -352,7 +352,7 @@ def _add_detected(
     primary_titles = {(e["page_start"], norm(e["title"])) for e in entries}
     numbered: dict[str, set[str]] = {}  # detected number -> its titles so far
     unfit = toc_articles.out_of_sequence(entries, detected)  # list items, footers between outline entries
-    unfit |= running_footers(detected, bottoms or {}, REPEAT_TOP_LINES)
+    unfit |= running_footers(detected, bottoms or {}, REPEAT_TOP_LINES, unfit)
     for c in detected:
         if (
             id(c) in matched

@@ -44,6 +44,10 @@ MIN_SPAN_SHARE = 0.5
 MAX_TITLE_WORDS = 12
 #: A member may be this many points smaller than the body text (small print numbers notes).
 SMALLER_BY_PT = 1.0
+#: A run whose gaps hold unnumbered headings in this many places is a list continued under
+#: sections (tax instructions' steps "1. Enter the amount ..." under "Who Must File", ...):
+#: articles are the document's top level, no heading sits between two of them (set by hand).
+MAX_HEADED_GAPS = 1
 
 
 def _title(rest: str) -> str | None:
@@ -99,11 +103,12 @@ def mark_articles(cands: list[Candidate], body: float, skip_pages: set) -> list[
             items.append((int(m.group(1)), m.group(2), c, title))
     if len(items) < MIN_RUN or not any(t is not None for *_, t in items):
         return []
+    heads = [order[id(c)] for c in cands if c.extra.get("heading_like") and not c.number]
     best: list[tuple] = []
     for delim in (".", ")"):
         group = [it for it in items if it[1] == delim or it[3] is None]
         for run in _runs(group):
-            if len(run) > len(best) and _fits(run, order, len(cands)):
+            if len(run) > len(best) and _fits(run, order, len(cands)) and not _headed(run, order, heads):
                 best = run
     out = []
     for n, _, c, title in best:
@@ -166,6 +171,13 @@ def _fits(run: list[tuple], order: dict[int, int], n_cands: int) -> bool:
     # the last article runs on to the end of the text, or at least as far as the median article
     span = pos[-1] + gaps[len(gaps) // 2] - pos[0]
     return span >= MIN_SPAN_SHARE * n_cands
+
+
+def _headed(run: list[tuple], order: dict[int, int], heads: list[int]) -> bool:
+    """True when unnumbered headings sit between members in more than MAX_HEADED_GAPS places."""
+    pos = [order[id(it[2])] for it in run]
+    gaps = {bisect.bisect_left(pos, h) for h in heads if pos[0] < h < pos[-1]}
+    return len(gaps) > MAX_HEADED_GAPS
 
 
 def _key(number: str) -> tuple[int, ...] | None:
