@@ -58,3 +58,42 @@ def test_a_heading_at_the_foot_of_a_page_in_each_of_two_bound_procedures_stays()
     toc = _toc(doc)
     scope = toc[toc["title"] == "Scope"]
     assert list(scope["page_start"]) == [1, 3]
+
+
+def test_articles_numbered_with_a_space_and_no_dot_are_sections():
+    # CERN-OHL-S: "3 Copying, modifying and Conveying Covered Source" in the body font, no dot,
+    # its clauses "3.1 You may ..." under it: "section 3" had no toc row to resolve to
+    doc = pymupdf.open()
+    page, y = doc.new_page(width=595, height=842), 80.0
+    page.insert_text((72, y), "Open Hardware Licence", fontname="hebo", fontsize=16)
+    heads = ["Definitions", "Applicability", "Copying, modifying and Conveying Covered Source", "Patents"]
+    for n, head in enumerate(heads, 1):
+        lines = [(72.0, f"{n} {head}")]
+        lines += [(80.0, f"{n}.{k} {PROSE[0]}") for k in (1, 2)] + [(80.0, p) for p in PROSE[1:]]
+        for x, text in lines:
+            if y > 760:
+                page, y = doc.new_page(width=595, height=842), 80.0
+            y += 14
+            page.insert_text((x, y), text, fontname="helv", fontsize=10)
+    toc = _toc(doc).set_index("toc_id")
+    assert [toc.loc[str(n)].title for n in range(1, 5)] == heads
+    assert toc.loc["3.1"].parent_id == "3"
+
+
+def test_numbered_lines_of_running_text_make_no_spaced_articles():
+    # a line of running text may open with a number: "2 Members shall ..." wrapped from "within"
+    doc = pymupdf.open()
+    page, y = doc.new_page(width=595, height=842), 80.0
+    page.insert_text((72, y), "Rules of the Association", fontname="hebo", fontsize=16)
+    for n in range(1, 6):
+        for text in [
+            *PROSE,
+            f"{n} Members shall give notice. The period for it is set out in the rules",
+            *PROSE,
+        ]:
+            if y > 760:
+                page, y = doc.new_page(width=595, height=842), 80.0
+            y += 14
+            page.insert_text((72, y), text, fontname="helv", fontsize=10)
+    toc = _toc(doc)
+    assert not toc["number"].notna().any()
