@@ -23,7 +23,9 @@ import re
 from docintel.parsing.heading_text import Candidate, first_sentence
 
 #: "1. Title", "1.Title", "1) Title": the number (at most two digits), its delimiter, a capital.
-_ARTICLE = re.compile(r"\s*(\d{1,2})([.)])\s*(?=[^\W\d_])(?=[A-Z\u00c0-\u00de\u0100-\u017f])(.*)$")
+#: Or "3 Copying, modifying and Conveying Covered Source": the number, a space, the title (CERN-OHL);
+#: such a member must be its whole line (a line of running text may open with "2 Members ...").
+_ARTICLE = re.compile(r"\s*(\d{1,2})([.)]\s*|\s+)(?=[^\W\d_])(?=[A-Z\u00c0-\u00de\u0100-\u017f])(.*)$")
 #: Numbers a run may pass over (articles set otherwise: MPL's 6 and 7 in a box of asterisks).
 MAX_SKIPPED = 2
 #: Marks a title cut from a line that runs on into the article's text (never in a real title).
@@ -44,6 +46,10 @@ MIN_SPAN_SHARE = 0.5
 MAX_TITLE_WORDS = 12
 #: A member may be this many points smaller than the body text (small print numbers notes).
 SMALLER_BY_PT = 1.0
+#: A run whose gaps hold unnumbered headings in this many places is a list continued under
+#: sections (tax instructions' steps "1. Enter the amount ..." under "Who Must File", ...):
+#: articles are the document's top level, no heading sits between two of them (set by hand).
+MAX_HEADED_GAPS = 1
 
 
 def _title(rest: str) -> str | None:
@@ -94,16 +100,17 @@ def mark_articles(cands: list[Candidate], body: float, skip_pages: set) -> list[
         m = _ARTICLE.match(t)
         if m is None or c.size < body - SMALLER_BY_PT or c.run_in:
             continue
-        title = _title(m.group(3))
-        if title is not None:
-            items.append((int(m.group(1)), m.group(2), c, title))
+        title, delim = _title(m.group(3)), m.group(2).strip() or " "
+        if title is not None and not (delim == " " and title.endswith(_RUN_IN)):
+            items.append((int(m.group(1)), delim, c, title))
     if len(items) < MIN_RUN or not any(t is not None for *_, t in items):
         return []
+    heads = [order[id(c)] for c in cands if c.extra.get("heading_like") and not c.number]
     best: list[tuple] = []
-    for delim in (".", ")"):
+    for delim in (".", ")", " "):
         group = [it for it in items if it[1] == delim or it[3] is None]
         for run in _runs(group):
-            if len(run) > len(best) and _fits(run, order, len(cands)):
+            if len(run) > len(best) and _fits(run, order, len(cands)) and not _headed(run, order, heads):
                 best = run
     out = []
     for n, _, c, title in best:
@@ -166,6 +173,13 @@ def _fits(run: list[tuple], order: dict[int, int], n_cands: int) -> bool:
     # the last article runs on to the end of the text, or at least as far as the median article
     span = pos[-1] + gaps[len(gaps) // 2] - pos[0]
     return span >= MIN_SPAN_SHARE * n_cands
+
+
+def _headed(run: list[tuple], order: dict[int, int], heads: list[int]) -> bool:
+    """True when unnumbered headings sit between members in more than MAX_HEADED_GAPS places."""
+    pos = [order[id(it[2])] for it in run]
+    gaps = {bisect.bisect_left(pos, h) for h in heads if pos[0] < h < pos[-1]}
+    return len(gaps) > MAX_HEADED_GAPS
 
 
 def _key(number: str) -> tuple[int, ...] | None:

@@ -229,19 +229,52 @@ def renest_restarts(entries: list[dict]) -> None:
                     e["level"] = head + (1 if _plain(e) is not None else 2)
 
 
-def running_footers(detected: list, bottoms: dict, lines: float) -> set[int]:
+def running_footers(
+    detected: list, bottoms: dict, lines: float, unfit: frozenset | set = frozenset()
+) -> set[int]:
     """ids of numbered headings that close two or more pages under one title: a running footer.
 
     ("Chapter 21. Maintainer script flowcharts" at the foot of every other page of a manual whose
     furniture pass missed it.) A heading sits at a page's foot when its bottom is within ``lines``
-    of its line heights of the page's last text; a real heading is not set there twice.
+    of its line heights of the page's last text; a real heading is not set there twice, unless
+    sections of its own level come between (see :func:`_crossed`; ``unfit`` are ids already
+    known to be no sections, which cross nothing).
     """
     foot = [
         c
         for c in detected
         if c.number and c.page in bottoms and c.y1 >= float(bottoms[c.page]) - lines * c.size
     ]
-    pages: dict[str, set[int]] = {}
+    groups: dict[str, list] = {}
     for c in foot:
-        pages.setdefault(norm(c.title or c.text), set()).add(c.page)
-    return {id(c) for c in foot if len(pages[norm(c.title or c.text)]) >= 2}
+        groups.setdefault(norm(c.title or c.text), []).append(c)
+    out: set[int] = set()
+    for group in groups.values():
+        if len({c.page for c in group}) < 2 or _crossed(group, [d for d in detected if id(d) not in unfit]):
+            continue
+        out |= {id(c) for c in group}
+    return out
+
+
+def _depth(c) -> int:
+    return c.number.strip().rstrip(".").count(".") + 1
+
+
+def _crossed(group: list, detected: list) -> bool:
+    """True when another numbered heading as shallow as the group's sits between its first and last
+    occurrence: the group is a heading repeated by sections of its own ("2 Scope" at the foot of
+    a page in each of two procedures bound together), not a footer running through one section."""
+    first = min((c.page, c.line) for c in group)
+    last = max((c.page, c.line) for c in group)
+    depth = min(_depth(c) for c in group)
+    numbers = {c.number.strip().rstrip(".") for c in group}
+    ids = {id(c) for c in group}
+    return any(
+        first < (d.page, d.line) < last
+        and id(d) not in ids
+        and d.kind == "decimal"
+        and d.number.strip().rstrip(".") not in numbers
+        and _depth(d) <= depth
+        for d in detected
+        if d.number
+    )
