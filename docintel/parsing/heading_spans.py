@@ -81,7 +81,8 @@ def _span_style(flags: int, font: str) -> tuple[float, float]:
 def line_span_rows(line: dict, rows: list, texts: list) -> None:
     """Extend ``rows`` with six floats (x and y centre, inked characters, bold, rotated, italic) and
     ``texts`` with the text of each inked span of one ``get_text("dict")`` line: what
-    :func:`page_spans` takes of a line, shared with ``line_walk._raw_lines``' own walk of the page."""
+    :func:`page_spans` takes of a line. ``line_walk._raw_lines`` computes the same rows in its own
+    walk of the page (``tests/test_s10ps2_spans.py`` holds the two equal)."""
     rot = float(abs(line["dir"][1]) > ROTATED_DIR_MIN)
     style = _SPAN_STYLE  # (flags, font) -> (bold, italic) as floats: a few dozen per document
     for s in line["spans"]:

@@ -40,32 +40,6 @@ def _font_says(font: str) -> tuple[bool, bool]:
     return "bold" in low or "medi" in low, "italic" in low or "oblique" in low
 
 
-def _style(spans: list[dict], lengths: list[int]) -> tuple[str, float, int, int]:
-    """Dominant (font, size, flags) by character count, and the characters in math fonts.
-
-    ``lengths``: each span's stripped text length.
-    """
-    if len(spans) == 1:  # most lines: one span, nothing to weigh
-        s = spans[0]
-        return (
-            s["font"],
-            float(round(s["size"], 1)),
-            s["flags"],
-            lengths[0] if _is_math_font(s["font"]) else 0,
-        )
-    weights: dict[tuple, int] = {}
-    math = 0
-    for s, n in zip(spans, lengths, strict=True):
-        size = s["size"]
-        key = (s["font"], _SIZES.get(size) or _size(size), s["flags"])
-        weights[key] = weights.get(key, 0) + n
-        if _is_math_font(s["font"]):
-            math += n
-    # the first key with the largest weight: what Counter.most_common(1) gives
-    (font, size, flags), _ = max(weights.items(), key=_WEIGHT)
-    return font, float(size), flags, math
-
-
 _WEIGHT = operator.itemgetter(1)
 
 
@@ -195,7 +169,7 @@ def _many_spans(
         spans.append(s)
         lengths.append(n)
         font, size, flags = s["font"], s["size"], s["flags"]
-        # _style's weights: (font, size to 0.1 pt, flags) by inked characters, in span order
+        # the dominant style's weights: (font, size to 0.1 pt, flags) by inked characters, in span order
         key = (font, _SIZES.get(size) or _size(size), flags)
         weights[key] = weights.get(key, 0) + n
         if _is_math_font(font):
