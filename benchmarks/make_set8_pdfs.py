@@ -167,10 +167,16 @@ def _html(paras: list[tuple[str, str]], style: str) -> str:
 
 
 def render(text: str, style: str, title: str, path: Path) -> int:
+    return write_pdf(_html(_paragraphs(text), style), CSS[style], style, title, path, "set8")
+
+
+def write_pdf(body: str, css: str, style: str, title: str, path: Path, tag: str) -> int:
+    """Lay ``body`` (HTML) out on letter pages with ``css``, stamp each page's running title and
+    number in ``style`` ("word", "bold", "book"; any other: a browser's print header and "i/n"
+    footer) and save it deterministically to ``path``. Returns the page count. Shared by set 9."""
     import pymupdf
 
-    paras = _paragraphs(text)
-    story = pymupdf.Story(html=_html(paras, style), user_css=CSS[style])
+    story = pymupdf.Story(html=body, user_css=css)
     box = pymupdf.paper_rect("letter")
     where = box + (72, 80, -72, -80)
     tmp = path.with_suffix(".tmp.pdf")
@@ -184,21 +190,23 @@ def render(text: str, style: str, title: str, path: Path) -> int:
     writer.close()
     doc = pymupdf.open(tmp)
     n = doc.page_count
-    font = "tiro" if style != "bold" else "helv"
+    font = "helv" if style == "bold" else "tiro"
     for i, page in enumerate(doc, start=1):
         w = page.rect.width
         if style == "word":
             page.insert_text((72, 50), title, fontsize=8.5, fontname=font)
-            foot = f"Page {i} of {n}"
-            page.insert_text((w / 2 - 22, 752), foot, fontsize=9, fontname=font)
+            page.insert_text((w / 2 - 22, 752), f"Page {i} of {n}", fontsize=9, fontname=font)
         elif style == "bold":
             page.insert_text((w - 84, 752), str(i), fontsize=9, fontname=font)
-        else:
+        elif style == "book":
             x = w - 84 if i % 2 else 72
             page.insert_text((x, 50), str(i), fontsize=9.5, fontname=font)
-            tx = 72 if i % 2 else w - 72 - pymupdf.get_text_length(title, font, 9.5)
-            page.insert_text((tx if i % 2 == 0 else 150, 50), title, fontsize=9.5, fontname=font)
-    doc.set_metadata({"title": title, "producer": "docintel set8", "creator": "make_set8_pdfs"})
+            tx = 150 if i % 2 else w - 72 - pymupdf.get_text_length(title, font, 9.5)
+            page.insert_text((tx, 50), title, fontsize=9.5, fontname=font)
+        else:
+            page.insert_text((36, 24), title, fontsize=8, fontname="helv")
+            page.insert_text((w - 60, 770), f"{i}/{n}", fontsize=8, fontname="helv")
+    doc.set_metadata({"title": title, "producer": f"docintel {tag}", "creator": f"make_{tag}_pdfs"})
     doc.save(path, garbage=3, deflate=True, no_new_id=True)
     doc.close()
     tmp.unlink()

@@ -32,6 +32,8 @@ import re
 import sys
 from pathlib import Path
 
+from make_set8_pdfs import write_pdf  # the same page layout, running heads and save
+
 GENERATED = Path(os.environ.get("DOCINTEL_GENERATED", Path.home() / ".cache" / "docintel" / "generated"))
 SPDX = Path("/tmp/spdx/node_modules/spdx-license-list/licenses")
 CONSTITUTION = Path("/usr/share/doc/debian/constitution.txt.gz")
@@ -132,43 +134,7 @@ def _html(paras: list[tuple[str, int, str]]) -> str:
 
 
 def render(text: str, style: str, title: str, path: Path) -> int:
-    import pymupdf
-
-    story = pymupdf.Story(html=_html(paragraphs(text)), user_css=CSS[style])
-    box = pymupdf.paper_rect("letter")
-    where = box + (72, 80, -72, -80)
-    tmp = path.with_suffix(".tmp.pdf")
-    writer = pymupdf.DocumentWriter(str(tmp))
-    more = 1
-    while more:
-        dev = writer.begin_page(box)
-        more, _ = story.place(where)
-        story.draw(dev)
-        writer.end_page()
-    writer.close()
-    doc = pymupdf.open(tmp)
-    n = doc.page_count
-    font = "helv" if style == "bold" else "tiro"
-    for i, page in enumerate(doc, start=1):
-        w = page.rect.width
-        if style == "word":
-            page.insert_text((72, 50), title, fontsize=8.5, fontname=font)
-            page.insert_text((w / 2 - 22, 752), f"Page {i} of {n}", fontsize=9, fontname=font)
-        elif style == "bold":
-            page.insert_text((w - 84, 752), str(i), fontsize=9, fontname=font)
-        elif style == "book":
-            x = w - 84 if i % 2 else 72
-            page.insert_text((x, 50), str(i), fontsize=9.5, fontname=font)
-            tx = 150 if i % 2 else w - 72 - pymupdf.get_text_length(title, font, 9.5)
-            page.insert_text((tx, 50), title, fontsize=9.5, fontname=font)
-        else:
-            page.insert_text((36, 24), title, fontsize=8, fontname="helv")
-            page.insert_text((w - 60, 770), f"{i}/{n}", fontsize=8, fontname="helv")
-    doc.set_metadata({"title": title, "producer": "docintel set9", "creator": "make_set9_pdfs"})
-    doc.save(path, garbage=3, deflate=True, no_new_id=True)
-    doc.close()
-    tmp.unlink()
-    return n
+    return write_pdf(_html(paragraphs(text)), CSS[style], style, title, path, "set9")
 
 
 def main() -> int:
