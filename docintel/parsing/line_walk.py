@@ -55,27 +55,34 @@ def _size(size: float) -> float:
     return out
 
 
-#: (rotated, rounded direction) of each line direction seen: a page has one or two of them.
-_TURNS: dict[tuple, tuple[bool, tuple[int, int]]] = {}
+#: (rotated, rounded direction, not left to right) of each line direction seen: a page has one or two.
+_TURNS: dict[tuple, tuple[bool, tuple[int, int], bool]] = {}
 
 
-def _turn(direction: tuple) -> tuple[bool, tuple[int, int]]:
+def _turn(direction: tuple) -> tuple[bool, tuple[int, int], bool]:
     dx, dy = direction
-    out = (abs(dy) > 0.02 or dx < 0, (round(dx), round(dy)))
+    rounded = (round(dx), round(dy))
+    rot = abs(dy) > 0.02 or dx < 0
+    out = (rot, rounded, rot or rounded != (1, 0))
     if len(_TURNS) > 4096:  # (odd directions of a rotated scan)
         _TURNS.clear()
     _TURNS[direction] = out
     return out
 
 
-def _raw_lines(page_dict: dict, span_rows: list | None = None, span_texts: list | None = None) -> list[dict]:
+def _raw_lines(
+    page_dict: dict, span_rows: list | None = None, span_texts: list | None = None, odd: list | None = None
+) -> list[dict]:
     """The page's text lines as dicts (private ``_`` hints included), in the dict's order.
 
     ``span_rows`` / ``span_texts``: lists to extend, in the same walk, with what
     :func:`heading_spans.page_spans` takes of the dict (six floats and the text of each inked
     span, in the dict's order), so the page stage need not walk the spans again.
+    ``odd``: a list to extend with the lines that are rotated or whose rounded direction is not
+    (1, 0) (none on most pages: :mod:`lines` then skips its direction passes).
     """
     out = []
+    odd = [] if odd is None else odd
     want = span_rows is not None
     style = _SPAN_STYLE  # (flags, font) -> (bold, italic), shared with heading_spans.page_spans
     for bno, block in enumerate(page_dict["blocks"]):
@@ -119,26 +126,27 @@ def _raw_lines(page_dict: dict, span_rows: list | None = None, span_texts: list 
                 text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars = x
             turn = _TURNS.get(ln["dir"]) or _turn(ln["dir"])
             says_bold, says_italic = _font_says(font)
-            out.append(
-                {
-                    "text": text,
-                    "_ocr": ocr,
-                    "x0": x0,
-                    "y0": y0,
-                    "x1": x1,
-                    "y1": y1,
-                    "block": bno,
-                    "font": font,
-                    "size": size,
-                    "bold": bool(flags & 16) or says_bold,
-                    "italic": bool(flags & 2) or says_italic,
-                    "_rot": turn[0],
-                    "_dir": turn[1],
-                    "_math": math,
-                    "_chars": chars,
-                    "_marker": bool(marker),
-                }
-            )
+            row = {
+                "text": text,
+                "_ocr": ocr,
+                "x0": x0,
+                "y0": y0,
+                "x1": x1,
+                "y1": y1,
+                "block": bno,
+                "font": font,
+                "size": size,
+                "bold": bool(flags & 16) or says_bold,
+                "italic": bool(flags & 2) or says_italic,
+                "_rot": turn[0],
+                "_dir": turn[1],
+                "_math": math,
+                "_chars": chars,
+                "_marker": bool(marker),
+            }
+            out.append(row)
+            if turn[2]:
+                odd.append(row)
     return out
 
 

@@ -104,8 +104,10 @@ def _attach_to_formulas(lines: list[dict]) -> None:
     """Small-type fragments touching a formula (an underbrace's "counter times", an index set
     below a sum) belong to it: role ``formula``, so they are never quoted as prose."""
     formulas = [r for r in lines if r["role"] == "formula"]
+    if not formulas:  # (most pages: no sort of the body sizes)
+        return
     body = sorted(r["size"] for r in lines if r["role"] == "body")
-    if not formulas or not body:
+    if not body:
         return
     small = 0.85 * body[len(body) // 2]
     for r in lines:
@@ -120,12 +122,17 @@ def _attach_to_formulas(lines: list[dict]) -> None:
                 break
 
 
-def _mark_tables(lines: list[dict], rows: list[list[dict]] | None = None) -> None:
-    """Role ``table`` for the region of 3+ rows with 3+ separate cells (rows close together).
+def _mark_tables(lines: list[dict], rows: list[list[dict]] | None = None) -> int:
+    """Role ``table`` for the region of 3+ rows with 3+ separate cells (rows close together); returns
+    how many lines it marked.
 
     Everything inside the region's box is table text: row labels centred between rows,
     cells set in math fonts. ``rows``: ``columns.group_rows(lines)`` when the caller has it.
     """
+    rows = columns.group_rows(lines) if rows is None else rows
+    # a region needs 3 rows of 3+ cells in one run: a page without them has none (most pages)
+    if sum(1 for rw in rows if len(rw) >= 3) < 3:
+        return 0
     regions: list[tuple[float, float, float, float]] = []
     run: list[list[dict]] = []
 
@@ -143,7 +150,7 @@ def _mark_tables(lines: list[dict], rows: list[list[dict]] | None = None) -> Non
 
     last_bottom = None
     singles = 0  # a lone row label ("(A)") between multi-cell rows does not end the table
-    for rw in columns.group_rows(lines) if rows is None else rows:
+    for rw in rows:
         h = rw[0]["y1"] - rw[0]["y0"] if len(rw) == 1 else max(r["y1"] - r["y0"] for r in rw)
         near = last_bottom is not None and rw[0]["y0"] - last_bottom <= 2.5 * h
         singles = singles + 1 if len(rw) < 2 else 0
@@ -154,12 +161,15 @@ def _mark_tables(lines: list[dict], rows: list[list[dict]] | None = None) -> Non
             run = [rw] if len(rw) >= 2 else []
         last_bottom = rw[0]["y1"] if len(rw) == 1 else max(r["y1"] for r in rw)
     flush()
+    marked = 0
     for x0, y0, x1, y1 in regions:
         for r in lines:
             if r["role"] in ("body", "formula", "list_item") and _contains(
                 {"x0": x0 - 2, "y0": y0 - 2, "x1": x1 + 2, "y1": y1 + 2}, r
             ):
                 r["role"] = "table"
+                marked += 1
+    return marked
 
 
 #: A drop cap is at least this many times the size of the lines it sits beside.
@@ -249,12 +259,17 @@ def extract_page_lines(
     """
     d = page.get_text("dict", flags=_fast_flags(), textpage=textpage) if page_dict is None else page_dict
     span_rows, span_texts = ([], []) if want_spans else (None, None)
-    raw = _raw_lines(d, span_rows, span_texts)
-    turned = _rotated_content(raw)
-    # a page set sideways: its text in the rotated direction is the content, not margin stamps
-    content = [r for r in raw if turned is not None and r["_dir"] == turned]
-    flat = _join_drop_caps([r for r in raw if not r["_rot"]])
-    rotated = [r for r in raw if r["_rot"] and not (turned is not None and r["_dir"] == turned)]
+    odd: list[dict] = []  # lines rotated or not read left to right
+    raw = _raw_lines(d, span_rows, span_texts, odd)
+    if odd:
+        turned = _rotated_content(raw)
+        # a page set sideways: its text in the rotated direction is the content, not margin stamps
+        content = [r for r in raw if turned is not None and r["_dir"] == turned]
+        flat = _join_drop_caps([r for r in raw if not r["_rot"]])
+        rotated = [r for r in raw if r["_rot"] and not (turned is not None and r["_dir"] == turned)]
+    else:  # (most pages) every line in direction (1, 0): nothing turned, nothing rotated
+        turned, content, rotated = None, [], []
+        flat = _join_drop_caps(raw)  # (a new list: raw is not changed)
     boxes = [(r["x0"], r["y0"], r["x1"], r["y1"]) for r in flat]
     gutters = columns.find_gutters(boxes)
     if not gutters and hint_gutters and columns.gutters_fit(boxes, hint_gutters):
@@ -287,11 +302,12 @@ def extract_page_lines(
         # When every first row held one line, the lines are those rows' own dicts, boxes unchanged
         # and in group_rows' order: grouping them again (a stable sort of a sorted list) gives them back.
         rows = first if len(first) == len(flat) else columns.group_rows(lines)
-        _mark_tables(lines, rows)
+        marked = _mark_tables(lines, rows)
         ordered = [r for row in rows for r in row]
     else:
+        marked = 0
         for col in sorted({r["column"] for r in lines}):
-            _mark_tables([r for r in lines if r["column"] == col])
+            marked += _mark_tables([r for r in lines if r["column"] == col])
         ordered = columns.reading_order(lines + rotated, gutters, cuts=image_boxes or [])
     if content:
         # (a dict of signals.text_and_images has no width / height: get_text's, the cropbox's)
@@ -314,14 +330,20 @@ def extract_page_lines(
         r["block"] = block_ids.setdefault(r["block"], len(block_ids))
         r["parse_method"] = "ocr" if r["_ocr"] else "fast"
     text_chars = "".join(r["text"] for r in ordered)
+    spaces = text_chars.count(" ")
+    ascii_text = text_chars.isascii()
     signals = {
         "n_lines": len(ordered),
         # (per-line sums of the joined texts: no word or space crosses a line's boundary)
-        "n_chars": len(text_chars) - text_chars.count(" "),
-        "n_words": len(" ".join(r["text"] for r in ordered).split()),
+        "n_chars": len(text_chars) - spaces,
+        # every text is non-empty, its words split by single spaces (_raw_lines' " ".join(split()),
+        # merged fragments and drop caps joined the same way): a line's words are its spaces + 1
+        "n_words": spaces + len(ordered),
         "n_columns": len(gutters) + 1 if flat else 0,
         "_gutters": gutters,
-        "_bad_chars": 0 if text_chars.isascii() else len(_BAD_CHAR.findall(text_chars)),
+        "_bad_chars": 0 if ascii_text else len(_BAD_CHAR.findall(text_chars)),
+        "_ascii": ascii_text,  # (textlayer's garbled-text check: no unmappable character)
+        "_tables": marked,  # lines given role ``table`` (the page stage holds such a page)
         "_page_dict": d,
     }
     if want_spans:

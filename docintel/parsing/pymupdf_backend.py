@@ -164,10 +164,8 @@ def _parse_page(
             page_dict=page_dict,
             want_spans=True,
         )
-        hold = held is not None and (
-            any(r.get("role") == "table" for r in rows)
-            or tables_text.has_table_caption(r["text"] for r in rows)
-        )
+        tables = sig.pop("_tables")  # lines of role table (lines._mark_tables alone gives that role)
+        hold = held is not None and (tables > 0 or tables_text.has_table_caption(r["text"] for r in rows))
         # the page's paths as its text page recorded them (one interpretation of the page): their
         # count, and get_cdrawings() only for the readers of the paths themselves: the held page's
         # table readers, the layout triage (boxes), the text-layer check (curves)

@@ -126,7 +126,10 @@ def _gaps(rows: list[dict], prow: dict, drawings: list | None) -> str | None:
     if not rows:
         return None
     out = []
-    bad, total = garbled_count([r.get("text", "") for r in rows])
+    if prow.get("_ascii"):  # (the page stage's signal: an ASCII page has no unmappable character)
+        bad, total = 0, prow["n_chars"]
+    else:
+        bad, total = garbled_count([r.get("text", "") for r in rows])
     if bad >= GARBLED_MIN_CHARS and bad >= GARBLED_SHARE * max(total, 1):
         out.append(f"garbled_text ({bad} unmappable characters)")
     n = vector_glyphs(rows, drawings or [])
