@@ -56,17 +56,40 @@ def _size(size: float) -> float:
 
 
 #: (rotated, rounded direction, not left to right) of each line direction seen: a page has one or two.
-_TURNS: dict[tuple, tuple[bool, tuple[int, int], bool]] = {}
+_TURNS: dict[tuple, tuple[bool, tuple[int, int], bool, float]] = {}
 
 
-def _turn(direction: tuple) -> tuple[bool, tuple[int, int], bool]:
+def _turn(direction: tuple) -> tuple[bool, tuple[int, int], bool, float]:
+    """(rotated, rounded direction, not left to right, rotated as a heading span row has it)."""
     dx, dy = direction
     rounded = (round(dx), round(dy))
     rot = abs(dy) > 0.02 or dx < 0
-    out = (rot, rounded, rot or rounded != (1, 0))
+    out = (rot, rounded, rot or rounded != (1, 0), float(abs(dy) > ROTATED_DIR_MIN))
     if len(_TURNS) > 4096:  # (odd directions of a rotated scan)
         _TURNS.clear()
     _TURNS[direction] = out
+    return out
+
+
+#: (flags, font) -> (bold, italic, math font, OCR font, span bold, span italic) of each style seen:
+#: a document sets a few dozen. The line's bold / italic: its flags, else its font's name; the span
+#: pair as floats, what :func:`heading_spans._span_style` gives the heading span rows.
+_STYLES: dict[tuple, tuple[bool, bool, bool, bool, float, float]] = {}
+
+
+def _style(key: tuple) -> tuple[bool, bool, bool, bool, float, float]:
+    flags, font = key
+    says_bold, says_italic = _font_says(font)
+    out = (
+        bool(flags & 16) or says_bold,
+        bool(flags & 2) or says_italic,
+        _is_math_font(font),
+        font == _OCR_FONT,
+        *_span_style(flags, font),
+    )
+    if len(_STYLES) > 4096:
+        _STYLES.clear()
+    _STYLES[key] = out
     return out
 
 
@@ -84,12 +107,14 @@ def _raw_lines(
     out = []
     odd = [] if odd is None else odd
     want = span_rows is not None
-    style = _SPAN_STYLE  # (flags, font) -> (bold, italic), shared with heading_spans.page_spans
+    styles = _STYLES
     for bno, block in enumerate(page_dict["blocks"]):
         if block.get("type") != 0:
             continue
         for ln in block["lines"]:
             all_spans = ln["spans"]
+            direction = ln["dir"]
+            turn = _TURNS.get(direction) or _turn(direction)
             if len(all_spans) == 1:  # most lines: one span (what the general case below gives for it)
                 first = all_spans[0]
                 raw_text = first["text"]
@@ -100,32 +125,29 @@ def _raw_lines(
                 font = first["font"]
                 size = _SIZES.get(first["size"]) or _size(first["size"])
                 flags = first["flags"]
-                math = n if _is_math_font(font) else 0
+                key = (flags, font)
+                st = styles.get(key) or _style(key)
+                math = n if st[2] else 0
                 x0, y0, x1, y1 = first["bbox"]
                 if want:
-                    key = (flags, font)
-                    bi = style.get(key)
-                    if bi is None:
-                        bi = style[key] = _span_style(*key)
-                    rot = float(abs(ln["dir"][1]) > ROTATED_DIR_MIN)
-                    span_rows += ((x0 + x1) / 2, (y0 + y1) / 2, n, bi[0], rot, bi[1])
+                    span_rows += ((x0 + x1) / 2, (y0 + y1) / 2, n, st[4], turn[3], st[5])
                     span_texts.append(raw_text)
                 text = " ".join(raw_text.split())
-                ocr = font == _OCR_FONT
+                ocr = st[3]
                 marker = lead[:1] in _FOOTNOTE_MARK
                 chars = n
             else:
                 # (with the heading spans of the line, in the same walk of its spans)
                 x = (
-                    _many_spans(all_spans, ln["dir"], span_rows, span_texts)
+                    _many_spans(all_spans, direction, span_rows, span_texts)
                     if want
                     else _many_spans(all_spans)
                 )
                 if x is None:
                     continue
                 text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars = x
-            turn = _TURNS.get(ln["dir"]) or _turn(ln["dir"])
-            says_bold, says_italic = _font_says(font)
+                key = (flags, font)
+                st = styles.get(key) or _style(key)
             row = {
                 "text": text,
                 "_ocr": ocr,
@@ -136,8 +158,8 @@ def _raw_lines(
                 "block": bno,
                 "font": font,
                 "size": size,
-                "bold": bool(flags & 16) or says_bold,
-                "italic": bool(flags & 2) or says_italic,
+                "bold": st[0],
+                "italic": st[1],
                 "_rot": turn[0],
                 "_dir": turn[1],
                 "_math": math,

@@ -163,10 +163,9 @@ def _mark_tables(lines: list[dict], rows: list[list[dict]] | None = None) -> int
     flush()
     marked = 0
     for x0, y0, x1, y1 in regions:
+        box = {"x0": x0 - 2, "y0": y0 - 2, "x1": x1 + 2, "y1": y1 + 2}
         for r in lines:
-            if r["role"] in ("body", "formula", "list_item") and _contains(
-                {"x0": x0 - 2, "y0": y0 - 2, "x1": x1 + 2, "y1": y1 + 2}, r
-            ):
+            if r["role"] in ("body", "formula", "list_item") and _contains(box, r):
                 r["role"] = "table"
                 marked += 1
     return marked
@@ -187,9 +186,14 @@ def _join_drop_caps(flat: list[dict]) -> list[dict]:
     times the size of two or more lines that start just right of it within its height.
     """
     out = list(flat)
+    smallest = None
     for cap in flat:
         t = cap["text"].strip()
         if not (1 <= len(t) <= 2 and t[0].isalpha()):
+            continue
+        if smallest is None:  # (the page's smallest size: min() passes a NaN size over unless it is first)
+            smallest = min(r["size"] for r in flat)
+        if cap["size"] < DROP_CAP_RATIO * smallest:  # beside no line (most one-letter lines: table cells)
             continue
         h = cap["y1"] - cap["y0"]
         beside = [

@@ -41,6 +41,8 @@ RASTER_MIN_WORDS = 30
 
 
 _UNMAPPABLE = re.compile("[\ue000-\uf8ff\ufffd\U000f0000-\U0010ffff]")
+#: An unmappable character standing alone as a word (whitespace or the text's end on both sides).
+_LONE_UNMAPPABLE = re.compile("(?<!\\S)[\ue000-\uf8ff\ufffd\U000f0000-\U0010ffff](?!\\S)")
 
 
 def garbled_count(texts: list[str]) -> tuple[int, int]:
@@ -49,7 +51,8 @@ def garbled_count(texts: list[str]) -> tuple[int, int]:
     total = len(joined) - joined.count(" ")
     if not _UNMAPPABLE.search(joined):  # the usual page: one regex scan
         return 0, total
-    bad = sum(len(_UNMAPPABLE.findall(w)) for w in joined.split() if len(w) > 1)
+    # those in words of 2+ characters: all of them but the lone ones (re's \s is str.split's whitespace)
+    bad = len(_UNMAPPABLE.findall(joined)) - len(_LONE_UNMAPPABLE.findall(joined))
     return bad, total
 
 
