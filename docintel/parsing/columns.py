@@ -41,16 +41,18 @@ def find_gutters(boxes: list[tuple[float, float, float, float]]) -> list[tuple[f
     n = len(boxes)
     if n < 6:
         return []
-    arr = np.asarray(boxes, dtype=float)
-    lo, hi = float(arr[:, 0].min()), float(arr[:, 2].max())
+    # (the two x columns alone: the (n, 4) array only when a gutter is checked, most pages have none)
+    left = np.array([b[0] for b in boxes], dtype=float)
+    right = np.array([b[2] for b in boxes], dtype=float)
+    lo, hi = float(left.min()), float(right.max())
     width = hi - lo
     if width < 100:
         return []
     # Coverage histogram at 1 pt resolution, built with a difference array.
     size = int(width) + 2
     # (np.minimum / np.maximum: np.clip's Python wrapper cost more than the clipping on a page's lines)
-    starts = np.minimum(np.maximum((arr[:, 0] - lo).astype(int), 0), size)
-    ends = np.minimum(np.maximum(np.ceil(arr[:, 2] - lo).astype(int), 0), size)
+    starts = np.minimum(np.maximum((left - lo).astype(int), 0), size)
+    ends = np.minimum(np.maximum(np.ceil(right - lo).astype(int), 0), size)
     # +1 at each start, -1 at each end (what np.add.at gave, as exact small integers, cheaper)
     diff = (np.bincount(starts, minlength=size + 1) - np.bincount(ends, minlength=size + 1)).astype(float)
     cover = np.cumsum(diff)[:size]
@@ -59,11 +61,12 @@ def find_gutters(boxes: list[tuple[float, float, float, float]]) -> list[tuple[f
     margin = int(MIN_COLUMN_SHARE * width)
     low[:margin] = False
     low[size - margin :] = False
+    if not low.any():  # no low point: no run
+        return []
     runs = _low_runs(low, cover, lo)
     if not runs:
         return []
-    gutters = _validate(arr, lo, hi, runs)
-    return gutters
+    return _validate(np.asarray(boxes, dtype=float), lo, hi, runs)
 
 
 def _percentile(values: np.ndarray, q: float) -> float:

@@ -14,7 +14,6 @@ import operator
 import re
 
 from docintel.parsing.heading_spans import (
-    _SPAN_STYLE,
     ROTATED_DIR_MIN,
     _span_style,
 )
@@ -186,10 +185,11 @@ def _many_spans(
     want = span_rows is not None
     if want:
         rot = float(abs(direction[1]) > ROTATED_DIR_MIN)
-        style = _SPAN_STYLE
+    styles = _STYLES
     spans, lengths, parts = [], [], []
     weights: dict[tuple, int] = {}
     math = 0
+    ocr = False
     for s in all_spans:
         t = s["text"]
         parts.append(t)
@@ -202,15 +202,15 @@ def _many_spans(
         # the dominant style's weights: (font, size to 0.1 pt, flags) by inked characters, in span order
         key = (font, _SIZES.get(size) or _size(size), flags)
         weights[key] = weights.get(key, 0) + n
-        if _is_math_font(font):
+        skey = (flags, font)
+        st = styles.get(skey) or _style(skey)
+        if st[2]:  # a math font
             math += n
+        if st[3]:  # (any inked span in the OCR font)
+            ocr = True
         if want:
             x0, y0, x1, y1 = s["bbox"]
-            skey = (flags, font)
-            bi = style.get(skey)
-            if bi is None:
-                bi = style[skey] = _span_style(*skey)
-            span_rows += ((x0 + x1) / 2, (y0 + y1) / 2, n, bi[0], rot, bi[1])
+            span_rows += ((x0 + x1) / 2, (y0 + y1) / 2, n, st[4], rot, st[5])
             span_texts.append(t)
     if not spans:
         return None
@@ -222,7 +222,6 @@ def _many_spans(
     if len(spans) == 1:
         font, size, flags = first["font"], float(round(first["size"], 1)), first["flags"]
         x0, y0, x1, y1 = first["bbox"]
-        ocr = font == _OCR_FONT
         marker = lead[:1] in _FOOTNOTE_MARK
         return text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, lengths[0]
     # the first key with the largest weight: what Counter.most_common(1) gives
@@ -230,7 +229,6 @@ def _many_spans(
     size = float(size)
     # min / max over the spans in order, as the builtins compare (NaN included)
     x0, y0, x1, y1 = first["bbox"]
-    ocr = first["font"] == _OCR_FONT
     for s in spans[1:]:
         b = s["bbox"]
         if b[0] < x0:
@@ -241,7 +239,6 @@ def _many_spans(
             x1 = b[2]
         if b[3] > y1:
             y1 = b[3]
-        ocr = ocr or s["font"] == _OCR_FONT
     marker = (lengths[0] <= 3 and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))) or lead[
         :1
     ] in _FOOTNOTE_MARK

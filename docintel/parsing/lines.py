@@ -333,7 +333,7 @@ def extract_page_lines(
         r["line"] = i
         r["block"] = block_ids.setdefault(r["block"], len(block_ids))
         r["parse_method"] = "ocr" if r["_ocr"] else "fast"
-    text_chars = "".join(r["text"] for r in ordered)
+    text_chars = "".join([r["text"] for r in ordered])
     spaces = text_chars.count(" ")
     ascii_text = text_chars.isascii()
     signals = {
