@@ -13,6 +13,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from docintel.parsing import linecols
 from docintel.parsing.headings import split_number
 
 #: "Title ....... 12", "Title . . . . 12", "Title      iv"
@@ -54,7 +55,7 @@ def find_entries(line_df: pd.DataFrame) -> pd.DataFrame:
     """Rows of contents entries: page, line, number, title, label, level (empty when none)."""
     rows = []
     # one pass over plain lists: per-page frames and itertuples cost more than the regex
-    texts = line_df["text"].tolist()
+    texts = linecols.tolist(line_df["text"])  # (the parse's shared list: read, never changed)
     nums = line_df["line"].tolist()
     x0s = line_df["x0"].tolist()
     positions = line_df.groupby("page").indices if len(line_df) else {}

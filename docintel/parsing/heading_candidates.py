@@ -15,8 +15,10 @@ import operator
 import numpy as np
 import pandas as pd
 
+from docintel.parsing import linecols
 from docintel.parsing.heading_spans import BOLD_MIN_FRACTION
 from docintel.parsing.heading_text import (
+    _MAY_NUMBER,
     Candidate,
     _emphasised_subject,
     _respace,
@@ -58,13 +60,24 @@ def _baseline_groups(recs: list[dict]) -> list[list[dict]]:
     groups: list[list[dict]] = []
     heads: list[tuple] = []  # each group's first line as (y1, y0, size, column), read once
     head_y1: list[float] = []  # the groups' y1, never decreasing (lines come sorted by y1)
-    sizes = [s for s in (r["size"] for r in recs) if s == s]  # no NaN
+    sizes = [r["size"] for r in recs]
+    ordered = sorted(recs, key=_Y1_X0)
+    y1s = [r["y1"] for r in ordered]
+    # (a float sum is NaN when a NaN is in it, or an inf and a -inf: only then the sizes are sifted)
+    total = sum(sizes)
+    if total != total:
+        sizes = [s for s in sizes if s == s]  # no NaN
     # a group whose y1 lies more than BASELINE_BOTTOM_EM x the page's largest size above a line
     # fails the baseline test: those are skipped by bisection (a margin keeps the rounding safe)
     reach = BASELINE_BOTTOM_EM * max(sizes) + 1e-6 if sizes else None
-    if reach is not None and (not math.isfinite(reach) or any(r["y1"] != r["y1"] for r in recs)):
+    total = sum(y1s)
+    if reach is not None and (not math.isfinite(reach) or (total != total and any(y != y for y in y1s))):
         reach = None  # a NaN size or bottom edge: no ordering to bisect
-    for r in sorted(recs, key=_Y1_X0):
+    # every two lines' bottoms further apart than ``reach``: no line shares a baseline (most pages
+    # of prose), each is a group of its own, as the loop below would find one by one
+    if reach is not None and all(b - a > reach for a, b in zip(y1s, y1s[1:], strict=False)):
+        return [[r] for r in ordered]
+    for r in ordered:
         ry1, ry0, rsize, rcol = r["y1"], r["y0"], r["size"], r["column"]
         start = len(groups) - 8  # sorted by y1: only recent groups can share the baseline
         if start < 0:
@@ -96,12 +109,20 @@ def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[
     """
     keep = np.flatnonzero(~line_df["role"].isin(_FURNITURE).to_numpy(bool) & ~feats["rotated"].to_numpy(bool))
     cols = ["page", "line", "text", "x0", "y0", "x1", "y1", "size", "font", "column"]
-    vals = [_take_list(line_df[c], keep) for c in cols]
+    vals = [_take_list(line_df[c], keep) for c in cols if c != "text"]
+    # the texts from the parse's shared list (linecols: earlier stages converted the same column)
+    texts = linecols.tolist(line_df["text"])
+    vals.insert(2, [texts[k] for k in keep.tolist()])
     vals += [_take_list(feats[f], keep) for f in ("boldfrac", "italfrac", "lead")]
     texts, column = vals[2], vals[9]
     for k in np.flatnonzero(line_df["column"].iloc[keep].isna().to_numpy()).tolist():
         column[k] = -9
     vals[2] = [t if type(t) is str else str(t) for t in texts]
+    # the box and size as the Candidate holds them (``float()``), converted here once per column: a
+    # float64 column's list already is (most documents); :func:`_single` copies them as they are
+    for i in (3, 4, 5, 6, 7):
+        if line_df[cols[i]].dtype != np.float64:
+            vals[i] = [float(v) for v in vals[i]]
     by_page: dict[int, list[dict]] = {}
     page_list = None
     last = None
@@ -111,7 +132,6 @@ def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[
             last = p
         page_list.append(
             {
-                "page": p,
                 "line": line,
                 "text": text,
                 "x0": x0,
@@ -152,18 +172,19 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
             keep, dropped = [], []
             for r in frags:
                 # a fragment contained in a wider one on the same baseline is a duplicate artefact
-                dup = any(
-                    o is not r
-                    and o["x0"] <= r["x0"] + 1
-                    and o["x1"] >= r["x1"] - 1
-                    and (o["x1"] - o["x0"]) > (r["x1"] - r["x0"]) + 2
-                    for o in frags
-                )
-                (dropped if dup else keep).append(r)
+                lo, hi, wider = r["x0"] + 1, r["x1"] - 1, (r["x1"] - r["x0"]) + 2
+                for o in frags:
+                    if o is not r and o["x0"] <= lo and o["x1"] >= hi and (o["x1"] - o["x0"]) > wider:
+                        dropped.append(r)
+                        break
+                else:
+                    keep.append(r)
             segs = _segments(keep)
             bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= BOLD_MIN_FRACTION)
             for seg in segs:
-                start = _starts_paragraph(seg[0], geo)
+                # computed when first read (the run-in test below, two rare typography tests), as
+                # for a line alone on its baseline
+                start = _LazyStart(seg[0], geo)
                 c = _candidate(page_no, seg, dropped, geo, start)
                 c.extra["para_start"] = start
                 # three or more separate bold pieces on one baseline: a table header row
@@ -244,7 +265,7 @@ def _starts_paragraph(r: dict, geo: _PageGeo) -> bool:
 
 
 def _candidate(page_no: int, head: list[dict], dropped: list[dict], geo: _PageGeo, starts: bool) -> Candidate:
-    """``starts``: :func:`_starts_paragraph` of ``head[0]``, computed by the caller."""
+    """``starts``: :func:`_starts_paragraph` of ``head[0]`` (or its :class:`_LazyStart`), from the caller."""
     first = head[0]
     run_in = False
     if (
@@ -317,21 +338,29 @@ def _single(page_no: int, r: dict, geo: _PageGeo) -> Candidate:
         start = _LazyStart(r, geo)  # read by two rare typography tests only: computed on first use
     raw = r["text"]
     n = len(raw)
-    text, m = raw.strip(), max(n, 1)
+    text, m = raw.strip(), n or 1  # (max(n, 1) of a length)
     itf = r["itf"] * n / m
-    kind, num, title = split_number(text)
+    # split_number's first steps inlined (``text`` is stripped: its strip(" ") is itself); most
+    # lines start with a plain word and no numbering scheme can match them
+    t = text if text.isprintable() and "  " not in text else " ".join(text.split())
+    if _MAY_NUMBER.match(t):
+        kind, num, title = split_number(text)
+    else:
+        kind = num = None
+        title = t
     line = int(r["line"])
+    # (box and size: floats already, see _page_records)
     return Candidate(
         page_no,
         line,
         [line],
         text,
-        float(r["size"]),
+        r["size"],
         bf * n / m >= BOLD_MIN_FRACTION,
-        float(r["x0"]),
-        float(r["y0"]),
-        float(r["x1"]),
-        float(r["y1"]),
+        r["x0"],
+        r["y0"],
+        r["x1"],
+        r["y1"],
         str(r["font"]),
         False,
         kind,

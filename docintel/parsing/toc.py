@@ -143,7 +143,10 @@ def _build_toc(
         else None
     )
     feats = span_features(doc, line_df, spans)
-    body = body_size(line_df.loc[line_df["role"] == "body", ["text", "size"]])
+    # (the two columns taken first: a mask over the whole frame's columns costs more)
+    body = body_size(
+        line_df[["text", "size"]][(line_df["role"] == "body").to_numpy(dtype=bool, na_value=False)]
+    )
     cands = _join_continuations(candidates(line_df, feats), body)
     title_c = title_line(cands, body)
     contents = contents_page.find_entries(line_df)
@@ -162,9 +165,13 @@ def _build_toc(
         entries = toc_sources.contents_entries(contents, contents_pages, page_df, cands, n_pages)
     else:
         entries = []
-    text = line_df[~line_df["role"].isin(["header", "footer", "page_number"])]
-    tops = text.groupby("page")["y0"].min().to_dict() if len(text) else {}
-    bottoms = text.groupby("page")["y1"].max().to_dict() if len(text) else {}
+    # the text lines' page, top and bottom only (not a filter of every column)
+    text = line_df[["page", "y0", "y1"]][
+        ~line_df["role"].isin(["header", "footer", "page_number"]).to_numpy(bool)
+    ]
+    by_page = text.groupby("page") if len(text) else None
+    tops = by_page["y0"].min().to_dict() if by_page is not None else {}
+    bottoms = by_page["y1"].max().to_dict() if by_page is not None else {}
     _add_detected(entries, detected, tops, bottoms)
     toc_articles.body_articles_as_provisions(entries)
 
@@ -199,12 +206,13 @@ def _mark_heading_like(
     """
     cover = cover_pages(line_df, body) if cover is None else cover
     larger = body + LARGER_BY_PT
+    heads = []  # the heading-like candidates, in order (collected here, not by a filter of all)
     for c in cands:
         # plain body type, unnumbered: looks_like_heading's first test says no (most candidates)
         if c.kind is None and not c.bold and c.size < larger and not c.extra.get("italic", False):
             c.extra["heading_like"] = False
             continue
-        c.extra["heading_like"] = (
+        like = (
             c.page not in cover
             and c.page not in contents_pages
             and c is not title_c
@@ -212,9 +220,12 @@ def _mark_heading_like(
             and not c.text.rstrip().endswith(("-", "\u2013", "\u2014"))
             and looks_like_heading(c, body)
         )
-    for c in label_stacks([c for c in cands if c.extra["heading_like"]], line_df):
+        c.extra["heading_like"] = like
+        if like:
+            heads.append(c)
+    for c in label_stacks(heads, line_df):
         c.extra["heading_like"] = False
-    for c in not_sections([c for c in cands if c.extra["heading_like"]], line_df, title_c):
+    for c in not_sections([c for c in heads if c.extra["heading_like"]], line_df, title_c):
         c.extra["heading_like"] = False
 
 

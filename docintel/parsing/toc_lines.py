@@ -17,8 +17,12 @@ TITLE_MIN_BODY_RATIO = 1.3
 def cover_pages(line_df: pd.DataFrame, body: float) -> set[int]:
     """Leading pages with no body text (title pages): their big bold lines are not headings."""
     out = set()
-    for p in sorted(line_df["page"].unique())[:2]:
-        pl = line_df.loc[line_df["page"] == p, ["text", "bold", "size"]]  # no take of the other columns
+    page = line_df["page"]
+    for p in sorted(page.unique())[:2]:
+        at = (page == p).to_numpy(dtype=bool, na_value=False)
+        if at.sum() > 40:
+            break  # too many lines for a title page (the test below says so)
+        pl = line_df[["text", "bold", "size"]][at]  # no take of the other columns
         chars = pl["text"].str.len()
         body_like = (~pl["bold"].astype(bool)) & ((pl["size"] - body).abs() <= 1)
         if len(pl) and len(pl) <= 40 and chars[body_like].sum() < 0.25 * chars.sum():
