@@ -97,9 +97,12 @@ def _classify_link(anchor: str, line_text: str, target_page: int | None, bib_pag
     if ref_type != "unknown":
         return ref_type, target, sub
     pos = line_text.find(anchor) if anchor else -1
-    if pos >= 0:
-        lo = max(0, pos - 20)
-        for r in find_references(line_text[lo : pos + len(anchor) + 1]):
+    lo = max(0, pos - 20)
+    window = line_text[lo : pos + len(anchor) + 1] if pos >= 0 else anchor
+    # (a window that is the anchor itself, a whole linked line, holds no reference: classify_reference
+    # read that very text and found none)
+    if pos >= 0 and window != anchor:
+        for r in find_references(window):
             if (
                 r["start"] <= pos - lo + len(anchor)
                 and r["end"] >= pos - lo
