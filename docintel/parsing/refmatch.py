@@ -250,7 +250,14 @@ _HOLDS: dict[str, tuple[tuple[str, ...], ...]] = {
 def _holds(rule: RefPattern, text: str) -> bool:
     """False when ``text`` lacks a literal every match of ``rule`` holds (:data:`_HOLDS`)."""
     need = _HOLDS.get(rule.name)
-    return need is None or all(any(w in text for w in one) for one in need)
+    if need is not None:
+        for one in need:  # (loops, not all() / any() over generators: this runs per rule per text)
+            for w in one:
+                if w in text:
+                    break
+            else:
+                return False
+    return True
 
 
 def _candidates(text: str) -> list[Mention]:
