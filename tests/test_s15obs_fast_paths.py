@@ -114,3 +114,32 @@ def test_classify_link_is_the_plain_reading(anchor, line, target):
     assert crossrefs._classify_link(anchor, line, target, bib) == _classify_link_plain(
         anchor, line, target, bib
     )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_body_size_on_numpy_columns_is_headings_body_size(seed):
+    import numpy as np
+    import pandas as pd
+
+    from docintel.parsing import objects
+    from docintel.parsing.headings import body_size
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    sizes = rng.choice([8.4, 8.5, 9.5, 10.0, 10.5, 11.49, 12.0, np.nan], n).astype(
+        np.float32 if seed % 2 else np.float64
+    )
+    words = ["", "a", "text line", "a longer line of body text", None]
+    df = pd.DataFrame(
+        {
+            "text": pd.array([words[k] for k in rng.integers(0, len(words), n)], dtype="str"),
+            "size": sizes,
+            "role": rng.choice(["body", "body", "heading", "header", "caption"], n).astype(object),
+        }
+    )
+    keep = ~df["role"].isin(objects._FURNITURE).to_numpy(dtype=bool)
+    usable = df[keep]
+    if not len(usable):
+        return
+    want = body_size(usable.loc[usable["role"] == "body", ["text", "size"]])
+    assert objects._body_size(df, usable, keep, df["text"].tolist()) == want
