@@ -39,8 +39,9 @@ class _PageLines:
 
     def __init__(self, cols: _FrameLines, pos: np.ndarray) -> None:
         self.box = cols.box[pos]
-        self.line = [cols.line[k] for k in pos]
-        self.text = [cols.text[k] for k in pos]
+        ks = pos.tolist()  # (a list's items by Python ints: numpy ints index it slowly)
+        self.line = [cols.line[k] for k in ks]
+        self.text = [cols.text[k] for k in ks]
         self.y0 = self.box[:, 1]
 
     def __len__(self) -> int:
@@ -52,6 +53,13 @@ def _argsort_like_pandas(v: np.ndarray) -> np.ndarray:
     idx = np.arange(len(v))
     nan = np.isnan(v)
     return np.concatenate([idx[~nan][v[~nan].argsort(kind="quicksort")], idx[nan]])
+
+
+def _box(rect) -> tuple:
+    """``tuple(rect)``: a pymupdf Rect's four coordinates read as attributes (its ``__getitem__``
+    indexes that very tuple, and ``tuple()`` calls it five times), any other sequence as is."""
+    x0 = getattr(rect, "x0", None)
+    return tuple(rect) if x0 is None else (x0, rect.y0, rect.x1, rect.y1)
 
 
 def _lines_at(lines: _PageLines | None, rects: list) -> list[int | None]:
@@ -97,9 +105,12 @@ def _classify_link(anchor: str, line_text: str, target_page: int | None, bib_pag
     if ref_type != "unknown":
         return ref_type, target, sub
     pos = line_text.find(anchor) if anchor else -1
-    if pos >= 0:
-        lo = max(0, pos - 20)
-        for r in find_references(line_text[lo : pos + len(anchor) + 1]):
+    lo = max(0, pos - 20)
+    window = line_text[lo : pos + len(anchor) + 1] if pos >= 0 else anchor
+    # (a window that is the anchor itself, a whole linked line, holds no reference: classify_reference
+    # read that very text and found none)
+    if pos >= 0 and window != anchor:
+        for r in find_references(window):
             if (
                 r["start"] <= pos - lo + len(anchor)
                 and r["end"] >= pos - lo
@@ -130,7 +141,7 @@ def page_links(
     x0, y0, x1, y1, wtext = list(zip(*words, strict=False))[:5]
     cx = (np.array(x0, dtype=float) + np.array(x1, dtype=float)) / 2
     cy = (np.array(y0, dtype=float) + np.array(y1, dtype=float)) / 2
-    r = np.array([tuple(lk["from"]) for lk in links], dtype=float).reshape(-1, 4)
+    r = np.array([_box(lk["from"]) for lk in links], dtype=float).reshape(-1, 4)
     under = (
         (r[:, 0:1] <= cx[None, :])
         & (cx[None, :] <= r[:, 2:3])
@@ -180,7 +191,7 @@ def parse_time_refs(
         if not items:
             continue
         pl = lines_of(page_no)
-        origins = _lines_at(pl, [tuple(lk["from"]) for lk, _ in items])
+        origins = _lines_at(pl, [_box(lk["from"]) for lk, _ in items])
         for (lk, anchor), origin in zip(items, origins, strict=True):
             row = {
                 "origin_page": page_no,

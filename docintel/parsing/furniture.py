@@ -112,7 +112,7 @@ def mark_furniture(
     y0s = line_df["y0"].to_numpy(dtype=float)
     y1s = line_df["y1"].to_numpy(dtype=float)
     flat_pos = np.flatnonzero(flat.to_numpy(dtype=bool))
-    flat_by_page: dict[int, np.ndarray] = {}
+    flat_by_page: dict = {}
     zones = zone.tolist()
     labels = line_df.index
     for k in np.flatnonzero(in_band.to_numpy(dtype=bool)):
@@ -221,15 +221,24 @@ def _at_edge(
     y0s: np.ndarray,
     y1s: np.ndarray,
     flat_pos: np.ndarray,
-    flat_by_page: dict[int, np.ndarray],
+    flat_by_page: dict,
 ) -> bool:
     """Nothing but same-row text lies between line ``k`` (a position) and the page edge of its band.
 
-    ``flat_by_page`` memoises the positions of each page's horizontal lines.
+    ``flat_by_page`` memoises the positions of each page's horizontal lines (and, under ``None``,
+    the pages of all of them).
     """
     p = int(pages[k])
     if p not in flat_by_page:
-        flat_by_page[p] = flat_pos[pages[flat_pos] == p]
+        fp = flat_by_page.get(None)
+        if fp is None:  # the flat lines' pages, and whether they never decrease (reading order)
+            fpages = pages[flat_pos]
+            fp = flat_by_page[None] = (fpages, bool((np.diff(fpages) >= 0).all()))
+        if fp[1]:  # one run of positions per page: found by bisection, not by a scan of every line
+            lo, hi = np.searchsorted(fp[0], p, "left"), np.searchsorted(fp[0], p, "right")
+            flat_by_page[p] = flat_pos[lo:hi]
+        else:
+            flat_by_page[p] = flat_pos[fp[0] == p]
     same = flat_by_page[p]
     y0, y1 = y0s[k], y1s[k]
     if z == "top":

@@ -14,7 +14,7 @@ import pandas as pd
 from docintel.parsing import clauses, figures, frame_rows, gcpause, linecols, tables_captioned, tables_free
 from docintel.parsing.backmatter import appendices, bibliography
 from docintel.parsing.captions import CAPTION, CAPTION_FIRST, caption_match, caption_object, kind_of
-from docintel.parsing.headings import body_size
+from docintel.parsing.headings import DEFAULT_BODY_SIZE, body_size
 from docintel.schema.tables import CELL_DF, OBJECT_REGISTRY
 
 __all__ = ["CAPTION", "build_objects"]
@@ -50,6 +50,23 @@ def _rows_of(frame: pd.DataFrame, labels: pd.Index) -> pd.DataFrame:
     return frame.loc[labels]
 
 
+def _body_size(line_df: pd.DataFrame, usable: pd.DataFrame, keep: np.ndarray, texts: list) -> float:
+    """``headings.body_size`` of the usable body lines (the rounded size holding the most characters,
+    the smallest on a tie), on numpy columns: no frame of those lines, no pandas groupby."""
+    size = line_df["size"].to_numpy()
+    if size.dtype.kind != "f":
+        return body_size(usable.loc[usable["role"] == "body", ["text", "size"]])
+    at = np.flatnonzero(keep & (line_df["role"] == "body").to_numpy(dtype=bool))
+    sizes = size[at]
+    keyed = ~np.isnan(sizes)  # (groupby drops a NaN key; a missing text counts no characters)
+    if not keyed.any():
+        return DEFAULT_BODY_SIZE
+    lengths = np.array([len(t) if isinstance(t, str) else 0 for t in map(texts.__getitem__, at.tolist())])
+    keys, group = np.unique(np.round(sizes[keyed]), return_inverse=True)
+    weight = np.bincount(group, weights=lengths[keyed], minlength=len(keys))
+    return float(keys[int(np.argmax(weight))])  # (the first of equal weights: idxmax)
+
+
 def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     line_df = line_df.copy()
     # role / object_key as object columns while the readers mark lines: a write into pandas'
@@ -65,7 +82,8 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     drawn: dict[int, list[tuple]] = {}
     keep = ~line_df["role"].isin(_FURNITURE).to_numpy(dtype=bool)
     usable = line_df[keep]
-    body = body_size(usable.loc[usable["role"] == "body", ["text", "size"]]) if len(usable) else 10.0
+    all_texts = linecols.tolist(line_df["text"])
+    body = _body_size(line_df, usable, keep, all_texts) if len(usable) else 10.0
     # rows as namedtuples once; a page's frame and pymupdf page only for the few caption / equation lines
     positions = usable.groupby("page").indices
     all_rows = line_df.groupby("page").indices  # every line of a page, for the figure marks
@@ -74,7 +92,6 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
     vouched = set(zip(primary["page_start"], primary["line_start"], strict=False)) if len(primary) else set()
     # the label tests on plain column lists; rows (namedtuples) only for the lines that have a hit
     # (the usable lines' texts from the whole column's list, which the earlier stages converted)
-    all_texts = linecols.tolist(line_df["text"])
     texts = [str(all_texts[k]).strip() for k in np.flatnonzero(keep).tolist()]
     roles = usable["role"].tolist()
     sides = {"above": 0, "below": 0, None: 0}  # where table captions sit (caption above its table)

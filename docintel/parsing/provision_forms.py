@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 #: A document with fewer agreeing box labels is no form.
@@ -36,10 +37,18 @@ def _title(desc: str) -> str:
 def form_lines(line_df: pd.DataFrame, taken: set[tuple[int, int]]) -> list[dict]:
     """Keyword provision candidates (scheme ``kw``, keyword ``line``) for a form's numbered lines."""
     cols = ["page", "line", "text", "role", "x0", "y0", "x1", "size"]
-    lines = line_df.loc[~line_df["role"].isin(_SKIP), cols]  # no take of the other columns
-    boxes = lines[lines["text"].astype(str).str.strip().str.fullmatch(_BOX.pattern)]
-    if len(boxes) < MIN_LINES:
+    keep = ~line_df["role"].isin(_SKIP).to_numpy(dtype=bool)
+    # a box label holds a digit: the strip and full match (element by element) only where the text
+    # has one (issue 18: most lines have none); the frame of the kept lines only for a form
+    digit = line_df["text"].astype(str).str.contains("[0-9]", regex=True).fillna(False).to_numpy(dtype=bool)
+    maybe = np.flatnonzero(keep & digit)
+    texts = line_df["text"].iloc[maybe].astype(str)
+    box = np.zeros(len(line_df), dtype=bool)
+    box[maybe[texts.str.strip().str.fullmatch(_BOX.pattern).to_numpy(dtype=bool)]] = True
+    if int(box.sum()) < MIN_LINES:
         return []
+    lines = line_df.loc[keep, cols]  # no take of the other columns
+    boxes = lines[box[keep]]
     right = lines.groupby("page")["x1"].max().to_dict()
     by_page = {p: g.sort_values("x0") for p, g in lines.groupby("page")}
     out, seen = [], set()

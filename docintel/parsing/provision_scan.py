@@ -9,12 +9,13 @@ becomes a candidate dict: its scheme ("dec" "1.1", "kw" "Article 4", "ss" "\u00a
 
 from __future__ import annotations
 
+import collections
 import re
 
 import numpy as np
 import pandas as pd
 
-from docintel.parsing import frame_rows
+from docintel.parsing import linecols
 from docintel.parsing.provision_starts import _para_starts, _ref_end
 from docintel.parsing.provision_titles import DEFINED, bold_title, caps_title, title_of
 from docintel.text import roman_value as _roman_any
@@ -115,6 +116,8 @@ def _may_open(raw: str) -> bool:
 
 #: Columns the candidate scan reads (rows built from these only; see :mod:`frame_rows`).
 _COLS = ["page", "line", "text", "role", "x0", "y0", "x1", "y1", "size"]
+#: ``itertuples``' row of those columns (what ``frame_rows.Rows`` gives).
+_Row = collections.namedtuple("Pandas", ("Index", *_COLS), rename=True)
 
 
 _PAREN_BARE = re.compile(r"^\((?:[a-z]{1,3}|[0-9]{1,3}|[A-Z]{1,2})\)$")
@@ -159,7 +162,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
     lines = line_df[_COLS]
     if not _in_reading_order(lines):
         lines = lines.sort_values(["page", "line"])
-    cols = {c: lines[c].tolist() for c in _COLS}
+    cols = {c: linecols.tolist(lines[c]) if c == "text" else lines[c].tolist() for c in _COLS}
     bolds = (
         line_df.loc[lines.index, "bold"].fillna(False).astype(bool).tolist()
         if "bold" in line_df
@@ -176,7 +179,13 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
         big = [bool(body) and float(z or 0) >= body + BIGGER_BY_PT for z in cols["size"]]
     styled = [b or g for b, g in zip(bolds, big, strict=True)]
     # rows (namedtuples) only for the lines that open a paragraph outside the skipped roles
-    recs = frame_rows.Rows(lines)
+    # (``frame_rows.Rows(lines)`` from the column lists already read: the same values, no second read)
+    make, index = _Row._make, lines.index.tolist()
+    listed = [cols[c] for c in _COLS]
+
+    def row_at(k: int):
+        return make([index[k], *(c[k] for c in listed)])
+
     out = []
     pages, roles, texts = cols["page"], cols["role"], cols["text"]
     # the leads as a dict once (Series.get per line is pandas indexing)
@@ -198,7 +207,7 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
         bare = _BARE.match(text) and i + 1 < len(starts)
         d = DEFINED.match(text) if text[:1] in "\"\u201c\u2018'" and i != joined else None
         if d:  # '"Business Day" means any weekday ...': an unnumbered definition
-            r = recs.take((i,))[0]
+            r = row_at(i)
             term = d.group("term").strip()
             out.append(
                 {"page": int(r.page), "line": int(r.line), "text": text, "idx": r.Index, "scheme": "def"}
@@ -207,11 +216,11 @@ def candidates(line_df: pd.DataFrame, leads: pd.Series | None) -> list[dict]:
             continue
         if not bare and not _MAY_PROVISION.match(text):
             continue  # no provision pattern can match this text
-        r = recs.take((i,))[0]
+        r = row_at(i)
         alone = i + 1 >= len(starts) or starts[i + 1] or pages[i + 1] != r.page
         alone = alone or (bolds[i] and not bolds[i + 1])  # a bold line over plain text is its own
         if bare:
-            n = recs.take((i + 1,))[0]  # "H." then "“Recipient” means ..." on its baseline
+            n = row_at(i + 1)  # "H." then "“Recipient” means ..." on its baseline
             if n.page == r.page and abs(n.y0 - r.y0) <= 0.3 * max(float(r.size), 4.0) and n.x0 > r.x1:
                 text = text + " " + " ".join(str(n.text).split())
                 joined = i + 1  # its text: no definition of its own

@@ -49,7 +49,8 @@ def _para_starts(c: dict[str, list]) -> list[bool]:
         out[i] = (
             t.endswith((".", ":", ";", "!", "?", "]", ")"))
             or (t.endswith(("and", "or")) and _AND_OR.search(t) is not None)
-            or (not _ref_end(t) and (roles[i - 1] in ("heading", "title") or short[i - 1]))
+            # (the reference-word test last: it is the dearest, and every test here is pure)
+            or ((roles[i - 1] in ("heading", "title") or short[i - 1]) and not _ref_end(t))
         )
     return out
 

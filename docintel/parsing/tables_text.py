@@ -282,6 +282,8 @@ def held_page(page, textpage, cdrawings: list | None, words: list | None = None)
 #: The columns :func:`reorder_lines` reads and rewrites (the caption test, ``_rewrite``): a page's
 #: working frame holds these only, the other columns are taken once from the source lines at the end.
 _WORK = ("text", "x0", "y0", "x1", "y1", "size", "bold", "role", "column", "line")
+#: Roles a rewrite leaves where they are (the page's furniture).
+_FURNITURE = ["header", "footer", "page_number"]
 
 
 def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = None) -> pd.DataFrame:
@@ -299,11 +301,11 @@ def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = Non
     """
     if line_df.empty:
         return line_df
-    match = captions.CAPTION.match
+    match, first = captions.CAPTION.match, captions.CAPTION_FIRST
     hits = [
         k
         for k, t in enumerate(map(str, linecols.tolist(line_df["text"])))
-        if match(t) and _table_caption_text(t.strip())
+        if t[:1] in first and match(t) and _table_caption_text(t.strip())
     ]
     if not hits:
         return line_df
@@ -313,6 +315,8 @@ def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = Non
     # (a frame without those columns is read whole: the rewrite fails on it as it did, stage isolated)
     work = line_df[list(_WORK)] if set(_WORK) <= set(line_df.columns) else line_df
     work = work.set_axis(np.arange(len(line_df)), axis=0)
+    # (by source position; a frame without roles fails in the rewrite, as it did)
+    furniture = line_df["role"].isin(_FURNITURE).to_numpy(dtype=bool) if "role" in line_df else None
     by_page: dict = {}  # page -> its caption rows (``itertuples`` rows, in frame order)
     for r in frame_rows.rows(maybe):
         by_page.setdefault(r.page, []).append(r)
@@ -331,7 +335,7 @@ def reorder_lines(doc, line_df: pd.DataFrame, held: dict[int, dict] | None = Non
         words = page.get_text("words")
         new = pl
         for cap in caps:
-            new = _rewrite(new, words, cap, page)
+            new = _rewrite(new, words, cap, page, furniture)
         if new is not pl:
             new_pages[int(page_no)] = new
     if not new_pages:
@@ -400,7 +404,12 @@ def _column_span(pl: pd.DataFrame, cap, rect) -> tuple[float, float]:
     return float(pl["x0"].iloc[mine].min()) - 2, float(pl["x1"].iloc[mine].max()) + 2
 
 
-def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
+def _rewrite(pl: pd.DataFrame, words: list, cap, page, furniture: np.ndarray | None = None) -> pd.DataFrame:
+    """The page's rows with the caption's text table read phrase by phrase (``pl`` when none is).
+
+    ``furniture``: per source position (``pl``'s index), whether the line is a header, footer or page
+    number (the rewrite keeps every row's role); read from ``pl`` when not given.
+    """
     rect = page.rect
     x0, x1 = _column_span(pl, cap, rect)
     clip = (x0, cap.y1 + 0.5, x1, rect.y1 - BOTTOM_MARGIN * rect.height)
@@ -415,21 +424,23 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page) -> pd.DataFrame:
         & (xy[:, 3] <= box[3] + 1)
         & (xy[:, 0] >= box[0] - 1)
         & (xy[:, 2] <= box[2] + 1)
-        & ~pl["role"].isin(["header", "footer", "page_number"]).to_numpy()
+        & ~(
+            pl["role"].isin(_FURNITURE).to_numpy()
+            if furniture is None
+            else furniture[pl.index.to_numpy(dtype=np.intp)]
+        )
     )
     pos = np.flatnonzero(inside)
     if not len(pos):
         return pl
     bx = xy[pos]
-    src, phrases = [], []  # each phrase and the line it came from (its style and other values)
-    for ps in pieces:
-        for p in ps:
-            cx, cy = (p.x0 + p.x1) / 2, p.yc
-            hit = np.flatnonzero(
-                (bx[:, 0] <= cx + 1) & (bx[:, 2] >= cx - 1) & (bx[:, 1] <= cy + 1) & (bx[:, 3] >= cy - 1)
-            )
-            src.append(int(pos[int(hit[0]) if len(hit) else 0]))
-            phrases.append(p)
+    # each phrase and the line it came from (its style and other values): the first line whose box
+    # (1 pt out) holds the phrase's centre, else the first line inside; every phrase at once
+    phrases = [p for ps in pieces for p in ps]
+    cx = np.array([(p.x0 + p.x1) / 2 for p in phrases], dtype=float)[:, None]
+    cy = np.array([p.yc for p in phrases], dtype=float)[:, None]
+    under = (bx[:, 0] <= cx + 1) & (bx[:, 2] >= cx - 1) & (bx[:, 1] <= cy + 1) & (bx[:, 3] >= cy - 1)
+    src = pos[under.argmax(axis=1)].tolist() if len(phrases) else []  # (no hit: argmax 0)
     line = pl["line"].to_numpy()
     first = int(line[pos].min())
     before = np.flatnonzero(~inside & (line < first))
