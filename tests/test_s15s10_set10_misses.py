@@ -17,3 +17,47 @@ def test_an_appendix_label_that_is_the_last_toc_row_resolves():
     assert len(got) == 1
     assert got.iloc[0]["title"] == "APPENDIX G"
     assert (int(got.iloc[0]["page_end"]), int(got.iloc[0]["line_end"])) == (13, 2)
+
+
+def _exhibits() -> object:
+    """A licence's last page: its last section, "EXHIBIT A." in the body font (read as a caption,
+    with the quoted notice's first line), the notice, then "EXHIBIT B" as a heading (a toc row)."""
+    from tests.test_ref_families_s6 import build_rows
+
+    body = [
+        (
+            1,
+            1,
+            "2.1 You must include the Object Code Notice set forth in Exhibit A in the about box.",
+            "body",
+            None,
+        ),
+        (2, 1, "12.8 Entire Agreement. This License constitutes the entire agreement.", "body", None),
+        (2, 2, "EXHIBIT A.", "caption", None),
+        (
+            2,
+            3,
+            '"Copyright (c) 2002 Example, Inc. and/or its licensors. All Rights Reserved.',
+            "caption",
+            None,
+        ),
+        (2, 4, "The contents of this file are subject to this License.", "body", None),
+        (2, 5, "Object Code Notice: Example technology included.", "body", None),
+        (2, 6, "EXHIBIT B", "heading", "B"),
+        (2, 7, "Compatible Source Licenses: Apache Software License.", "body", "B"),
+    ]
+    return build_rows(body, [("b", "B", "EXHIBIT B", 1, None, 2, 6)])
+
+
+def test_an_exhibit_read_as_a_caption_runs_to_the_next_heading():
+    # set 10: "EXHIBIT A." and the notice's first line were read as captions, and the target
+    # stopped at the next caption line: the exhibit was its label alone, the notice left out
+    from docintel.retrieval.resolve import resolve_in_tables
+    from tests.test_ref_families_s6 import Q, _ref
+
+    res = resolve_in_tables(_ref("Exhibit A", 1, 1), _exhibits(), question=Q)
+    assert res.status == "resolved"
+    texts = [ln.text for p in res.passages for ln in p.lines]
+    assert texts[0] == "EXHIBIT A."
+    assert "Object Code Notice: Example technology included." in texts
+    assert not any(t.startswith("Compatible Source Licenses") for t in texts)

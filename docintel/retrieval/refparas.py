@@ -278,3 +278,39 @@ def lone_backmatter_line(tables: DocTables, raw_text: str, origin: tuple[int, in
     if any(named.match(text) for text in lines["text"].astype(str)):
         return None
     return hits[0]
+
+
+#: A line that opens with an appendix-like label and its letter or number ("EXHIBIT B",
+#: "Exhibit A - Mozilla Public License.", "Schedule 2"): the next unit of the back matter.
+_UNIT_LABEL = re.compile(
+    r"^[ \t\u00a0]*(?i:appendix|annex|exhibit|schedule|attachment)[ \t\u00a0]+(?:[A-Z]|[0-9]{1,3}|[IVX]{1,5})\b"
+)
+#: Roles that end an appendix's region: the next heading or title.
+_UNIT_STOPS = ("heading", "title")
+#: Words a line opening with a label has at most to be the next unit's label line, whatever its
+#: role ("Exhibit A shall be attached to ..." in the body is a sentence, not a label line).
+UNIT_LABEL_WORDS = 8
+
+
+def appendix_region(tables: DocTables, at: tuple[int, int], max_lines: int) -> pd.DataFrame:
+    """The lines an appendix-like label line opens, over page breaks, up to the next heading or
+    title or the next label line, at most ``max_lines``. An exhibit typed in the body font
+    ("EXHIBIT A." over a quoted notice) is often read as a caption, and so is the notice's first
+    line: a caption inside back matter is no object of its own, so it does not end the region
+    (a figure's region stops at the next caption; an appendix's does not)."""
+    rows = evidence_between(tables, at, (10**6, 0)).head(max_lines)
+    roles = rows["role"].tolist()
+    texts = rows["text"].astype(str).tolist()
+    stop = next(
+        (
+            k
+            for k in range(1, len(rows))
+            if roles[k] in _UNIT_STOPS
+            or (
+                _UNIT_LABEL.match(texts[k])
+                and (roles[k] == "caption" or len(texts[k].split()) <= UNIT_LABEL_WORDS)
+            )
+        ),
+        len(rows),
+    )
+    return rows.iloc[:stop]
