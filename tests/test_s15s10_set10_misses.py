@@ -61,3 +61,28 @@ def test_an_exhibit_read_as_a_caption_runs_to_the_next_heading():
     assert texts[0] == "EXHIBIT A."
     assert "Object Code Notice: Example technology included." in texts
     assert not any(t.startswith("Compatible Source Licenses") for t in texts)
+
+
+def test_lines_without_coordinates_cast_no_vote_for_the_body_margin():
+    # session 14's note: x0 was filled with 0.0 before the margin vote, so its "no coordinates"
+    # test was dead and lines without coordinates voted for a margin at 0: every "(n)" paragraph
+    # at the real margin then read as indented (a list's item) and was no paragraph
+    from docintel.retrieval.refparas import numbered_paragraph
+    from tests.test_ref_families_s6 import build
+
+    nan = float("nan")
+    lines = [
+        {"page": 1, "line": k, "text": f"Preamble line {k}.", "role": "body", "x0": nan} for k in range(1, 31)
+    ]
+    k = 31
+    for n in (1, 2, 3, 4):
+        for text in (
+            f"({n}) You may do thing {n} under these terms,",
+            "provided the notice is kept",
+            "with it.",
+        ):
+            lines.append({"page": 2, "line": k, "text": text, "role": "body", "x0": 72.0})
+            k += 1
+    got = numbered_paragraph(build(lines, []), "2", (1, 1))
+    assert got is not None
+    assert got[0] == (2, 34)

@@ -68,7 +68,8 @@ def _openings(tables: DocTables) -> list[tuple[int, tuple[int, ...], str, int, i
             strict=True,
         )
         keys = lines["object_key"].astype(str).tolist() if "object_key" in lines else [""] * len(lines)
-        x0 = lines["x0"].astype(float).fillna(0.0).tolist() if "x0" in lines else [0.0] * len(lines)
+        # NaN where a line has no coordinates: no margin vote (_body_margin), never nested (_nested)
+        x0 = lines["x0"].astype(float).tolist() if "x0" in lines else [float("nan")] * len(lines)
         margin = _body_margin(x0)
         for k, (text, role, page, line, z) in enumerate(rows):
             in_table = role in _ROLES_TABLE or str(keys[k]).startswith("table:")
@@ -97,7 +98,7 @@ def _body_margin(x0: list[float]) -> float:
 def _nested(o: tuple, para: tuple) -> bool:
     """Whether opening ``o`` sits right of paragraph ``para``'s number by more than :data:`NESTED`
     points: a list inside some paragraph ("d. ... 1. A complete copy; 2. Information ..."), which
-    neither continues nor restarts the run (a page's coordinates: x0 of 0 when unknown)."""
+    neither continues nor restarts the run (a line without coordinates, x0 NaN, is never nested)."""
     return o[5] > para[5] + NESTED
 
 
