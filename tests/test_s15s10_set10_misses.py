@@ -86,3 +86,33 @@ def test_lines_without_coordinates_cast_no_vote_for_the_body_margin():
     got = numbered_paragraph(build(lines, []), "2", (1, 1))
     assert got is not None
     assert got[0] == (2, 34)
+
+
+def _publication(cover: str) -> object:
+    from tests.test_ref_families_s6 import build
+
+    lines = [{"page": 1, "line": 1, "text": cover, "role": "title"}]
+    lines += [{"page": p, "line": 1, "text": f"Body text of page {p}.", "role": "body"} for p in (2, 3)]
+    return build(lines, [])
+
+
+def test_a_publication_number_the_cover_prints_is_the_documents_own_name():
+    # set 10: "SP 800-60 says national security information is outside the scope ... How does the
+    # guideline define national security information?" asked of SP 800-60 ranked the overview
+    # page that lists the SP series first; the number names the document, it is no topic
+    from docintel.questions import parse_question
+    from docintel.retrieval.ownname import own_name_terms
+
+    q = parse_question("SP 800-60 says national security information is out of scope. How is it defined?")
+    assert {"sp", "800", "60"} <= own_name_terms(q, _publication("NIST Special Publication 800-60 Volume II"))
+    # another publication's number is a topic ("Which SP 800-53 control ..." asked of SP 800-171)
+    assert not own_name_terms(q, _publication("NIST Special Publication 800-171")) & {"800", "60"}
+
+
+def test_a_year_after_capitals_is_no_publication_number():
+    # the dev set's "ILSVRC 2015" asked of a paper whose first page names the contest it won
+    from docintel.questions import parse_question
+    from docintel.retrieval.ownname import own_name_terms
+
+    q = parse_question("What error did the ensemble reach on the ILSVRC 2015 classification task?")
+    assert not own_name_terms(q, _publication("Winner of ILSVRC 2015 classification")) & {"ilsvrc", "2015"}
