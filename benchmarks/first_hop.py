@@ -12,7 +12,8 @@ pass 1's first passage is in ``first_hop_pages`` (``page``), and pass 1's eviden
 retrieval candidates' pages, and totals per family. The PDFs are read from the shared corpora
 (``$DOCINTEL_SHARED``, default ``../shared``), else from the folder the set's render script
 writes (``$DOCINTEL_GENERATED``, default ``~/.cache/docintel/generated``: set 8's PDFs, made by
-``benchmarks/make_set8_pdfs.py``, set 9's by ``make_set9_pdfs.py``); none is copied into the repository.
+``benchmarks/make_set8_pdfs.py``, set 9's by ``make_set9_pdfs.py``, set 10's by ``make_set10_pdfs.py``); none is
+copied into the repository.
 
 With ``--loops 1`` (``benchmarks/data/family_questions.jsonl``) the whole loop runs: ``page`` is
 still pass 1's first passage, ``evidence`` is checked against every pass's evidence, ``target``
@@ -67,7 +68,7 @@ def main() -> int:
         if not pdf.exists():
             print(
                 f"skip {q['id']}: {q['pdf']} not in {args.shared} nor {GENERATED}"
-                " (generated sets: python benchmarks/make_set8_pdfs.py, make_set9_pdfs.py)",
+                " (generated sets: python benchmarks/make_set8_pdfs.py, make_set9_pdfs.py, make_set10_pdfs.py)",
                 file=sys.stderr,
             )
             continue

@@ -32,6 +32,11 @@ _NAME_RUN = re.compile(
 )
 #: Words a title's initials skip ("Common Development and Distribution License": CDDL).
 _SKIP = {"and", "of", "the", "for", "on", "in", "to", "a", "an", "&"}
+#: A publication number as written in a question: a series in capitals and its number ("SP 800-60",
+#: "FIPS 199", "RFC 6749", "NISTIR 7298"): the document's own when its first page prints the number.
+#: A year is no publication number ("ILSVRC 2015" on a paper's first page is the contest it won).
+_PUB_ID = re.compile(r"(?<![\w-])[A-Z]{2,6}[\s\u00a0]?(?P<num>[0-9]{2,5}(?:-[0-9]{1,4}[A-Za-z]?)?)(?![\w-])")
+_YEAR = re.compile(r"(?:19|20)[0-9]{2}")
 #: Ranking terms that must remain besides the name for it to be left out.
 MIN_LEFT = 2
 
@@ -72,7 +77,8 @@ def own_name_terms(question: ParsedQuestion, tables: DocTables) -> set[str]:
     found = {m.group(1) for m in _ACRONYM.finditer(text)}
     runs = [m.group(0) for m in _NAME_RUN.finditer(text)]
     numbers = [n for n in question.numbers if "." in n or not n.isdigit()]
-    if not (found or runs or numbers):
+    pubs = list(_PUB_ID.finditer(text))
+    if not (found or runs or numbers or pubs):
         return set()
     titles = own_titles(tables)
     out: set[str] = set()
@@ -86,10 +92,26 @@ def own_name_terms(question: ParsedQuestion, tables: DocTables) -> set[str]:
         words = [w.casefold() for w in re.findall(r"[^\W\d_]+", run) if w.casefold() not in _SKIP]
         if len(words) >= 2 and any(all(_as_word(w, _name_of(t)) for w in words) for t in titles):
             out.update(t for t in terms(run) if _front_loaded(tables, t))
+    if pubs:  # "SP 800-60" asked of SP 800-60: its number on the cover, a name wherever else it is printed
+        cover = _first_page_text(tables)
+        for m in pubs:
+            if _YEAR.fullmatch(m.group("num")):
+                continue
+            if re.search(rf"(?<![\w.-]){re.escape(m.group('num'))}(?![\w-])", cover):
+                out.update(terms(m.group(0)))
     for num in numbers:  # a dotted version ("4.0", "1.3c"), never a bare count ("30 days")
         if any(re.search(rf"(?<![\w.]){re.escape(num.casefold())}(?![\w.])", t) for t in titles):
             out.update(t for t in terms(num) if _front_loaded(tables, t))
     return out
+
+
+def _first_page_text(tables: DocTables) -> str:
+    """The text of the document's first page, every line (a cover's publication number may be
+    set as furniture)."""
+    ldf = tables.line_df
+    if ldf.empty:
+        return ""
+    return "\n".join(ldf.loc[ldf["page"] == ldf["page"].min(), "text"].astype(str))
 
 
 def _name_of(title: str) -> str:

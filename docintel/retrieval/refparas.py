@@ -68,7 +68,8 @@ def _openings(tables: DocTables) -> list[tuple[int, tuple[int, ...], str, int, i
             strict=True,
         )
         keys = lines["object_key"].astype(str).tolist() if "object_key" in lines else [""] * len(lines)
-        x0 = lines["x0"].astype(float).fillna(0.0).tolist() if "x0" in lines else [0.0] * len(lines)
+        # NaN where a line has no coordinates: no margin vote (_body_margin), never nested (_nested)
+        x0 = lines["x0"].astype(float).tolist() if "x0" in lines else [float("nan")] * len(lines)
         margin = _body_margin(x0)
         for k, (text, role, page, line, z) in enumerate(rows):
             in_table = role in _ROLES_TABLE or str(keys[k]).startswith("table:")
@@ -97,7 +98,7 @@ def _body_margin(x0: list[float]) -> float:
 def _nested(o: tuple, para: tuple) -> bool:
     """Whether opening ``o`` sits right of paragraph ``para``'s number by more than :data:`NESTED`
     points: a list inside some paragraph ("d. ... 1. A complete copy; 2. Information ..."), which
-    neither continues nor restarts the run (a page's coordinates: x0 of 0 when unknown)."""
+    neither continues nor restarts the run (a line without coordinates, x0 NaN, is never nested)."""
     return o[5] > para[5] + NESTED
 
 
@@ -278,3 +279,39 @@ def lone_backmatter_line(tables: DocTables, raw_text: str, origin: tuple[int, in
     if any(named.match(text) for text in lines["text"].astype(str)):
         return None
     return hits[0]
+
+
+#: A line that opens with an appendix-like label and its letter or number ("EXHIBIT B",
+#: "Exhibit A - Mozilla Public License.", "Schedule 2"): the next unit of the back matter.
+_UNIT_LABEL = re.compile(
+    r"^[ \t\u00a0]*(?i:appendix|annex|exhibit|schedule|attachment)[ \t\u00a0]+(?:[A-Z]|[0-9]{1,3}|[IVX]{1,5})\b"
+)
+#: Roles that end an appendix's region: the next heading or title.
+_UNIT_STOPS = ("heading", "title")
+#: Words a line opening with a label has at most to be the next unit's label line, whatever its
+#: role ("Exhibit A shall be attached to ..." in the body is a sentence, not a label line).
+UNIT_LABEL_WORDS = 8
+
+
+def appendix_region(tables: DocTables, at: tuple[int, int], max_lines: int) -> pd.DataFrame:
+    """The lines an appendix-like label line opens, over page breaks, up to the next heading or
+    title or the next label line, at most ``max_lines``. An exhibit typed in the body font
+    ("EXHIBIT A." over a quoted notice) is often read as a caption, and so is the notice's first
+    line: a caption inside back matter is no object of its own, so it does not end the region
+    (a figure's region stops at the next caption; an appendix's does not)."""
+    rows = evidence_between(tables, at, (10**6, 0)).head(max_lines)
+    roles = rows["role"].tolist()
+    texts = rows["text"].astype(str).tolist()
+    stop = next(
+        (
+            k
+            for k in range(1, len(rows))
+            if roles[k] in _UNIT_STOPS
+            or (
+                _UNIT_LABEL.match(texts[k])
+                and (roles[k] == "caption" or len(texts[k].split()) <= UNIT_LABEL_WORDS)
+            )
+        ),
+        len(rows),
+    )
+    return rows.iloc[:stop]

@@ -340,6 +340,8 @@ def _from_lines(tables: DocTables, ref_type: str, target: str, ctx, at=None, how
         return None
     if region is not None:  # runs to its next sibling, over page breaks
         rows = refparas.paragraph_region(tables, at, region[1], ctx["max_lines"])
+    elif ref_type in ("appendix", "annex"):  # back matter: to the next heading or label line
+        rows = refparas.appendix_region(tables, at, ctx["max_lines"])
     else:
         rows = reflines.region_from(tables, at[0], at[1], ctx["max_lines"])
     sub = ctx.get("sub")

@@ -63,10 +63,15 @@ def section_at(tables: DocTables, obj) -> pd.DataFrame:
     # "APPENDIX F" printed alone above its title: the toc gives the label a row of its own and the
     # title and sections after it rows at the same level, so the appendix runs to the next label
     after = toc.iloc[int(at.argmax()) + 1 :]
-    stops = after["title"].astype(str).map(lambda t: bool(_LABEL_ALONE.fullmatch(t))) | (
-        after["level"] < hit.iloc[0]["level"]
-    )
-    inside = after[~stops.cumsum().astype(bool)]
+    # plain lists, not Series: an appendix that is the toc's last row leaves ``after`` empty, and
+    # an empty string Series maps to a string dtype that cannot be or-ed with booleans
+    lowest = hit.iloc[0]["level"]
+    stops = [
+        bool(_LABEL_ALONE.fullmatch(str(t))) or lv < lowest
+        for t, lv in zip(after["title"].tolist(), after["level"].tolist(), strict=True)
+    ]
+    ends = stops.index(True) if True in stops else len(stops)
+    inside = after.iloc[:ends]
     if inside.empty:
         return hit
     row, last = hit.copy(), inside.iloc[-1]
