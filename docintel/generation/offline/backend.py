@@ -15,7 +15,6 @@ import re
 from docintel import __version__
 from docintel.generation import refdetect
 from docintel.generation.offline.answertype import typed_first
-from docintel.generation.offline.asks import ask_windows
 from docintel.generation.offline.compose import compose, restate
 from docintel.generation.offline.defining import definition_first
 from docintel.generation.offline.heldtargets import held_target_windows
@@ -144,7 +143,6 @@ class OfflineBackend:
             need=need,
         )
         windows = held_target_windows(grouped, windows)
-        windows = ask_windows(question.text, grouped, windows, weights)  # a window per ask
         pieces = [
             pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
         ]  # named: answers
