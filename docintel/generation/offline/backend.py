@@ -301,7 +301,13 @@ class OfflineBackend:
         else:
             grouped = read_as_pointed(passages, grouped, pi, terms)
             ws = pick_windows(
-                grouped, [pi], max_windows=self.ref_windows, max_lines=self.ref_lines, min_ratio=0.3, finish=0
+                grouped,
+                [pi],
+                max_windows=self.ref_windows,
+                max_lines=self.ref_lines,
+                min_ratio=0.3,
+                finish=0,
+                read_rows=False,
             )  # a pulled quote is cut by characters (compose's clip): finishing its sentence buys nothing
         if not ws:
             n = min(len(p.lines), 6)
