@@ -16,6 +16,7 @@ from docintel import __version__
 from docintel.generation import refdetect
 from docintel.generation.offline.answertype import typed_first
 from docintel.generation.offline.compose import compose, restate
+from docintel.generation.offline.coverage import cover_window
 from docintel.generation.offline.defining import definition_first
 from docintel.generation.offline.heldtargets import held_target_windows
 from docintel.generation.offline.pointers import (
@@ -143,6 +144,7 @@ class OfflineBackend:
             need=need,
         )
         windows = held_target_windows(grouped, windows)
+        windows = cover_window(grouped, windows, weights, {t.key: t.kind for t in terms})
         pieces = [
             pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
         ]  # named: answers
