@@ -57,7 +57,9 @@ _NUMBER = re.compile(
 )
 _DEFINITION = re.compile(
     r"\b(?:define[ds]?|definition|meaning of|what does [\w\- ]{1,40} (?:mean|stand for)|what is meant by"
-    r"|stands? for|what (?:counts|qualifies) as)\b",
+    r"|stands? for|what (?:counts|qualifies) as"
+    # "what does the word 'sentence' refer to?": the question asks what a word names
+    r"|what (?:does|do) (?:the )?(?:word|term|phrase|expression|abbreviation|acronym)s? .{1,60}? refer to)\b",
     re.I,
 )
 _WHAT_IS = re.compile(
@@ -291,6 +293,14 @@ _DEFINED = [
     ),
     re.compile(r"\bwhat (?:does|do) (?:an?\s+|the\s+)?(?P<term>[^?,;]+?) (?:mean|stand for)\b", re.I),
     re.compile(r"\bwhat (?:counts|qualifies) as (?:an?\s+|the\s+)?(?P<term>[^?,;.]+)", re.I),
+    # "what does the term 'X' refer to": the named word, without the noun that names it a word
+    re.compile(
+        r"\bwhat (?:does|do) (?:the\s+)?(?:word|term|phrase|expression|abbreviation|acronym)s?\s+"
+        r"(?P<term>[^?,;]+?) refer to\b",
+        re.I,
+    ),
+    # "How is a Framework Profile defined?"
+    re.compile(r"\bhow (?:is|are) (?:an?\s+|the\s+)?(?P<term>[^?,;.]+?) defined\b", re.I),
 ]
 
 
@@ -304,6 +314,11 @@ def defined_term(text: str) -> str | None:
 #: Words a "What is X?" term may have.
 MAX_TERM_WORDS = 6
 _TERM_QUOTES = " '\"\u2018\u2019\u201c\u201d`"
+
+
+#: "how is that sensitivity defined": the term was named earlier in the question, in words this
+#: phrase does not repeat; searching for the bare noun would find any sentence about it.
+_POINTS_BACK = re.compile(r"\s*(?:that|this|these|those|its|their|such)\s", re.I)
 
 
 def _defined_term(text: str) -> str | None:
@@ -329,7 +344,7 @@ def _defined_term(text: str) -> str | None:
                 return term
         for pattern in _DEFINED:
             m = pattern.search(sentence)
-            if m:
+            if m and not _POINTS_BACK.match(m.group("term")):
                 return m.group("term").strip()
     return None
 

@@ -15,8 +15,8 @@ import re
 from docintel import __version__
 from docintel.generation import refdetect
 from docintel.generation.offline.answertype import typed_first
-from docintel.generation.offline.asks import ask_windows
 from docintel.generation.offline.compose import compose, restate
+from docintel.generation.offline.coverage import cover_window
 from docintel.generation.offline.defining import definition_first
 from docintel.generation.offline.heldtargets import held_target_windows
 from docintel.generation.offline.pointers import (
@@ -144,7 +144,7 @@ class OfflineBackend:
             need=need,
         )
         windows = held_target_windows(grouped, windows)
-        windows = ask_windows(question.text, grouped, windows, weights)  # a window per ask
+        windows = cover_window(grouped, windows, weights, {t.key: t.kind for t in terms})
         pieces = [
             pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
         ]  # named: answers
@@ -303,7 +303,13 @@ class OfflineBackend:
         else:
             grouped = read_as_pointed(passages, grouped, pi, terms)
             ws = pick_windows(
-                grouped, [pi], max_windows=self.ref_windows, max_lines=self.ref_lines, min_ratio=0.3, finish=0
+                grouped,
+                [pi],
+                max_windows=self.ref_windows,
+                max_lines=self.ref_lines,
+                min_ratio=0.3,
+                finish=0,
+                read_rows=False,
             )  # a pulled quote is cut by characters (compose's clip): finishing its sentence buys nothing
         if not ws:
             n = min(len(p.lines), 6)

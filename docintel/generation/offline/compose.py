@@ -24,17 +24,19 @@ PIECE_CHARS = 1200
 JOIN = " ... "
 
 
-def fair_shares(lengths: list[int], budget: int) -> list[int]:
+def fair_shares(lengths: list[int], budget: int, order: list[int] | None = None) -> list[int]:
     """Characters each text may keep so the total fits ``budget``: every text is first given
-    up to a floor (half an equal share), then what is left goes to the texts in order, so the
-    first hop and the first targets stay whole and a later target is shortened, never dropped."""
+    up to a floor (half an equal share), then what is left goes to the texts in ``order`` (by
+    default their own), so the first hop and the first targets stay whole and a later target is
+    shortened, never dropped."""
     budget = max(0, budget)
     if sum(lengths) <= budget or not lengths:
         return list(lengths)
     floor = budget // (2 * len(lengths))
     shares = [min(n, floor) for n in lengths]
     left = budget - sum(shares)
-    for i, n in enumerate(lengths):
+    for i in order if order is not None else range(len(lengths)):
+        n = lengths[i]
         more = min(n - shares[i], left)
         shares[i] += more
         left -= more
@@ -126,6 +128,20 @@ def restate(text: str, settled: list) -> str:
 _ENTRY = r".*?\(page \d+, line \d+\)"
 
 
+def _share_order(runs: list[list[Piece]]) -> list[int]:
+    """The order the pieces (flattened) get what the floor leaves: the first hop's in order, then
+    the pulled-in targets', the target whose pieces hold more of the question's terms first (a
+    target pulled in for a pointer written in passing holds few: it should not keep the text the
+    asked target loses), ties in order."""
+    flat = [(k, i, pc) for k, r in enumerate(runs) for i, pc in enumerate(r)]
+    held = [len(set().union(*(set(pc.info.get("hits", [])) for pc in r)) - {"(pulled in)"}) for r in runs]
+    idx = {(k, i): n for n, (k, i, _) in enumerate(flat)}
+    return sorted(
+        idx.values(),
+        key=lambda n: (bool(_source(flat[n][2])), -held[flat[n][0]] if _source(flat[n][2]) else 0, n),
+    )
+
+
 def compose(pieces: list[Piece], conditions: list[str], externals: list, pending: list) -> str:
     """The answer text (see the module docstring)."""
     notes = _notes(pieces, conditions, externals, pending)
@@ -139,7 +155,7 @@ def compose(pieces: list[Piece], conditions: list[str], externals: list, pending
     texts = [[clip(pc.text, PIECE_CHARS) for pc in r] for r in runs]
     flat = [t for ts in texts for t in ts]
     fixed = sum(len(n) + 1 for n in notes) + sum(len(lb) + 1 for lb in labels) + len(JOIN) * len(flat)
-    shares = iter(fair_shares([len(t) for t in flat], ANSWER_CHARS - fixed))
+    shares = iter(fair_shares([len(t) for t in flat], ANSWER_CHARS - fixed, _share_order(runs)))
     parts = []
     for label, ts in zip(labels, texts, strict=True):
         kept = []

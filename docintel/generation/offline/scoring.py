@@ -51,7 +51,7 @@ from docintel.generation.offline.spans import (  # noqa: F401 - re-exported: def
     grow_window,
     list_span,
 )
-from docintel.generation.offline.tablerows import rows_above_caption
+from docintel.generation.offline.tablerows import rows_above_caption, rows_below_caption
 from docintel.generation.text import content_stems, ends_sentence, join_lines, normalize, stem, tokens
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
 from docintel.text import ANSWER_TYPE_PATTERNS
@@ -198,13 +198,16 @@ def pick_windows(
     min_ratio: float = MIN_RATIO,
     read_lists: bool = False,
     finish: int = FINISH,
+    read_rows: bool = True,
 ) -> list[Window]:
     """Best windows over the given passages: seeds by context score (ties: page order), each
     grown to sentences, overlapping seeds skipped, until the window or line budget is spent.
     ``read_lists``: a window cut at a list's lead-in reads the list (:func:`announced_list`): the
     first hop's windows of a question that asks for no value (a number or length is answered by
     a sentence; a pulled-in target is read as pointed). ``finish``: lines a window may run past
-    the budget to end its sentence (0 for a pulled target, whose quote a character clip cuts)."""
+    the budget to end its sentence (0 for a pulled target, whose quote a character clip cuts).
+    ``read_rows``: a window ending on a caption reads on to the table rows the question hits
+    (:func:`rows_below_caption`; off for a pulled target, whose clipped quote the rows would crowd)."""
     cands = [r for pi in passage_ids for r in grouped[pi] if r.score > 0]
     if not cands:
         return []
@@ -235,6 +238,8 @@ def pick_windows(
             end = announced_list(rows, start, end)
             end = announced_below(rows, start, end)
         start = rows_above_caption(rows, r.pos, start, end, max_lines - used)
+        if read_rows:
+            end = rows_below_caption(rows, start, end, max_lines - used)
         hits = set().union(*(rows[i].hits for i in range(start, end + 1)))
         out.append(Window(r.passage, start, end, r.pos, round(r.context, 3), hits))
         # whole lines, the table rows a reach-back added too: ``line_cost`` only lets one window

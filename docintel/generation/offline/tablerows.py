@@ -180,3 +180,31 @@ def rows_above_caption(
     # all or nothing: a reach-back stopped short of the hit row would spend the window on rows
     # the question did not hit
     return hit if spent + reach <= budget else start
+
+
+def rows_below_caption(rows: list, start: int, end: int, budget: float) -> int:
+    """A window that ends on a caption whose table's rows follow it (the caption-above style of
+        most standards and papers: "Table 1: Maximum path lengths ... for different layer types."
+        then "Layer Type | ... | Maximum Path Length", "Self-Attention | ... | O(1)") reads on through
+        the rows down to the last one the question's words or numbers hit: the caption names the
+        table, a row holds the value asked for. A caption under rows (the papers' style,
+    :func:`rows_above_caption`) is not read on: the rows after it are the next table's. All or nothing within ``budget`` (the window's
+        remaining line budget, counted by :func:`line_cost`), at most :data:`TABLE_ROWS` rows; no hit
+        row past the header, no read-on. ``rows`` are one passage's ``ScoredLine`` list; returns the
+        window's new last index."""
+    if rows[end].ln.role != "caption" or end + 1 >= len(rows) or rows[end + 1].ln.role not in _TABLE_ROLES:
+        return end
+    top = end
+    while top > 0 and rows[top - 1].ln.role == "caption":
+        top -= 1
+    if top > 0 and rows[top - 1].ln.role in _TABLE_ROLES:
+        return end  # rows above the caption are its table (caption below): the rows after it are the next table's
+    last = end + 1
+    while last + 1 < len(rows) and last + 1 - end <= TABLE_ROWS and rows[last + 1].ln.role in _TABLE_ROLES:
+        last += 1
+    hit = next((i for i in range(last, end + 1, -1) if rows[i].hits), None)  # past the header row
+    if hit is None:
+        return end
+    spent = sum(line_cost(rows[k].ln.text) for k in range(start, end + 1))
+    reach = sum(line_cost(rows[k].ln.text) for k in range(end + 1, hit + 1))
+    return hit if spent + reach <= budget else end
