@@ -34,6 +34,8 @@ _LONG_WORD = re.compile(r"[A-Za-z]{4,}")
 #: Replacement and private-use characters: text whose font encoding could not be read.
 _BAD_CHAR = re.compile("[\ufffd\ue000-\uf8ff]")
 _BULLET = re.compile(r"^([•◦▪▫‣∙●○■□➢►–\-\*]\s+|(\(?\d{1,2}[.)]|\(?[a-z][)]|\([a-z]{1,3}\)|\([ivx]+\))\s+\S)")
+#: The characters a :data:`_BULLET` match can open with, besides decimal digits (``\d``).
+_BULLET_FIRST = frozenset("•◦▪▫‣∙●○■□➢►–-*(abcdefghijklmnopqrstuvwxyz")
 #: Largest horizontal gap (in font sizes) between fragments merged into one line.
 MERGE_GAP_EM = 1.3
 
@@ -259,7 +261,9 @@ def extract_page_lines(
     ``want_spans``: signals also carry ``_spans``, :func:`heading_spans.page_spans` of that dict,
     taken in the same walk as the lines.
     Each line dict has the line_df columns except doc_id, section_id, object_key
-    (filled later), plus private ``_`` hints.
+    (filled later), plus the private hints later stages read (``_rot``, ``_marker``, ``_margin``
+    on rotated and sideways lines); the walk's ``_ocr``, ``_dir``, ``_math`` and ``_chars`` are
+    dropped once the page's lines are read.
     """
     d = page.get_text("dict", flags=_fast_flags(), textpage=textpage) if page_dict is None else page_dict
     span_rows, span_texts = ([], []) if want_spans else (None, None)
@@ -281,15 +285,21 @@ def extract_page_lines(
     lines: list[dict] = []
     first = columns.group_rows(flat)
     for row in first:
-        lines.extend(_dedupe_and_merge(row, gutters))
+        if len(row) == 1:  # (most rows: nothing to drop or merge)
+            lines.append(row[0])
+        else:
+            lines.extend(_dedupe_and_merge(row, gutters))
+    # one scan of the page's texts for math symbols: on a page without any, no line has one
+    symbols = _MATH_CHAR.search("".join([r["text"] for r in lines])) is not None
     for r in lines:
         # (no gutter: every line is column 0, what assign_column gives)
         r["column"] = columns.assign_column(r["x0"], r["x1"], gutters) if gutters else 0
         # (a line without math-font characters or symbols is no formula: most lines, no call)
-        plain = not r["_math"] and _MATH_CHAR.search(r["text"]) is None
-        r["role"] = (
-            "formula" if not plain and _is_formula(r) else "list_item" if _BULLET.match(r["text"]) else "body"
-        )
+        text = r["text"]
+        plain = not r["_math"] and (not symbols or _MATH_CHAR.search(text) is None)
+        # (a bullet or an enumerator opens with one of _BULLET_FIRST or a digit: most lines, no match)
+        bullet = (text[:1] in _BULLET_FIRST or text[:1].isdecimal()) and _BULLET.match(text)
+        r["role"] = "formula" if not plain and _is_formula(r) else "list_item" if bullet else "body"
     _attach_to_formulas(lines)
     # Text area: where the horizontal lines are. Rotated text outside it is a margin stamp.
     if flat:
@@ -333,6 +343,9 @@ def extract_page_lines(
         r["line"] = i
         r["block"] = block_ids.setdefault(r["block"], len(block_ids))
         r["parse_method"] = "ocr" if r["_ocr"] else "fast"
+        # the walk's own hints end here (nothing after the page's lines reads them): four fewer
+        # columns for the line frame to convert
+        del r["_ocr"], r["_dir"], r["_math"], r["_chars"]
     text_chars = "".join([r["text"] for r in ordered])
     spaces = text_chars.count(" ")
     ascii_text = text_chars.isascii()
