@@ -29,12 +29,16 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
     first = _first_lines(toc_df, line_df)
     # headings printed with a clause keyword ("Section 6.03 Payment", "ARTICLE IV") are clauses
     kw_of: dict[str, tuple[str, str]] = {}
-    for t in frame_rows.rows(toc_df[toc_df["source"] != "provision"]):
-        k = (int(t.page_start), int(t.line_start)) if pd.notna(t.line_start) else None
+    # (the three columns read, as lists: the values frame_rows.rows' fields held)
+    heads_only = toc_df[toc_df["source"] != "provision"]
+    for page_start, line_start, toc_id in zip(
+        *(heads_only[c].tolist() for c in ("page_start", "line_start", "toc_id")), strict=True
+    ):
+        k = (int(page_start), int(line_start)) if pd.notna(line_start) else None
         if k is not None and k in first:
             m = _KW_HEAD.match(str(first[k][0]).strip())
             if m:
-                kw_of[str(t.toc_id)] = (m.group(1).capitalize(), m.group(2).rstrip("."))
+                kw_of[str(toc_id)] = (m.group(1).capitalize(), m.group(2).rstrip("."))
     if prov.empty and not kw_of:
         return []
     parents = set(prov["parent_id"].dropna())
