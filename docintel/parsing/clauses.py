@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from docintel.parsing import frame_rows
@@ -119,9 +120,20 @@ def _first_lines(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> dict[tuple, lis
         if pd.notna(ln) and pd.notna(p)
     }
     at: dict[tuple, int] = {}
-    for k, key in enumerate(zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=True)):
-        if key in want and key not in at:
-            at[key] = k
+    page, line = line_df["page"].to_numpy(), line_df["line"].to_numpy()
+    if page.dtype.kind in "iu" and line.dtype.kind in "iu" and want:
+        # integer columns: the lines whose (page, line) is wanted found at once (as one int64 key),
+        # then the first of each in order, as the loop below does over every line
+        code = page.astype(np.int64) * 1_000_000 + line.astype(np.int64)
+        wanted = np.array([p * 1_000_000 + ln for p, ln in want], dtype=np.int64)
+        hit = np.flatnonzero(np.isin(code, wanted)).tolist()
+        for k, key in zip(hit, zip(page[hit].tolist(), line[hit].tolist(), strict=True), strict=True):
+            if key in want and key not in at:
+                at[key] = k
+    else:
+        for k, key in enumerate(zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=True)):
+            if key in want and key not in at:
+                at[key] = k
     if not at:
         return {}
     pos = list(at.values())
