@@ -173,9 +173,13 @@ def _in_sequence(found: list[dict]) -> list[dict]:
 def bibliography(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) -> list[dict]:
     """'[18] Author. Title ...' or '18. Author ...' entries inside the References section."""
     out = []
-    for t in frame_rows.rows(toc_df):  # itertuples' namedtuples, from column lists
-        if not _BIB_HEAD.search(str(t.title)) or len(str(t.title)) > 40:
-            continue
+    # itertuples' namedtuples, from column lists: only of the entries titled like a reference list
+    heads = [
+        k
+        for k, title in enumerate(toc_df["title"].tolist() if len(toc_df) else [])
+        if _BIB_HEAD.search(str(title)) and len(str(title)) <= 40
+    ]
+    for t in frame_rows.rows(toc_df.iloc[heads]) if heads else ():
         sec = _section_lines(line_df, t).sort_values(["page", "line"])
         cur = None
         for r in frame_rows.rows(sec):

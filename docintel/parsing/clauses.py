@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from docintel.parsing import frame_rows
@@ -29,12 +30,16 @@ def clause_objects(toc_df: pd.DataFrame, line_df: pd.DataFrame, seen: set[str]) 
     first = _first_lines(toc_df, line_df)
     # headings printed with a clause keyword ("Section 6.03 Payment", "ARTICLE IV") are clauses
     kw_of: dict[str, tuple[str, str]] = {}
-    for t in frame_rows.rows(toc_df[toc_df["source"] != "provision"]):
-        k = (int(t.page_start), int(t.line_start)) if pd.notna(t.line_start) else None
+    # (the three columns read, as lists: the values frame_rows.rows' fields held)
+    heads_only = toc_df[toc_df["source"] != "provision"]
+    for page_start, line_start, toc_id in zip(
+        *(heads_only[c].tolist() for c in ("page_start", "line_start", "toc_id")), strict=True
+    ):
+        k = (int(page_start), int(line_start)) if pd.notna(line_start) else None
         if k is not None and k in first:
             m = _KW_HEAD.match(str(first[k][0]).strip())
             if m:
-                kw_of[str(t.toc_id)] = (m.group(1).capitalize(), m.group(2).rstrip("."))
+                kw_of[str(toc_id)] = (m.group(1).capitalize(), m.group(2).rstrip("."))
     if prov.empty and not kw_of:
         return []
     parents = set(prov["parent_id"].dropna())
@@ -115,9 +120,20 @@ def _first_lines(toc_df: pd.DataFrame, line_df: pd.DataFrame) -> dict[tuple, lis
         if pd.notna(ln) and pd.notna(p)
     }
     at: dict[tuple, int] = {}
-    for k, key in enumerate(zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=True)):
-        if key in want and key not in at:
-            at[key] = k
+    page, line = line_df["page"].to_numpy(), line_df["line"].to_numpy()
+    if page.dtype.kind in "iu" and line.dtype.kind in "iu" and want:
+        # integer columns: the lines whose (page, line) is wanted found at once (as one int64 key),
+        # then the first of each in order, as the loop below does over every line
+        code = page.astype(np.int64) * 1_000_000 + line.astype(np.int64)
+        wanted = np.array([p * 1_000_000 + ln for p, ln in want], dtype=np.int64)
+        hit = np.flatnonzero(np.isin(code, wanted)).tolist()
+        for k, key in zip(hit, zip(page[hit].tolist(), line[hit].tolist(), strict=True), strict=True):
+            if key in want and key not in at:
+                at[key] = k
+    else:
+        for k, key in enumerate(zip(line_df["page"].tolist(), line_df["line"].tolist(), strict=True)):
+            if key in want and key not in at:
+                at[key] = k
     if not at:
         return {}
     pos = list(at.values())

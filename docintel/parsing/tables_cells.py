@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import numpy as np
+# the ruled-grid reader (split off in session 15); callers keep reading tables_cells.X
+from docintel.parsing.tables_ruled import _segments_in, horizontal_rules, ruled_cells  # noqa: F401
 
 _NUMERIC = re.compile(r"^[\s\-+\u2212\u2013~<>=\u00b1.,%()$\u00d7x0-9eEKMB\u00b7]+$")
 
@@ -90,38 +91,6 @@ def _col_of(p: Phrase, cols: list[tuple[float, float]]) -> int:
             return i
     xc = (p.x0 + p.x1) / 2
     return min(range(len(cols)), key=lambda i: abs((cols[i][0] + cols[i][1]) / 2 - xc))
-
-
-def _flat_rects(page) -> list[tuple]:
-    """The page's drawings at most 2 pt high (``max(0, height) <= 2``), their rects in drawing order."""
-    memo = getattr(page, "_memo", None)
-    if memo is not None and "flat_rects" in memo:
-        return memo["flat_rects"]
-    out = [d["rect"] for d in page.get_cdrawings() if max(0, d["rect"][3] - d["rect"][1]) <= 2]
-    if memo is not None:
-        memo["flat_rects"] = out
-    return out
-
-
-def horizontal_rules(page, clip) -> list[float]:
-    """y of horizontal rules crossing most of ``clip`` (booktabs lines, ruled row separators)."""
-    ys = []
-    width = clip[2] - clip[0]
-    # get_cdrawings' plain tuples; height / width as pymupdf's Rect gives them (never negative)
-    for x0, y0, x1, y1 in _flat_rects(page):
-        if (
-            max(0, x1 - x0) >= 0.5 * width
-            and x0 <= clip[2]
-            and x1 >= clip[0]
-            and clip[1] - 3 <= y0 <= clip[3] + 3
-        ):
-            ys.append((y0 + y1) / 2)
-    ys.sort()
-    out: list[float] = []
-    for y in ys:
-        if not out or y - out[-1] > 1.5:
-            out.append(y)
-    return out
 
 
 def cluster_cells(page, clip) -> list[dict]:
@@ -212,148 +181,6 @@ def cluster_cells(page, clip) -> list[dict]:
                 }
             )
     return out
-
-
-def _rule_edges(page) -> list[tuple]:
-    """Every straight edge the page draws, (x0, y0, x1, y1), read once per page.
-
-    From ``get_cdrawings()`` (plain tuples) with what ``get_drawings()`` would give: a
-    rectangle normalised, its width and height never negative.
-    """
-    memo = getattr(page, "_memo", None)
-    if memo is not None and "edges" in memo:
-        return memo["edges"]
-    edges: list[tuple] = []
-    for d in page.get_cdrawings():
-        for it in d["items"]:
-            if it[0] == "l":
-                (ax, ay), (bx, by) = it[1], it[2]
-                edges.append((float(ax), float(ay), float(bx), float(by)))
-            elif it[0] == "re":
-                x0, y0, x1, y1 = map(float, it[1])
-                if x1 < x0:
-                    x0, x1 = x1, x0
-                if y1 < y0:
-                    y0, y1 = y1, y0
-                # max(0, width) < 2, without the call: also true for a NaN width
-                thin_w, thin_h = not x1 - x0 >= 2, not y1 - y0 >= 2
-                if thin_w or thin_h:  # a rule drawn as a thin filled rectangle
-                    edges.append(
-                        ((x0 + x1) / 2, y0, (x0 + x1) / 2, y1)
-                        if thin_w
-                        else (x0, (y0 + y1) / 2, x1, (y0 + y1) / 2)
-                    )
-                else:
-                    edges += [(x0, y0, x1, y0), (x0, y1, x1, y1), (x0, y0, x0, y1), (x1, y0, x1, y1)]
-    if memo is not None:
-        memo["edges"] = edges
-    return edges
-
-
-def _edge_columns(page) -> tuple:
-    """The page's edges as numpy columns with the clip-free half of :func:`_segments_in`'s tests."""
-    memo = getattr(page, "_memo", None)
-    if memo is not None and "edge_cols" in memo:
-        return memo["edge_cols"]
-    e = np.array(_rule_edges(page), dtype=float).reshape(-1, 4)
-    x0, y0, x1, y1 = e[:, 0], e[:, 1], e[:, 2], e[:, 3]
-    dx, dy = np.abs(x1 - x0), np.abs(y1 - y0)
-    flat = (dy < 1.5) & (dx > 10)  # a horizontal rule's shape
-    upright = ~flat & (dx < 1.5) & (dy > 5)  # a vertical one's (the tests exclude each other)
-    cols = (
-        flat,
-        upright,
-        x0,
-        y0,
-        (y0 + y1) / 2,
-        np.minimum(x0, x1),
-        np.maximum(x0, x1),
-        (x0 + x1) / 2,
-        np.minimum(y0, y1),
-        np.maximum(y0, y1),
-    )
-    if memo is not None:
-        memo["edge_cols"] = cols
-    return cols
-
-
-def _segments_in(page, clip) -> tuple[list[tuple], list[tuple]]:
-    """Horizontal (y, x0, x1) and vertical (x, y0, y1) rule segments inside ``clip``, in edge order."""
-    flat, upright, x0, y0, ym, xlo, xhi, xm, lo, hi = _edge_columns(page)
-    h = flat & (clip[1] - 2 <= y0) & (y0 <= clip[3] + 2)
-    v = upright & (clip[0] - 2 <= x0) & (x0 <= clip[2] + 2) & (hi > clip[1]) & (lo < clip[3])
-    hs = list(zip(ym[h].tolist(), xlo[h].tolist(), xhi[h].tolist(), strict=True))
-    vs = list(zip(xm[v].tolist(), lo[v].tolist(), hi[v].tolist(), strict=True))
-    return hs, vs
-
-
-def _cluster(values: list[float], tol: float = 2.0) -> list[float]:
-    out: list[float] = []
-    for v in sorted(values):
-        if not out or v - out[-1] > tol:
-            out.append(v)
-    return out
-
-
-def ruled_cells(page, clip) -> tuple[list[dict], tuple | None]:
-    """Cells of a fully ruled grid (vertical and horizontal rules) in ``clip``.
-
-    Row and column boundaries are the rules themselves; a cell's text is the
-    words whose centres fall inside it. (PyMuPDF 2.0's ``find_tables`` runs the
-    layout model once ``pymupdf.layout`` is imported and returned garbled cell
-    text such as "258 ." for "25.8" in our tests, so the grid is read here.)
-    """
-    hs, vs = _segments_in(page, clip)
-    xs = _cluster([v[0] for v in vs])
-    if len(xs) < 3:
-        return [], None
-    left, right = xs[0], xs[-1]
-    ys = _cluster([h[0] for h in hs if h[1] <= left + 3 and h[2] >= right - 3])
-    # the grid's vertical extent: chain the vertical rules down from the topmost one
-    top = min(v[1] for v in vs)
-    bottom = top
-    for lo, hi in sorted((v[1], v[2]) for v in vs):
-        if lo <= bottom + 2:
-            bottom = max(bottom, hi)
-    ys = [y for y in ys if top - 2 <= y <= bottom + 2]
-    if len(ys) < 3:
-        return [], None
-    words = page.get_text("words")
-    # word centres as arrays once: each cell takes its words by mask, in the words' order
-    cx = np.array([(w[0] + w[2]) / 2 for w in words], dtype=float)
-    cy = np.array([(w[1] + w[3]) / 2 for w in words], dtype=float)
-    in_col = [(xs[j] <= cx) & (cx <= xs[j + 1]) for j in range(len(xs) - 1)]
-    out = []
-    r_out = 0
-    for i in range(len(ys) - 1):
-        row = []
-        # the row's words once; each cell keeps those in its column (ascending word order, as a mask)
-        at = np.flatnonzero((ys[i] <= cy) & (cy <= ys[i + 1]))
-        for j in range(len(xs) - 1):
-            ws = [words[k] for k in at[in_col[j][at]].tolist()] if len(at) else []
-            ws.sort(key=lambda w: (round(w[1]), w[0]))
-            row.append((" ".join(w[4] for w in ws), (xs[j], ys[i], xs[j + 1], ys[i + 1])))
-        if not any(t for t, _ in row):
-            continue
-        label = next((t for t, _ in row if t), None)
-        for j, (t, bb) in enumerate(row):
-            out.append(
-                {
-                    "row": r_out,
-                    "col": j,
-                    "text": t,
-                    "is_header": r_out == 0,
-                    "row_label": label,
-                    "x0": bb[0],
-                    "y0": bb[1],
-                    "x1": bb[2],
-                    "y1": bb[3],
-                }
-            )
-        r_out += 1
-    if r_out < 2:
-        return [], None
-    return out, (left, ys[0], right, ys[-1])
 
 
 def _n_rows(cells: list[dict]) -> int:
