@@ -57,3 +57,10 @@ def test_a_document_question_line_seeds_nothing():
     grouped = _rows(texts)
     first = Window(0, 0, 2, 1, 6.0, {"recoveri", "metric"})
     assert cover_window(grouped, [first], WEIGHTS, KINDS) == [first]
+
+
+def test_a_grid_line_seeds_nothing():
+    grouped = _rows(TEXTS)
+    grouped[0][4].ln = EvidenceLine(page=27, line=5, text=TEXTS[4][0], role="table")
+    first = Window(0, 0, 2, 1, 6.0, {"recoveri", "metric"})
+    assert cover_window(grouped, [first], WEIGHTS, KINDS) == [first]

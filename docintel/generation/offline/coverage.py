@@ -21,6 +21,9 @@ COVER_LINES = 6
 MIN_SHARE = 0.4
 #: Uncovered word terms a line must hold.
 NEED = 2
+#: Lines that seed no covering window: a heading names a topic, and a grid line's words are cells
+#: of rows and columns a sentence window cannot read (the window quotes neighbouring cells).
+_NO_SEED = HEADING_ROLES | {"table"}
 
 
 def cover_window(
@@ -41,7 +44,7 @@ def cover_window(
     for pi in passages:
         for r in grouped[pi]:
             new = r.hits & missing
-            if len(new) < NEED or (pi, r.pos) in taken or r.ln.role in HEADING_ROLES or "?" in r.ln.text:
+            if len(new) < NEED or (pi, r.pos) in taken or r.ln.role in _NO_SEED or "?" in r.ln.text:
                 continue  # a question the document asks (a drafting note, an FAQ's ask) answers nothing
             score = sum(weights.get(h, 0.0) for h in new)
             if score >= MIN_SHARE * top and (best is None or score > best[0]):
