@@ -45,3 +45,12 @@ def test_a_bullet_is_not_a_mark():
     from docintel.corpus.blocks import _mark
 
     assert not _mark("\u2022") and not _mark("") and _mark("X") and _mark("\u2713") and _mark("P1")
+
+
+def test_the_first_hop_grid_rows_carry_their_text():
+    # the search path's first hop reorders its passages' lines through single._Row: the mark
+    # rule reads each line's text there too
+    from docintel.corpus.single import _Row
+
+    rows = [_Row(SimpleNamespace(text=r.text), (r.x0, r.y0, r.x1, r.y1)) for r in matrix()]
+    assert [r.line.text for r in reading_order(rows)] == texts(matrix())

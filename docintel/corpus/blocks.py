@@ -291,7 +291,7 @@ def _bands(placed: list, first_col_end: float, marked: bool = False) -> list[int
 
 
 def reading_order(rows: list) -> list:
-    """``rows`` (lines of one page with x0/y0/x1/y1, in the parser's order) with the lines of
+    """``rows`` (lines of one page with text and x0/y0/x1/y1, in the parser's order) with the lines of
     a grid read cell by cell: row band by row band, each band column by column, each column
     top to bottom. Applied only where the given order interleaves the columns (two or more
     consecutive lines side by side); otherwise, and off the grid, the order is unchanged.
