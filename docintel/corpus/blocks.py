@@ -195,7 +195,8 @@ PROSE_WIDTH = 0.6
 PROSE_LINE = 12.0
 PROSE_FILL = 0.85
 ALIGNED = 0.5
-#: A cell of at most this many characters is a mark ("X", a tick, "Y"/"N"): one line in its row.
+#: A cell of at most this many characters is a mark ("X", a tick, "Y"/"N", a code, a small
+#: count): one line in its row.
 MARK = 2
 _TICKS = frozenset("\u2713\u2714\u2717\u2718")
 
@@ -220,7 +221,8 @@ def _filled(widths: list[float]) -> bool:
 
 def _mark(text: str) -> bool:
     """A check-mark cell: at most ``MARK`` characters, a letter, digit or tick among them (a
-    bullet is not a cell but the opening of the item beside it)."""
+    two-letter code or a small count reads the same; a bullet is not a cell but the opening of
+    the item beside it)."""
     t = text.strip()
     return 0 < len(t) <= MARK and any(ch.isalnum() or ch in _TICKS for ch in t)
 
