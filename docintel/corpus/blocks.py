@@ -14,8 +14,9 @@ the block then belongs to the section it grew into.
 A block's text reads a text grid cell by cell where the line order interleaves its columns
 (:func:`reading_order`; the search path's first hop applies the same rule to its passages):
 rows where the first column steps down, or below a gap across every column (cells centred in
-their rows, one column's baselines between the other's); text running up a rotated page is left
-in the parser's order.
+their rows, one column's baselines between the other's), and in a check-mark matrix found by
+neither (a column of marks beside single-line rows) at every first-column line; text running up
+a rotated page, and a page of mostly one-character cells, is left in the parser's order.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ MAX_CHARS = 1000
 #: two-line block for the title words every block carries; a paragraph is about this long).
 MIN_CHARS = 400
 #: Bump when the block rules change: re-ingesting then rebuilds every document's blocks.
-BLOCKS_VERSION = "8"
+BLOCKS_VERSION = "9"
 _CONTROLS = {c: None for c in range(32) if c not in (9, 10, 13)}
 
 BLOCK_COLUMNS = [
@@ -194,6 +195,10 @@ PROSE_WIDTH = 0.6
 PROSE_LINE = 12.0
 PROSE_FILL = 0.85
 ALIGNED = 0.5
+#: A cell of at most this many characters is a mark ("X", a tick, "Y"/"N", a code, a small
+#: count): one line in its row.
+MARK = 2
+_TICKS = frozenset("\u2713\u2714\u2717\u2718")
 
 
 def _beside(a, b) -> bool:
@@ -214,7 +219,15 @@ def _filled(widths: list[float]) -> bool:
     return len(widths) >= 3 and 2 * sum(w >= PROSE_FILL * max(widths) for w in widths) > len(widths)
 
 
-def _bands(placed: list, first_col_end: float) -> list[int]:
+def _mark(text: str) -> bool:
+    """A check-mark cell: at most ``MARK`` characters, a letter, digit or tick among them (a
+    two-letter code or a small count reads the same; a bullet is not a cell but the opening of
+    the item beside it)."""
+    t = text.strip()
+    return 0 < len(t) <= MARK and any(ch.isalnum() or ch in _TICKS for ch in t)
+
+
+def _bands(placed: list, first_col_end: float, marked: bool = False) -> list[int]:
     """The grid row of each (column, line), from the lines' boxes read top to bottom: a row
     starts below a horizontal gap no line of any column crosses, wider than a column's usual
     gap between its lines (``ROW_GAP``), when the first column's (lines starting left of
@@ -270,11 +283,17 @@ def _bands(placed: list, first_col_end: float) -> list[int]:
         aligned = not prose or any(abs(y - o) <= ALIGNED * height for o in others)
         if pitch > 0 and y - above > ROW_STEP * pitch and aligned and not any(above < s <= y for s in starts):
             starts.append(y - 0.3 * height)
+    if not starts and marked:
+        # a check-mark matrix (``marked``: a column after the first holds marks only) with no
+        # row marked by a gap or a step: its rows are single lines at the first column's pitch,
+        # each first-column line a row from midway to the line above (a two-line name centred
+        # on its id starts above it); one band would read every label, then every mark
+        starts = [(a + b) / 2 for a, b in zip(firsts, firsts[1:], strict=False)]
     return [sum(r.y0 >= y for y in starts) for _, r in placed]
 
 
 def reading_order(rows: list) -> list:
-    """``rows`` (lines of one page with x0/y0/x1/y1, in the parser's order) with the lines of
+    """``rows`` (lines of one page with text and x0/y0/x1/y1, in the parser's order) with the lines of
     a grid read cell by cell: row band by row band, each band column by column, each column
     top to bottom. Applied only where the given order interleaves the columns (two or more
     consecutive lines side by side); otherwise, and off the grid, the order is unchanged.
@@ -284,23 +303,32 @@ def reading_order(rows: list) -> list:
     if n < 4 or sum(_beside(rows[i], rows[i + 1]) for i in range(n - 1)) < 2:
         return rows
     if 2 * sum(r.y1 - r.y0 > r.x1 - r.x0 for r in rows) > n:
-        return rows  # text running up the page (a rotated table): its boxes' x and y trade places
+        # text running up the page (a rotated table): its boxes' x and y trade places. A page
+        # of mostly one-character cells (a check-mark matrix) is taller than wide line by line
+        # too and is also left in the parser's order, which reads such a matrix row by row:
+        # reading it as a grid (session 15, measured) tore the NIST SCRM and resiliency
+        # matrices' ids from their names, their header rows apart
+        return rows
     side = [i for i in range(n) if any(_beside(rows[i], rows[j]) for j in range(n) if j != i)]
     lo, hi = side[0], side[-1]
     grid = rows[lo : hi + 1]
-    starts: list[list[float]] = []
-    for x in sorted(rows[i].x0 for i in side):
-        if starts and x - starts[-1][-1] <= COLUMN_GAP:
-            starts[-1].append(x)
+    starts: list[list] = []
+    for r in sorted((rows[i] for i in side), key=lambda r: r.x0):
+        if starts and r.x0 - starts[-1][-1].x0 <= COLUMN_GAP:
+            starts[-1].append(r)
         else:
-            starts.append([x])
-    cols = [min(c) for c in starts if len(c) >= 2] or [min(c) for c in starts]
+            starts.append([r])
+    kept = [c for c in starts if len(c) >= 2] or starts
+    cols = [c[0].x0 for c in kept]
+    # a check-mark matrix: a column after the first whose every line is a mark (read with the
+    # column that reaches it, as any narrow cell, but it tells the rows are single lines)
+    marked = any(all(_mark(str(r.text)) for r in c) for c in kept[1:])
 
     def column(r) -> int:
         reach = [k for k, x in enumerate(cols) if x <= r.x1 - COLUMN_GAP]
         return reach[-1] if reach else 0
 
     placed = [(column(r), r) for r in grid]
-    bands = _bands(placed, (cols[1] if len(cols) > 1 else float("inf")) - COLUMN_GAP)
+    bands = _bands(placed, (cols[1] if len(cols) > 1 else float("inf")) - COLUMN_GAP, marked)
     order = sorted(range(len(grid)), key=lambda i: (bands[i], placed[i][0], grid[i].y0, i))
     return [*rows[:lo], *(grid[i] for i in order), *rows[hi + 1 :]]

@@ -280,3 +280,8 @@ class _Row:
     def __init__(self, line, box):
         self.line = line
         self.x0, self.y0, self.x1, self.y1 = box
+
+    @property
+    def text(self) -> str:
+        # reading_order tells a check-mark cell by its text
+        return str(self.line.text)
