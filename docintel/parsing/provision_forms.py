@@ -48,33 +48,41 @@ def form_lines(line_df: pd.DataFrame, taken: set[tuple[int, int]]) -> list[dict]
     if int(box.sum()) < MIN_LINES:
         return []
     lines = line_df.loc[keep, cols]  # no take of the other columns
-    boxes = lines[box[keep]]
     right = lines.groupby("page")["x1"].max().to_dict()
-    by_page = {p: g.sort_values("x0") for p, g in lines.groupby("page")}
+    # plain lists (the values ``itertuples`` gives) and each page's rows in ``sort_values("x0")``
+    # order, built for a box's page only: a frame filter per box label was pandas in a loop (issue
+    # 18: a financial statement's note numbers at the right edge, hundreds of them)
+    index = list(lines.index)
+    page, lines_no, text, x0, y0, x1, size = (list(lines[c]) for c in ("page", "line", "text", *cols[4:]))
+    at_page = lines.groupby("page").indices
+    x0s = lines["x0"].to_numpy(dtype=float)
+    order: dict = {}
     out, seen = [], set()
-    for b in boxes.itertuples():
-        m = _BOX.match(str(b.text).strip())
-        if b.x0 < 0.6 * right.get(b.page, b.x1) or m.group(0) in seen:
+    for k in np.flatnonzero(box[keep]).tolist():
+        m = _BOX.match(str(text[k]).strip())
+        if x0[k] < 0.6 * right.get(page[k], x1[k]) or m.group(0) in seen:
             continue
-        tol = 0.6 * max(float(b.size), 4.0)
-        row = by_page[b.page]
-        row = row[(abs(row["y0"] - b.y0) <= tol) & (row["x1"] <= b.x0 + 1) & (row["x0"] < b.x0 - 40)]
+        tol = 0.6 * max(float(size[k]), 4.0)
+        if page[k] not in order:
+            order[page[k]] = _by_x0(at_page[page[k]], x0s)
+        bx0, by0 = x0[k], y0[k]
+        row = [j for j in order[page[k]] if abs(y0[j] - by0) <= tol and x1[j] <= bx0 + 1 and x0[j] < bx0 - 40]
         num, sub = m.group("num"), m.group("sub")
         opens = re.compile(rf"^(?:{num}\s*)?{sub}\b" if sub else rf"^{num}\b")
-        start = next((r for r in row.itertuples() if opens.match(" ".join(str(r.text).split()))), None)
-        if start is None or (int(start.page), int(start.line)) in taken:
+        start = next((j for j in row if opens.match(" ".join(str(text[j]).split()))), None)
+        if start is None or (int(page[start]), int(lines_no[start])) in taken:
             continue
-        desc = " ".join(" ".join(str(r.text).split()) for r in row.itertuples() if r.x0 >= start.x0)
+        desc = " ".join(" ".join(str(text[j]).split()) for j in row if x0[j] >= x0[start])
         desc = opens.sub("", desc, count=1).strip()
         if not _WORD.search(desc):
             continue  # a table row of figures ("33 34 31 30" ... "33"), not a described line
         seen.add(m.group(0))
         out.append(
             {
-                "page": int(start.page),
-                "line": int(start.line),
+                "page": int(page[start]),
+                "line": int(lines_no[start]),
                 "text": desc,
-                "idx": start.Index,
+                "idx": index[start],
                 "scheme": "kw",
                 "kwrank": 2,
                 "kw": "line",
@@ -87,6 +95,14 @@ def form_lines(line_df: pd.DataFrame, taken: set[tuple[int, int]]) -> list[dict]
             }
         )
     return _rising(out)
+
+
+def _by_x0(at: np.ndarray, x0s: np.ndarray) -> list[int]:
+    """Positions ``at`` (one page's rows, in frame order) in ``sort_values("x0")`` order: pandas'
+    ``nargsort`` (the same quicksort of the non-NaN values, the NaN rows last in frame order)."""
+    xs = x0s[at]
+    nan = np.isnan(xs)
+    return np.concatenate([at[~nan][xs[~nan].argsort(kind="quicksort")], at[nan]]).tolist()
 
 
 def _rising(lines: list[dict]) -> list[dict]:
