@@ -36,7 +36,6 @@ def _title(desc: str) -> str:
 
 def form_lines(line_df: pd.DataFrame, taken: set[tuple[int, int]]) -> list[dict]:
     """Keyword provision candidates (scheme ``kw``, keyword ``line``) for a form's numbered lines."""
-    cols = ["page", "line", "text", "role", "x0", "y0", "x1", "size"]
     keep = ~line_df["role"].isin(_SKIP).to_numpy(dtype=bool)
     # a box label holds a digit: the strip and full match (element by element) only where the text
     # has one (issue 18: most lines have none); the frame of the kept lines only for a form
@@ -47,26 +46,37 @@ def form_lines(line_df: pd.DataFrame, taken: set[tuple[int, int]]) -> list[dict]
     box[maybe[texts.str.strip().str.fullmatch(_BOX.pattern).to_numpy(dtype=bool)]] = True
     if int(box.sum()) < MIN_LINES:
         return []
-    lines = line_df.loc[keep, cols]  # no take of the other columns
-    right = lines.groupby("page")["x1"].max().to_dict()
-    # plain lists (the values ``itertuples`` gives) and each page's rows in ``sort_values("x0")``
-    # order, built for a box's page only: a frame filter per box label was pandas in a loop (issue
-    # 18: a financial statement's note numbers at the right edge, hundreds of them)
-    index = list(lines.index)
-    page, lines_no, text, x0, y0, x1, size = (list(lines[c]) for c in ("page", "line", "text", *cols[4:]))
-    at_page = lines.groupby("page").indices
-    x0s = lines["x0"].to_numpy(dtype=float)
+    right = line_df.loc[keep, ["page", "x1"]].groupby("page")["x1"].max().to_dict()
+    # plain lists (the values ``itertuples`` gives), for the pages of box labels at the right edge
+    # only, and each page's rows in ``sort_values("x0")`` order: a frame filter per box label was
+    # pandas in a loop (issue 18: a financial statement's note numbers at the right edge)
+    arr = {c: line_df[c].to_numpy() for c in ("page", "line", "x0", "y0", "x1", "size")}
+    at = np.flatnonzero(box)
+    bx0, bx1, bpage = (arr[c][at].tolist() for c in ("x0", "x1", "page"))
+    live = [
+        k for k, x, x1, p in zip(at.tolist(), bx0, bx1, bpage, strict=True) if not x < 0.6 * right.get(p, x1)
+    ]
+    rows = np.flatnonzero(keep & np.isin(arr["page"], sorted({int(arr["page"][k]) for k in live})))
+    local = dict(zip(rows.tolist(), range(len(rows)), strict=True))
+    page, lines_no, x0, y0, x1, size = (
+        arr[c][rows].tolist() for c in ("page", "line", "x0", "y0", "x1", "size")
+    )
+    text, index = line_df["text"].iloc[rows].tolist(), line_df.index[rows].tolist()
+    at_page: dict = {}
+    for i, p in enumerate(page):
+        at_page.setdefault(p, []).append(i)
+    x0s = arr["x0"][rows].astype(float)
     order: dict = {}
     out, seen = [], set()
-    for k in np.flatnonzero(box[keep]).tolist():
+    for k in (local[k] for k in live):
         m = _BOX.match(str(text[k]).strip())
-        if x0[k] < 0.6 * right.get(page[k], x1[k]) or m.group(0) in seen:
+        if m.group(0) in seen:
             continue
         tol = 0.6 * max(float(size[k]), 4.0)
         if page[k] not in order:
-            order[page[k]] = _by_x0(at_page[page[k]], x0s)
-        bx0, by0 = x0[k], y0[k]
-        row = [j for j in order[page[k]] if abs(y0[j] - by0) <= tol and x1[j] <= bx0 + 1 and x0[j] < bx0 - 40]
+            order[page[k]] = _by_x0(np.asarray(at_page[page[k]]), x0s)
+        bx, by = x0[k], y0[k]
+        row = [j for j in order[page[k]] if abs(y0[j] - by) <= tol and x1[j] <= bx + 1 and x0[j] < bx - 40]
         num, sub = m.group("num"), m.group("sub")
         opens = re.compile(rf"^(?:{num}\s*)?{sub}\b" if sub else rf"^{num}\b")
         start = next((j for j in row if opens.match(" ".join(str(text[j]).split()))), None)
