@@ -36,7 +36,6 @@ def _title(desc: str) -> str:
 
 def form_lines(line_df: pd.DataFrame, taken: set[tuple[int, int]]) -> list[dict]:
     """Keyword provision candidates (scheme ``kw``, keyword ``line``) for a form's numbered lines."""
-    cols = ["page", "line", "text", "role", "x0", "y0", "x1", "size"]
     keep = ~line_df["role"].isin(_SKIP).to_numpy(dtype=bool)
     # a box label holds a digit: the strip and full match (element by element) only where the text
     # has one (issue 18: most lines have none); the frame of the kept lines only for a form
@@ -47,34 +46,53 @@ def form_lines(line_df: pd.DataFrame, taken: set[tuple[int, int]]) -> list[dict]
     box[maybe[texts.str.strip().str.fullmatch(_BOX.pattern).to_numpy(dtype=bool)]] = True
     if int(box.sum()) < MIN_LINES:
         return []
-    lines = line_df.loc[keep, cols]  # no take of the other columns
-    boxes = lines[box[keep]]
-    right = lines.groupby("page")["x1"].max().to_dict()
-    by_page = {p: g.sort_values("x0") for p, g in lines.groupby("page")}
+    right = line_df.loc[keep, ["page", "x1"]].groupby("page")["x1"].max().to_dict()
+    # plain lists (the values ``itertuples`` gives), for the pages of box labels at the right edge
+    # only, and each page's rows in ``sort_values("x0")`` order: a frame filter per box label was
+    # pandas in a loop (issue 18: a financial statement's note numbers at the right edge)
+    arr = {c: line_df[c].to_numpy() for c in ("page", "line", "x0", "y0", "x1", "size")}
+    at = np.flatnonzero(box)
+    bx0, bx1, bpage = (arr[c][at].tolist() for c in ("x0", "x1", "page"))
+    live = [
+        k for k, x, x1, p in zip(at.tolist(), bx0, bx1, bpage, strict=True) if not x < 0.6 * right.get(p, x1)
+    ]
+    rows = np.flatnonzero(keep & np.isin(arr["page"], sorted({int(arr["page"][k]) for k in live})))
+    local = dict(zip(rows.tolist(), range(len(rows)), strict=True))
+    page, lines_no, x0, y0, x1, size = (
+        arr[c][rows].tolist() for c in ("page", "line", "x0", "y0", "x1", "size")
+    )
+    text, index = line_df["text"].iloc[rows].tolist(), line_df.index[rows].tolist()
+    at_page: dict = {}
+    for i, p in enumerate(page):
+        at_page.setdefault(p, []).append(i)
+    x0s = arr["x0"][rows].astype(float)
+    order: dict = {}
     out, seen = [], set()
-    for b in boxes.itertuples():
-        m = _BOX.match(str(b.text).strip())
-        if b.x0 < 0.6 * right.get(b.page, b.x1) or m.group(0) in seen:
+    for k in (local[k] for k in live):
+        m = _BOX.match(str(text[k]).strip())
+        if m.group(0) in seen:
             continue
-        tol = 0.6 * max(float(b.size), 4.0)
-        row = by_page[b.page]
-        row = row[(abs(row["y0"] - b.y0) <= tol) & (row["x1"] <= b.x0 + 1) & (row["x0"] < b.x0 - 40)]
+        tol = 0.6 * max(float(size[k]), 4.0)
+        if page[k] not in order:
+            order[page[k]] = _by_x0(np.asarray(at_page[page[k]]), x0s)
+        bx, by = x0[k], y0[k]
+        row = [j for j in order[page[k]] if abs(y0[j] - by) <= tol and x1[j] <= bx + 1 and x0[j] < bx - 40]
         num, sub = m.group("num"), m.group("sub")
         opens = re.compile(rf"^(?:{num}\s*)?{sub}\b" if sub else rf"^{num}\b")
-        start = next((r for r in row.itertuples() if opens.match(" ".join(str(r.text).split()))), None)
-        if start is None or (int(start.page), int(start.line)) in taken:
+        start = next((j for j in row if opens.match(" ".join(str(text[j]).split()))), None)
+        if start is None or (int(page[start]), int(lines_no[start])) in taken:
             continue
-        desc = " ".join(" ".join(str(r.text).split()) for r in row.itertuples() if r.x0 >= start.x0)
+        desc = " ".join(" ".join(str(text[j]).split()) for j in row if x0[j] >= x0[start])
         desc = opens.sub("", desc, count=1).strip()
         if not _WORD.search(desc):
             continue  # a table row of figures ("33 34 31 30" ... "33"), not a described line
         seen.add(m.group(0))
         out.append(
             {
-                "page": int(start.page),
-                "line": int(start.line),
+                "page": int(page[start]),
+                "line": int(lines_no[start]),
                 "text": desc,
-                "idx": start.Index,
+                "idx": index[start],
                 "scheme": "kw",
                 "kwrank": 2,
                 "kw": "line",
@@ -87,6 +105,14 @@ def form_lines(line_df: pd.DataFrame, taken: set[tuple[int, int]]) -> list[dict]
             }
         )
     return _rising(out)
+
+
+def _by_x0(at: np.ndarray, x0s: np.ndarray) -> list[int]:
+    """Positions ``at`` (one page's rows, in frame order) in ``sort_values("x0")`` order: pandas'
+    ``nargsort`` (the same quicksort of the non-NaN values, the NaN rows last in frame order)."""
+    xs = x0s[at]
+    nan = np.isnan(xs)
+    return np.concatenate([at[~nan][xs[~nan].argsort(kind="quicksort")], at[nan]]).tolist()
 
 
 def _rising(lines: list[dict]) -> list[dict]:

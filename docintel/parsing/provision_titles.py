@@ -17,6 +17,15 @@ DEFINED = re.compile(
 )
 
 
+#: :func:`title_of`'s patterns, compiled once (``re.match(str, ...)`` looks each up in re's cache per call)
+_LEAD_STOP = re.compile(r"\.\u2014")
+_RUN_IN = re.compile(r"^(?P<t>[A-Z][^.:;!?]{1,80}?)(?:[.:\u2014]\s+|\.\u2014)(?=\S)")
+_STOPPED = re.compile(r"[^.;,]{2,100}\.")
+_STOPPED_CAPS = re.compile(r"[^.a-z]{2,100}\.")
+_DANGLING = re.compile(r"[.;,]$|\b(?:and|or|the|of|to|in|for|a|an|with|by|on)$")
+_A_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
 def title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     """The run-in title after a provision number, or '' for an untitled provision.
 
@@ -25,15 +34,15 @@ def title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     """
     rest = rest.strip()
     if isinstance(lead, str) and lead.strip() and rest.startswith(lead.strip()[:10]):
-        t = re.split(r"\.\u2014", lead.strip())[0].rstrip(".:\u2014\u2013- ")  # "PLAN.\u2014The term"
+        t = _LEAD_STOP.split(lead.strip())[0].rstrip(".:\u2014\u2013- ")  # "PLAN.\u2014The term"
         if 0 < len(t) <= 100:
             return t
     # "Payment. The Buyer ...", "AT-RISK COMMUNITY.\u2014The term ..." (a statute's run-in title)
-    m = re.match(r"^(?P<t>[A-Z][^.:;!?]{1,80}?)(?:[.:\u2014]\s+|\.\u2014)(?=\S)", rest)
-    stopped = alone and (re.fullmatch(r"[^.;,]{2,100}\.", rest) or re.fullmatch(r"[^.a-z]{2,100}\.", rest))
+    m = _RUN_IN.match(rest)
+    stopped = alone and (_STOPPED.fullmatch(rest) or _STOPPED_CAPS.fullmatch(rest))
     if stopped:
         rest = rest[:-1]  # "SEC. 101. DEFINITIONS." / "SHORT TITLE; TABLE OF CONTENTS." on a line of its own
-    dangling = re.search(r"[.;,]$|\b(?:and|or|the|of|to|in|for|a|an|with|by|on)$", rest)
+    dangling = _DANGLING.search(rest)
     cand = m.group("t") if m else (rest if alone and not dangling else "")
     words = cand.split()
     long_words = [w for w in words if len(w) > 3]
@@ -44,7 +53,7 @@ def title_of(rest: str, lead: str | None, alone: bool = False) -> str:
     need = 1.0 if stopped and not m else TITLE_CASE_MIN_FRACTION
     if (
         cand
-        and re.search(r"[^\W\d_]{3,}", cand)  # a word, not a formula ("F(x, y) = y2 \u2212x3")
+        and _A_WORD.search(cand)  # a word, not a formula ("F(x, y) = y2 \u2212x3")
         and 1 <= len(words) <= 10
         and long_words
         and sum(w[0].isupper() for w in long_words) >= need * len(long_words)
