@@ -1,0 +1,22 @@
+"""Session 15 (f10): faults found reviewing s10's set 10 changes, each shown on a document first."""
+
+from __future__ import annotations
+
+from tests.test_s15s10_set10_misses import _publication
+
+
+def test_a_publication_number_the_cover_cites_is_no_own_name():
+    # RFC 6749's first page: "Request for Comments: 6749 ... Obsoletes: 5849" and "This
+    # specification replaces and obsoletes the OAuth 1.0 protocol described in RFC 5849": the
+    # cover prints 5849, but as another publication's, and a question about RFC 5849 lost its
+    # topic (the reference list's page 70 fell out of the top for "How is RFC 5849 cited in the
+    # references?"); only the first number a cover prints is the document's own
+    from docintel.questions import parse_question
+    from docintel.retrieval.ownname import own_name_terms
+
+    cover = "Request for Comments: 6749 Obsoletes: 5849 October 2012 protocol described in RFC 5849."
+    tables = _publication(cover, "body")
+    cited = parse_question("Which two publications was the specification based on besides RFC 5849?")
+    assert not own_name_terms(cited, tables) & {"rfc", "5849"}
+    own = parse_question("How does RFC 6749 define an access token for a client?")
+    assert {"rfc", "6749"} <= own_name_terms(own, tables)
