@@ -20,3 +20,22 @@ def test_a_publication_number_the_cover_cites_is_no_own_name():
     assert not own_name_terms(cited, tables) & {"rfc", "5849"}
     own = parse_question("How does RFC 6749 define an access token for a client?")
     assert {"rfc", "6749"} <= own_name_terms(own, tables)
+
+
+def test_a_cover_title_block_id_is_the_documents_own():
+    # SP 800-60 Vol. II (2008) prints "NIST Special Publication 800-60 Volume II" on its cover and
+    # has no DOI line and no running id: the answer listed "SP 800-60" as a document outside
+    # this PDF ("Relies on documents outside this PDF (named, not fetched): SP 800-60")
+    from docintel.identifiers.own import own_ids
+
+    cover = [
+        (1, "body", "NIST Special Publication 800-60 Volume II Volume II: Appendices to"),
+        (1, "body", "Revision 1"),
+        (1, "body", "Guide for Mapping Types of Information"),
+    ]
+    body = [(p, "body", f"Body text of page {p}; see SP 800-53 and FIPS 199.") for p in range(2, 9)]
+    assert own_ids(cover + body) == {"SP 800-60"}
+    # a first page that cites a publication below its title block does not become it
+    paper = [(1, "title", "A Fast Cipher"), *[(1, "body", f"Line {k} of the abstract.") for k in range(2, 8)]]
+    paper += [(1, "body", "We follow FIPS 197 and RFC 2119 throughout.")]
+    assert own_ids(paper + body) == set()
