@@ -39,3 +39,29 @@ def test_a_cover_title_block_id_is_the_documents_own():
     paper = [(1, "title", "A Fast Cipher"), *[(1, "body", f"Line {k} of the abstract.") for k in range(2, 8)]]
     paper += [(1, "body", "We follow FIPS 197 and RFC 2119 throughout.")]
     assert own_ids(paper + body) == set()
+
+
+def test_an_exhibit_ends_at_the_next_exhibit_whose_long_title_is_set_off():
+    # s10's appendix region runs over page breaks and stopped at a next label line of 8 words at
+    # most: the next exhibit in the body font with a long title ("EXHIBIT B - FORM OF ASSIGNMENT
+    # AND ASSUMPTION AGREEMENT ...", 11 words) did not stop it, and Exhibit A's target ran into
+    # Exhibit B (main stopped at the page's end)
+    from docintel.retrieval.resolve import resolve_in_tables
+    from tests.test_ref_families_s6 import Q, _ref, build_rows
+
+    body = [
+        (1, 1, "1. Definitions", "heading", "1"),
+        (1, 2, "The fees are set forth in Exhibit A attached to this Agreement.", "body", "1"),
+        (2, 1, "EXHIBIT A", "body", "1"),
+        (2, 2, "Licence fee: USD 10,000 per year, payable in advance.", "body", "1"),
+        (2, 3, "Exhibit A shall be attached to every copy of the Software delivered.", "body", "1"),
+        (3, 1, "EXHIBIT B - FORM OF ASSIGNMENT AND ASSUMPTION AGREEMENT BETWEEN THE PARTIES", "body", "1"),
+        (3, 2, "This Assignment is made between the Assignor and the Assignee named below.", "body", "1"),
+    ]
+    res = resolve_in_tables(
+        _ref("Exhibit A", 1, 2), build_rows(body, [("1", "1", "Definitions", 1, None, 1, 1)]), question=Q
+    )
+    texts = [ln.text for p in res.passages for ln in p.lines]
+    assert texts[0] == "EXHIBIT A"
+    assert "Exhibit A shall be attached to every copy of the Software delivered." in texts  # a sentence
+    assert not any("Assign" in t for t in texts)
