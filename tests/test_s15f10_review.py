@@ -39,6 +39,12 @@ def test_a_cover_title_block_id_is_the_documents_own():
     paper = [(1, "title", "A Fast Cipher"), *[(1, "body", f"Line {k} of the abstract.") for k in range(2, 8)]]
     paper += [(1, "body", "We follow FIPS 197 and RFC 2119 throughout.")]
     assert own_ids(paper + body) == set()
+    # nor one a sentence of its first lines cites (test_loop's page: "Keys are generated as in SP 800-90 ...")
+    short = [
+        (1, "heading", "1 Overview"),
+        (1, "body", "Keys are generated as in SP 800-90 when the key is new."),
+    ]
+    assert own_ids(short + body) == set()
 
 
 def test_an_exhibit_ends_at_the_next_exhibit_whose_long_title_is_set_off():

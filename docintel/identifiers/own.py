@@ -25,6 +25,9 @@ FURNITURE = frozenset({"header", "footer", "page_number"})
 #: document's own (every NIST cover and RFC of the corpora prints it in its first 3 lines); one
 #: further down a first page is cited ("... as specified in FIPS 197" in a paper's abstract).
 TITLE_BLOCK = 5
+#: Words that may precede the id on its title line ("NIST Special Publication 800-60": "NIST"); an id
+#: further into its line is cited in a sentence ("Keys are generated as in SP 800-90 ...").
+TITLE_LEAD = 1
 
 
 def own_ids(lines: Iterable[tuple[int, str, str]], *, cover_pages: int = 4) -> set[str]:
@@ -49,7 +52,12 @@ def own_ids(lines: Iterable[tuple[int, str, str]], *, cover_pages: int = 4) -> s
     out = {i.canonical for i in map(normalize, _DOI.findall("\n".join(first))) if i is not None}
     need = max(3, len(pages) / 2)
     out |= {c for c, ps in running.items() if len(ps) >= need}
-    titled = [m.ident.canonical for m in find_identifiers("\n".join(cover)) if m.ident.kind in _SELF_KINDS]
+    titled = [
+        m.ident.canonical
+        for text in cover
+        for m in find_identifiers(text)
+        if m.ident.kind in _SELF_KINDS and len(text[: m.start].split()) <= TITLE_LEAD
+    ]
     return out | set(titled[:1])
 
 
