@@ -33,7 +33,8 @@ _NAME_RUN = re.compile(
 #: Words a title's initials skip ("Common Development and Distribution License": CDDL).
 _SKIP = {"and", "of", "the", "for", "on", "in", "to", "a", "an", "&"}
 #: A publication number as written in a question: a series in capitals and its number ("SP 800-60",
-#: "FIPS 199", "RFC 6749", "NISTIR 7298"): the document's own when its first page prints the number.
+#: "FIPS 199", "RFC 6749", "NISTIR 7298"): the document's own when it is the first number its first
+#: page prints (:func:`_cover_number`).
 #: A year is no publication number ("ILSVRC 2015" on a paper's first page is the contest it won).
 _PUB_ID = re.compile(r"(?<![\w-])[A-Z]{2,6}[\s\u00a0]?(?P<num>[0-9]{2,5}(?:-[0-9]{1,4}[A-Za-z]?)?)(?![\w-])")
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
@@ -92,26 +93,37 @@ def own_name_terms(question: ParsedQuestion, tables: DocTables) -> set[str]:
         words = [w.casefold() for w in re.findall(r"[^\W\d_]+", run) if w.casefold() not in _SKIP]
         if len(words) >= 2 and any(all(_as_word(w, _name_of(t)) for w in words) for t in titles):
             out.update(t for t in terms(run) if _front_loaded(tables, t))
-    if pubs:  # "SP 800-60" asked of SP 800-60: its number on the cover, a name wherever else it is printed
-        cover = _first_page_text(tables)
-        for m in pubs:
-            if _YEAR.fullmatch(m.group("num")):
-                continue
-            if re.search(rf"(?<![\w.-]){re.escape(m.group('num'))}(?![\w-])", cover):
-                out.update(terms(m.group(0)))
+    if (
+        pubs
+    ):  # "SP 800-60" asked of SP 800-60: its number first on the cover, a name wherever else it is printed
+        own = _cover_number(tables)
+        out.update(t for m in pubs if m.group("num") == own for t in terms(m.group(0)))
     for num in numbers:  # a dotted version ("4.0", "1.3c"), never a bare count ("30 days")
         if any(re.search(rf"(?<![\w.]){re.escape(num.casefold())}(?![\w.])", t) for t in titles):
             out.update(t for t in terms(num) if _front_loaded(tables, t))
     return out
 
 
-def _first_page_text(tables: DocTables) -> str:
-    """The text of the document's first page, every line (a cover's publication number may be
-    set as furniture)."""
+#: A number on a cover that may be a publication's: three to five digits and a part ("800-60",
+#: "6749", "199"); a shorter one is a day, a volume or a DOI prefix ("29 June", "10.6028").
+_COVER_NUM = re.compile(r"(?<![\w.-])[0-9]{3,5}(?:-[0-9]{1,4}[A-Za-z]?)?(?![\w-])")
+
+
+def _cover_number(tables: DocTables) -> str | None:
+    """The first publication-like number the document's first page prints, every line read (a
+    cover's number may be set as furniture), years skipped: the document's own ("NIST Special
+    Publication 800-60", "Request for Comments: 6749"). A number printed after it is another
+    publication's, cited ("Obsoletes: 5849 ... the OAuth 1.0 protocol described in RFC 5849", an
+    SP's "ISO/IEC/IEEE 15288" on its cover), a topic of the question, never its name."""
     ldf = tables.line_df
     if ldf.empty:
-        return ""
-    return "\n".join(ldf.loc[ldf["page"] == ldf["page"].min(), "text"].astype(str))
+        return None
+    cover = ldf[ldf["page"] == ldf["page"].min()].sort_values("line", kind="stable")
+    for text in cover["text"].astype(str):
+        for m in _COVER_NUM.finditer(text):
+            if not _YEAR.fullmatch(m.group(0)):
+                return m.group(0)
+    return None
 
 
 def _name_of(title: str) -> str:

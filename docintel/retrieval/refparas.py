@@ -286,6 +286,9 @@ def lone_backmatter_line(tables: DocTables, raw_text: str, origin: tuple[int, in
 _UNIT_LABEL = re.compile(
     r"^[ \t\u00a0]*(?i:appendix|annex|exhibit|schedule|attachment)[ \t\u00a0]+(?:[A-Z]|[0-9]{1,3}|[IVX]{1,5})\b"
 )
+#: The label set off as a title: a dash, colon or full stop after it, or nothing ("EXHIBIT B - FORM OF
+#: ASSIGNMENT AND ASSUMPTION AGREEMENT ...", "Schedule 2: Fees", "Exhibit C."), however long the title.
+_UNIT_TITLED = re.compile(_UNIT_LABEL.pattern + r"[ \t\u00a0]*(?:[-\u2013\u2014:.]|$)")
 #: Roles that end an appendix's region: the next heading or title.
 _UNIT_STOPS = ("heading", "title")
 #: Words a line opening with a label has at most to be the next unit's label line, whatever its
@@ -295,7 +298,8 @@ UNIT_LABEL_WORDS = 8
 
 def appendix_region(tables: DocTables, at: tuple[int, int], max_lines: int) -> pd.DataFrame:
     """The lines an appendix-like label line opens, over page breaks, up to the next heading or
-    title or the next label line, at most ``max_lines``. An exhibit typed in the body font
+    title or the next label line (a short one, or one whose label is set off as a title however
+    long: "EXHIBIT B - FORM OF ASSIGNMENT ..." in the body font), at most ``max_lines``. An exhibit typed in the body font
     ("EXHIBIT A." over a quoted notice) is often read as a caption, and so is the notice's first
     line: a caption inside back matter is no object of its own, so it does not end the region
     (a figure's region stops at the next caption; an appendix's does not)."""
@@ -309,7 +313,11 @@ def appendix_region(tables: DocTables, at: tuple[int, int], max_lines: int) -> p
             if roles[k] in _UNIT_STOPS
             or (
                 _UNIT_LABEL.match(texts[k])
-                and (roles[k] == "caption" or len(texts[k].split()) <= UNIT_LABEL_WORDS)
+                and (
+                    roles[k] == "caption"
+                    or len(texts[k].split()) <= UNIT_LABEL_WORDS
+                    or _UNIT_TITLED.match(texts[k])
+                )
             )
         ),
         len(rows),
