@@ -43,7 +43,7 @@ def _pdf(blocks, outline):
     return parse_with_pymupdf(doc, "gen", layout_mode="never").toc_df
 
 
-def _book(numbers, *, appendix=False, listed=False, outline=True):
+def _book(numbers, *, appendix=False, listed=False, outline=True, root=False):
     """Four chapters on their own pages (opening at different heights), three sections each."""
     blocks, toc = [], []
     for ch, name in enumerate(CHAPTERS, 1):
@@ -60,6 +60,8 @@ def _book(numbers, *, appendix=False, listed=False, outline=True):
         toc.append([1, "Appendix A Forms", 5])
         for k, title in enumerate(["Application form", "Appeal form"], 1):
             blocks += [(f"{k}. {title}", "hebo", 12)] + [(p, "helv", 10) for p in PROSE * 2]
+    if root:  # the book's title as the outline's root, the chapters under it
+        toc = [[1, "Club Rules", 1]] + [[lvl + 1, t, p] for lvl, t, p in toc]
     return _pdf(blocks, toc if outline else None)
 
 
@@ -81,6 +83,13 @@ def test_sections_restarting_at_1_in_each_chapter_nest_under_their_chapter():
         assert under.get(name) == [(str(k), t) for k, t in enumerate(SECTIONS[ch], 1)]
     sections = toc[toc["source"] == "heading_detection"]
     assert len(sections) == 12 and set(sections["level"]) == {2}
+
+
+def test_chapters_under_the_book_title_in_the_outline_scope_their_sections():
+    toc = _book(lambda ch, k: k, root=True)
+    under = _under(toc)
+    assert under.get("Meetings") == [(str(k), t) for k, t in enumerate(SECTIONS[1], 1)]
+    assert set(toc[toc["source"] == "heading_detection"]["level"]) == {3}
 
 
 def test_numbering_continued_across_chapters_nests_every_section():

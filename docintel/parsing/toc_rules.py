@@ -298,12 +298,18 @@ class ChapterScopes:
         self.starts: list[tuple[tuple[int, int], dict]] = []
         self.holders: dict[str, list[dict]] = {}
         self.chapter_of: dict[int, dict | None] = {}
-        if not primary:
+        self.top = 0
+        self.keys: list[tuple[int, int]] = []
+        self.listed: set[int] = set()
+        numbered = [e["level"] for e in primary if e["number"]]
+        if not numbered:
             return
-        top = min(e["level"] for e in primary)
+        top = self.top = min(
+            numbered
+        )  # the chapters' level (a book's title may stand above them, unnumbered)
         current = None
         for e in sorted(primary, key=lambda e: _at(e["page_start"], e["line_start"])):
-            if e["level"] == top:
+            if e["level"] <= top:
                 current = e
                 self.starts.append((_at(e["page_start"], e["line_start"]), e))
             self.chapter_of[id(e)] = current
@@ -319,7 +325,7 @@ class ChapterScopes:
             return None
         k = bisect_right(self.keys, _at(c.page, c.line)) - 1
         chap = self.starts[k][1] if k >= 0 else None
-        if chap is None or not chap["number"] or id(chap) in self.listed:
+        if chap is None or not chap["number"] or id(chap) in self.listed or chap["level"] != self.top:
             return None
         return chap
 
