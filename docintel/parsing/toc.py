@@ -293,7 +293,6 @@ def _add_detected(
             chapter = scopes.restarts(c)  # "1. General" of Chapter 2: a section of its chapter
             if chapter is None:
                 continue
-            restarted.add((round(c.size), c.bold))
         top = c.y0 <= float((tops or {}).get(c.page, c.y0)) + REPEAT_TOP_LINES * c.size
         if c.number and _repeats(c, numbered.setdefault(c.number.rstrip("."), set()), top):
             continue
@@ -302,6 +301,7 @@ def _add_detected(
             continue
         if chapter is not None:
             lvl = chapter["level"] + c.number.rstrip(".").count(".") + 1
+            restarted.add((round(c.size), c.bold))
         elif c.kind in ("decimal", "letter_decimal"):
             lvl = c.number.rstrip(".").count(".") + 1
         elif c.kind in ("appendix", "part", "roman"):
