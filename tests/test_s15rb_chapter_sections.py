@@ -141,3 +141,36 @@ def test_two_rule_books_bound_in_one_pdf_keep_their_sections():
         "Rules of the Sailing Club",
         *SECTIONS[1],
     ]
+
+
+def test_a_template_bound_in_an_appendix_keeps_its_own_numbered_sections():
+    # a guide's appendix holds a plan template numbered afresh ("1 Introduction" / "1.1 Purpose and
+    # scope"); the outline lists the template's chapters only: its 1.1, 1.2, 2.1 were dropped as the
+    # guide's own 1.1, 1.2, 2.1 (NIST SP 800-161's template, under an unnumbered outline entry)
+    body = [(p, "helv", 10) for p in PROSE * 2]
+    blocks = [
+        ("Introduction", "hebo", 16),
+        ("1.1 Purpose", "hebo", 12),
+        *body,
+        ("1.2 Scope", "hebo", 12),
+        *body,
+    ]
+    blocks += [None, ("Methods", "hebo", 16), ("2.1 Data", "hebo", 12), *body]
+    blocks += [None, ("Supply Chain Plan Template", "hebo", 16), ("1 Introduction", "hebo", 14)]
+    blocks += [("1.1 Purpose and scope", "hebo", 12), *body, ("1.2 Authority", "hebo", 12), *body]
+    blocks += [None, ("2 Roles", "hebo", 14), ("2.1 Responsibility for the plan", "hebo", 12), *body]
+    outline = [[1, "Introduction", 1], [2, "1.1 Purpose", 1], [2, "1.2 Scope", 1], [1, "Methods", 2]]
+    outline += [
+        [2, "2.1 Data", 2],
+        [1, "Supply Chain Plan Template", 3],
+        [2, "1 Introduction", 3],
+        [2, "2 Roles", 4],
+    ]
+    toc = _pdf(blocks, outline)
+    rows = toc[toc["source"] == "heading_detection"]
+    assert list(zip(rows["number"].astype(str), rows["title"], rows["level"], strict=False)) == [
+        ("1.1", "Purpose and scope", 3),
+        ("1.2", "Authority", 3),
+        ("2.1", "Responsibility for the plan", 3),
+    ]
+    assert _under(toc).get("Roles") == [("2.1", "Responsibility for the plan")]

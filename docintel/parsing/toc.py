@@ -31,6 +31,7 @@ from docintel.parsing.toc_lines import cover_pages, label_stacks, title_c_rows, 
 from docintel.parsing.toc_rules import (
     LABEL_OPEN,
     ChapterScopes,
+    depth_below,
     norm,
     not_sections,
     renest_back_matter,
@@ -300,7 +301,7 @@ def _add_detected(
         if entries and c.kind in ("decimal", "letter_decimal") and (round(c.size), c.bold) not in votes:
             continue
         if chapter is not None:
-            lvl = chapter["level"] + c.number.rstrip(".").count(".") + 1
+            lvl = chapter["level"] + depth_below(c.number, chapter["number"])
             restarted.add((round(c.size), c.bold))
         elif c.kind in ("decimal", "letter_decimal"):
             lvl = c.number.rstrip(".").count(".") + 1
@@ -327,7 +328,7 @@ def _add_detected(
     for e in entries[first_new:]:  # their siblings in that style nest too (numbering continued)
         chap = scopes.chapter(e["cand"]) if restarted and e["style"] in restarted else None
         if chap is not None and e["level"] == e["number"].rstrip(".").count(".") + 1:
-            e["level"] += chap["level"]
+            e["level"] = chap["level"] + depth_below(e["number"], chap["number"])
 
 
 def _mark_roles(

@@ -285,6 +285,14 @@ def _at(page, line) -> tuple[int, int]:
     return int(page), -1 if line is None else int(line)
 
 
+def depth_below(number: str, chapter: str) -> int:
+    """Levels a section number sits below its chapter: "2." under Chapter 3 is 1, "1.1" under "1" is 1."""
+    parts, head = str(number).strip().rstrip(".").split("."), str(chapter).strip().rstrip(".").split(".")
+    if len(parts) > len(head) and parts[: len(head)] == head:
+        return len(parts) - len(head)
+    return len(parts)
+
+
 class ChapterScopes:
     """The chapter (a numbered top-level primary entry) each detected heading falls in.
 
