@@ -285,6 +285,12 @@ def _at(page, line) -> tuple[int, int]:
     return int(page), -1 if line is None else int(line)
 
 
+def _bare(title: str | None, number: str | None) -> str:
+    """A title for comparison: normalised, without its own number ("3.1 access control")."""
+    t, n = norm(title), norm(number)
+    return t[len(n) :].strip() if n and t.startswith(n + " ") else t
+
+
 def depth_below(number: str, chapter: str) -> int:
     """Levels a section number sits below its chapter: "2." under Chapter 3 is 1, "1.1" under "1" is 1."""
     parts, head = str(number).strip().rstrip(".").split("."), str(chapter).strip().rstrip(".").split(".")
@@ -335,6 +341,8 @@ class ChapterScopes:
         chap = self.starts[k][1] if k >= 0 else None
         if chap is None or not chap["number"] or id(chap) in self.listed or chap["level"] != self.top:
             return None
+        if _REFS.fullmatch(norm(chap["title"])):  # a numbered reference list is no sections
+            return None
         return chap
 
     def restarts(self, c: Candidate) -> dict | None:
@@ -348,9 +356,9 @@ class ChapterScopes:
         chap = self.chapter(c)
         if chap is None:
             return None
-        title = norm(c.title or c.text)
+        title = _bare(c.title or c.text, c.number)
         for h in self.holders.get(c.number.rstrip("."), []):
-            if norm(h["title"]) == title:
+            if _bare(h["title"], h["number"]) == title:
                 return None
             if self.chapter_of.get(id(h)) is chap and (h is not chap or h["kind"] == c.kind):
                 return None
