@@ -30,6 +30,8 @@ from docintel.parsing.sections import assign_sections, drop_demoted, relative_le
 from docintel.parsing.toc_lines import cover_pages, label_stacks, title_c_rows, title_line
 from docintel.parsing.toc_rules import (
     LABEL_OPEN,
+    ChapterScopes,
+    depth_below,
     norm,
     not_sections,
     renest_back_matter,
@@ -270,8 +272,15 @@ def _add_detected(
     matched_pos = {(e["page_start"], e["line_start"]) for e in entries}
     primary_titles = {(e["page_start"], norm(e["title"])) for e in entries}
     numbered: dict[str, set[str]] = {}  # detected number -> its titles so far
+    scopes = ChapterScopes(list(entries))
     unfit = toc_articles.out_of_sequence(entries, detected)  # list items, footers between outline entries
+    # "2. Scope" of Chapter 3 is out of the chapters' order but in its own chapter's
+    unfit -= {
+        id(c) for c in detected if (c.number or "").rstrip(".") in primary_numbers and scopes.restarts(c)
+    }
     unfit |= running_footers(detected, bottoms or {}, REPEAT_TOP_LINES, unfit)
+    restarted: set[tuple] = set()  # styles of sections numbered afresh in their chapter
+    first_new = len(entries)
     for c in detected:
         if (
             id(c) in matched
@@ -280,15 +289,21 @@ def _add_detected(
             or (c.page, norm(c.title or c.text)) in primary_titles
         ):
             continue
+        chapter = None
         if c.number and c.number.rstrip(".") in primary_numbers:
-            continue
+            chapter = scopes.restarts(c)  # "1. General" of Chapter 2: a section of its chapter
+            if chapter is None:
+                continue
         top = c.y0 <= float((tops or {}).get(c.page, c.y0)) + REPEAT_TOP_LINES * c.size
         if c.number and _repeats(c, numbered.setdefault(c.number.rstrip("."), set()), top):
             continue
         # ``entries`` grows in this loop: once anything is in it, unvoted numbered styles are skipped
         if entries and c.kind in ("decimal", "letter_decimal") and (round(c.size), c.bold) not in votes:
             continue
-        if c.kind in ("decimal", "letter_decimal"):
+        if chapter is not None:
+            lvl = chapter["level"] + depth_below(c.number, chapter["number"])
+            restarted.add((round(c.size), c.bold))
+        elif c.kind in ("decimal", "letter_decimal"):
             lvl = c.number.rstrip(".").count(".") + 1
         elif c.kind in ("appendix", "part", "roman"):
             lvl = 1
@@ -310,6 +325,10 @@ def _add_detected(
                 source="heading_detection",
             )
         )
+    for e in entries[first_new:]:  # their siblings in that style nest too (numbering continued)
+        chap = scopes.chapter(e["cand"]) if restarted and e["style"] in restarted else None
+        if chap is not None and e["level"] == e["number"].rstrip(".").count(".") + 1:
+            e["level"] = chap["level"] + depth_below(e["number"], chap["number"])
 
 
 def _mark_roles(

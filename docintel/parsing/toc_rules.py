@@ -7,6 +7,7 @@ appendices nest by their labels; a heading title is at most a sentence.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 
 import numpy as np
@@ -278,3 +279,87 @@ def _crossed(group: list, detected: list) -> bool:
         for d in detected
         if d.number
     )
+
+
+def _at(page, line) -> tuple[int, int]:
+    return int(page), -1 if line is None else int(line)
+
+
+def _bare(title: str | None, number: str | None) -> str:
+    """A title for comparison: normalised, without its own number ("3.1 access control")."""
+    t, n = norm(title), norm(number)
+    return t[len(n) :].strip() if n and t.startswith(n + " ") else t
+
+
+def depth_below(number: str, chapter: str) -> int:
+    """Levels a section number sits below its chapter: "2." under Chapter 3 is 1, "1.1" under "1" is 1."""
+    parts, head = str(number).strip().rstrip(".").split("."), str(chapter).strip().rstrip(".").split(".")
+    if len(parts) > len(head) and parts[: len(head)] == head:
+        return len(parts) - len(head)
+    return len(parts)
+
+
+class ChapterScopes:
+    """The chapter (a numbered top-level primary entry) each detected heading falls in.
+
+    Rule books number sections afresh in each chapter ("Chapter 2" / "1. General" / "2. Scope"); when
+    the outline lists only the chapters, a detected "1." is a section of its chapter, not the outline's
+    entry "1": the number is scoped by the chapter. :meth:`restarts` says which detected numbers an
+    outline entry already holds are such sections.
+    """
+
+    def __init__(self, primary: list[dict]) -> None:
+        self.starts: list[tuple[tuple[int, int], dict]] = []
+        self.holders: dict[str, list[dict]] = {}
+        self.chapter_of: dict[int, dict | None] = {}
+        self.top = 0
+        self.keys: list[tuple[int, int]] = []
+        self.listed: set[int] = set()
+        numbered = [e["level"] for e in primary if e["number"]]
+        if not numbered:
+            return
+        top = self.top = min(
+            numbered
+        )  # the chapters' level (a book's title may stand above them, unnumbered)
+        current = None
+        for e in sorted(primary, key=lambda e: _at(e["page_start"], e["line_start"])):
+            if e["level"] <= top:
+                current = e
+                self.starts.append((_at(e["page_start"], e["line_start"]), e))
+            self.chapter_of[id(e)] = current
+            if e["number"]:
+                self.holders.setdefault(str(e["number"]).rstrip("."), []).append(e)
+        # chapters whose sections the outline lists: their numbering is the outline's, no restart
+        self.listed = {id(self.chapter_of[id(e)]) for e in primary if e["level"] > top and e["number"]}
+        self.keys = [k for k, _ in self.starts]
+
+    def chapter(self, c: Candidate) -> dict | None:
+        """The numbered chapter whose sections the outline does not list that ``c`` falls in."""
+        if c.kind != "decimal" or not c.number or LABEL_OPEN.match(c.text or ""):
+            return None
+        k = bisect_right(self.keys, _at(c.page, c.line)) - 1
+        chap = self.starts[k][1] if k >= 0 else None
+        if chap is None or not chap["number"] or id(chap) in self.listed or chap["level"] != self.top:
+            return None
+        if _REFS.fullmatch(norm(chap["title"])):  # a numbered reference list is no sections
+            return None
+        return chap
+
+    def restarts(self, c: Candidate) -> dict | None:
+        """The chapter ``c`` restarts the numbering in, or None (the same heading as an entry's).
+
+        ``c``'s number is held by a primary entry: it is a section of its own chapter when every
+        holder sits in another chapter, or is the chapter itself numbered in another scheme
+        ("Chapter 1" and "1. General"), and none has ``c``'s title (a running head, a heading the
+        outline placed a page off).
+        """
+        chap = self.chapter(c)
+        if chap is None:
+            return None
+        title = _bare(c.title or c.text, c.number)
+        for h in self.holders.get(c.number.rstrip("."), []):
+            if _bare(h["title"], h["number"]) == title:
+                return None
+            if self.chapter_of.get(id(h)) is chap and (h is not chap or h["kind"] == c.kind):
+                return None
+        return chap
