@@ -92,6 +92,20 @@ def _style(key: tuple) -> tuple[bool, bool, bool, bool, float, float]:
     return out
 
 
+#: (size, flags, font) -> (size to 0.1 pt, bold, italic, math font, OCR font, span bold, span italic):
+#: :func:`_size` and :func:`_style` of a span in one look-up (a document sets a few dozen).
+_LOOKS: dict[tuple, tuple] = {}
+
+
+def _look(key: tuple) -> tuple:
+    size, flags, font = key
+    out = (_SIZES.get(size) or _size(size), *(_STYLES.get((flags, font)) or _style((flags, font))))
+    if len(_LOOKS) > 4096:
+        _LOOKS.clear()
+    _LOOKS[key] = out
+    return out
+
+
 def _raw_lines(
     page_dict: dict, span_rows: list | None = None, span_texts: list | None = None, odd: list | None = None
 ) -> list[dict]:
@@ -103,39 +117,54 @@ def _raw_lines(
     ``odd``: a list to extend with the lines that are rotated or whose rounded direction is not
     (1, 0) (none on most pages: :mod:`lines` then skips its direction passes).
     """
-    out = []
+    out: list[dict] = []
+    add = out.append
     odd = [] if odd is None else odd
     want = span_rows is not None
-    styles = _STYLES
+    add_text = span_texts.append if want else None
+    looks, turns, marks = _LOOKS, _TURNS, _FOOTNOTE_MARK
     for bno, block in enumerate(page_dict["blocks"]):
         if block.get("type") != 0:
             continue
         for ln in block["lines"]:
             all_spans = ln["spans"]
-            direction = ln["dir"]
-            turn = _TURNS.get(direction) or _turn(direction)
             if len(all_spans) == 1:  # most lines: one span (what the general case below gives for it)
                 first = all_spans[0]
                 raw_text = first["text"]
                 lead = raw_text.strip()
-                if not lead:
+                if not lead:  # (a blank line: a third of the one-span lines of the SPs)
                     continue
+                direction = ln["dir"]
+                turn = turns.get(direction) or _turn(direction)
                 n = len(lead)
                 font = first["font"]
-                size = _SIZES.get(first["size"]) or _size(first["size"])
-                flags = first["flags"]
-                key = (flags, font)
-                st = styles.get(key) or _style(key)
-                math = n if st[2] else 0
+                key = (first["size"], first["flags"], font)
+                size, bold, italic, math_font, ocr, span_bold, span_italic = looks.get(key) or _look(key)
                 x0, y0, x1, y1 = first["bbox"]
                 if want:
-                    span_rows += ((x0 + x1) / 2, (y0 + y1) / 2, n, st[4], turn[3], st[5])
-                    span_texts.append(raw_text)
-                text = " ".join(raw_text.split())
-                ocr = st[3]
-                marker = lead[:1] in _FOOTNOTE_MARK
-                chars = n
+                    span_rows += ((x0 + x1) / 2, (y0 + y1) / 2, n, span_bold, turn[3], span_italic)
+                    add_text(raw_text)
+                row = {
+                    "text": " ".join(raw_text.split()),
+                    "_ocr": ocr,
+                    "x0": x0,
+                    "y0": y0,
+                    "x1": x1,
+                    "y1": y1,
+                    "block": bno,
+                    "font": font,
+                    "size": size,
+                    "bold": bold,
+                    "italic": italic,
+                    "_rot": turn[0],
+                    "_dir": turn[1],
+                    "_math": n if math_font else 0,
+                    "_chars": n,
+                    "_marker": lead[:1] in marks,
+                }
             else:
+                direction = ln["dir"]
+                turn = turns.get(direction) or _turn(direction)
                 # (with the heading spans of the line, in the same walk of its spans)
                 x = (
                     _many_spans(all_spans, direction, span_rows, span_texts)
@@ -146,26 +175,26 @@ def _raw_lines(
                     continue
                 text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars = x
                 key = (flags, font)
-                st = styles.get(key) or _style(key)
-            row = {
-                "text": text,
-                "_ocr": ocr,
-                "x0": x0,
-                "y0": y0,
-                "x1": x1,
-                "y1": y1,
-                "block": bno,
-                "font": font,
-                "size": size,
-                "bold": st[0],
-                "italic": st[1],
-                "_rot": turn[0],
-                "_dir": turn[1],
-                "_math": math,
-                "_chars": chars,
-                "_marker": bool(marker),
-            }
-            out.append(row)
+                st = _STYLES.get(key) or _style(key)
+                row = {
+                    "text": text,
+                    "_ocr": ocr,
+                    "x0": x0,
+                    "y0": y0,
+                    "x1": x1,
+                    "y1": y1,
+                    "block": bno,
+                    "font": font,
+                    "size": size,
+                    "bold": st[0],
+                    "italic": st[1],
+                    "_rot": turn[0],
+                    "_dir": turn[1],
+                    "_math": math,
+                    "_chars": chars,
+                    "_marker": bool(marker),
+                }
+            add(row)
             if turn[2]:
                 odd.append(row)
     return out
@@ -185,61 +214,61 @@ def _many_spans(
     want = span_rows is not None
     if want:
         rot = float(abs(direction[1]) > ROTATED_DIR_MIN)
-    styles = _STYLES
-    spans, lengths, parts = [], [], []
+    looks = _LOOKS
+    parts = []
     weights: dict[tuple, int] = {}
-    math = 0
+    math = chars = inked = 0
     ocr = False
+    first = None
     for s in all_spans:
         t = s["text"]
         parts.append(t)
         n = len(t.strip())
         if not n:
             continue
-        spans.append(s)
-        lengths.append(n)
-        font, size, flags = s["font"], s["size"], s["flags"]
+        inked += 1
+        chars += n
+        font, flags = s["font"], s["flags"]
+        key = (s["size"], flags, font)
+        look = looks.get(key) or _look(key)
         # the dominant style's weights: (font, size to 0.1 pt, flags) by inked characters, in span order
-        key = (font, _SIZES.get(size) or _size(size), flags)
-        weights[key] = weights.get(key, 0) + n
-        skey = (flags, font)
-        st = styles.get(skey) or _style(skey)
-        if st[2]:  # a math font
+        wkey = (font, look[0], flags)
+        weights[wkey] = weights.get(wkey, 0) + n
+        if look[3]:  # a math font
             math += n
-        if st[3]:  # (any inked span in the OCR font)
+        if look[4]:  # (any inked span in the OCR font)
             ocr = True
+        b = s["bbox"]
+        # The bbox of the inked spans only: trailing blank spans (Word pads lines with
+        # spaces to the margin) would make a short line look full-width. (min / max over the
+        # spans in order, as the builtins compare, NaN included)
+        if first is None:
+            first, first_n = s, n
+            x0, y0, x1, y1 = b
+        else:
+            if b[0] < x0:
+                x0 = b[0]
+            if b[1] < y0:
+                y0 = b[1]
+            if b[2] > x1:
+                x1 = b[2]
+            if b[3] > y1:
+                y1 = b[3]
         if want:
-            x0, y0, x1, y1 = s["bbox"]
-            span_rows += ((x0 + x1) / 2, (y0 + y1) / 2, n, st[4], rot, st[5])
+            span_rows += ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2, n, look[5], rot, look[6])
             span_texts.append(t)
-    if not spans:
+    if first is None:
         return None
     text = " ".join("".join(parts).split())
-    first = spans[0]
     lead = first["text"].strip()
-    # The bbox of the inked spans only: trailing blank spans (Word pads lines with
-    # spaces to the margin) would make a short line look full-width.
-    if len(spans) == 1:
+    if inked == 1:
         font, size, flags = first["font"], float(round(first["size"], 1)), first["flags"]
-        x0, y0, x1, y1 = first["bbox"]
         marker = lead[:1] in _FOOTNOTE_MARK
-        return text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, lengths[0]
+        return text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars
     # the first key with the largest weight: what Counter.most_common(1) gives
     (font, size, flags), _ = max(weights.items(), key=_WEIGHT)
     size = float(size)
-    # min / max over the spans in order, as the builtins compare (NaN included)
-    x0, y0, x1, y1 = first["bbox"]
-    for s in spans[1:]:
-        b = s["bbox"]
-        if b[0] < x0:
-            x0 = b[0]
-        if b[1] < y0:
-            y0 = b[1]
-        if b[2] > x1:
-            x1 = b[2]
-        if b[3] > y1:
-            y1 = b[3]
-    marker = (lengths[0] <= 3 and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))) or lead[
+    marker = (first_n <= 3 and (first["size"] <= 0.8 * size or bool(first["flags"] & 1))) or lead[
         :1
     ] in _FOOTNOTE_MARK
-    return text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, sum(lengths)
+    return text, font, size, flags, math, x0, y0, x1, y1, ocr, marker, chars

@@ -27,6 +27,7 @@ from docintel.parsing import columns
 from docintel.parsing.heading_spans import PageSpans
 from docintel.parsing.heading_spans import _fast_flags as _fast_flags  # (read from here by ocr, signals)
 from docintel.parsing.line_walk import _raw_lines
+from docintel.parsing.textlayer import _UNMAPPABLE  # (_BAD_CHAR's and the supplementary private-use planes)
 
 _MATH_CHARS = set("=+−×·∑∏∫√∂∇≤≥≈≠∈∉⊂⊆∪∩∞αβγδεθλμπσφψω^_|‖⟨⟩")
 _MATH_CHAR = re.compile("[" + re.escape("".join(sorted(_MATH_CHARS))) + "]")
@@ -190,7 +191,9 @@ def _join_drop_caps(flat: list[dict]) -> list[dict]:
     out = list(flat)
     smallest = None
     for cap in flat:
-        t = cap["text"].strip()
+        # (every text is stripped already: _raw_lines' " ".join(split()); str.strip and str.split
+        # share one definition of whitespace)
+        t = cap["text"]
         if not (1 <= len(t) <= 2 and t[0].isalpha()):
             continue
         if smallest is None:  # (the page's smallest size: min() passes a NaN size over unless it is first)
@@ -349,6 +352,8 @@ def extract_page_lines(
     text_chars = "".join([r["text"] for r in ordered])
     spaces = text_chars.count(" ")
     ascii_text = text_chars.isascii()
+    # (one scan of a non-ASCII page: _BAD_CHAR's characters are the unmappable ones below U+F0000)
+    unmappable = [] if ascii_text else _UNMAPPABLE.findall(text_chars)
     signals = {
         "n_lines": len(ordered),
         # (per-line sums of the joined texts: no word or space crosses a line's boundary)
@@ -358,8 +363,10 @@ def extract_page_lines(
         "n_words": spaces + len(ordered),
         "n_columns": len(gutters) + 1 if flat else 0,
         "_gutters": gutters,
-        "_bad_chars": 0 if ascii_text else len(_BAD_CHAR.findall(text_chars)),
+        "_bad_chars": sum(1 for c in unmappable if c < "\U000f0000") if unmappable else 0,
         "_ascii": ascii_text,  # (textlayer's garbled-text check: no unmappable character)
+        # (textlayer's too: a page without any needs no second scan of its texts)
+        "_unmappable": len(unmappable),
         "_tables": marked,  # lines given role ``table`` (the page stage holds such a page)
         "_page_dict": d,
     }

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from docintel.parsing import (
+    captions,
     crossrefs,
     escalate,
     furniture,
@@ -165,7 +166,11 @@ def _parse_page(
             want_spans=True,
         )
         tables = sig.pop("_tables")  # lines of role table (lines._mark_tables alone gives that role)
-        hold = held is not None and (tables > 0 or tables_text.has_table_caption(r["text"] for r in rows))
+        # (a caption opens with a character of CAPTION_FIRST: only those lines go to the regexes)
+        first = captions.CAPTION_FIRST
+        hold = held is not None and (
+            tables > 0 or tables_text.has_table_caption([t for r in rows if (t := r["text"])[:1] in first])
+        )
         # the page's paths as its text page recorded them (one interpretation of the page): their
         # count, and get_cdrawings() only for the readers of the paths themselves: the held page's
         # table readers, the layout triage (boxes), the text-layer check (curves)

@@ -129,7 +129,9 @@ def _gaps(rows: list[dict], prow: dict, drawings: list | None) -> str | None:
     if not rows:
         return None
     out = []
-    if prow.get("_ascii"):  # (the page stage's signal: an ASCII page has no unmappable character)
+    # (the page stage's signals: an ASCII page, or one whose texts it scanned and found none in, has
+    # no unmappable character; its non-space characters are its n_chars)
+    if prow.get("_ascii") or prow.get("_unmappable") == 0:
         bad, total = 0, prow["n_chars"]
     else:
         bad, total = garbled_count([r.get("text", "") for r in rows])
