@@ -118,8 +118,9 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
         pos_list = pos.tolist()
         eq_rows = [row_at[k] for k in pos_list if k in eq_lines]
         pl = _take(usable, pos) if has_caption else None
-        # the pymupdf page only for a page with a caption or an equation label (loading one costs)
-        page = tables_free.CachedPage(doc[int(page_no) - 1]) if pl is not None else None
+        # the pymupdf page only once a caption is accepted or an equation label is read on the page:
+        # loading one costs, and most caption-like lines are no caption (or a label already seen)
+        page = None
         # a line CAPTION does not match is never a caption (caption_match tests it first)
         for r in [row_at[k] for k in pos_list if k in cap_lines] if pl is not None else ():
             m = caption_match(pl, r, body)
@@ -130,6 +131,8 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
             if key in seen:
                 continue
             seen.add(key)
+            if page is None:
+                page = tables_free.CachedPage(doc[int(page_no) - 1])
             block, cap, row = caption_object(line_df, pl, r, m, kind, key, int(page_no))
             if kind == "table":
                 # the caption's own side when table rows adjoin it on one side, else the document's habit
@@ -147,7 +150,10 @@ def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):
             row.update(x0=bb[0], y0=bb[1], x1=bb[2], y1=bb[3])
             reg.append(row)
         if eq_rows:
-            page = doc[int(page_no) - 1] if page is None else page
+            if page is None:  # (the reader's page as before: cached on a page with caption lines)
+                page = (
+                    tables_free.CachedPage(doc[int(page_no) - 1]) if pl is not None else doc[int(page_no) - 1]
+                )
             reg += figures.equations(line_df, _take(usable, pos) if pl is None else pl, eq_rows, page, seen)
     n_draw = (
         dict(zip(page_df["page"], page_df["n_drawings"], strict=False)) if "n_drawings" in page_df else None

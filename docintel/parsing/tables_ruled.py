@@ -127,6 +127,45 @@ def _cluster(values: list[float], tol: float = 2.0) -> list[float]:
     return out
 
 
+def _chain_bottom(vs: list[tuple]) -> tuple[float, float]:
+    """(top, bottom) of the vertical rules chained down from the topmost one.
+
+    The loop it replaces: ``bottom = top``; for each (lo, hi) in ascending order,
+    ``if lo <= bottom + 2: bottom = max(bottom, hi)``. Once a rule starts below the chain,
+    every later one does too (``lo`` ascends, ``bottom`` stops growing), so ``bottom`` is the
+    running maximum of ``hi`` up to the first break: the same floats (max picks, never sums).
+    """
+    lo = np.fromiter((v[1] for v in vs), dtype=float, count=len(vs))
+    hi = np.fromiter((v[2] for v in vs), dtype=float, count=len(vs))
+    if np.isnan(lo).any() or np.isnan(hi).any():  # NaN breaks the order argument: the plain loop
+        top = bottom = min(v[1] for v in vs)
+        for a, b in sorted((v[1], v[2]) for v in vs):
+            if a <= bottom + 2:
+                bottom = max(bottom, b)
+        return top, bottom
+    top = lo.min()
+    order = np.argsort(lo, kind="stable")
+    lo, hi = lo[order], hi[order]
+    reach = np.maximum.accumulate(np.maximum(hi, top))  # bottom after each rule, while chained
+    before = np.concatenate(([top], reach[:-1]))  # bottom before each rule
+    broken = np.flatnonzero(lo > before + 2)
+    end = int(broken[0]) if len(broken) else len(lo)
+    return float(top), float(reach[end - 1]) if end else float(top)
+
+
+def _word_centres(page, words: list) -> tuple[np.ndarray, np.ndarray]:
+    """The words' x and y centres as float arrays, once per page's word list (memo on a CachedPage)."""
+    memo = getattr(page, "_memo", None)
+    hit = memo.get("word_centres") if memo is not None else None
+    if hit is not None and hit[0] is words:
+        return hit[1], hit[2]
+    cx = np.array([(w[0] + w[2]) / 2 for w in words], dtype=float)
+    cy = np.array([(w[1] + w[3]) / 2 for w in words], dtype=float)
+    if memo is not None:
+        memo["word_centres"] = (words, cx, cy)
+    return cx, cy
+
+
 def ruled_cells(page, clip) -> tuple[list[dict], tuple | None]:
     """Cells of a fully ruled grid (vertical and horizontal rules) in ``clip``.
 
@@ -142,18 +181,13 @@ def ruled_cells(page, clip) -> tuple[list[dict], tuple | None]:
     left, right = xs[0], xs[-1]
     ys = _cluster([h[0] for h in hs if h[1] <= left + 3 and h[2] >= right - 3])
     # the grid's vertical extent: chain the vertical rules down from the topmost one
-    top = min(v[1] for v in vs)
-    bottom = top
-    for lo, hi in sorted((v[1], v[2]) for v in vs):
-        if lo <= bottom + 2:
-            bottom = max(bottom, hi)
+    top, bottom = _chain_bottom(vs)
     ys = [y for y in ys if top - 2 <= y <= bottom + 2]
     if len(ys) < 3:
         return [], None
     words = page.get_text("words")
-    # word centres as arrays once: each cell takes its words by mask, in the words' order
-    cx = np.array([(w[0] + w[2]) / 2 for w in words], dtype=float)
-    cy = np.array([(w[1] + w[3]) / 2 for w in words], dtype=float)
+    # word centres as arrays once per page: each cell takes its words by mask, in the words' order
+    cx, cy = _word_centres(page, words)
     in_col = [(xs[j] <= cx) & (cx <= xs[j + 1]) for j in range(len(xs) - 1)]
     out = []
     r_out = 0
@@ -164,7 +198,7 @@ def ruled_cells(page, clip) -> tuple[list[dict], tuple | None]:
         for j in range(len(xs) - 1):
             ws = [words[k] for k in at[in_col[j][at]].tolist()] if len(at) else []
             ws.sort(key=lambda w: (round(w[1]), w[0]))
-            row.append((" ".join(w[4] for w in ws), (xs[j], ys[i], xs[j + 1], ys[i + 1])))
+            row.append((" ".join([w[4] for w in ws]), (xs[j], ys[i], xs[j + 1], ys[i + 1])))
         if not any(t for t, _ in row):
             continue
         label = next((t for t, _ in row if t), None)
