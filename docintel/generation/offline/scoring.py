@@ -82,6 +82,9 @@ class Window:
     seed: int
     score: float
     hits: set[str]
+    #: a held appendix-like unit's quote (``heldtargets``): what the answer's clip leaves goes to
+    #: the pulled-in targets before it (``compose``)
+    held: bool = False
 
 
 def question_terms(q: ParsedQuestion) -> list[Term]:
