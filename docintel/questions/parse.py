@@ -287,20 +287,39 @@ def find_scope(text: str) -> Scope | None:
     return best[1] if best else None
 
 
+#: "the term 'Recipient'", "the word sentence": the noun that names the asked word a word, after
+#: "the", is not part of the term ("the term of the licence" is no such noun).
+_NAMING = r"(?:(?<=the\s)(?:word|term|phrase|expression|abbreviation|acronym)s?\s+(?!of\b))?"
+
+#: (pattern, shaped): a ``shaped`` pattern's term must look like a term (:func:`_term_shaped`):
+#: "how are X defined" spans a clause when "defined" belongs to a later one ("How are disputes
+#: resolved when a term is not defined?", "How is the fee calculated when the Product is defined?").
 _DEFINED = [
-    re.compile(
-        r"\b(?:define|definition of|meaning of|what is meant by)\s+(?:an?\s+|the\s+)?(?P<term>[^?,;.]+)", re.I
+    (
+        re.compile(
+            rf"\b(?:define|definition of|meaning of|what is meant by)\s+(?:an?\s+|the\s+)?{_NAMING}(?P<term>[^?,;.]+)",
+            re.I,
+        ),
+        False,
     ),
-    re.compile(r"\bwhat (?:does|do) (?:an?\s+|the\s+)?(?P<term>[^?,;]+?) (?:mean|stand for)\b", re.I),
-    re.compile(r"\bwhat (?:counts|qualifies) as (?:an?\s+|the\s+)?(?P<term>[^?,;.]+)", re.I),
+    (
+        re.compile(
+            rf"\bwhat (?:does|do) (?:an?\s+|the\s+)?{_NAMING}(?P<term>[^?,;]+?) (?:mean|stand for)\b", re.I
+        ),
+        False,
+    ),
+    (re.compile(r"\bwhat (?:counts|qualifies) as (?:an?\s+|the\s+)?(?P<term>[^?,;.]+)", re.I), False),
     # "what does the term 'X' refer to": the named word, without the noun that names it a word
-    re.compile(
-        r"\bwhat (?:does|do) (?:the\s+)?(?:word|term|phrase|expression|abbreviation|acronym)s?\s+"
-        r"(?P<term>[^?,;]+?) refer to\b",
-        re.I,
+    (
+        re.compile(
+            r"\bwhat (?:does|do) (?:the\s+)?(?:word|term|phrase|expression|abbreviation|acronym)s?\s+"
+            r"(?P<term>[^?,;]+?) refer to\b",
+            re.I,
+        ),
+        True,
     ),
-    # "How is a Framework Profile defined?"
-    re.compile(r"\bhow (?:is|are) (?:an?\s+|the\s+)?(?P<term>[^?,;.]+?) defined\b", re.I),
+    # "How is a Framework Profile defined?", "How is the term 'Recipient' defined?"
+    (re.compile(rf"\bhow (?:is|are) (?:an?\s+|the\s+)?{_NAMING}(?P<term>[^?,;.]+?) defined\b", re.I), True),
 ]
 
 
@@ -327,26 +346,33 @@ def _defined_term(text: str) -> str | None:
         m = _WHAT_IS.match(sentence)
         if m:
             term = m.group("term").strip().strip(_TERM_QUOTES)
-            ws = words(term)
-            # A short noun phrase ("MCAS", "the exclusive-or operation", "at-risk community"),
-            # not a clause such as "reported in Table 2" (a participle, or any function word
-            # standing alone, means it is not a term; a hyphenated word is one word).
-            # A law's defined terms run longer ("authorized hazardous fuel reduction project"):
-            # up to MAX_TERM_WORDS words, a participle allowed before a noun, not alone or last
-            # ("What is required?", "What is the total encrypted?").
-            tokens = [words(t) for t in term.split()]
-            if (
-                ws
-                and len(tokens) <= MAX_TERM_WORDS
-                and all(any(is_content(w) for w in t) for t in tokens if t)
-                and not ws[-1].endswith("ed")
-            ):
+            if _term_shaped(term):
                 return term
-        for pattern in _DEFINED:
+        for pattern, shaped in _DEFINED:
             m = pattern.search(sentence)
-            if m and not _POINTS_BACK.match(m.group("term")):
-                return m.group("term").strip()
+            if not m or _POINTS_BACK.match(m.group("term")):
+                continue
+            if shaped and not _term_shaped(m.group("term").strip().strip(_TERM_QUOTES)):
+                continue
+            return m.group("term").strip()
     return None
+
+
+def _term_shaped(term: str) -> bool:
+    """A short noun phrase ("MCAS", "the exclusive-or operation", "at-risk community"), not a
+    clause such as "reported in Table 2" or "disputes resolved when a term is not": a participle,
+    or any function word standing alone, means it is not a term (a hyphenated word is one word).
+    A law's defined terms run longer ("authorized hazardous fuel reduction project"): up to
+    MAX_TERM_WORDS words, a participle allowed before a noun, not alone or last ("What is
+    required?", "What is the total encrypted?")."""
+    ws = words(term)
+    tokens = [words(t) for t in term.split()]
+    return bool(
+        ws
+        and len(tokens) <= MAX_TERM_WORDS
+        and all(any(is_content(w) for w in t) for t in tokens if t)
+        and not ws[-1].endswith("ed")
+    )
 
 
 # --- overview: "what is this document about", "summarize section 3" ------------------------------

@@ -143,7 +143,7 @@ class OfflineBackend:
             max_lines=self.max_lines,
             need=need,
         )
-        windows = held_target_windows(grouped, windows)
+        windows = held_target_windows(grouped, windows, primary)
         windows = cover_window(grouped, windows, weights, {t.key: t.kind for t in terms})
         pieces = [
             pc for pi in scoped for pc in self._pulled_pieces(passages, grouped, pi, terms)
@@ -274,6 +274,8 @@ class OfflineBackend:
             "hits": sorted(w.hits),
             "retrieved_via": passages[w.passage].retrieved_via,
         }
+        if w.held:
+            info["held"] = True
         return Piece(passages[w.passage], lines, join_lines(ln.text for ln in lines), seed.ln, info)
 
     def _pulled_pieces(

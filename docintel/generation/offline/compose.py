@@ -128,17 +128,27 @@ def restate(text: str, settled: list) -> str:
 _ENTRY = r".*?\(page \d+, line \d+\)"
 
 
+def _tier(pc: Piece) -> int:
+    """The first hop's windows (0), then the pulled-in targets (1), then a held appendix-like
+    unit the first hop quotes for a pointer ("See Appendix A for the complete listing", with the
+    appendix's page also retrieved): the loop pulled nothing for it, and when it pulled another
+    target (the table asked for), that target keeps its text."""
+    if _source(pc):
+        return 1
+    return 2 if pc.info.get("held") else 0
+
+
 def _share_order(runs: list[list[Piece]]) -> list[int]:
     """The order the pieces (flattened) get what the floor leaves: the first hop's in order, then
     the pulled-in targets', the target whose pieces hold more of the question's terms first (a
     target pulled in for a pointer written in passing holds few: it should not keep the text the
-    asked target loses), ties in order."""
+    asked target loses), ties in order; a held unit's quote last (:func:`_tier`)."""
     flat = [(k, i, pc) for k, r in enumerate(runs) for i, pc in enumerate(r)]
     held = [len(set().union(*(set(pc.info.get("hits", [])) for pc in r)) - {"(pulled in)"}) for r in runs]
     idx = {(k, i): n for n, (k, i, _) in enumerate(flat)}
     return sorted(
         idx.values(),
-        key=lambda n: (bool(_source(flat[n][2])), -held[flat[n][0]] if _source(flat[n][2]) else 0, n),
+        key=lambda n: (_tier(flat[n][2]), -held[flat[n][0]] if _source(flat[n][2]) else 0, n),
     )
 
 

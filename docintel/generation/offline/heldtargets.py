@@ -1,5 +1,6 @@
-"""A pointer of a quoted window whose target the same passage already holds ("as set forth in
-Article 3.1" with 3.1 six lines above): no second pass runs for it (the target is evidence
+"""A pointer of a quoted window whose target the evidence already holds ("as set forth in
+Article 3.1" with 3.1 six lines above; "Licensor Marks defined in Exhibit C" with Exhibit C on
+another page the first hop also retrieved): no second pass runs for it (the target is evidence
 already), so the offline answer quotes the target's opening itself, as it quotes a pulled one."""
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ _HEAD_LINE = re.compile(
 )
 #: A line that opens with a bare whole number and text: a line-numbered draft's margin number.
 _MARGIN_NUMBER = re.compile(r"^\s*\d{1,4}\s+\S")
+#: A pointer to an appendix-like unit: "Exhibit C", "Appendix E", "Annex 2", "Schedule B".
+_PART_REF = re.compile(
+    r"\b(?i:appendix|annex|exhibit|schedule|attachment|addendum)\s+([A-Z]{1,2}|\d{1,2}|[IVX]{1,4})\b"
+)
 #: Lines a held target's quote reads at most (its sentence, or its lead-in and the list it announces).
 TARGET_LINES = 8
 
@@ -95,13 +100,68 @@ def _announced(rows: list, lead: int, limit: int) -> int:
     return end
 
 
-def held_target_windows(grouped: list, windows: list[Window]) -> list[Window]:
+def _part_line(grouped: list, label: str, among: list[int]) -> tuple[int, int] | None:
+    """The one line of the evidence's passages that opens the appendix-like unit ``label``
+    ("EXHIBIT C", "Appendix E: Legislative ...", "Annex 2 - Forms"): the keyword and label, then
+    nothing, a title after ":" / "." / "-", or a capital-initial title; not a contents entry
+    (a title ending in a page number). Only the passages ``among`` are read (the first hop's: a
+    pulled-in target is quoted as pulled). None when no line or several do."""
+    kw, num = label.split()
+    pat = re.compile(
+        rf"^\s*{re.escape(kw)}\s+{re.escape(num)}(?:\s*$|\s*[.:\-\u2013\u2014]\s*\S.*$|\s+[A-Z].*$)", re.I
+    )
+    found = [
+        (pi, i)
+        for pi in among
+        for i, r in enumerate(grouped[pi])
+        if pat.match(r.ln.text) and not re.search(r"(?:\.\s*){2,}\d+\s*$|\s\d{1,4}\s*$", r.ln.text)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _part_window(grouped: list, label: str, among: list[int], taken: set, score: float) -> Window | None:
+    """A window on the held appendix-like unit ``label``: its label line through the sentence
+    of the last line after it, within :data:`TARGET_LINES`, holding a question term (a label and
+    a title name the unit; the sentences after them are what it says), at most :data:`TARGET_LINES` lines; None when the evidence holds
+    no such line alone, or a window quotes it already."""
+    at = _part_line(grouped, label, among)
+    if at is None:
+        return None
+    pi, t = at
+    rows = grouped[pi]
+    if (pi, t) in taken:
+        return None
+    last = min(len(rows) - 1, t + TARGET_LINES - 1)
+    # the last: the unit's title line holds its topic's words, what it says comes after
+    hit = next((i for i in range(last, t, -1) if rows[i].hits and rows[i].ln.role not in HEADING_ROLES), None)
+    if hit is None:
+        return None
+    _, end = grow_window(rows, hit)
+    if rows[end].ln.text.rstrip().endswith(":"):
+        end = _announced(rows, end, last)
+    end = min(end, last)
+    taken_at = [i for i in range(t, end + 1) if (pi, i) in taken]
+    if taken_at:
+        end = taken_at[0] - 1
+    if end <= t:
+        return None
+    hits = set().union(*(rows[i].hits for i in range(t, end + 1)))
+    return Window(pi, t, end, t, score, hits, held=True)
+
+
+def held_target_windows(
+    grouped: list, windows: list[Window], primary: list[int] | None = None
+) -> list[Window]:
     """For each window, the windows on the targets its unit pointers name inside the same passage
     but outside every window: from the target's label line through its sentence (and a list its
     lead-in announces), at most :data:`TARGET_LINES` lines. Each comes right after its window;
     one per window (the window budget bounds the answer, a target must not double it). Pointers
-    to another work's unit and line-numbered passages (margin numbers are no labels) give none."""
+    to another work's unit and line-numbered passages (margin numbers are no labels) give none.
+    A pointer to an appendix-like unit ("defined in Exhibit C") finds its label line in any of the
+    ``primary`` passages (the first hop's; default all): the first hop often retrieves the
+    exhibit's page too, and then no second pass runs for it."""
     taken = {(w.passage, i) for w in windows for i in range(w.start, w.end + 1)}
+    among = list(range(len(grouped))) if primary is None else primary
     out: list[Window] = []
     for w in windows:
         out.append(w)
@@ -114,6 +174,22 @@ def held_target_windows(grouped: list, windows: list[Window]) -> list[Window]:
             for m in _UNIT_REF.finditer(rows[k].ln.text)
             if not _foreign(rows[k].ln.text, m.end())
         ]
+        parts = [
+            f"{m.group(0).split()[0]} {m.group(1)}"
+            for k in range(w.start, w.end + 1)
+            for m in _PART_REF.finditer(rows[k].ln.text)
+            if not _foreign(rows[k].ln.text, m.end())
+        ]
+        for label in dict.fromkeys(parts):  # an appendix-like unit anywhere in the evidence
+            new = _part_window(grouped, label, among, taken, w.score)
+            if new is not None:
+                out.append(new)
+                taken |= {(new.passage, i) for i in range(new.start, new.end + 1)}
+                break
+        else:
+            parts = []
+        if parts:
+            continue  # one held target per window
         for number in pointers:
             t = _label_line(rows, number)
             if t is None or (w.passage, t) in taken or rows[t].ln.role in HEADING_ROLES:

@@ -54,6 +54,7 @@ from docintel.generation.offline.spans import (  # noqa: F401 - re-exported: def
 from docintel.generation.offline.tablerows import rows_above_caption, rows_below_caption
 from docintel.generation.text import content_stems, ends_sentence, join_lines, normalize, stem, tokens
 from docintel.schema.evidence import EvidenceLine, ParsedQuestion, Passage
+from docintel.schema.kinds import HEADING_ROLES
 from docintel.text import ANSWER_TYPE_PATTERNS
 
 
@@ -82,6 +83,9 @@ class Window:
     seed: int
     score: float
     hits: set[str]
+    #: a held appendix-like unit's quote (``heldtargets``): what the answer's clip leaves goes to
+    #: the pulled-in targets before it (``compose``)
+    held: bool = False
 
 
 def question_terms(q: ParsedQuestion) -> list[Term]:
@@ -216,10 +220,13 @@ def pick_windows(
     out: list[Window] = []
     used = 0
     for r in cands:
-        if len(out) >= max_windows or used >= max_lines or r.context < min_ratio * best:
+        if used >= max_lines or r.context < min_ratio * best:
             break
         rows = grouped[r.passage]
         if any(w.passage == r.passage and w.start <= r.pos <= w.end for w in out):
+            continue
+        if len(out) >= max_windows:  # no window left: a seed whose sentence follows one extends it
+            used += _extend_next(out, rows, r, max_lines - used, read_rows)
             continue
         start, end = grow_window(rows, r.pos)
         reach = r.pos + FORWARD  # past it only to finish an inline enumeration
@@ -246,6 +253,32 @@ def pick_windows(
         # reach a table's short rows; later windows get what is left of the lines actually read
         used += end - start + 1
     return merge_windows(out, grouped)
+
+
+#: Seed lines that extend no window of a pick that reads no table rows (:func:`_extend_next`).
+_NO_EXTEND = HEADING_ROLES | {"table", "caption"}
+
+
+def _extend_next(out: list[Window], rows: list[ScoredLine], r: ScoredLine, left: int, read_rows: bool) -> int:
+    """Extend the window of ``out`` that ends right before the sentence of seed ``r`` through that
+    sentence, when ``left`` lines allow; returns the lines added (0: none). The window budget is
+    spent, but a strong line opening the very next sentence ("15 lines of code ... need papers."
+    then "A change of just a few lines (less than 15 or so) is not legally significant.") costs
+    no window: without this the window stops one line short of it. A heading opens another
+    unit: no extension; nor a grid row or caption where the pick reads no table rows
+    (``read_rows`` off: a pulled target, whose clipped quote rows would crowd). A form's line
+    ("35a Amount of line 34 you want refunded to you.") is a table row the first hop reads on to."""
+    if rows[r.pos].ln.role in (HEADING_ROLES if read_rows else _NO_EXTEND):
+        return 0
+    start, end = grow_window(rows, r.pos)
+    end = min(end, r.pos + FORWARD)
+    for w in out:
+        if w.passage == r.passage and w.end + 1 == start and end - w.end <= left:
+            added = end - w.end
+            w.hits = w.hits | set().union(*(rows[i].hits for i in range(w.end + 1, end + 1)))
+            w.end = end
+            return added
+    return 0
 
 
 #: A sentence ending inside a line: ". You may not ..." (the line is quoted whole, the next

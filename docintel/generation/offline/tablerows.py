@@ -184,14 +184,14 @@ def rows_above_caption(
 
 def rows_below_caption(rows: list, start: int, end: int, budget: float) -> int:
     """A window that ends on a caption whose table's rows follow it (the caption-above style of
-        most standards and papers: "Table 1: Maximum path lengths ... for different layer types."
-        then "Layer Type | ... | Maximum Path Length", "Self-Attention | ... | O(1)") reads on through
-        the rows down to the last one the question's words or numbers hit: the caption names the
-        table, a row holds the value asked for. A caption under rows (the papers' style,
-    :func:`rows_above_caption`) is not read on: the rows after it are the next table's. All or nothing within ``budget`` (the window's
-        remaining line budget, counted by :func:`line_cost`), at most :data:`TABLE_ROWS` rows; no hit
-        row past the header, no read-on. ``rows`` are one passage's ``ScoredLine`` list; returns the
-        window's new last index."""
+    most standards and papers: "Table 1: Maximum path lengths ... for different layer types."
+    then "Layer Type | ... | Maximum Path Length", "Self-Attention | ... | O(1)") reads on through
+    the rows down to the last one the question's words or numbers hit: the caption names the
+    table, a row holds the value asked for. A caption under rows (the papers' style,
+    :func:`rows_above_caption`) is not read on: the rows after it are the next table's. All or
+    nothing within ``budget`` (the window's remaining line budget, counted by :func:`line_cost`),
+    at most :data:`TABLE_ROWS` rows; no hit row past the header, no read-on. ``rows`` are one
+    passage's ``ScoredLine`` list; returns the window's new last index."""
     if rows[end].ln.role != "caption" or end + 1 >= len(rows) or rows[end + 1].ln.role not in _TABLE_ROLES:
         return end
     top = end
