@@ -20,6 +20,32 @@ def _drawings(page) -> tuple[list, bool]:
             return [], False
 
 
+def native_links(page) -> list[dict]:
+    """``page.get_links()``'s dicts, but ``xref`` is 0 and there is no ``id`` (nothing here reads them).
+
+    get_links() builds each dict with ``pymupdf.utils.getLinkDict``; this calls that same function
+    on the same MuPDF link chain, but skips get_links()'s annotation-xref bookkeeping: Link.next
+    lists the page's annotation xrefs twice per link (quadratic in the page's links) and
+    get_links() once more to set ``xref`` / ``id``. Every other key and value is get_links()'s
+    (tests/test_s15fin_links.py). A PyMuPDF without those internals falls back to get_links().
+    """
+    try:
+        from pymupdf import Link, mupdf, utils
+
+        load, link_dict = mupdf.fz_load_links, utils.getLinkDict
+    except (ImportError, AttributeError):
+        return page.get_links()
+    doc = page.parent
+    out = []
+    fz = load(page.this)
+    while fz.m_internal:
+        ln = Link(fz)
+        ln.parent = page  # Link.dest reads the document through it
+        out.append(link_dict(ln, doc))
+        fz = fz.next()
+    return out
+
+
 def text_and_images(page):
     """The page's one text page for every stage, its ``get_image_info()`` and, when it came free, its dict.
 
@@ -99,7 +125,7 @@ def page_signals(page, page_no: int, *, image_info: list[dict] | None = None, dr
     """Geometry, images (count, clipped area, coverage), vector drawings and links of one page.
 
     ``image_info``: the page's ``get_image_info()`` when the caller has it (:func:`text_and_images`).
-    The private ``_links`` is ``get_links()``, for the cross-reference stage; ``_cdrawings`` is
+    The private ``_links`` is :func:`native_links` (``get_links()``'s dicts), for the cross-reference stage; ``_cdrawings`` is
     ``_drawings`` when they are ``get_cdrawings()``'s (None otherwise), for the text-table reader.
     ``drawings=False``: ``n_drawings`` is None for the caller to fill and there is no ``_drawings``
     / ``_cdrawings`` (the PyMuPDF page stage counts the vector blocks of its text page instead and
@@ -131,7 +157,7 @@ def page_signals(page, page_no: int, *, image_info: list[dict] | None = None, dr
         "image_area": image_area,
         "image_coverage": min(image_area / area, 1.0),
         "n_drawings": None,
-        "n_links": len(links := page.get_links()),
+        "n_links": len(links := native_links(page)),
         "_links": links,
         "_image_boxes": boxes,  # private: full-width pictures split column bands
     }
