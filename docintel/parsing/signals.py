@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 
 def _drawings(page) -> tuple[list, bool]:
@@ -20,28 +21,60 @@ def _drawings(page) -> tuple[list, bool]:
             return [], False
 
 
+#: MuPDF's usual internal link: get_links() reads it as page N-1, ``to`` (x, y), zoom 0.0 ("nan" as 0)
+_GOTO_URI = re.compile(r"#page=([0-9]+)&zoom=(?:nan|[^,&]*),([^,&]*),([^,&]*)")
+
+
 def native_links(page) -> list[dict]:
     """``page.get_links()``'s dicts, but ``xref`` is 0 and there is no ``id`` (nothing here reads them).
 
-    get_links() builds each dict with ``pymupdf.utils.getLinkDict``; this calls that same function
-    on the same MuPDF link chain, but skips get_links()'s annotation-xref bookkeeping: Link.next
-    lists the page's annotation xrefs twice per link (quadratic in the page's links) and
-    get_links() once more to set ``xref`` / ``id``. Every other key and value is get_links()'s
-    (tests/test_s15fin_links.py). A PyMuPDF without those internals falls back to get_links().
+    get_links() builds each dict with ``pymupdf.utils.getLinkDict``; this reads the same MuPDF link
+    chain but skips get_links()'s annotation-xref bookkeeping (Link.next lists the page's annotation
+    xrefs twice per link, quadratic in the page's links, and get_links() once more to set ``xref`` /
+    ``id``). The two common forms, a web URI and ``#page=N&zoom=z,x,y``, are built here as
+    getLinkDict builds them; any other link goes through getLinkDict itself. Every other key and
+    value is get_links()'s (tests/test_s15fin_links.py). A PyMuPDF without those internals falls
+    back to get_links().
     """
     try:
+        import pymupdf
         from pymupdf import Link, mupdf, utils
 
-        load, link_dict = mupdf.fz_load_links, utils.getLinkDict
+        load, link_dict, external = mupdf.fz_load_links, utils.getLinkDict, mupdf.fz_is_external_link
+        rect_of, Rect, Point = pymupdf.JM_py_from_rect, pymupdf.Rect, pymupdf.Point
+        uri_kind, goto_kind = pymupdf.LINK_URI, pymupdf.LINK_GOTO
     except (ImportError, AttributeError):
         return page.get_links()
     doc = page.parent
     out = []
     fz = load(page.this)
     while fz.m_internal:
-        ln = Link(fz)
-        ln.parent = page  # Link.dest reads the document through it
-        out.append(link_dict(ln, doc))
+        uri = fz.m_internal.uri or ""
+        if uri and external(uri) and not uri.startswith("file:") and ":" in uri:
+            out.append({"kind": uri_kind, "xref": 0, "from": Rect(rect_of(fz.rect())), "uri": uri})
+            fz = fz.next()
+            continue
+        m = _GOTO_URI.fullmatch(uri)
+        if m:
+            try:
+                to = Point(float(m[2]), float(m[3]))
+            except ValueError:
+                m = None
+        if m:
+            out.append(
+                {
+                    "kind": goto_kind,
+                    "xref": 0,
+                    "from": Rect(rect_of(fz.rect())),
+                    "page": int(m[1]) - 1,
+                    "to": to,
+                    "zoom": 0.0,
+                }
+            )
+        else:
+            ln = Link(fz)
+            ln.parent = page  # Link.dest reads the document through it
+            out.append(link_dict(ln, doc))
         fz = fz.next()
     return out
 
