@@ -18,6 +18,7 @@ import pandas as pd
 
 from docintel.parsing import linecols
 from docintel.parsing.refpatterns import PATTERNS, classify_reference, find_references, references_on_lines
+from docintel.parsing.signals import native_links
 from docintel.schema.tables import CROSS_REF_DF
 
 __all__ = ["PATTERNS", "classify_reference", "extract_references", "parse_time_refs"]
@@ -125,11 +126,11 @@ def _classify_link(anchor: str, line_text: str, target_page: int | None, bib_pag
 def page_links(
     page, links: list[dict] | None = None, *, textpage=None, words: list | None = None
 ) -> list[tuple[dict, str]]:
-    """The page's native links (``get_links()``, or ``links`` when the caller has them), each with
+    """The page's native links (:func:`signals.native_links`, or ``links`` when the caller has them), each with
     its anchor text: the words whose centres lie under the link rectangle (``get_textbox`` is
     ~100x slower). ``textpage``: read the words from it (the page stage's own text page);
     ``words``: that text page's ``get_text("words")`` when the caller already read it."""
-    links = page.get_links() if links is None else links
+    links = native_links(page) if links is None else links
     if not links:
         return []
     if words is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 
 def _drawings(page) -> tuple[list, bool]:
@@ -18,6 +19,64 @@ def _drawings(page) -> tuple[list, bool]:
             return page.get_drawings(), False
         except Exception:
             return [], False
+
+
+#: MuPDF's usual internal link: get_links() reads it as page N-1, ``to`` (x, y), zoom 0.0 ("nan" as 0)
+_GOTO_URI = re.compile(r"#page=([0-9]+)&zoom=(?:nan|[^,&]*),([^,&]*),([^,&]*)")
+
+
+def native_links(page) -> list[dict]:
+    """``page.get_links()``'s dicts, but ``xref`` is 0 and there is no ``id`` (nothing here reads them).
+
+    get_links() builds each dict with ``pymupdf.utils.getLinkDict``; this reads the same MuPDF link
+    chain but skips get_links()'s annotation-xref bookkeeping (Link.next lists the page's annotation
+    xrefs twice per link, quadratic in the page's links, and get_links() once more to set ``xref`` /
+    ``id``). The two common forms, a web URI and ``#page=N&zoom=z,x,y``, are built here as
+    getLinkDict builds them; any other link goes through getLinkDict itself. Every other key and
+    value is get_links()'s (tests/test_s15fin_links.py). A PyMuPDF without those internals falls
+    back to get_links().
+    """
+    try:
+        import pymupdf
+        from pymupdf import Link, mupdf, utils
+
+        load, link_dict, external = mupdf.fz_load_links, utils.getLinkDict, mupdf.fz_is_external_link
+        rect_of, Rect, Point = pymupdf.JM_py_from_rect, pymupdf.Rect, pymupdf.Point
+        uri_kind, goto_kind = pymupdf.LINK_URI, pymupdf.LINK_GOTO
+    except (ImportError, AttributeError):
+        return page.get_links()
+    doc = page.parent
+    out = []
+    fz = load(page.this)
+    while fz.m_internal:
+        uri = fz.m_internal.uri or ""
+        if uri and external(uri) and not uri.startswith("file:") and ":" in uri:
+            out.append({"kind": uri_kind, "xref": 0, "from": Rect(rect_of(fz.rect())), "uri": uri})
+            fz = fz.next()
+            continue
+        m = _GOTO_URI.fullmatch(uri)
+        if m:
+            try:
+                to = Point(float(m[2]), float(m[3]))
+            except ValueError:
+                m = None
+        if m:
+            out.append(
+                {
+                    "kind": goto_kind,
+                    "xref": 0,
+                    "from": Rect(rect_of(fz.rect())),
+                    "page": int(m[1]) - 1,
+                    "to": to,
+                    "zoom": 0.0,
+                }
+            )
+        else:
+            ln = Link(fz)
+            ln.parent = page  # Link.dest reads the document through it
+            out.append(link_dict(ln, doc))
+        fz = fz.next()
+    return out
 
 
 def text_and_images(page):
@@ -99,7 +158,7 @@ def page_signals(page, page_no: int, *, image_info: list[dict] | None = None, dr
     """Geometry, images (count, clipped area, coverage), vector drawings and links of one page.
 
     ``image_info``: the page's ``get_image_info()`` when the caller has it (:func:`text_and_images`).
-    The private ``_links`` is ``get_links()``, for the cross-reference stage; ``_cdrawings`` is
+    The private ``_links`` is :func:`native_links` (``get_links()``'s dicts), for the cross-reference stage; ``_cdrawings`` is
     ``_drawings`` when they are ``get_cdrawings()``'s (None otherwise), for the text-table reader.
     ``drawings=False``: ``n_drawings`` is None for the caller to fill and there is no ``_drawings``
     / ``_cdrawings`` (the PyMuPDF page stage counts the vector blocks of its text page instead and
@@ -131,7 +190,7 @@ def page_signals(page, page_no: int, *, image_info: list[dict] | None = None, dr
         "image_area": image_area,
         "image_coverage": min(image_area / area, 1.0),
         "n_drawings": None,
-        "n_links": len(links := page.get_links()),
+        "n_links": len(links := native_links(page)),
         "_links": links,
         "_image_boxes": boxes,  # private: full-width pictures split column bands
     }
