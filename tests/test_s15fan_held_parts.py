@@ -99,3 +99,20 @@ def test_a_held_units_quote_leaves_the_clip_to_the_pulled_target():
     assert len(text) <= ANSWER_CHARS
     assert "RC.CO" in text
     assert "H H" in text  # the held quote keeps its floor, in its place
+
+
+def test_a_numbered_label_alone_on_its_line_is_no_contents_entry():
+    # "Schedule 2" alone: its own number is no page number (a contents entry's tail is read after
+    # the label); "Schedule 2 ..... 14" and "Schedule 2 14" stay contents entries
+    from types import SimpleNamespace as NS
+
+    from docintel.generation.offline.heldtargets import _part_line
+
+    def grouped(*texts):
+        return [[NS(ln=NS(text=t)) for t in texts]]
+
+    assert _part_line(
+        grouped("see Schedule 2 for fees", "Schedule 2", "The fees are 10 USD."), "Schedule 2", [0]
+    ) == (0, 1)
+    assert _part_line(grouped("see Schedule 2 for fees", "Schedule 2 ..... 14"), "Schedule 2", [0]) is None
+    assert _part_line(grouped("see Schedule 2 for fees", "Schedule 2 14"), "Schedule 2", [0]) is None

@@ -174,3 +174,18 @@ def test_a_template_bound_in_an_appendix_keeps_its_own_numbered_sections():
         ("2.1", "Responsibility for the plan", 3),
     ]
     assert _under(toc).get("Roles") == [("2.1", "Responsibility for the plan")]
+
+
+def test_a_numbered_list_under_plainly_numbered_chapters_is_no_sections():
+    # the outline lists chapters numbered like sections ("3 Methods"); bold "1." / "2." / "3." steps
+    # under a chapter are a list the detector took for headings: none of them is a section (before
+    # the chapter's kind was checked, "1." and "2." nested under Methods and "3." was dropped)
+    body = [(p, "helv", 10) for p in PROSE * 2]
+    blocks = [("1 Introduction", "hebo", 16), *body, None, ("2 Background", "hebo", 16), *body, None]
+    blocks += [("3 Methods", "hebo", 16), *body[:2]]
+    blocks += [("1. Collect", "hebo", 12), *body[:2], ("2. Analyse", "hebo", 12), *body[:2]]
+    blocks += [("3. Report", "hebo", 12), *body]
+    outline = [[1, "1 Introduction", 1], [1, "2 Background", 2], [1, "3 Methods", 3]]
+    toc = _pdf(blocks, outline)
+    under = _under(toc)
+    assert not under.get("Methods")

@@ -343,6 +343,11 @@ class ChapterScopes:
             return None
         if _REFS.fullmatch(norm(chap["title"])):  # a numbered reference list is no sections
             return None
+        # a chapter numbered like its sections scopes only deeper numbers ("1 Introduction" over
+        # "1.1 Purpose"): a "1." under "3 Methods" is a numbered list the detector took for headings
+        depth = len(str(c.number).rstrip(".").split("."))
+        if chap.get("kind") == c.kind and depth <= len(str(chap["number"]).rstrip(".").split(".")):
+            return None
         return chap
 
     def restarts(self, c: Candidate) -> dict | None:

@@ -100,6 +100,11 @@ def _announced(rows: list, lead: int, limit: int) -> int:
     return end
 
 
+#: A contents entry's tail after the label: leader dots and a page number, or a page number alone
+#: (read after the label, so the "2" of "Schedule 2" is no page number)
+_CONTENTS_TAIL = re.compile(r"(?:\.\s*){2,}\d+\s*$|\s\d{1,4}\s*$")
+
+
 def _part_line(grouped: list, label: str, among: list[int]) -> tuple[int, int] | None:
     """The one line of the evidence's passages that opens the appendix-like unit ``label``
     ("EXHIBIT C", "Appendix E: Legislative ...", "Annex 2 - Forms"): the keyword and label, then
@@ -108,13 +113,13 @@ def _part_line(grouped: list, label: str, among: list[int]) -> tuple[int, int] |
     pulled-in target is quoted as pulled). None when no line or several do."""
     kw, num = label.split()
     pat = re.compile(
-        rf"^\s*{re.escape(kw)}\s+{re.escape(num)}(?:\s*$|\s*[.:\-\u2013\u2014]\s*\S.*$|\s+[A-Z].*$)", re.I
+        rf"^(\s*{re.escape(kw)}\s+{re.escape(num)})(?:\s*$|\s*[.:\-\u2013\u2014]\s*\S.*$|\s+[A-Z].*$)", re.I
     )
     found = [
         (pi, i)
         for pi in among
         for i, r in enumerate(grouped[pi])
-        if pat.match(r.ln.text) and not re.search(r"(?:\.\s*){2,}\d+\s*$|\s\d{1,4}\s*$", r.ln.text)
+        if (m := pat.match(r.ln.text)) and not _CONTENTS_TAIL.search(r.ln.text[len(m.group(1)) :])
     ]
     return found[0] if len(found) == 1 else None
 
@@ -122,7 +127,7 @@ def _part_line(grouped: list, label: str, among: list[int]) -> tuple[int, int] |
 def _part_window(grouped: list, label: str, among: list[int], taken: set, score: float) -> Window | None:
     """A window on the held appendix-like unit ``label``: its label line through the sentence
     of the last line after it, within :data:`TARGET_LINES`, holding a question term (a label and
-    a title name the unit; the sentences after them are what it says), at most :data:`TARGET_LINES` lines; None when the evidence holds
+    a title name the unit; the sentences after them are what it says); None when the evidence holds
     no such line alone, or a window quotes it already."""
     at = _part_line(grouped, label, among)
     if at is None:
