@@ -14,7 +14,6 @@ from docintel.parsing import (
     captions,
     crossrefs,
     escalate,
-    frame_rows,
     furniture,
     gcpause,
     headings,
@@ -110,33 +109,27 @@ def _page_stage(
     """Every page's lines and signals (raw line_df, page_df); fills ``spans`` (``links``, ``held``) per page."""
     links = {} if links is None else links
     held = {} if held is None else held
+    all_lines: list[dict] = []
     pages: list[dict] = []
     n = doc.page_count
     seen_gutters: Counter = Counter()  # the document's column layout, for sparse pages
     page_rows: list[list[dict]] = []
     prows: list[dict] = []
-    blocks: list[tuple] = []  # each page's rows as columns (frame_rows.columns_of)
     for i in range(n):
         rows, prow = _parse_page(doc, i, layout_mode, seen_gutters, spans, links, held)
         page_rows.append(rows)
         prows.append(prow)
-        # (the line frame's values read while the page's dicts are fresh: pd.DataFrame over every
-        # page's dicts after the loop reads them all again from memory)
-        blocks.append(frame_rows.columns_of(rows))
         if progress and i + 1 < n:  # the last page is done once its escalations are
             progress(i + 1, n)
-    parsed = list(page_rows)
     # issue 18B: the layout model runs once every page's candidacy is known (budget by gain, pool)
     tick = (lambda: progress(n - 1, n)) if progress else None  # restarts the budget's page clock
     escalate.escalate(doc, page_rows, prows, mode=layout_mode, tick=tick, spans=spans)
     if progress and n:
         progress(n, n)
-    for i, (rows, prow) in enumerate(zip(page_rows, prows, strict=True)):
-        if prow.get("_escalate") or rows is not parsed[i]:  # a candidate: its rows may be the model's
-            blocks[i] = frame_rows.columns_of(rows)
+    for rows, prow in zip(page_rows, prows, strict=True):
+        all_lines.extend(rows)
         pages.append({k: v for k, v in prow.items() if not k.startswith("_")})
-    # pd.DataFrame(every page's rows): the same columns, order, dtypes and values
-    line_df = frame_rows.frame(blocks) if any(b[2] for b in blocks) else LINE_DF.empty()
+    line_df = pd.DataFrame(all_lines) if all_lines else LINE_DF.empty()
     line_df["doc_id"] = doc_id
     page_df = pd.DataFrame(pages)
     page_df["doc_id"] = doc_id
