@@ -157,3 +157,30 @@ def test_style_lookup_numpy_columns_equal_the_pandas_path():
         assert got == slow(p) or (got[0] != got[0] and slow(p)[0] != slow(p)[0])
         assert got is None or isinstance(got[0], float) and isinstance(got[1], bool)
     assert any(s != s for s in sizes)  # NaN sizes are exercised
+
+
+def test_vectorless_pages_serve_their_empty_drawings_from_the_memo(monkeypatch):
+    """A page whose text page records no path gets ``get_cdrawings()``'s [] in its page memo: the
+    figure reader does not interpret it again; a drawn page is still read from pymupdf."""
+    import pymupdf
+
+    from docintel.parsing import pymupdf_backend, tables_free
+
+    src = pymupdf.open()
+    src.new_page(width=612, height=792).insert_text((72, 72), "Figure 1: prose only, nothing drawn.")
+    drawn = src.new_page(width=612, height=792)
+    drawn.insert_text((72, 72), "Figure 2: a box is drawn under this caption.")
+    drawn.draw_rect((72, 100, 300, 200))
+    pdf = pymupdf.open("pdf", src.tobytes())
+    asked: list[int] = []
+    real = pymupdf.Page.get_cdrawings
+
+    def counted(self, *a, **k):
+        asked.append(self.number)
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(pymupdf.Page, "get_cdrawings", counted)
+    pymupdf_backend.parse_with_pymupdf(pdf, "gen", layout_mode="never", ocr_mode="never")
+    assert 0 not in asked and 1 in asked
+    assert tables_free.page_memo(pdf[0]).get("cd") == [] == real(pdf[0])
+    assert tables_free.CachedPage(pdf[1]).get_cdrawings() == real(pdf[1]) != []
