@@ -184,3 +184,20 @@ def test_vectorless_pages_serve_their_empty_drawings_from_the_memo(monkeypatch):
     assert 0 not in asked and 1 in asked
     assert tables_free.page_memo(pdf[0]).get("cd") == [] == real(pdf[0])
     assert tables_free.CachedPage(pdf[1]).get_cdrawings() == real(pdf[1]) != []
+
+
+@pytest.mark.parametrize("dtype", ["str", object])
+def test_body_size_lengths_equal_len_of_each_text(dtype):
+    from docintel.parsing import linecols, objects
+
+    rng = np.random.default_rng(11)
+    pool = ["", "a", "Table 1", "é", "\u00e9t\u00e9", "\U0001f600 x", "ﬁ", "  spaced  ", None, np.nan]
+    for _ in range(50):
+        n = int(rng.integers(1, 80))
+        texts = [pool[int(k)] for k in rng.integers(0, len(pool), n)]
+        col = pd.Series(pd.array(texts, dtype=dtype))
+        at = np.flatnonzero(rng.random(n) < 0.6)
+        listed = linecols.tolist(col)
+        want = np.array([len(t) if isinstance(t, str) else 0 for t in map(listed.__getitem__, at.tolist())])
+        got = objects._lengths(col, listed, at)
+        assert got.tolist() == want.tolist()
