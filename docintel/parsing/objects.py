@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from docintel.parsing import clauses, figures, frame_rows, gcpause, linecols, tables_captioned, tables_free
 from docintel.parsing.backmatter import appendices, bibliography
@@ -61,10 +63,19 @@ def _body_size(line_df: pd.DataFrame, usable: pd.DataFrame, keep: np.ndarray, te
     keyed = ~np.isnan(sizes)  # (groupby drops a NaN key; a missing text counts no characters)
     if not keyed.any():
         return DEFAULT_BODY_SIZE
-    lengths = np.array([len(t) if isinstance(t, str) else 0 for t in map(texts.__getitem__, at.tolist())])
+    lengths = _lengths(line_df["text"], texts, at)
     keys, group = np.unique(np.round(sizes[keyed]), return_inverse=True)
     weight = np.bincount(group, weights=lengths[keyed], minlength=len(keys))
     return float(keys[int(np.argmax(weight))])  # (the first of equal weights: idxmax)
+
+
+def _lengths(text: pd.Series, texts: list, at: np.ndarray) -> np.ndarray:
+    """Characters of the texts at ``at`` (0 for a missing text): of an Arrow-backed column by pyarrow's
+    ``utf8_length`` (code points, as ``len``; a null is a missing text), else from the Python list."""
+    arr = getattr(text.array, "_pa_array", None)
+    if arr is not None and (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        return pc.utf8_length(arr).fill_null(0).to_numpy()[at]
+    return np.array([len(t) if isinstance(t, str) else 0 for t in map(texts.__getitem__, at.tolist())])
 
 
 def _build_objects(doc, line_df, page_df, toc_df, doc_id: str):

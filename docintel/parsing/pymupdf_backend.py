@@ -178,6 +178,10 @@ def _parse_page(
         prow["n_drawings"] = len(vectors)
         if not vectors:  # no path recorded: none drawn on the page (2,310 corpus pages: no exception)
             prow["_drawings"] = prow["_cdrawings"] = []
+            # the figure / rule readers' CachedPage reads the same [] instead of interpreting the page
+            # again (13 figure-caption pages of the SPs; session 16: 1,353 vectorless pages of the
+            # snapshot and NIST PDFs, get_cdrawings() [] on every one)
+            tables_free.page_memo(page).setdefault("cd", [])
         elif hold or layout_mode != "never" or signals.may_draw_glyphs(vectors):
             drawn = signals._drawings(page)
             prow["_drawings"] = drawn[0]

@@ -62,13 +62,21 @@ def _word_order(w) -> tuple:
 
 def _rows(phrases: list[Phrase]) -> list[list[Phrase]]:
     rows: list[list[Phrase]] = []
-    for p in sorted(phrases, key=lambda p: p.yc):
+    ycs: list[float] = []  # the last row's ``yc`` values in row order: ``sum`` of them is what it summed
+    for yc, p in sorted([(p.yc, p) for p in phrases], key=_first):
         tol = 0.35 * (p.y1 - p.y0)
-        if rows and abs(sum(q.yc for q in rows[-1]) / len(rows[-1]) - p.yc) <= tol:
+        if rows and abs(sum(ycs) / len(ycs) - yc) <= tol:
             rows[-1].append(p)
+            ycs.append(yc)
         else:
             rows.append([p])
+            ycs = [yc]
     return rows
+
+
+def _first(t: tuple) -> float:
+    """A (yc, phrase) pair's ``yc``: sorted by it (stable) is the order ``sorted`` by ``p.yc`` gives."""
+    return t[0]
 
 
 def _columns(phrases: list[Phrase], width: float) -> list[tuple[float, float]]:

@@ -142,12 +142,23 @@ def _assemble(line_df: pd.DataFrame, positions: dict, new_pages: dict[int, pd.Da
         keep[positions[p]] = False
     rest = np.flatnonzero(keep)
     src = np.concatenate([rest, *(new.index.to_numpy(dtype=np.intp) for new in new_pages.values())])
-    own = ("text", "x0", "y0", "x1", "y1", "line")
+    own = ["text", "x0", "y0", "x1", "y1", "line"]
+    # an extension text column (pandas' Arrow str) of one dtype throughout is concatenated and taken as
+    # it is: the values and dtype ``pd.array`` of its Python strings gave, without converting them
+    dtype = line_df["text"].dtype
+    as_is = isinstance(dtype, pd.api.extensions.ExtensionDtype) and all(
+        new["text"].dtype == dtype for new in new_pages.values()
+    )
+    if as_is:
+        own.remove("text")
     vals = {c: [line_df[c].to_numpy()[rest], *(new[c].to_numpy() for new in new_pages.values())] for c in own}
     vals = {c: np.concatenate(v) for c, v in vals.items()}
     key = pd.DataFrame({"page": line_df["page"].to_numpy()[src], "line": vals["line"]})
     order = key.sort_values(["page", "line"], kind="stable").index.to_numpy()
     out = line_df.take(src[order]).reset_index(drop=True)
+    if as_is:
+        parts = [line_df["text"].iloc[rest], *(new["text"] for new in new_pages.values())]
+        out["text"] = pd.concat(parts, ignore_index=True).array.take(order)
     for c in own:
         out[c] = pd.array(vals[c][order], dtype=line_df[c].dtype)
     return out
@@ -208,17 +219,41 @@ def _rewrite(pl: pd.DataFrame, words: list, cap, page, furniture: np.ndarray | N
     after = np.flatnonzero(~inside & (line > first))
     # the lines before, the phrases (each its source line's row, index: the source position),
     # the lines after: one take of the page, then the phrases' own text and box set
-    out = pl.take(np.concatenate([before, np.asarray(src, dtype=np.intp), after]))
-    _set_phrases(out, pl, before, after, phrases)
-    out["line"] = range(1, len(out) + 1)
+    out = _taken(pl, np.concatenate([before, np.asarray(src, dtype=np.intp), after]), before, after, phrases)
     for c in ("line", "page"):  # what ``astype`` of the two columns gives, without copying the frame
         if c in out.columns and out[c].dtype != pl[c].dtype:
             out[c] = out[c].astype(pl[c].dtype)
     return out
 
 
+def _taken(pl: pd.DataFrame, at: np.ndarray, before, after, phrases: list) -> pd.DataFrame:
+    """``pl.take(at)`` with :func:`_set_phrases` applied and ``line`` set to 1..n (int64), built
+    column by column in one frame (a take of every column, then six column writes, cost more).
+
+    Each column holds what the take and the writes left there: the other columns ``pl``'s own
+    arrays taken at ``at`` (their dtypes), the phrase columns :func:`_phrase_columns`' arrays.
+    """
+    own = _phrase_columns(pl, before, after, phrases)
+    n = len(at)
+    cols = {}
+    for c in pl.columns:
+        if c == "line":
+            cols[c] = np.arange(1, n + 1, dtype=np.int64)  # what writing ``range(1, n + 1)`` stores
+        elif c in own:
+            cols[c] = own[c]
+        else:
+            cols[c] = pl[c].array.take(at)
+    return pd.DataFrame(cols, index=pl.index.take(at), copy=False)
+
+
 def _set_phrases(out: pd.DataFrame, pl: pd.DataFrame, before, after, phrases: list) -> None:
-    """``out``'s text and box columns: ``pl``'s at ``before``, the phrases', ``pl``'s at ``after``.
+    """``out`` (``pl`` taken at before, the phrases' source lines, after) with :func:`_phrase_columns` written."""
+    for c, vals in _phrase_columns(pl, before, after, phrases).items():
+        out[c] = vals
+
+
+def _phrase_columns(pl: pd.DataFrame, before, after, phrases: list) -> dict:
+    """The text and box columns: ``pl``'s at ``before``, the phrases', ``pl``'s at ``after``.
 
     The values and dtypes of concatenating those rows with a frame of the phrases' rows (text
     as ``pl``'s text dtype, the box as float64: numpy's promotion is pandas' for floats).
@@ -230,6 +265,7 @@ def _set_phrases(out: pd.DataFrame, pl: pd.DataFrame, before, after, phrases: li
         "x1": [p.x1 for p in phrases],
         "y1": [p.y1 for p in phrases],
     }
+    out = {}
     for c, vals in own.items():
         col = pl[c].to_numpy()
         if c == "text":
@@ -237,3 +273,4 @@ def _set_phrases(out: pd.DataFrame, pl: pd.DataFrame, before, after, phrases: li
             out[c] = pd.array(merged, dtype=pl[c].dtype)
         else:
             out[c] = np.concatenate([col[before], np.array(vals, dtype=np.float64), col[after]])
+    return out

@@ -272,8 +272,14 @@ def style_lookup(pl: pd.DataFrame):
     def style_of(p):
         if not memo:
             memo.append(_boxes(pl))
-            memo.append(pl["size"].astype(float).round(1).tolist())
-            memo.append(pl["bold"].fillna(False).astype(bool).tolist())
+            size, bold = pl["size"], pl["bold"]
+            if size.dtype == np.float64 and bold.dtype == np.bool_:
+                # numpy columns: Series.round is ndarray.round, a bool column has no NA to fill
+                memo.append(np.round(size.to_numpy(), 1).tolist())
+                memo.append(bold.to_numpy().tolist())
+            else:
+                memo.append(size.astype(float).round(1).tolist())
+                memo.append(bold.fillna(False).astype(bool).tolist())
         bx, sizes, bolds = memo
         cx, cy = (p.x0 + p.x1) / 2, p.yc
         hit = np.flatnonzero(
