@@ -16,7 +16,9 @@ def triage(loop, answer: ReferenceAwareAnswer, passages: list[Passage]) -> Refer
     """Drop pending references whose target is already in the evidence; externals are named.
 
     A reference to Table 1 printed on the page already given is not a reason
-    for a second pass. This is a deterministic check against the tables.
+    for a second pass. This is a deterministic check against the tables. An external that is
+    the document itself (its own id) leaves the list and, through the backend's ``unname``,
+    the text's note on outside documents, so the two agree.
     """
     have = evidence_keys(passages)
     keep: list[PendingReference] = []
@@ -55,14 +57,19 @@ def triage(loop, answer: ReferenceAwareAnswer, passages: list[Passage]) -> Refer
             )
             continue
         keep.append(ref)
+    text = answer.answer
     if externals:  # the identifier grammar is imported only when there is a name to test
         from docintel.identifiers.own import is_own
 
-        externals = [e for e in externals if not is_own(e.name, loop.own_ids)]  # not the document itself
+        own = {e.name for e in externals if is_own(e.name, loop.own_ids)}  # the document itself
+        externals = [e for e in externals if e.name not in own]
+        unname = getattr(loop.backend, "unname", None)
+        if own and unname is not None:  # a backend whose text names the outside documents
+            text = unname(text, [e.name for e in answer.external_references], own)
     completeness = answer.answer_completeness
     if completeness == "references_unresolved" and not keep:
         completeness = "complete"
-    text, restate = answer.answer, getattr(loop.backend, "restate", None)
+    restate = getattr(loop.backend, "restate", None)
     still = {(r.raw_text, r.origin_page, r.origin_line) for r in keep}  # one pointer, many targets
     settled = [
         r for r in answer.pending_references if (r.raw_text, r.origin_page, r.origin_line) not in still

@@ -31,19 +31,32 @@ STOPWORDS = STOP_WORDS | QUESTION_WORDS
 
 
 def join_lines(texts: Iterable[str]) -> str:
-    """Join evidence lines into prose: 'extrapo-' + 'late' becomes 'extrapolate'."""
-    out = ""
+    """Join evidence lines into prose: 'extrapo-' + 'late' becomes 'extrapolate'. A word the
+    line itself writes with a hyphen before another word keeps its hyphen at the line's end
+    ('... specifying include-all. For annual assessments, use include-' + 'control instead'
+    is 'include-control', not 'includecontrol'): the line shows the hyphen is the word's."""
+    out, last = "", ""
     for raw in texts:
         t = (raw or "").strip()
         if not t:
             continue
         if not out:
             out = t
-        elif re.search(r"[^\W\d_][-\u2010]$", out) and t[:1].islower():
-            out = out[:-1] + t
+        elif (m := _BREAK.search(out)) and t[:1].islower():
+            out = out[:-1] + t if not _hyphenated(last, m.group(1)) else out + t
         else:
             out = out + " " + t
+        last = t
     return out
+
+
+#: A line ending in a hyphen after a letter; group 1: the word fragment before it.
+_BREAK = re.compile(r"([^\W\d_]+)[-\u2010]$")
+
+
+def _hyphenated(line: str, word: str) -> bool:
+    """Whether ``line`` writes ``word`` with a hyphen before a lower-case word before its end."""
+    return re.search(rf"(?<![^\W\d_]){re.escape(word)}[-\u2010][a-z]", line[:-1]) is not None
 
 
 def stem(word: str) -> str:

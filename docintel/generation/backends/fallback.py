@@ -57,6 +57,18 @@ class FallbackBackend:
             }
             return Generation(answer=answer, info=gen.info.model_copy(update={"details": details}))
 
+    def restate(self, text: str, settled: list) -> str:
+        """The offline backend's notes on pointers not followed, updated for the ``settled`` ones
+        (the loop's triage); a model's own text holds no such note and is returned as it is."""
+        restate = getattr(self.offline, "restate", None)
+        return restate(text, settled) if restate is not None else text
+
+    def unname(self, text: str, listed: list[str], dropped: set[str]) -> str:
+        """The offline backend's note on outside documents without the ``dropped`` names (the
+        document's own ids); a model's own text holds no such note and is returned as it is."""
+        unname = getattr(self.offline, "unname", None)
+        return unname(text, listed, dropped) if unname is not None else text
+
     def resolve_reference(self, raw_text: str, origin_context: str, sections: list[dict]) -> str | None:
         """The primary backend's pick, or the offline (deterministic) pick after an LLMOutputError."""
         try:

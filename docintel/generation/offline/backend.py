@@ -15,7 +15,7 @@ import re
 from docintel import __version__
 from docintel.generation import refdetect
 from docintel.generation.offline.answertype import typed_first
-from docintel.generation.offline.compose import compose, restate
+from docintel.generation.offline.compose import compose, restate, unname
 from docintel.generation.offline.coverage import cover_window
 from docintel.generation.offline.defining import definition_first
 from docintel.generation.offline.heldtargets import held_target_windows
@@ -96,6 +96,11 @@ class OfflineBackend:
         """This backend's answer text without the pointers the loop settled after it was written
         (:func:`docintel.generation.offline.compose.restate`)."""
         return restate(text, settled)
+
+    def unname(self, text: str, listed: list[str], dropped: set[str]) -> str:
+        """This backend's answer text without the outside documents the loop found to be the
+        document itself (:func:`docintel.generation.offline.compose.unname`)."""
+        return unname(text, listed, dropped)
 
     def generate(
         self,

@@ -70,8 +70,7 @@ def _label(pc: Piece, pages: list[int]) -> str:
 def _notes(pieces: list[Piece], conditions: list[str], externals: list, pending: list) -> list[str]:
     notes = [f"Condition: {c}." for c in conditions]
     if externals:
-        notes.append("Relies on documents outside this PDF (named, not fetched): "
-                     + "; ".join(e.name for e in externals) + ".")  # fmt: skip
+        notes.append(_outside(e.name for e in externals))
     # a pointer written in a pulled-in target (not in the first hop's lines) is the next hop's
     primary = {(ln.page, ln.line) for pc in pieces if pc.passage.retrieved_via not in PULLED_VIA
                for ln in pc.passage.lines}  # fmt: skip
@@ -85,6 +84,37 @@ def _notes(pieces: list[Piece], conditions: list[str], externals: list, pending:
     if nested:
         notes.append(f"{_NESTED[0]}{_listed(nested)}{_NESTED[1]}")
     return notes
+
+
+#: The note naming documents outside the PDF opens with this.
+_OUTSIDE = "Relies on documents outside this PDF (named, not fetched): "
+
+
+def _outside(names) -> str:
+    return _OUTSIDE + "; ".join(names) + "."
+
+
+def unname(text: str, listed: list[str], dropped: set[str]) -> str:
+    """``text`` with the names in ``dropped`` taken out of its note on documents outside the PDF
+    (a note left with none is dropped). The note was written from the first names of ``listed``
+    (the answer's ``external_references`` as generated; a later check may have added more),
+    before the loop's triage found some of them to be the document's own ids (an SP number its
+    title block prints): without this the text would name the document as an outside one while
+    its ``external_references`` no longer do. Matched as written, never parsed: a name may hold
+    '; ' or '.'; a note the clip cut is left as it is."""
+    for k in range(len(listed), 0, -1):
+        note = _outside(listed[:k])
+        at = text.find(note)
+        end = at + len(note)
+        if at < 0 or (end < len(text) and text[end] != "\n") or (at and text[at - 1] != "\n"):
+            continue
+        kept = [n for n in listed[:k] if n not in dropped]
+        if len(kept) == k:
+            return text
+        if kept:
+            return text[:at] + _outside(kept) + text[end:]
+        return text[: at - 1] + text[end:] if at else text[end + 1 :]  # the note and its line break
+    return text
 
 
 #: The two notes on pointers not followed, as (opening, close) around the listed pointers.

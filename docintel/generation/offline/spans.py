@@ -161,7 +161,15 @@ def list_span(rows: list, start: int, end: int) -> tuple[int, int]:
     items = [i for i, r in enumerate(rows) if r.ln.role not in HEADING_ROLES and _item_number(r.ln.text)]
     inside = [i for i in items if start <= i <= end]
     if not inside:
-        prev = [i for i in items if i < start and start - i <= ITEM_GAP]
+        # a list just above is the window's only when no heading opens another unit between them
+        # ("• Authorization decisions ..." / "Quick link ..." / "AUTHORIZATION PACKAGE" / "TASK R-1 ...")
+        prev = [
+            i
+            for i in items
+            if i < start
+            and start - i <= ITEM_GAP
+            and not any(rows[k].ln.role in HEADING_ROLES for k in range(i + 1, start + 1))
+        ]
         if not prev:
             return start, end
         inside = prev[-1:]
