@@ -238,7 +238,8 @@ CASES = [
     ("Okla. Stat., Tit. 82, \u00a7105.12(A)(5)", [("external", "\u00a7105.12(A)(5)", None)]),
     (
         "required by subsection 201(a) or 202 (b) of the Act",
-        [("external", "Act", "subsection 201(a) or 202")],
+        # the tag one space after its number is 202's (s16: "Section 6.4 (d)")
+        [("external", "Act", "subsection 201(a) or 202 (b)")],
     ),
     ("even if \u00a72.05(d) of the Compact, which", [("external", "Compact", "\u00a72.05(d)")]),
     ("subject to the provisions of 31 U.S.C., Chapter 91.", [("external", "31 U.S.C., Chapter 91", None)]),

@@ -26,6 +26,7 @@ WORD_VALUE = {w.lower(): str(i) for i, w in enumerate(_WORDS, 1)}
 #: longest first, so "Seventeen" is not read "Seven"
 NUMBER_WORDS = sorted(_WORDS, key=len, reverse=True)
 PAREN = r"(?:\((?:[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\))"
+_SPACED_TAG = r"(?:[ \u00a0](?=\((?:[a-z]{1,2}|[ivxl]{1,5}|[0-9]{1,3})\)))"
 
 #: Numbering forms: name -> regex of one id (longer forms first inside each kind).
 FORMS: dict[str, str] = {
@@ -40,7 +41,15 @@ FORMS: dict[str, str] = {
     "number4": r"(?!(?:1[89]|20)[0-9]{2})[0-9]{4}" + _END,
     # "4.02(c)", "25.1309(b)", "8(1)", "1308.11", "552a(b)(1)", "409A", "105.12A(B)(1)" (a capital
     # letter closing the number is part of it: a contract's "Section 2A", a statute's "§ 105.12A")
-    "decimal_paren": r"[0-9]{1,5}(?:\.[0-9]{1,4})*(?:[a-z]|[A-Z](?![a-z]))?" + PAREN + "*" + _END,
+    # "Section 6.4 (d)": one space before the first tag, a lower-case letter pair, a roman numeral or a
+    # number only ("Article 6 (1)"); a capital pair there is a word ("Regulation 2 (EU)")
+    "decimal_paren": r"[0-9]{1,5}(?:\.[0-9]{1,4})*(?:[a-z]|[A-Z](?![a-z]))?"
+    + "(?:"
+    + _SPACED_TAG
+    + "?"
+    + PAREN
+    + ")*"
+    + _END,
     # "2.1(a)", "4(b)(ii)": an attachment named after the provision it lists for ("Schedule 2.1(a)"
     # lists the assets of Section 2.1(a)); the tags are part of its name, not its paragraphs
     "decimal_tagged": r"[0-9]{1,3}(?:\.[0-9]{1,3})*" + PAREN + "+" + _END,

@@ -8,9 +8,9 @@ from docintel.parsing.refmatch import KIND_BY_NAME, Mention, kind_of_label, labe
 from docintel.parsing.refnumbering import PAREN
 
 _CHAIN = re.compile(
-    r"^(?P<head>[0-9][0-9.]*(?:[a-z]{1,2}-[0-9]+|[A-Za-z])?|\((?:[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\))(?P<rest>"
+    r"^(?P<head>[0-9][0-9.]*(?:[a-z]{1,2}-[0-9]+|[A-Za-z])?|\((?:[a-z]{1,4}|[0-9]{1,3}|[A-Z]{1,2})\))(?P<rest>(?:[ \u00a0]?"
     + PAREN
-    + r"*)$"
+    + r")*)$"
 )
 _SUBUNIT_KINDS = ("paragraph", "subsection", "clause")
 #: Attachments whose name keeps its tags: "Schedule 2.1(a)" is one schedule, not Schedule 2.1's (a).
@@ -22,7 +22,7 @@ def _split_chain(kind: str, tok: str) -> tuple[str, str | None]:
     m = _CHAIN.match(tok)
     if not m or not m.group("rest"):
         return tok, None
-    return m.group("head"), f"paragraph {m.group('rest')}"
+    return m.group("head"), "paragraph " + re.sub(r"[ \u00a0]", "", m.group("rest"))
 
 
 def _targets(mt: Mention, text: str) -> list[tuple[str | None, str | None]]:

@@ -258,8 +258,9 @@ def lone_control(text: str) -> str | None:
 #: Pointers without a number: relative to where they are written, or named by title.
 RELATIVE_RULES: list[RefPattern] = [
     _rule("relative_direction", "section",
-          r"(?i:\b(?:the|that|these|those)\s+(?P<dir>" + _DIRS + r")\s+(?P<label>" + _ALL_WORDS + r"))\b(?![\s\u00a0]*[0-9(])",
-          "the previous section, the preceding paragraph, the following table", family="relative"),
+          r"(?i:\b(?:(?:the|that|these|those)\s+|(?<=\bsee\s))(?P<dir>" + _DIRS + r")\s+(?P<label>" + _ALL_WORDS + r"))\b(?![\s\u00a0]*[0-9(])",
+          "the previous section, the preceding paragraph, the following table, (see next section)",
+          family="relative"),
     _rule("relative_postfix", "section",
           r"(?i:\b(?:the|this)\s+(?P<label>" + _ALL_WORDS + r")\s+(?P<dir>above|below))\b(?![\s\u00a0]*[0-9])",
           "the table below, the section above", family="relative"),

@@ -14,6 +14,7 @@ from docintel.refscan import references_in
 from docintel.retrieval.covered import evidence_keys
 from docintel.retrieval.overview import member_passages
 from docintel.retrieval.ownname import without_own_name_words
+from docintel.retrieval.pagebreak import across_page_break
 from docintel.retrieval.passage import best_passage
 from docintel.retrieval.pointedfrom import pointing_passages
 from docintel.retrieval.rank import retrieve, suggested_top_k
@@ -58,6 +59,8 @@ def first_passages(
     for c in chosen:  # a question asking which source says it keeps the page's citing line
         cited = cited_line(tables, q, c.page) if sources else None
         window = best_passage(tables, named, c.page, include_lines=[cited] if cited else None)
+        if not cited:
+            window = across_page_break(tables, named, window)
         passages.append(through_list(tables, extend_to_sentence_end(tables, window)))
     passages = [p for p in passages if p.lines]
     passages += pointing_passages(tables, q, passages, candidates, trace=trace)

@@ -182,14 +182,7 @@ def best_passage(
             if i > must[0]:
                 break
             j = max(j, must[-1] + 1)
-        seq = [t for ts in line_terms[i:j] for t in ts]
-        hits = [t for t in seq if t in qset]
-        found = set(hits)
-        score = (
-            math.fsum(index.idf(t) for t in found)
-            + 0.5 * math.fsum(index.bigram_idf(b) for b in bigrams(seq) & qbigrams)
-            + 0.1 * (math.fsum(index.idf(t) for t in hits) - math.fsum(index.idf(t) for t in found))
-        )
+        score = window_score(index, line_terms[i:j], qset, qbigrams)
         if score > best:
             best, span = score, (i, j)
         if j >= len(numbers) and not must:
@@ -208,6 +201,19 @@ def best_passage(
         retrieved_via=retrieved_via,
         note=note,
         **passage_options,
+    )
+
+
+def window_score(index: PageIndex, line_terms: list[list[str]], qset: set[str], qbigrams: set) -> float:
+    """A window's match: the idf of the distinct question terms in it, half the idf of the question
+    bigrams in it, a tenth of the idf of every further occurrence (denser wins a tie)."""
+    seq = [t for ts in line_terms for t in ts]
+    hits = [t for t in seq if t in qset]
+    found = set(hits)
+    return (
+        math.fsum(index.idf(t) for t in found)
+        + 0.5 * math.fsum(index.bigram_idf(b) for b in bigrams(seq) & qbigrams)
+        + 0.1 * (math.fsum(index.idf(t) for t in hits) - math.fsum(index.idf(t) for t in found))
     )
 
 
