@@ -131,13 +131,14 @@ def test_the_join_title_and_matching_do_not_see_a_difference(seed):
     ]
 
 
-def _articles(plain_between: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Body-type articles "1.Title" ... with plain paragraphs between, one title wrapped in capitals."""
+def _articles(plain_between: int, delim: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Body-type articles "1.Title" or "1) Title" (unnumbered for split_number: a plain line but for
+    its digit) with plain paragraphs between, one title wrapped in capitals."""
     rows = []
     y, page = 60.0, 1
     for n in range(1, 7):
         title = "LIMITATION OF LIABILITY WAIVER AND" if n == 4 else f"Article title {n}"
-        texts = [f"{n}.{title[0]}{title[1:]}"]
+        texts = [f"{n}{delim}{title}"]
         if n == 4:
             texts.append("INDEMNIFICATION")
         texts += ["The licensee shall keep the terms of this agreement in force"] * plain_between
@@ -155,9 +156,10 @@ def _articles(plain_between: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     return line_df, feats
 
 
+@pytest.mark.parametrize("delim", [".", ") "])
 @pytest.mark.parametrize("between", [0, 1, 3, 8])
-def test_articles_are_found_at_the_same_positions(between):
-    line_df, feats = _articles(between)
+def test_articles_are_found_at_the_same_positions(between, delim):
+    line_df, feats = _articles(between, delim)
     eager = headings.candidates(line_df, feats)
     plain = headings.PlainLines(BODY)
     lazy = headings.candidates(line_df, feats, plain)
