@@ -26,7 +26,6 @@ from docintel.parsing.heading_candidates import (  # noqa: F401  (re-exported)
     PARA_GAP_EM,
     PLAIN_BELOW_PT,
     REGULAR_MAX_FRACTION,
-    PlainLines,
     _baseline_groups,
     _candidate,
     _candidate_from,
@@ -40,6 +39,7 @@ from docintel.parsing.heading_candidates import (  # noqa: F401  (re-exported)
     candidates,
     para_start,
 )
+from docintel.parsing.heading_plain import PlainLines  # noqa: F401  (re-exported)
 from docintel.parsing.heading_spans import (  # noqa: F401  (re-exported)
     _BOLD_FONT,
     _ITALIC_FONT,
