@@ -47,6 +47,12 @@ BASELINE_BOTTOM_EM = 0.35
 BASELINE_TOP_EM = 0.6
 #: Smallest font size the gap rules scale by, so tiny text is not split at every gap (set by hand).
 MIN_GAP_SIZE_PT = 6.0
+#: A candidate at least this many points above the body size is "larger" (set by hand; not measured).
+LARGER_BY_PT = 0.9
+#: A line this many points or more under the heading size (``body + LARGER_BY_PT``) cannot join a
+#: larger heading line (sizes within 0.3 pt), nor be the title: :class:`heading_plain.PlainLines`
+#: may hold it.
+PLAIN_BELOW_PT = 0.4
 
 
 _X0 = operator.itemgetter("x0")
@@ -157,16 +163,27 @@ def _take_list(col: pd.Series, keep: np.ndarray) -> list:
     return col.iloc[keep].tolist()
 
 
-def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
-    """Every line group that could be a heading, with its typography and numbering."""
+def candidates(line_df: pd.DataFrame, feats: pd.DataFrame, plain=None) -> list[Candidate]:
+    """Every line group that could be a heading, with its typography and numbering.
+
+    ``plain``: lines in plain body type (alone on their baseline, or a one-line piece of it) go
+    there instead of the list (:class:`heading_plain.PlainLines`: no Candidate is built unless a
+    reader asks).
+    """
     out: list[Candidate] = []
+    cut = plain.cut if plain is not None else -math.inf
     for page_no, pl in _page_records(line_df, feats).items():
         geo = _PageGeo(pl)
         groups = _baseline_groups(pl)
         grid = grid_rows(groups)
+        aside: list[tuple] = []  # this page's plain lines (PlainLines.pages' items)
         for gi, frags in enumerate(groups):
             if len(frags) == 1:  # most lines: alone on their baseline, one segment, no artefact
-                out.append(_single(page_no, frags[0], geo))
+                r = frags[0]
+                if r["size"] < cut and (text := _plain_text(r)) is not None:
+                    aside.append((r["line"], text, r, geo, None))
+                else:
+                    out.append(_single(page_no, r, geo))
                 continue
             keep, dropped = [], []
             for r in frags:
@@ -181,6 +198,11 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
             segs = _segments(keep)
             bold_segs = sum(1 for seg in segs if seg[0]["bf"] >= BOLD_MIN_FRACTION)
             for seg in segs:
+                # a one-line piece in plain type (a table cell, mostly); its table_row as below for
+                # a candidate that is not bold
+                if len(seg) == 1 and seg[0]["size"] < cut and (text := _plain_text(seg[0])) is not None:
+                    aside.append((seg[0]["line"], text, seg[0], geo, (dropped, gi in grid or len(segs) >= 3)))
+                    continue
                 # computed when first read (the run-in test below, two rare typography tests), as
                 # for a line alone on its baseline
                 start = _LazyStart(seg[0], geo)
@@ -191,8 +213,26 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame) -> list[Candidate]:
                     len(segs) >= 3 and (bold_segs >= 3 or not c.bold)
                 )
                 out.append(c)
+        if aside:
+            plain.pages[page_no] = aside
     out.sort(key=_PAGE_LINE)
     return out
+
+
+def _plain_text(r: dict) -> str | None:
+    """The stripped text of a line that is plain body type, else None: not bold nor italic (the
+    weighted fractions :func:`_candidate_from` reads), no bold lead (a run-in heading), unnumbered
+    and not opening with a digit (a body-type article "1.Scope": ``toc_articles.mark_articles``)."""
+    if isinstance(r["lead"], str):
+        return None
+    raw = r["text"]
+    n = len(raw)
+    m = n or 1
+    if r["bf"] * n / m < BOLD_MIN_FRACTION and r["itf"] * n / m < ITALIC_MIN_FRACTION:
+        text = raw.strip()
+        if not text[:1].isdigit() and (not _MAY_NUMBER.match(text) or split_number(text)[0] is None):
+            return text
+    return None
 
 
 def _segments(frags: list[dict]) -> list[list[dict]]:

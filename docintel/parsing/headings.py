@@ -21,8 +21,10 @@ from docintel.parsing.heading_candidates import (  # noqa: F401  (re-exported)
     CELL_GAP_EM,
     COLUMN_GAP_EM,
     ITALIC_MIN_FRACTION,
+    LARGER_BY_PT,
     MIN_GAP_SIZE_PT,
     PARA_GAP_EM,
+    PLAIN_BELOW_PT,
     REGULAR_MAX_FRACTION,
     _baseline_groups,
     _candidate,
@@ -37,6 +39,7 @@ from docintel.parsing.heading_candidates import (  # noqa: F401  (re-exported)
     candidates,
     para_start,
 )
+from docintel.parsing.heading_plain import PlainLines  # noqa: F401  (re-exported)
 from docintel.parsing.heading_spans import (  # noqa: F401  (re-exported)
     _BOLD_FONT,
     _ITALIC_FONT,
@@ -73,8 +76,6 @@ from docintel.parsing.heading_text import (  # noqa: F401  (re-exported)
 # them: unless a line says otherwise, each was set by hand on the dev PDFs; not measured.
 #: Body size when a document has no lines (a common body size in points; not measured).
 DEFAULT_BODY_SIZE = 10.0
-#: A candidate at least this many points above the body size is "larger" (set by hand; not measured).
-LARGER_BY_PT = 0.9
 #: More than this many points below the body size is "smaller" (set by hand; not measured).
 SMALLER_BY_PT = 1.6
 #: More than this many points below the body size is never a heading (set by hand; not measured).

@@ -20,6 +20,7 @@ from docintel.parsing import contents_page, gcpause, provisions, toc_articles, t
 from docintel.parsing.headings import (
     LARGER_BY_PT,
     Candidate,
+    PlainLines,
     body_size,
     candidates,
     first_sentence,
@@ -149,8 +150,10 @@ def _build_toc(
     body = body_size(
         line_df[["text", "size"]][(line_df["role"] == "body").to_numpy(dtype=bool, na_value=False)]
     )
-    cands = _join_continuations(candidates(line_df, feats), body)
-    title_c = title_line(cands, body)
+    # plain body lines are kept aside, not built into candidates (most lines; see PlainLines)
+    plain = PlainLines(body)
+    cands = _join_continuations(candidates(line_df, feats, plain), body)
+    title_c = title_line(cands, body, min(plain.pages, default=None))
     contents = contents_page.find_entries(line_df)
     contents_pages = set(contents["page"]) if len(contents) else set()
     _mark_heading_like(cands, line_df, body, title_c, contents_pages)
@@ -158,13 +161,13 @@ def _build_toc(
         [(lvl, t, p) for lvl, t, p in doc.get_toc(simple=True) if p and p > 0]
     )
     if not outline:  # articles numbered in body type ("1.Title", "1) Title. Text"): no better structure
-        toc_articles.mark_articles([c for c in cands if c is not title_c], body, contents_pages)
+        toc_articles.mark_articles([c for c in cands if c is not title_c], body, contents_pages, plain)
     detected = [c for c in cands if c.extra["heading_like"]]
     if outline:
-        entries = toc_sources.outline_entries(outline, line_df, cands)
+        entries = toc_sources.outline_entries(outline, line_df, cands, plain)
     elif len(contents):
         n_pages = int(page_df["page"].max()) if len(page_df) else doc.page_count
-        entries = toc_sources.contents_entries(contents, contents_pages, page_df, cands, n_pages)
+        entries = toc_sources.contents_entries(contents, contents_pages, page_df, cands, n_pages, plain)
     else:
         entries = []
     # the text lines' page, top and bottom only (not a filter of every column)

@@ -20,6 +20,8 @@ from __future__ import annotations
 import bisect
 import re
 
+import numpy as np
+
 from docintel.parsing.heading_text import Candidate, first_sentence
 
 #: "1. Title", "1.Title", "1) Title": the number (at most two digits), its delimiter, a capital.
@@ -76,16 +78,18 @@ def _top_number(c: Candidate) -> int | None:
     return int(n) if n.isdigit() else None
 
 
-def mark_articles(cands: list[Candidate], body: float, skip_pages: set) -> list[Candidate]:
+def mark_articles(cands: list[Candidate], body: float, skip_pages: set, plain=None) -> list[Candidate]:
     """Mark body-type article lines as level-1 decimal headings; return the ones marked.
 
-    ``cands`` are every candidate in reading order, ``extra["heading_like"]`` set. A line is an
+    ``cands`` are every candidate in (page, line) order, ``extra["heading_like"]`` set. A line is an
     article when it belongs to the document's one run of numbers (see the module docstring);
     the headings typography found with a level-1 number join the run (the GPL's bold "1." to
-    "16." around its run-in "3.", "9.", "10.", "13." and its "0.").
+    "16." around its run-in "3.", "9.", "10.", "13." and its "0."). ``plain``: the lines kept out
+    of ``cands`` (:class:`headings.PlainLines`: none opens with a digit, so none is a member);
+    they count in the positions as if they were in the list.
     """
     items: list[tuple[int, str, Candidate, str | None]] = []  # (number, delimiter, cand, title)
-    order = {id(c): i for i, c in enumerate(cands)}
+    order, n_cands = _positions(cands, plain)
     for c in cands:
         if c.extra.get("heading_like"):
             n = _top_number(c)
@@ -110,13 +114,13 @@ def mark_articles(cands: list[Candidate], body: float, skip_pages: set) -> list[
     for delim in (".", ")", " "):
         group = [it for it in items if it[1] == delim or it[3] is None]
         for run in _runs(group):
-            if len(run) > len(best) and _fits(run, order, len(cands)) and not _headed(run, order, heads):
+            if len(run) > len(best) and _fits(run, order, n_cands) and not _headed(run, order, heads):
                 best = run
     out = []
     for n, _, c, title in best:
         if title is None:
             continue
-        title = _caps_wrap(title, c, cands, order)
+        title = _caps_wrap(title, c, _following(c, cands, order, plain))
         c.kind, c.number, c.title = "decimal", str(n), title.removesuffix(_RUN_IN)
         c.extra["heading_like"] = True
         styled = c.bold or c.size >= body + STYLED_BY_PT
@@ -125,12 +129,36 @@ def mark_articles(cands: list[Candidate], body: float, skip_pages: set) -> list[
     return out
 
 
-def _caps_wrap(title: str, c: Candidate, cands: list[Candidate], order: dict[int, int]) -> str:
+def _positions(cands: list[Candidate], plain) -> tuple[dict[int, int], int]:
+    """Each candidate's position in the document's candidates (``cands`` with ``plain``'s lines
+    merged in by (page, line)), by id, and their number."""
+    if plain is None or not plain.pages:
+        return {id(c): i for i, c in enumerate(cands)}, len(cands)
+    keys = plain.keys()
+    own = np.array([c.page * 1_000_000 + c.line for c in cands], dtype=np.int64)
+    before = np.searchsorted(keys, own).tolist()  # plain lines ahead of each candidate
+    return {id(c): i + k for i, (c, k) in enumerate(zip(cands, before, strict=True))}, len(cands) + len(keys)
+
+
+def _following(c: Candidate, cands: list[Candidate], order: dict[int, int], plain) -> Candidate | None:
+    """The candidate after ``c`` in the positions of :func:`_positions` (None at the end)."""
+    if plain is None or not plain.pages:
+        i = order[id(c)] + 1
+        return cands[i] if i < len(cands) else None
+    keys = plain.keys()
+    key = c.page * 1_000_000 + c.line
+    k = int(np.searchsorted(keys, key, side="right"))
+    i = order[id(c)] - k + 1  # the next one in ``cands``
+    nxt = cands[i] if i < len(cands) else None
+    if k < len(keys) and (nxt is None or int(keys[k]) < nxt.page * 1_000_000 + nxt.line):
+        return plain.at_key(int(keys[k]))
+    return nxt
+
+
+def _caps_wrap(title: str, c: Candidate, nxt: Candidate | None) -> str:
     """A title in capitals wrapped onto the next line ("... WAIVER AND" / "INDEMNIFICATION")."""
-    i = order[id(c)] + 1
-    if title.endswith(_RUN_IN) or not title.isupper() or i >= len(cands):
+    if title.endswith(_RUN_IN) or not title.isupper() or nxt is None:
         return title
-    nxt = cands[i]
     t = nxt.text.strip()
     if (
         nxt.page == c.page

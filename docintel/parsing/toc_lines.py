@@ -84,11 +84,17 @@ def label_stacks(heads: list[Candidate], line_df: pd.DataFrame) -> list[Candidat
     return out
 
 
-def title_line(cands: list[Candidate], body: float) -> Candidate | None:
-    """The document title: on the first text page, above any numbered heading, clearly the largest text."""
+def title_line(cands: list[Candidate], body: float, plain_first: int | None = None) -> Candidate | None:
+    """The document title: on the first text page, above any numbered heading, clearly the largest text.
+
+    ``plain_first``: the first page of the lines kept out of ``cands`` as plain body type
+    (:class:`headings.PlainLines`: smaller than a title, so only their page counts).
+    """
     if not cands:
         return None
     first_page = min(c.page for c in cands)
+    if plain_first is not None and plain_first < first_page:
+        return None  # the first text page holds plain body type only: it has no title
     page_c = [c for c in cands if c.page == first_page and len(c.text) > 3 and c.kind is None]
     if not page_c:
         return None

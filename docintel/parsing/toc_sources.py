@@ -15,7 +15,7 @@ import pandas as pd
 
 from docintel.parsing import contents_page, frame_rows
 from docintel.parsing.heading_text import SENTENCE_WORDS, WORD, reads_as_prose
-from docintel.parsing.headings import Candidate, split_number
+from docintel.parsing.headings import Candidate, PlainLines, split_number
 from docintel.parsing.toc_rules import norm, short_title
 
 #: The candidates of the last two lists ``match`` was given, by page: (list, its length, page ->
@@ -46,8 +46,32 @@ def _same_number(number: str) -> str:
     return number.rstrip(".").lower()
 
 
-def match(title: str, number: str | None, cands: list[Candidate], pages: list[int]) -> Candidate | None:
-    """The candidate line that shows this entry's heading, searched page by page."""
+def _text_score(nt: str, full: str, ct: str, cf: str) -> float:
+    """How well a line's normalised title ``ct`` and text ``cf`` show the entry's title ``nt``
+    (``full``: with its number): 3 the same, 2 the text a prefix either way, 1.5 the title; else 0."""
+    if nt and (ct == nt or cf in (nt, full)):
+        return 3.0
+    if nt and len(nt) >= 4 and (cf.startswith(full) or full.startswith(cf) and len(cf) >= 0.6 * len(full)):
+        return 2.0
+    if nt and len(nt) >= 6 and (ct.startswith(nt) or nt.startswith(ct) and len(ct) >= 0.6 * len(nt)):
+        return 1.5
+    return 0.0
+
+
+def match(
+    title: str,
+    number: str | None,
+    cands: list[Candidate],
+    pages: list[int],
+    plain: PlainLines | None = None,
+    after: int | None = None,
+) -> Candidate | None:
+    """The candidate line that shows this entry's heading, searched page by page.
+
+    ``plain``: the plain body lines kept out of ``cands`` (:class:`headings.PlainLines`; those on
+    pages after ``after`` only), searched with them as if they were in the list: unnumbered, not
+    bold nor heading-like, their title their text, so only their text can score.
+    """
     nt = norm(title)
     full = norm(f"{number or ''} {title}")
     by_page = _on_page(cands)
@@ -55,21 +79,10 @@ def match(title: str, number: str | None, cands: list[Candidate], pages: list[in
         best, best_score = None, 0.0
         for c in by_page.get(p, ()):
             ct, cf = _norm(c.title), _norm(c.text)
-            score = 0.0
-            if nt and (ct == nt or cf in (nt, full)):
-                score = 3.0
-            elif (
-                nt
-                and len(nt) >= 4
-                and (cf.startswith(full) or full.startswith(cf) and len(cf) >= 0.6 * len(full))
-            ):
-                score = 2.0
-            elif (
-                nt and len(nt) >= 6 and (ct.startswith(nt) or nt.startswith(ct) and len(ct) >= 0.6 * len(nt))
-            ):
-                score = 1.5
-            elif (
-                number
+            score = _text_score(nt, full, ct, cf)
+            if (
+                not score
+                and number
                 and c.number
                 and c.number.rstrip(".") == number.rstrip(".")
                 and ct
@@ -84,6 +97,18 @@ def match(title: str, number: str | None, cands: list[Candidate], pages: list[in
                 score = 0.0
             if score > best_score:
                 best, best_score = c, score
+        if plain is not None and (after is None or p > after) and p in plain.pages:
+            # the first line of the best score in (page, line) order wins, as in one list
+            lazy, lazy_score = None, 0.0
+            for item in plain.pages[p]:
+                x = _norm(item[1])  # (a plain line's title is its text, whitespace joined: one norm)
+                score = _text_score(nt, full, x, x)
+                if score > lazy_score or (score and score == lazy_score and item[0] < lazy[0]):
+                    lazy, lazy_score = item, score
+            if lazy is not None and (
+                lazy_score > best_score or (lazy_score == best_score and lazy[0] < best.line)
+            ):
+                best = plain.candidate(p, lazy)
         if best is not None:
             return best
     return None
@@ -192,15 +217,18 @@ def entry(
     }
 
 
-def outline_entries(outline: list[tuple], line_df: pd.DataFrame, cands: list[Candidate]) -> list[dict]:
-    """Entries of the PDF outline, each matched to its heading line where one is found."""
+def outline_entries(
+    outline: list[tuple], line_df: pd.DataFrame, cands: list[Candidate], plain: PlainLines | None = None
+) -> list[dict]:
+    """Entries of the PDF outline, each matched to its heading line where one is found (``plain``:
+    the plain body lines kept out of ``cands``, see :func:`match`)."""
     entries: list[dict] = []
     heads = line_df[line_df["role"].isin(["header", "footer"])]
     running_heads = {(int(pg), norm(t)) for pg, t in zip(heads["page"], heads["text"], strict=False)}
     body_lines = None
     for lvl, raw, p in outline:
         kind, num, title = split_number(re.sub(r"\s+", " ", raw).strip())
-        c = match(title, num, cands, [p, p + 1, p - 1])
+        c = match(title, num, cands, [p, p + 1, p - 1], plain)
         if c is None and (p, norm(title)) in running_heads:
             continue  # a bookmark to the title an excerpt only prints in its running head
         if num is None and c is not None and c.number:
@@ -262,19 +290,26 @@ def _locate_paragraph(pages: dict, num: str | None, title: str, order: list[int]
 
 
 def contents_entries(
-    contents: pd.DataFrame, contents_pages: set, page_df: pd.DataFrame, cands: list[Candidate], n_pages: int
+    contents: pd.DataFrame,
+    contents_pages: set,
+    page_df: pd.DataFrame,
+    cands: list[Candidate],
+    n_pages: int,
+    plain: PlainLines | None = None,
 ) -> list[dict]:
-    """Entries of a printed contents page, each matched to its heading line after the contents."""
+    """Entries of a printed contents page, each matched to its heading line after the contents
+    (``plain``: the plain body lines kept out of ``cands``, see :func:`match`)."""
     entries: list[dict] = []
     labels = contents_page.label_to_page(page_df)
-    later = [c for c in cands if c.page > max(contents_pages)]
+    last = max(contents_pages)
+    later = [c for c in cands if c.page > last]
     fallback: tuple | None = None  # (the heading-like ones of ``later``, their pages): built on first use
     offset = None
     for e in frame_rows.rows(contents):  # itertuples' rows, from column lists
         number = e.number if isinstance(e.number, str) else None
         guess = contents_page.physical_page(e.label, labels, n_pages, offset)
         order = [guess, guess + 1, guess - 1] if guess else []
-        c = match(e.title, number, later, order)
+        c = match(e.title, number, later, order, plain, last)
         if c is None:
             if fallback is None:
                 fallback = ([x for x in later if x.extra["heading_like"]], sorted({x.page for x in later}))
