@@ -188,17 +188,26 @@ def ruled_cells(page, clip) -> tuple[list[dict], tuple | None]:
     words = page.get_text("words")
     # word centres as arrays once per page: each cell takes its words by mask, in the words' order
     cx, cy = _word_centres(page, words)
-    in_col = [(xs[j] <= cx) & (cx <= xs[j + 1]) for j in range(len(xs) - 1)]
+    in_col = np.array([(xs[j] <= cx) & (cx <= xs[j + 1]) for j in range(len(xs) - 1)], dtype=bool).reshape(
+        len(xs) - 1, len(words)
+    )
     out = []
     r_out = 0
     for i in range(len(ys) - 1):
         row = []
         # the row's words once; each cell keeps those in its column (ascending word order, as a mask)
         at = np.flatnonzero((ys[i] <= cy) & (cy <= ys[i + 1]))
+        mine = in_col[:, at]  # row j: column j's mask of the row's words
+        # a column with none of them is "" at once (most cells of a sparse grid): " ".join of no words
+        held = mine.any(axis=1).tolist()
         for j in range(len(xs) - 1):
-            ws = [words[k] for k in at[in_col[j][at]].tolist()] if len(at) else []
+            bb = (xs[j], ys[i], xs[j + 1], ys[i + 1])
+            if not held[j]:
+                row.append(("", bb))
+                continue
+            ws = [words[k] for k in at[mine[j]].tolist()]
             ws.sort(key=lambda w: (round(w[1]), w[0]))
-            row.append((" ".join([w[4] for w in ws]), (xs[j], ys[i], xs[j + 1], ys[i + 1])))
+            row.append((" ".join([w[4] for w in ws]), bb))
         if not any(t for t, _ in row):
             continue
         label = next((t for t, _ in row if t), None)
