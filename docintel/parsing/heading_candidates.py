@@ -120,8 +120,10 @@ def _page_records(line_df: pd.DataFrame, feats: pd.DataFrame) -> dict[int, list[
     vals.insert(2, [texts[k] for k in keep.tolist()])
     vals += [_take_list(feats[f], keep) for f in ("boldfrac", "italfrac", "lead")]
     texts, column = vals[2], vals[9]
-    for k in np.flatnonzero(line_df["column"].iloc[keep].isna().to_numpy()).tolist():
-        column[k] = -9
+    cdt = line_df["column"].dtype
+    if not (isinstance(cdt, np.dtype) and cdt.kind in "iub"):  # (a numpy integer column holds no NaN)
+        for k in np.flatnonzero(line_df["column"].iloc[keep].isna().to_numpy()).tolist():
+            column[k] = -9
     vals[2] = [t if type(t) is str else str(t) for t in texts]
     # the box and size as the Candidate holds them (``float()``), converted here once per column: a
     # float64 column's list already is (most documents); :func:`_single` copies them as they are
@@ -175,7 +177,8 @@ def candidates(line_df: pd.DataFrame, feats: pd.DataFrame, plain=None) -> list[C
     for page_no, pl in _page_records(line_df, feats).items():
         geo = _PageGeo(pl)
         groups = _baseline_groups(pl)
-        grid = grid_rows(groups)
+        # (one group per line: every group a single line, no row of a grid)
+        grid = grid_rows(groups) if len(groups) < len(pl) else set()
         aside: list[tuple] = []  # this page's plain lines (PlainLines.pages' items)
         for gi, frags in enumerate(groups):
             if len(frags) == 1:  # most lines: alone on their baseline, one segment, no artefact
