@@ -117,8 +117,10 @@ def earn(
     cut = [c for r in followed for c in r.cut]
     if cut:
         warnings.append("cut by the pass-2 budget: " + "; ".join(cut))
-        text = answer.answer.rstrip() + "\nNot given in full (budget): " + "; ".join(cut) + "."
-        answer = answer.model_copy(update={"answer": text[:4000]})
+        from docintel.generation.offline.compose import BUDGET_NOTE, fit  # its notes stay whole
+
+        text = answer.answer.rstrip() + "\n" + BUDGET_NOTE + "; ".join(cut) + "."
+        answer = answer.model_copy(update={"answer": fit(text)})
     seen = {(r.code, r.reference) for r in reasons if r.reference}
     reasons = [
         *reasons,

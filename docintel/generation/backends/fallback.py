@@ -39,10 +39,12 @@ class FallbackBackend:
         try:
             return self.primary.generate(question, passages, pass_no=pass_no, instructions=instructions)
         except LLMOutputError as exc:
+            from docintel.generation.offline.compose import fit  # the offline notes stay whole
+
             gen = self.offline.generate(question, passages, pass_no=pass_no, instructions=instructions)
             self.fallbacks += 1
             label = LABEL.format(name=self.name, attempts=exc.attempts or len(exc.raw_outputs) or "?")
-            answer = gen.answer.model_copy(update={"answer": f"{label} {gen.answer.answer}"[:4000]})
+            answer = gen.answer.model_copy(update={"answer": fit(f"{label} {gen.answer.answer}")})
             failed = {k: v for k, v in exc.call_info.items() if k != "raw_outputs"}
             details = {
                 **gen.info.details,

@@ -121,6 +121,30 @@ def unname(text: str, listed: list[str], dropped: set[str]) -> str:
 _FIRST = ("Not yet followed: ", "; the complete answer may be there.")
 _NESTED = ("Further pointers in the pulled-in text, not followed: ", ".")
 
+#: The note the loop adds when the pass-2 budget cut a followed target (``completeness.earn``).
+BUDGET_NOTE = "Not given in full (budget): "
+#: How the closing notes open (each is one line after the quoted text).
+NOTE_OPENINGS = ("Condition: ", _OUTSIDE, _FIRST[0], _NESTED[0], BUDGET_NOTE)
+
+
+def fit(text: str, limit: int = ANSWER_CHARS) -> str:
+    """``text`` in ``limit`` characters with its closing notes (the trailing lines that open
+    with :data:`NOTE_OPENINGS`) kept whole: the quoted text before them is clipped instead. A
+    label put before a composed answer (``--fallback offline``) or a note put after it (the
+    budget's) would otherwise cut the notes off the end: the names of outside documents, the
+    pointers not followed, the budget note itself."""
+    if len(text) <= limit:
+        return text
+    lines = text.split("\n")
+    k = len(lines)
+    while k > 1 and lines[k - 1].startswith(NOTE_OPENINGS):
+        k -= 1
+    notes = "\n".join(lines[k:])
+    room = limit - len(notes) - 1
+    if not notes or room < limit // 4:  # no notes, or notes that would leave little quoted text
+        return clip(text, limit)
+    return clip("\n".join(lines[:k]), room) + "\n" + notes
+
 
 def _entry(ref) -> str:
     return f"{ref.raw_text} (page {ref.origin_page}, line {ref.origin_line})"
