@@ -108,3 +108,39 @@ def test_a_next_page_that_opens_another_section_is_not_read_on():
     q = parse_question("What must a PID file in /run contain?")
     window = best_passage(tables, q, 1)
     assert across_page_break(tables, q, window) == window
+
+
+def test_a_tag_opening_the_next_line_is_a_list_member_not_the_numbers_paragraph():
+    # f11 review: the spaced tag was also read over a line end, so a list whose members end in a
+    # section number ("(a) the duties in Section 4" / "(b) the rights in Section 5") pointed at
+    # Section 4's paragraph (b); the tag opening a line is the next member's
+    from docintel.parsing.refpatterns import references_on_lines
+
+    lines = [
+        (1, 1, "(a) the obligations set out in Section 4"),
+        (1, 2, "(b) the rights granted under Section 5"),
+        (1, 3, "(c) anything else."),
+        (1, 4, "The Licensee shall comply with Article 6"),
+        (1, 5, "(1) The controller shall keep records."),
+    ]
+    found = [
+        (r["anchor_text"], r["ref_target"], r["sub_selector"])
+        for _, rows in references_on_lines(lines)
+        for r in rows
+    ]
+    assert found == [("Section 4", "4", None), ("Section 5", "5", None), ("Article 6", "6", None)]
+    # on one line the spaced tag is still the paragraph; a reference broken after its label reads on
+    one = [
+        (r["anchor_text"], r["sub_selector"])
+        for _, rows in references_on_lines([(1, 1, "see Section 6.4 (d) for it")])
+        for r in rows
+    ]
+    assert one == [("Section 6.4 (d)", "paragraph (d)")]
+    broken = [
+        (r["ref_target"], r["sub_selector"])
+        for _, rows in references_on_lines(
+            [(1, 1, "as required by paragraph"), (1, 2, "(b) of this section.")]
+        )
+        for r in rows
+    ]
+    assert broken == [("(b)", None)]
