@@ -144,3 +144,20 @@ def test_a_tag_opening_the_next_line_is_a_list_member_not_the_numbers_paragraph(
         for r in rows
     ]
     assert broken == [("(b)", None)]
+
+
+def test_a_next_page_read_by_its_own_window_is_not_read_twice():
+    # f11 review: with two pages chosen (NIST CSF dev csf-r4: pages 9 and 10), page 9's window ran
+    # on into page 10's first lines, which page 10's own window held too: 14 lines twice in the
+    # evidence. The bridge stops at a line another pass-1 window holds.
+    from docintel.questions import parse_question
+    from docintel.retrieval.pagebreak import across_page_break
+    from docintel.retrieval.passage import best_passage
+
+    tables = _pid_pages()
+    q = parse_question("What must a PID file in /run contain?")
+    window = best_passage(tables, q, 1)
+    other = best_passage(tables, q, 2)
+    held = frozenset((ln.page, ln.line) for ln in other.lines)
+    assert (2, 1) in held
+    assert across_page_break(tables, q, window, held) == window
