@@ -129,6 +129,25 @@ def test_a_tag_opening_the_next_line_is_a_list_member_not_the_numbers_paragraph(
         for r in rows
     ]
     assert found == [("Section 4", "4", None), ("Section 5", "5", None), ("Article 6", "6", None)]
+    # 21 CFR 1308 (dev corpus): a page head "\u00a7 1308.13" over a list member's "(2)" alone
+    head = [
+        (r["ref_target"], r["sub_selector"])
+        for _, rows in references_on_lines([(6, 1, "\u00a7 1308.13"), (6, 2, "(2)")])
+        for r in rows
+    ]
+    assert head == [("1308.13", None)]
+    # a tag going on as a reference is still read over the line end (same document, p18)
+    act = [
+        (r["ref_target"], r["sub_selector"])
+        for _, rows in references_on_lines(
+            [
+                (18, 89, "scribed by \u00a7 1308.41 or subsections 201"),
+                (18, 90, "(a) and (b) of the Act (21 U.S.C. 811(a)"),
+            ]
+        )
+        for r in rows
+    ]
+    assert ("Act", "subsections 201 (a) and (b)") in act
     # on one line the spaced tag is still the paragraph; a reference broken after its label reads on
     one = [
         (r["anchor_text"], r["sub_selector"])
