@@ -129,6 +129,18 @@ def test_a_tag_opening_the_next_line_is_a_list_member_not_the_numbers_paragraph(
         for r in rows
     ]
     assert found == [("Section 4", "4", None), ("Section 5", "5", None), ("Article 6", "6", None)]
+    # after a number's own tag too ("Section 3(a)" / "(ii) ..."; read as 3(a)(ii) before s16 as well)
+    tagged = [
+        (r["ref_target"], r["sub_selector"])
+        for _, rows in references_on_lines(
+            [
+                (1, 1, "(i) the duties set out in Section 3(a)"),
+                (1, 2, "(ii) the rights granted in Section 4(b)"),
+            ]
+        )
+        for r in rows
+    ]
+    assert tagged == [("3", "paragraph (a)"), ("4", "paragraph (b)")]
     # 21 CFR 1308 (dev corpus): a page head "\u00a7 1308.13" over a list member's "(2)" alone
     head = [
         (r["ref_target"], r["sub_selector"])
