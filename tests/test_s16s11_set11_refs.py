@@ -108,3 +108,87 @@ def test_a_next_page_that_opens_another_section_is_not_read_on():
     q = parse_question("What must a PID file in /run contain?")
     window = best_passage(tables, q, 1)
     assert across_page_break(tables, q, window) == window
+
+
+def test_a_tag_opening_the_next_line_is_a_list_member_not_the_numbers_paragraph():
+    # f11 review: the spaced tag was also read over a line end, so a list whose members end in a
+    # section number ("(a) the duties in Section 4" / "(b) the rights in Section 5") pointed at
+    # Section 4's paragraph (b); the tag opening a line is the next member's
+    from docintel.parsing.refpatterns import references_on_lines
+
+    lines = [
+        (1, 1, "(a) the obligations set out in Section 4"),
+        (1, 2, "(b) the rights granted under Section 5"),
+        (1, 3, "(c) anything else."),
+        (1, 4, "The Licensee shall comply with Article 6"),
+        (1, 5, "(1) The controller shall keep records."),
+    ]
+    found = [
+        (r["anchor_text"], r["ref_target"], r["sub_selector"])
+        for _, rows in references_on_lines(lines)
+        for r in rows
+    ]
+    assert found == [("Section 4", "4", None), ("Section 5", "5", None), ("Article 6", "6", None)]
+    # after a number's own tag too ("Section 3(a)" / "(ii) ..."; read as 3(a)(ii) before s16 as well)
+    tagged = [
+        (r["ref_target"], r["sub_selector"])
+        for _, rows in references_on_lines(
+            [
+                (1, 1, "(i) the duties set out in Section 3(a)"),
+                (1, 2, "(ii) the rights granted in Section 4(b)"),
+            ]
+        )
+        for r in rows
+    ]
+    assert tagged == [("3", "paragraph (a)"), ("4", "paragraph (b)")]
+    # 21 CFR 1308 (dev corpus): a page head "\u00a7 1308.13" over a list member's "(2)" alone
+    head = [
+        (r["ref_target"], r["sub_selector"])
+        for _, rows in references_on_lines([(6, 1, "\u00a7 1308.13"), (6, 2, "(2)")])
+        for r in rows
+    ]
+    assert head == [("1308.13", None)]
+    # a tag going on as a reference is still read over the line end (same document, p18)
+    act = [
+        (r["ref_target"], r["sub_selector"])
+        for _, rows in references_on_lines(
+            [
+                (18, 89, "scribed by \u00a7 1308.41 or subsections 201"),
+                (18, 90, "(a) and (b) of the Act (21 U.S.C. 811(a)"),
+            ]
+        )
+        for r in rows
+    ]
+    assert ("Act", "subsections 201 (a) and (b)") in act
+    # on one line the spaced tag is still the paragraph; a reference broken after its label reads on
+    one = [
+        (r["anchor_text"], r["sub_selector"])
+        for _, rows in references_on_lines([(1, 1, "see Section 6.4 (d) for it")])
+        for r in rows
+    ]
+    assert one == [("Section 6.4 (d)", "paragraph (d)")]
+    broken = [
+        (r["ref_target"], r["sub_selector"])
+        for _, rows in references_on_lines(
+            [(1, 1, "as required by paragraph"), (1, 2, "(b) of this section.")]
+        )
+        for r in rows
+    ]
+    assert broken == [("(b)", None)]
+
+
+def test_a_next_page_read_by_its_own_window_is_not_read_twice():
+    # f11 review: with two pages chosen (NIST CSF dev csf-r4: pages 9 and 10), page 9's window ran
+    # on into page 10's first lines, which page 10's own window held too: 14 lines twice in the
+    # evidence. The bridge stops at a line another pass-1 window holds.
+    from docintel.questions import parse_question
+    from docintel.retrieval.pagebreak import across_page_break
+    from docintel.retrieval.passage import best_passage
+
+    tables = _pid_pages()
+    q = parse_question("What must a PID file in /run contain?")
+    window = best_passage(tables, q, 1)
+    other = best_passage(tables, q, 2)
+    held = frozenset((ln.page, ln.line) for ln in other.lines)
+    assert (2, 1) in held
+    assert across_page_break(tables, q, window, held) == window

@@ -63,6 +63,16 @@ _LOWER_START = re.compile(r"\s*[a-z]")
 #: ("3 Requirements" / "1) Specified in a FIPS ...": not requirement 1), unless this line holds
 #: an open parenthesis the "1)" closes ("the results (Table" / "2) show").
 _ITEM_START = re.compile(r"\s*[0-9]{1,2}\)[ \t\u00a0]+\S")
+#: A next line opening with a tag ("(b) the rights ...", "(1) The controller ...", "(2)" alone)
+#: after a line ending in a number or its tags ("(a) the duties in Section 4" / "(b) the rights
+#: ...", "(i) ... Section 3(a)" / "(ii) ...", a code's page head "§ 1308.13" / "(2)") opens a
+#: list member: the tag is not that number's paragraph. The two are joined by a line break, which a spaced tag ("Section 6.4 (d)") does not
+#: cross. A tag going on as a reference does ("subsections 201" / "(a) and (b) of the Act"): one
+#: followed by "and", "or", "through", "of", a comma or another tag.
+_TAG_START = re.compile(
+    r"\s*\((?:[a-z]{1,2}|[ivxl]{1,5}|[0-9]{1,3})\)(?![ \t\u00a0]*(?:(?:and|or|through|of)\b|[,(]))"
+)
+_NUMBER_END = re.compile(r"[0-9][A-Za-z]?(?:\((?:[a-z]{1,2}|[ivxl]{1,5}|[0-9]{1,3})\))*\s*$")
 #: A line ending in a spaced dash goes on with a title ("Chapter 35 –" / "Coordination of
 #: ..."), not with the other end of a range: the next line's number is its own. Only after a
 #: singular label's number: a plural's ("Sections 3.1 –" / "3.4", "pages 10 -" / "12") is a range.
@@ -144,7 +154,8 @@ def references_on_lines(
             and not (_ITEM_START.match(str(lines[k + 1][2])) and text.count("(") <= text.count(")"))
             and not _SPACED_DASH_END.search(text)
         ):
-            tail = " " + str(lines[k + 1][2])[:TAIL_CHARS]
+            nxt = str(lines[k + 1][2])
+            tail = ("\n" if _TAG_START.match(nxt) and _NUMBER_END.search(text) else " ") + nxt[:TAIL_CHARS]
             if _BROKEN_WORD.search(text) and _LOWER_START.match(tail):
                 text, tail = text.rstrip()[:-1], tail.lstrip()  # "para-" / "graph (e)": one word
         found = []

@@ -56,11 +56,15 @@ def first_passages(
     chosen = candidates[:top_k]
     passages = []
     named = without_own_name_words(q, tables)  # the window, like the rank, skips the document's name
+    windows = []
     for c in chosen:  # a question asking which source says it keeps the page's citing line
         cited = cited_line(tables, q, c.page) if sources else None
-        window = best_passage(tables, named, c.page, include_lines=[cited] if cited else None)
+        windows.append((cited, best_passage(tables, named, c.page, include_lines=[cited] if cited else None)))
+    # a window bridged over its page break stops where another chosen page's window starts
+    held = frozenset((ln.page, ln.line) for _, w in windows for ln in w.lines)
+    for cited, window in windows:
         if not cited:
-            window = across_page_break(tables, named, window)
+            window = across_page_break(tables, named, window, held)
         passages.append(through_list(tables, extend_to_sentence_end(tables, window)))
     passages = [p for p in passages if p.lines]
     passages += pointing_passages(tables, q, passages, candidates, trace=trace)

@@ -27,21 +27,30 @@ MAX_CONTINUATION = 12
 _STOP_ROLES = ("heading", "title", "caption")
 
 
-def _continuation(tables: DocTables, page: int, section) -> pd.DataFrame:
+def _continuation(tables: DocTables, page: int, section, held: frozenset) -> pd.DataFrame:
     """The next page's leading lines still in ``section``: up to its first heading, title or
-    caption, another section's line or a footnote, at most :data:`MAX_CONTINUATION`."""
+    caption, another section's line, a footnote or a line ``held`` (another pass-1 window reads
+    it: a page read for itself is not read twice), at most :data:`MAX_CONTINUATION`."""
     nxt = body_lines(tables, page + 1)
     keep = 0
     for r in nxt.head(MAX_CONTINUATION).itertuples(index=False):
-        if str(r.role) in _STOP_ROLES or str(r.role) == "footnote" or r.section_id != section:
+        if (
+            str(r.role) in _STOP_ROLES
+            or str(r.role) == "footnote"
+            or r.section_id != section
+            or (int(r.page), int(r.line)) in held
+        ):
             break
         keep += 1
     return nxt.head(keep)
 
 
-def across_page_break(tables: DocTables, question: ParsedQuestion, passage: Passage) -> Passage:
+def across_page_break(
+    tables: DocTables, question: ParsedQuestion, passage: Passage, held: frozenset = frozenset()
+) -> Passage:
     """``passage`` (one page's window), or the better-matching window of the same budget that
-    runs from its page's foot into the next page's continuation of the same section."""
+    runs from its page's foot into the next page's continuation of the same section (up to a
+    line of ``held``: (page, line) keys the other pass-1 windows hold)."""
     if not passage.lines or "section_id" not in tables.line_df:
         return passage
     page = passage.page
@@ -55,7 +64,7 @@ def across_page_break(tables: DocTables, question: ParsedQuestion, passage: Pass
     section = text_rows["section_id"].iloc[-1]
     if section is None or pd.isna(section):
         return passage
-    cont = _continuation(tables, page, section)
+    cont = _continuation(tables, page, section, held)
     if cont.empty:
         return passage
     rows = list(text_rows.itertuples(index=False)) + list(cont.itertuples(index=False))
