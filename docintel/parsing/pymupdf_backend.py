@@ -176,7 +176,9 @@ def _parse_page(
         # table readers, the layout triage (boxes), the text-layer check (curves)
         vectors = signals.vector_blocks(sig["_page_dict"])
         prow["n_drawings"] = len(vectors)
-        if not vectors:  # no path recorded: none drawn on the page (2,310 corpus pages: no exception)
+        # no path recorded: none drawn inside the page (2,310 corpus pages: no exception); paths wholly
+        # outside the cropbox are not recorded and read as none, as every reader here takes them
+        if not vectors:
             prow["_drawings"] = prow["_cdrawings"] = []
             # the figure / rule readers' CachedPage reads the same [] instead of interpreting the page
             # again (13 figure-caption pages of the SPs; session 16: 1,353 vectorless pages of the

@@ -163,6 +163,10 @@ def references_on_lines(
             if len(head) <= r["start"] < len(head) + len(text):
                 found.append({**r, "start": r["start"] - len(head), "end": r["end"] - len(head)})
         found = [r for r in found if not _plural_over_end(r, text, tail) and not _letters_over_end(r, text)]
+        if tail.startswith("\n"):  # the line break only stops the spaced tag: what a row reads is one line
+            found = [
+                {k: v.replace("\n", " ") if isinstance(v, str) else v for k, v in r.items()} for r in found
+            ]
         spilled = [r for r in found if r["end"] > len(text) + 1]
         spill, last = max((r["end"] - len(text) - 1 for r in spilled), default=0), k
         # a reference the line before already read over the line end ("OMB Circular" / "A-130,
