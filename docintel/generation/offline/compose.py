@@ -127,6 +127,11 @@ BUDGET_NOTE = "Not given in full (budget): "
 NOTE_OPENINGS = ("Condition: ", _OUTSIDE, _FIRST[0], _NESTED[0], BUDGET_NOTE)
 
 
+#: :func:`fit` keeps the notes whole only while the quoted text keeps at least this share of the
+#: limit (a quarter: an answer is its quote first; notes that would leave less are clipped with it)
+MIN_QUOTED_SHARE = 4
+
+
 def fit(text: str, limit: int = ANSWER_CHARS) -> str:
     """``text`` in ``limit`` characters with its closing notes (the trailing lines that open
     with :data:`NOTE_OPENINGS`) kept whole: the quoted text before them is clipped instead. A
@@ -141,7 +146,7 @@ def fit(text: str, limit: int = ANSWER_CHARS) -> str:
         k -= 1
     notes = "\n".join(lines[k:])
     room = limit - len(notes) - 1
-    if not notes or room < limit // 4:  # no notes, or notes that would leave little quoted text
+    if not notes or room < limit // MIN_QUOTED_SHARE:  # no notes, or notes leaving too little quote
         return clip(text, limit)
     return clip("\n".join(lines[:k]), room) + "\n" + notes
 
